@@ -1,0 +1,90 @@
+# condraughts -- build, test and benchmark.
+#   make            library + CLI (release, build/)
+#   make test       everything CI checks (unit tests, perft suites, rule tests, reference comparison)
+#   make asan       the same tests under AddressSanitizer + UBSan (build-asan/)
+#   make perft-full the deep perft depths
+#   make bench-perft perft speed figures
+
+CC      ?= gcc
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith
+OPT     ?= -O3 -march=native
+CFLAGS  ?= $(OPT) -g
+CPPFLAGS := -Iinclude -Isrc/core
+BUILD   ?= build
+
+CORE_SRC := $(wildcard src/core/*.c)
+CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
+LIB      := $(BUILD)/libcondraughts.a
+BIN      := $(BUILD)/condraughts
+
+.PHONY: run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+        perft-full bench-perft clean format
+
+all: $(BIN)
+lib: $(LIB)
+
+$(BUILD)/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/condraughts.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): src/cli/main.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+$(BUILD)/test_unit: tests/test_unit.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+$(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/refgen.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude tests/test_reference.c tests/ref/refgen.c $(LIB) -o $@
+
+# The test suite: unit tests, perft suites to ~20M leaves per position,
+# hand-derived rule tests, the reference generator on random positions.
+test: unit perft-test
+
+unit: $(BUILD)/test_unit
+	$(BUILD)/test_unit
+
+perft-test: $(BIN)
+	sh tests/perft.sh --bin $(BIN) --max-nodes $(PERFT_MAX) tests/perft/*.perft
+PERFT_MAX ?= 20000000
+
+rules-test: $(BIN)
+	sh tests/rules.sh --bin $(BIN) tests/rules/*.moves
+
+REF_POSITIONS ?= 3000
+reference-test: $(BUILD)/test_reference
+	$(BUILD)/test_reference --positions $(REF_POSITIONS)
+
+reference-full: $(BUILD)/test_reference
+	$(BUILD)/test_reference --positions 100000
+
+# Sanitizers: a separate build tree, smaller perft budget.
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  PERFT_MAX=300000 REF_POSITIONS=300 test
+
+clang:
+	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 test
+
+perft-full: $(BIN)
+	sh tests/perft.sh --bin $(BIN) --max-nodes 20000000000 tests/perft/*.perft
+
+bench-perft: $(BIN)
+	$(BIN) perft --variant international 11
+	$(BIN) perft --variant russian 13
+	$(BIN) perft --variant english 13
+
+format:
+	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c
+
+clean:
+	rm -rf build build-asan build-clang
+
+# The main job: build what is missing and run the program (ARGS picks the command).
+ARGS ?= show --variant constitutional
+run: $(BIN)
+	$(BIN) $(ARGS)

@@ -1,0 +1,303 @@
+/*
+ * condraughts.h -- the one public header of the condraughts library.
+ *
+ * condraughts plays the family of diagonal draughts games (International,
+ * Constitutional, Killer, Modern, Brazilian, Canadian, Russian, English,
+ * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough).
+ * Everything in the library is reachable from this header; every name starts
+ * with cd_ (functions, types) or CD_ (constants).
+ *
+ * Conventions
+ * - The library does no I/O except on strings, never prints, never exits and
+ *   has no global mutable state: every function is safe to call from several
+ *   threads on different objects.
+ * - Functions that can fail return a cd_result; CD_OK is 0. Parsers also take
+ *   a caller-owned buffer `err` (may be NULL) that receives one line saying
+ *   what is wrong and where.
+ * - Output strings go to caller-owned buffers with an explicit size; the
+ *   functions return the length they needed (like snprintf), so a return value
+ *   >= the size means the text was cut.
+ *
+ * Squares
+ * - Every board is numbered like the 10x10 board: playable squares row by row
+ *   from the top-left playable square as White sees the board (White sits at
+ *   the bottom). So the 8x8 start is W:W21-32:B1-12 and the 10x10 start is
+ *   W:W31-50:B1-20. Mirrored boards (Italian, Spanish, Portuguese: the
+ *   bottom-left corner is light) are numbered the same way on their own
+ *   playable squares.
+ * - Algebraic variants (Russian, Brazilian, Czech, ...) also read and write
+ *   algebraic squares: file a.. from White's left, rank 1 at White's side.
+ */
+#ifndef CONDRAUGHTS_H
+#define CONDRAUGHTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CD_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- results */
+
+typedef enum cd_result {
+    CD_OK = 0,
+    CD_ERR_VARIANT,   /* unknown variant name */
+    CD_ERR_FEN,       /* malformed FEN or position string */
+    CD_ERR_POSITION,  /* well-formed but impossible position */
+    CD_ERR_MOVE,      /* malformed move text */
+    CD_ERR_ILLEGAL,   /* well-formed move that is not legal here */
+    CD_ERR_AMBIGUOUS, /* move text matches more than one legal move */
+    CD_ERR_ARG,       /* bad argument (NULL, out of range, ...) */
+    CD_ERR_OVERFLOW   /* a fixed-size buffer or list was too small */
+} cd_result;
+
+/* A short English description of a result code (static string). */
+const char *cd_result_str(cd_result r);
+
+/* ---------------------------------------------------------------- colours */
+
+enum { CD_WHITE = 0, CD_BLACK = 1 };
+
+/* ---------------------------------------------------------------- rules */
+
+/* Board geometries. Internally each is a bitboard with ghost squares. */
+typedef enum cd_geometry_id {
+    CD_GEOM_8X8 = 0,   /* 32 playable squares */
+    CD_GEOM_10X10,     /* 50 */
+    CD_GEOM_12X12,     /* 72 */
+    CD_GEOM_10X8,      /* 10 files x 8 ranks, 40 squares */
+    CD_GEOM_COUNT
+} cd_geometry_id;
+
+/* Capture precedence: which of the possible captures are legal. */
+typedef enum cd_precedence {
+    CD_PREC_FREE = 0, /* any capture (Russian, English, Pool) */
+    CD_PREC_MAJORITY, /* most pieces, kings count 1 (International) */
+    CD_PREC_SPANISH,  /* most pieces, then most kings (Spanish, Portuguese) */
+    CD_PREC_ITALIAN,  /* most pieces, then with a king, then most kings, then king met first */
+    CD_PREC_CZECH     /* a king must capture if a king can; otherwise free */
+} cd_precedence;
+
+/* What happens to a man that reaches the promotion row during a capture. */
+typedef enum cd_promotion {
+    CD_PROMO_END = 0,     /* continues as a man; crowned only if the move ends there */
+    CD_PROMO_CONTINUE,    /* crowned at once and continues capturing as a king (Russian) */
+    CD_PROMO_STOP         /* the move ends there and the man is crowned */
+} cd_promotion;
+
+/* Halt rule for the final landing square of a king capture. */
+typedef enum cd_halt {
+    CD_HALT_NONE = 0,
+    CD_HALT_KILLER, /* land right behind the last piece if that piece is a king */
+    CD_HALT_MODERN  /* the same, only when two or more pieces are captured */
+} cd_halt;
+
+/* How a game is won. */
+typedef enum cd_goal {
+    CD_GOAL_NORMAL = 0,   /* the side without a move loses */
+    CD_GOAL_LOSING,       /* antidraughts: the side without a move wins */
+    CD_GOAL_BREAKTHROUGH  /* the first side to crown a king wins */
+} cd_goal;
+
+/* Rule flags (cd_rules.flags). */
+#define CD_RULE_CONSTITUTIONAL 0x0001u /* Rule C for non-capturing king moves */
+#define CD_CON_OBSTRUCT_BY_MEN 0x0002u /* switch: men threats also obstruct (non-standard) */
+#define CD_CON_ORIGIN_OCCUPIED 0x0004u /* switch: threat judged with the origin still occupied */
+#define CD_CON_SAC_KINGS_ONLY  0x0008u /* switch: only a king capture makes a sacrifice square */
+#define CD_CON_NO_PASS_TO_SAC  0x0010u /* switch: may not pass a threatened square at all */
+#define CD_RULE_KEEP_DUPLICATES 0x0100u /* count every capture path (default: FMJD drop) */
+#define CD_RULE_MEN_BACKWARD    0x0200u /* men capture backwards */
+#define CD_RULE_FLYING_KINGS    0x0400u /* kings move and capture any distance */
+#define CD_RULE_MEN_TAKE_KINGS  0x0800u /* men may capture kings */
+#define CD_RULE_ALGEBRAIC       0x1000u /* the variant writes algebraic squares */
+#define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
+
+/* Draw-rule flags (cd_rules.draw). All are "on" when set. */
+#define CD_DRAW_REPETITION    0x0001u /* n-fold repetition (cd_rules.repetitions) */
+#define CD_DRAW_KINGS_ONLY    0x0002u /* no capture and no man move for no_progress moves each */
+#define CD_DRAW_FMJD_ENDGAME  0x0004u /* FMJD 16-move (3v1 ...) and 5-move (2v1, 1v1) rules */
+#define CD_DRAW_RUSSIAN_ENDGAME 0x0008u /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules */
+#define CD_DRAW_POOL_3V1      0x0010u /* APCA: 3 kings vs 1 must win within 13 moves */
+
+/*
+ * One variant = one row of data. Every built-in variant is a const row; to
+ * play with a switch, copy a row into your own cd_rules, change it, and pass
+ * a pointer to it (it must outlive every position made from it).
+ */
+typedef struct cd_rules {
+    const char *name;        /* canonical name, e.g. "constitutional" */
+    const char *title;       /* human name, e.g. "Constitutional draughts" */
+    const char *gametype;    /* PDN GameType tag value, e.g. "20" ("20,W,10,10,N2,0" style) */
+    cd_geometry_id geometry;
+    int first;               /* CD_WHITE or CD_BLACK: who moves first */
+    int men_rows;            /* rows of men per side in the setup */
+    unsigned flags;          /* CD_RULE_* and CD_CON_* */
+    cd_precedence precedence;
+    cd_promotion promotion;
+    cd_halt halt;
+    cd_goal goal;
+    char capture_sep;        /* 'x' or ':' in move text */
+    unsigned draw;           /* CD_DRAW_* */
+    int repetitions;         /* 3 = threefold; 4 for Italian */
+    int no_progress;         /* moves per side for CD_DRAW_KINGS_ONLY (25 International) */
+} cd_rules;
+
+/* The built-in row for a name or alias (case-insensitive), or NULL. */
+const cd_rules *cd_rules_find(const char *name);
+/* The i-th built-in row (0..), or NULL past the end. */
+const cd_rules *cd_rules_at(int i);
+/* Playable squares of the rules' board (32, 50, 72 or 40). */
+int cd_rules_squares(const cd_rules *r);
+/* Board width and height in cells. */
+int cd_rules_width(const cd_rules *r);
+int cd_rules_height(const cd_rules *r);
+
+/* ---------------------------------------------------------------- position */
+
+/*
+ * A position is a small value: copy it freely (copy-make). Fields are the
+ * library's internal representation (bitboards in the geometry's ghost-square
+ * layout); read them through the functions below.
+ * Invariants: white and black are disjoint, kings is a subset of their union,
+ * no bit is set outside the board's playable squares.
+ */
+typedef struct cd_position {
+    uint64_t white[2];     /* [0] low word, [1] high word (12x12 only) */
+    uint64_t black[2];
+    uint64_t kings[2];
+    uint64_t key;          /* Zobrist key of pieces and side to move */
+    const cd_rules *rules; /* the variant; never NULL in a valid position */
+    int side;              /* CD_WHITE or CD_BLACK: side to move */
+} cd_position;
+
+/* Piece codes returned by cd_position_piece. */
+enum { CD_EMPTY = 0, CD_WHITE_MAN, CD_BLACK_MAN, CD_WHITE_KING, CD_BLACK_KING };
+
+/* The variant's start position. */
+void cd_position_start(cd_position *pos, const cd_rules *rules);
+/* An empty board with `side` to move. */
+void cd_position_empty(cd_position *pos, const cd_rules *rules, int side);
+/* The piece on square number sq (1..squares), or -1 if sq is out of range. */
+int cd_position_piece(const cd_position *pos, int sq);
+/* Put a piece code on square sq (CD_EMPTY clears it). Keeps the key right. */
+cd_result cd_position_set(cd_position *pos, int sq, int piece);
+/* Number of pieces: colour CD_WHITE/CD_BLACK, kings 0 = men, 1 = kings, -1 = both. */
+int cd_position_count(const cd_position *pos, int colour, int kings);
+/* Check that the position could occur: piece counts, men on promotion rows. */
+cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen);
+
+/*
+ * PDN FEN: "W:W31-50:B1-20", "B:WK4,28:BK12", ranges, K prefix, an empty side
+ * ("W:W:B1"), spaces, and trailing ":H0:F1" fields are accepted; algebraic
+ * squares for algebraic variants. The position is validated; on error `pos`
+ * is unchanged.
+ */
+cd_result cd_position_from_fen(cd_position *pos, const cd_rules *rules, const char *fen,
+                               char *err, size_t errlen);
+/* Write the PDN FEN (numeric squares, or algebraic when `algebraic`). */
+size_t cd_position_to_fen(const cd_position *pos, int algebraic, char *buf, size_t len);
+
+/* Hub position string: side ('W'/'B') then one of 'w','b','W','B','e' per square. */
+cd_result cd_position_from_hub(cd_position *pos, const cd_rules *rules, const char *s, char *err,
+                               size_t errlen);
+size_t cd_position_to_hub(const cd_position *pos, char *buf, size_t len);
+/* DXP position string: side then one of 'w','z','W','Z','e' per square. */
+cd_result cd_position_from_dxp(cd_position *pos, const cd_rules *rules, const char *s, char *err,
+                               size_t errlen);
+size_t cd_position_to_dxp(const cd_position *pos, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- moves */
+
+/*
+ * A move is a small value: origin, destination, the set of captured pieces
+ * (internal bitboard: low 64 bits + high 16 bits), the number captured and
+ * flags. The capture path is recovered only when notation needs it.
+ */
+typedef struct cd_move {
+    uint64_t captured;    /* captured squares, internal layout, low word */
+    uint16_t captured_hi; /* high bits (12x12 only) */
+    uint8_t from, to;     /* internal square indices */
+    uint8_t ncaptured;
+    uint8_t flags;        /* CD_MOVE_* */
+    uint16_t reserved;
+} cd_move;
+
+#define CD_MOVE_PROMOTES 0x01u /* a man becomes a king */
+#define CD_MOVE_KING     0x02u /* the moving piece is a king */
+
+#define CD_MAX_MOVES 768
+
+typedef struct cd_movelist {
+    int count;
+    int overflow; /* 1 if more legal moves existed than CD_MAX_MOVES */
+    cd_move moves[CD_MAX_MOVES];
+} cd_movelist;
+
+/* All legal moves of the side to move. Returns the count. */
+int cd_generate(const cd_position *pos, cd_movelist *list);
+/* Number of legal moves (faster than generating when no capture is on). */
+int cd_count_moves(const cd_position *pos);
+/* Copy-make: out = pos after m (out may equal pos). m must be legal in pos. */
+void cd_play(const cd_position *pos, const cd_move *m, cd_position *out);
+
+/* Square numbers of a move. */
+int cd_move_from(const cd_position *pos, const cd_move *m);
+int cd_move_to(const cd_position *pos, const cd_move *m);
+/* Captured square numbers in ascending order; returns how many. */
+int cd_move_captures(const cd_position *pos, const cd_move *m, int *squares, int max);
+/* Two moves are the same move (same from, to and captured set). */
+int cd_move_equal(const cd_move *a, const cd_move *b);
+
+/* Hub form: "from-to" or "fromxtoxc1xc2..." (captured squares ascending, numeric). */
+size_t cd_move_to_hub(const cd_position *pos, const cd_move *m, char *buf, size_t len);
+/*
+ * Standard notation in the variant's style: numeric "32-28" / "28x19", or
+ * algebraic "c3-d4" / "c3:e5". Captures are written short (from x to) when no
+ * other legal move shares from and to, else with the full path of landing
+ * squares ("28x19x10"), and with the captured squares added when even the path
+ * does not tell them apart. `algebraic`: -1 = the variant's default, 0 = numeric, 1 = algebraic.
+ */
+size_t cd_move_to_text(const cd_position *pos, const cd_move *m, int algebraic, char *buf,
+                       size_t len);
+/*
+ * Parse move text against the legal moves of pos: accepts "-", "x", ":",
+ * numeric or algebraic squares, short form, full landing path, and Hub form.
+ * On CD_ERR_AMBIGUOUS/CD_ERR_ILLEGAL `err` lists the candidates / says why.
+ */
+cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *m, char *err,
+                        size_t errlen);
+
+/* Landing squares of a capture, including the destination (not the origin). */
+int cd_move_path(const cd_position *pos, const cd_move *m, int *squares, int max);
+
+/* ---------------------------------------------------------------- squares */
+
+/* Square number <-> text in the variant's notation. */
+size_t cd_square_to_text(const cd_rules *r, int sq, int algebraic, char *buf, size_t len);
+/* Parse a square ("32" or "c3"); returns the number or 0 on error; *end gets the stop. */
+int cd_square_parse(const cd_rules *r, const char *s, const char **end);
+/* Row (0 = top, White's view) and column (0 = left) of a square number on the real board. */
+int cd_square_row(const cd_rules *r, int sq);
+int cd_square_col(const cd_rules *r, int sq);
+
+/* ---------------------------------------------------------------- constitutional */
+
+/*
+ * Squares where a king of the side NOT to move would be captured by a king of
+ * the side to move (the "capture zone" the article draws), as a list of
+ * square numbers; returns the count. Used by `show`.
+ */
+int cd_threatened_squares(const cd_position *pos, int *squares, int max);
+
+/* ---------------------------------------------------------------- perft */
+
+/* Number of leaf nodes at depth (bulk counting at the last ply). */
+uint64_t cd_perft(const cd_position *pos, int depth);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/*
+ * board.h -- board geometry: square numbers <-> internal bit indices.
+ *
+ * Every geometry is W cells wide and H cells high (W, H even). The top-left
+ * cell is never playable, so row 0 has its playable cells in the odd columns,
+ * row 1 in the even ones, and so on. Squares are numbered 1..N row by row from
+ * the top-left playable square, as White (at the bottom) sees the board.
+ *
+ * Internal layout: bit = (n - 1) + (n - 1) / W, i.e. one "ghost" bit after
+ * every two rows. With it every diagonal step is the same constant shift on
+ * every square (half = W / 2):
+ *
+ *     up-left  -(half + 1)    up-right  -half
+ *     down-left +half         down-right +(half + 1)
+ *
+ * and a step off the side of the board lands on a ghost bit (or off the word),
+ * which is never in the playable mask. 10x10 (numbers left, bits right):
+ *
+ *        01  02  03  04  05          00  01  02  03  04
+ *      06  07  08  09  10          05  06  07  08  09        [10 ghost]
+ *        11  12  13  14  15          11  12  13  14  15
+ *      16  17  18  19  20          16  17  18  19  20        [21 ghost]
+ *        21  22  23  24  25          22  23  24  25  26
+ *      26  27  28  29  30          27  28  29  30  31        [32 ghost]
+ *        31  32  33  34  35          33  34  35  36  37
+ *      36  37  38  39  40          38  39  40  41  42        [43 ghost]
+ *        41  42  43  44  45          44  45  46  47  48
+ *      46  47  48  49  50          49  50  51  52  53
+ *
+ * Bits used: 8x8 0..34 (steps 4/5), 10x10 0..53 (5/6), 10x8 0..42 (5/6) all
+ * fit one 64-bit word; 12x12 uses 0..76 (6/7) and needs two words.
+ *
+ * Mirrored boards (Italian, Spanish, Portuguese: bottom-left corner light)
+ * are the same graph reflected left-right; the variant's public square k-th
+ * from the left in a row is internal square (half-1-k)-th from the left.
+ */
+#ifndef CD_BOARD_H
+#define CD_BOARD_H
+
+#include "condraughts.h"
+
+typedef struct cd_geom {
+    int width, height, half, squares, nbits;
+} cd_geom;
+
+extern const cd_geom cd_geoms[CD_GEOM_COUNT];
+
+static inline const cd_geom *cd_geom_of(const cd_rules *r) { return &cd_geoms[r->geometry]; }
+
+/* Internal (unmirrored) square number 1..N -> bit. */
+static inline int cd_bit_of_internal(const cd_geom *g, int n) { return (n - 1) + (n - 1) / g->width; }
+
+/* Bit -> internal square number 1..N, or 0 for a ghost/out-of-range bit. */
+static inline int cd_internal_of_bit(const cd_geom *g, int bit)
+{
+    if (bit < 0 || bit >= g->nbits || bit % (g->width + 1) == g->width)
+        return 0;
+    return bit - bit / (g->width + 1) + 1;
+}
+
+/* Public square number <-> internal square number (identity unless mirrored). */
+static inline int cd_mirror_square(const cd_rules *r, int n)
+{
+    if (!(r->flags & CD_RULE_MIRRORED))
+        return n;
+    const cd_geom *g = cd_geom_of(r);
+    int row = (n - 1) / g->half, k = (n - 1) % g->half;
+    return row * g->half + (g->half - 1 - k) + 1;
+}
+
+/* Public square number 1..N -> bit, or -1 if out of range. */
+static inline int cd_sq_to_bit(const cd_rules *r, int n)
+{
+    const cd_geom *g = cd_geom_of(r);
+    if (n < 1 || n > g->squares)
+        return -1;
+    return cd_bit_of_internal(g, cd_mirror_square(r, n));
+}
+
+/* Bit -> public square number, or 0. */
+static inline int cd_bit_to_sq(const cd_rules *r, int bit)
+{
+    int n = cd_internal_of_bit(cd_geom_of(r), bit);
+    return n ? cd_mirror_square(r, n) : 0;
+}
+
+/* Two-word bitboard helpers for code outside the per-geometry hot paths. */
+static inline int cd_bb_test(const uint64_t bb[2], int bit) { return (int)((bb[bit >> 6] >> (bit & 63)) & 1u); }
+static inline void cd_bb_set(uint64_t bb[2], int bit) { bb[bit >> 6] |= (uint64_t)1 << (bit & 63); }
+static inline void cd_bb_clear(uint64_t bb[2], int bit) { bb[bit >> 6] &= ~((uint64_t)1 << (bit & 63)); }
+static inline int cd_bb_count(const uint64_t bb[2])
+{
+    return __builtin_popcountll(bb[0]) + __builtin_popcountll(bb[1]);
+}
+
+/* Zobrist key of one piece: a pure function (splitmix64), so no table and no state. */
+static inline uint64_t cd_zobrist(int colour, int king, int bit)
+{
+    uint64_t z = (uint64_t)(bit * 4 + colour * 2 + king + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+#define CD_ZOBRIST_SIDE 0xA5F1C3D2E4B69788ull
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * movegen.c -- the move generator entry points: one instantiation of
+ * movegen_body.h per board geometry, dispatched once per call.
+ */
+#include "movegen.h"
+
+#include "board.h"
+
+__extension__ typedef unsigned __int128 cd_u128;
+
+static inline int ctz128(cd_u128 x)
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+/* 64-bit geometries */
+#define BB uint64_t
+#define LOADBB(a) ((a)[0])
+#define BBCTZ(x) __builtin_ctzll(x)
+#define BBPOP(x) __builtin_popcountll(x)
+
+#define GN g8
+#define HALF 4
+#define ALLM 0x7fbfdfeffull
+#define TOPM 0xfull
+#define BOTM 0x780000000ull
+#include "movegen_body.h"
+#undef GN
+#undef HALF
+#undef ALLM
+#undef TOPM
+#undef BOTM
+
+#define GN g10
+#define HALF 5
+#define ALLM 0x3ff7feffdffbffull
+#define TOPM 0x1full
+#define BOTM 0x3e000000000000ull
+#include "movegen_body.h"
+#undef GN
+#undef ALLM
+#undef TOPM
+#undef BOTM
+
+#define GN g108
+#define ALLM 0x7feffdffbffull
+#define TOPM 0x1full
+#define BOTM 0x7c000000000ull
+#include "movegen_body.h"
+#undef GN
+#undef HALF
+#undef ALLM
+#undef TOPM
+#undef BOTM
+#undef BB
+#undef LOADBB
+#undef BBCTZ
+#undef BBPOP
+
+/* 12x12: 77 bits */
+#define BB cd_u128
+#define LOADBB(a) (((cd_u128)(a)[1] << 64) | (a)[0])
+#define BBCTZ(x) ctz128(x)
+#define BBPOP(x) (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))
+#define GN g12
+#define HALF 6
+#define ALLM ((((cd_u128)0x1ffeull) << 64) | 0xfff7ffbffdffefffull)
+#define TOPM ((cd_u128)0x3full)
+#define BOTM (((cd_u128)0x1f80ull) << 64)
+#include "movegen_body.h"
+
+int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                   int *pathlen)
+{
+    if (pathlen)
+        *pathlen = 0;
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: return generate_g8(pos, list, want, path, pathlen);
+    case CD_GEOM_10X10: return generate_g10(pos, list, want, path, pathlen);
+    case CD_GEOM_12X12: return generate_g12(pos, list, want, path, pathlen);
+    default: return generate_g108(pos, list, want, path, pathlen);
+    }
+}
+
+int cd_generate(const cd_position *pos, cd_movelist *list)
+{
+    return cd_generate_ex(pos, list, NULL, NULL, NULL);
+}
+
+int cd_count_moves(const cd_position *pos)
+{
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: return count_g8(pos);
+    case CD_GEOM_10X10: return count_g10(pos);
+    case CD_GEOM_12X12: return count_g12(pos);
+    default: return count_g108(pos);
+    }
+}
+
+void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
+{
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: play_g8(pos, m, out); break;
+    case CD_GEOM_10X10: play_g10(pos, m, out); break;
+    case CD_GEOM_12X12: play_g12(pos, m, out); break;
+    default: play_g108(pos, m, out); break;
+    }
+}
+
+void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
+{
+    int c = pos->side;
+    int king = cd_bb_test(pos->kings, m->from);
+    uint64_t key = pos->key ^ cd_zobrist(c, king, m->from) ^
+                   cd_zobrist(c, king || (m->flags & CD_MOVE_PROMOTES), m->to) ^ CD_ZOBRIST_SIDE;
+    uint64_t cap[2] = {m->captured, m->captured_hi};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = cap[w]; x; x &= x - 1) {
+            int bit = w * 64 + __builtin_ctzll(x);
+            key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
+        }
+    cd_play_nokey(pos, m, out);
+    out->key = key;
+}
+
+uint64_t cd_perft(const cd_position *pos, int depth)
+{
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: return perft_g8(pos, depth);
+    case CD_GEOM_10X10: return perft_g10(pos, depth);
+    case CD_GEOM_12X12: return perft_g12(pos, depth);
+    default: return perft_g108(pos, depth);
+    }
+}
+
+void cd_king_zone(const cd_position *pos, uint64_t out[2])
+{
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: king_zone_g8(pos, out); break;
+    case CD_GEOM_10X10: king_zone_g10(pos, out); break;
+    case CD_GEOM_12X12: king_zone_g12(pos, out); break;
+    default: king_zone_g108(pos, out); break;
+    }
+}
+
+int cd_move_equal(const cd_move *a, const cd_move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured &&
+           a->captured_hi == b->captured_hi;
+}

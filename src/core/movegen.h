@@ -1,0 +1,37 @@
+/*
+ * movegen.h -- internal interface of the move generator.
+ *
+ * The generator is one generic body (movegen_body.h) compiled once per board
+ * geometry with that geometry's bitboard type and shift constants; the public
+ * entry points dispatch on the geometry once per call.
+ *
+ * Order of work in a generation: captures first (one generic depth-first
+ * capture search driven by the rules row: man/king jump rules, promotion
+ * during a capture, halt rule, precedence rank, duplicate removal); only when
+ * there is no capture, quiet moves (men steps, king slides, the constitutional
+ * filter on king slides).
+ */
+#ifndef CD_MOVEGEN_H
+#define CD_MOVEGEN_H
+
+#include "condraughts.h"
+
+#define CD_MAX_PATH 32
+
+/*
+ * Generate legal moves. If `want` is not NULL, also record the landing squares
+ * (internal bit indices) of the first capture path that yields exactly the
+ * move *want, into path[0..*pathlen-1]. Returns the move count.
+ */
+int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                   int *pathlen);
+
+/* Make a move without updating the Zobrist key (perft and other key-free loops). */
+void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
+
+/* Constitutional helper for show: squares (bit indices into out[2]) where a king
+ * of the side not to move placed alone there would be capturable by a king of the
+ * side to move in one direct jump. */
+void cd_king_zone(const cd_position *pos, uint64_t out[2]);
+
+#endif

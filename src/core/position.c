@@ -1,0 +1,126 @@
+/*
+ * position.c -- position set-up, piece access, Zobrist key, validation.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+
+static uint64_t compute_key(const cd_position *pos)
+{
+    uint64_t key = pos->side == CD_BLACK ? CD_ZOBRIST_SIDE : 0;
+    for (int c = 0; c < 2; c++) {
+        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = bb[w]; x; x &= x - 1) {
+                int bit = w * 64 + __builtin_ctzll(x);
+                key ^= cd_zobrist(c, cd_bb_test(pos->kings, bit), bit);
+            }
+    }
+    return key;
+}
+
+void cd_position_empty(cd_position *pos, const cd_rules *rules, int side)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->rules = rules;
+    pos->side = side == CD_BLACK ? CD_BLACK : CD_WHITE;
+    pos->key = compute_key(pos);
+}
+
+void cd_position_start(cd_position *pos, const cd_rules *rules)
+{
+    const cd_geom *g = cd_geom_of(rules);
+    cd_position_empty(pos, rules, rules->first);
+    int n = rules->men_rows * g->half;
+    for (int sq = 1; sq <= n; sq++) {
+        cd_bb_set(pos->black, cd_sq_to_bit(rules, sq));
+        cd_bb_set(pos->white, cd_sq_to_bit(rules, g->squares + 1 - sq));
+    }
+    pos->key = compute_key(pos);
+}
+
+int cd_position_piece(const cd_position *pos, int sq)
+{
+    int bit = cd_sq_to_bit(pos->rules, sq);
+    if (bit < 0)
+        return -1;
+    int king = cd_bb_test(pos->kings, bit);
+    if (cd_bb_test(pos->white, bit))
+        return king ? CD_WHITE_KING : CD_WHITE_MAN;
+    if (cd_bb_test(pos->black, bit))
+        return king ? CD_BLACK_KING : CD_BLACK_MAN;
+    return CD_EMPTY;
+}
+
+cd_result cd_position_set(cd_position *pos, int sq, int piece)
+{
+    int bit = cd_sq_to_bit(pos->rules, sq);
+    if (bit < 0 || piece < CD_EMPTY || piece > CD_BLACK_KING)
+        return CD_ERR_ARG;
+    int old = cd_position_piece(pos, sq);
+    if (old != CD_EMPTY)
+        pos->key ^= cd_zobrist(old == CD_BLACK_MAN || old == CD_BLACK_KING,
+                               old >= CD_WHITE_KING, bit);
+    cd_bb_clear(pos->white, bit);
+    cd_bb_clear(pos->black, bit);
+    cd_bb_clear(pos->kings, bit);
+    if (piece == CD_EMPTY)
+        return CD_OK;
+    int colour = (piece == CD_BLACK_MAN || piece == CD_BLACK_KING) ? CD_BLACK : CD_WHITE;
+    int king = piece >= CD_WHITE_KING;
+    cd_bb_set(colour == CD_WHITE ? pos->white : pos->black, bit);
+    if (king)
+        cd_bb_set(pos->kings, bit);
+    pos->key ^= cd_zobrist(colour, king, bit);
+    return CD_OK;
+}
+
+int cd_position_count(const cd_position *pos, int colour, int kings)
+{
+    const uint64_t *bb = colour == CD_WHITE ? pos->white : pos->black;
+    uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
+    uint64_t m[2] = {bb[0] & ~pos->kings[0], bb[1] & ~pos->kings[1]};
+    if (kings < 0)
+        return cd_bb_count(bb);
+    return cd_bb_count(kings ? k : m);
+}
+
+cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
+{
+    const cd_rules *r = pos->rules;
+    const cd_geom *g = cd_geom_of(r);
+    int setup = r->men_rows * g->half;
+    static const char *names[2] = {"white", "black"};
+    for (int c = 0; c < 2; c++) {
+        int n = cd_position_count(pos, c, -1);
+        if (n > setup) {
+            if (err)
+                snprintf(err, errlen, "%s has %d pieces, more than the %d of the setup", names[c], n,
+                         setup);
+            return CD_ERR_POSITION;
+        }
+    }
+    for (int i = 0; i < g->half; i++) {
+        int top = i + 1, bottom = g->squares - i;
+        if (cd_position_piece(pos, top) == CD_WHITE_MAN) {
+            if (err)
+                snprintf(err, errlen, "white man on square %d, white's promotion row", top);
+            return CD_ERR_POSITION;
+        }
+        if (cd_position_piece(pos, bottom) == CD_BLACK_MAN) {
+            if (err)
+                snprintf(err, errlen, "black man on square %d, black's promotion row", bottom);
+            return CD_ERR_POSITION;
+        }
+    }
+    if (pos->side != CD_WHITE && pos->side != CD_BLACK) {
+        if (err)
+            snprintf(err, errlen, "bad side to move");
+        return CD_ERR_POSITION;
+    }
+    return CD_OK;
+}
+
+/* Used by notation.c after building a position square by square. */
+void cd_position_rekey(cd_position *pos) { pos->key = compute_key(pos); }

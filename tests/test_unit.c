@@ -1,0 +1,296 @@
+/*
+ * test_unit.c -- unit tests of the library through its public header:
+ * variant table, FEN/Hub/DXP parsing and writing with their error messages,
+ * move text in and out, copy-make and the Zobrist key.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "condraughts.h"
+
+static int failures, checks;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (strcmp((got), (want))) {                                                               \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: got '%s', want '%s'\n", __FILE__, __LINE__, (got), (want));    \
+        }                                                                                          \
+    } while (0)
+
+static cd_movelist list;
+
+static cd_position fen(const char *variant, const char *text)
+{
+    cd_position p;
+    char err[256];
+    const cd_rules *r = cd_rules_find(variant);
+    if (cd_position_from_fen(&p, r, text, err, sizeof err) != CD_OK) {
+        fprintf(stderr, "bad test FEN %s: %s\n", text, err);
+        exit(1);
+    }
+    return p;
+}
+
+/* The sorted Hub strings of all legal moves, space separated. */
+static const char *moves_of(const cd_position *p)
+{
+    static char out[8192];
+    char mv[128][128];
+    int n = cd_generate(p, &list);
+    for (int i = 0; i < n && i < 128; i++)
+        cd_move_to_hub(p, &list.moves[i], mv[i], sizeof mv[i]);
+    qsort(mv, (size_t)(n < 128 ? n : 128), sizeof mv[0], (int (*)(const void *, const void *))strcmp);
+    out[0] = '\0';
+    for (int i = 0; i < n && i < 128; i++) {
+        if (i)
+            strcat(out, " ");
+        strcat(out, mv[i]);
+    }
+    return out;
+}
+
+static void test_variants(void)
+{
+    CHECK(cd_rules_find("international") != NULL);
+    CHECK(cd_rules_find("normal") == cd_rules_find("international"));
+    CHECK(cd_rules_find("Standard") == cd_rules_find("international"));
+    CHECK(cd_rules_find("american") == cd_rules_find("english"));
+    CHECK(cd_rules_find("checkers") == cd_rules_find("english"));
+    CHECK(cd_rules_find("shashki") == cd_rules_find("russian"));
+    CHECK(cd_rules_find("killer-light") == cd_rules_find("modern"));
+    CHECK(cd_rules_find("losing") == cd_rules_find("antidraughts"));
+    CHECK(cd_rules_find("nonsense") == NULL);
+    CHECK(cd_rules_find(NULL) == NULL);
+    int n = 0;
+    while (cd_rules_at(n))
+        n++;
+    CHECK(n == 18);
+    const char *names[] = {"international", "constitutional", "killer", "modern", "brazilian",
+                           "brazilian-constitutional", "modern-8x8", "canadian", "russian",
+                           "russian-constitutional", "english", "italian", "spanish", "portuguese",
+                           "czech", "pool", "antidraughts", "breakthrough"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(cd_rules_find(names[i]) && !strcmp(cd_rules_find(names[i])->name, names[i]));
+    CHECK(cd_rules_find("constitutional")->flags & CD_RULE_CONSTITUTIONAL);
+    CHECK(cd_rules_find("russian-constitutional")->flags & CD_RULE_CONSTITUTIONAL);
+    CHECK(!(cd_rules_find("constitutional")->draw & CD_DRAW_FMJD_ENDGAME));
+    CHECK(cd_rules_find("international")->draw & CD_DRAW_FMJD_ENDGAME);
+    CHECK(cd_rules_squares(cd_rules_find("canadian")) == 72);
+    CHECK(cd_rules_squares(cd_rules_find("english")) == 32);
+}
+
+static void test_fen(void)
+{
+    char buf[512], err[256];
+    cd_position p;
+    const cd_rules *intl = cd_rules_find("international");
+    cd_position_start(&p, intl);
+    cd_position_to_fen(&p, 0, buf, sizeof buf);
+    CHECK_STR(buf, "W:W31-50:B1-20");
+    cd_position_start(&p, cd_rules_find("english"));
+    cd_position_to_fen(&p, 0, buf, sizeof buf);
+    CHECK_STR(buf, "B:W21-32:B1-12");
+    cd_position_start(&p, cd_rules_find("canadian"));
+    cd_position_to_fen(&p, 0, buf, sizeof buf);
+    CHECK_STR(buf, "W:W43-72:B1-30");
+
+    p = fen("international", " b : wk4, 28 , 29: bK12 :H0:F1");
+    cd_position_to_fen(&p, 0, buf, sizeof buf);
+    CHECK_STR(buf, "B:WK4,28,29:BK12");
+    CHECK(cd_position_piece(&p, 4) == CD_WHITE_KING);
+    CHECK(cd_position_piece(&p, 28) == CD_WHITE_MAN);
+    CHECK(cd_position_piece(&p, 12) == CD_BLACK_KING);
+    CHECK(cd_position_piece(&p, 51) == -1);
+    p = fen("international", "W:W:B5");
+    CHECK(cd_position_count(&p, CD_WHITE, -1) == 0);
+    p = fen("international", "\"W:W31,32:B1.\"");
+    CHECK(cd_position_count(&p, CD_BLACK, 0) == 1);
+
+    /* algebraic squares */
+    p = fen("russian", "W:Wa1,c3,Kh2:Bb8,Kd6");
+    cd_position_to_fen(&p, 0, buf, sizeof buf);
+    CHECK_STR(buf, "W:W22,K28,29:B1,K10");
+    cd_position_to_fen(&p, 1, buf, sizeof buf);
+    CHECK_STR(buf, "W:Wc3,Kh2,a1:Bb8,Kd6");
+
+    /* errors: code, message with the place, position untouched */
+    cd_position keep = fen("international", "W:W31:B1");
+    p = keep;
+    CHECK(cd_position_from_fen(&p, intl, "X:W31", err, sizeof err) == CD_ERR_FEN);
+    CHECK(strstr(err, "column 1") != NULL);
+    CHECK(cd_position_from_fen(&p, intl, "W:W51", err, sizeof err) == CD_ERR_FEN);
+    CHECK(strstr(err, "'51'") && strstr(err, "column 4"));
+    CHECK(cd_position_from_fen(&p, intl, "W:W31,31", err, sizeof err) == CD_ERR_FEN);
+    CHECK(strstr(err, "twice") != NULL);
+    CHECK(cd_position_from_fen(&p, intl, "W:W31:B31", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "W:W3", err, sizeof err) == CD_ERR_POSITION);
+    CHECK(strstr(err, "promotion row") != NULL);
+    CHECK(cd_position_from_fen(&p, intl, "W:B46", err, sizeof err) == CD_ERR_POSITION);
+    CHECK(cd_position_from_fen(&p, intl, "W:W6-30", err, sizeof err) == CD_ERR_POSITION);
+    CHECK(strstr(err, "more than") != NULL);
+    CHECK(cd_position_from_fen(&p, intl, "W:W31-20", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "W:W31;B1", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "W:W31:Q1", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "W:W31:W32", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, "W:W99999999999999999999", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, cd_rules_find("russian"), "W:Wi1", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, intl, NULL, err, sizeof err) == CD_ERR_ARG);
+    CHECK(!memcmp(&p, &keep, sizeof p));
+}
+
+static void test_hub_dxp(void)
+{
+    char buf[128], err[256];
+    cd_position p, q;
+    const cd_rules *intl = cd_rules_find("international");
+    cd_position_start(&p, intl);
+    cd_position_to_hub(&p, buf, sizeof buf);
+    CHECK_STR(buf, "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
+    CHECK(cd_position_from_hub(&q, intl, buf, err, sizeof err) == CD_OK);
+    CHECK(q.key == p.key);
+    cd_position_to_dxp(&p, buf, sizeof buf);
+    CHECK_STR(buf, "Wzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
+    CHECK(cd_position_from_dxp(&q, intl, buf, err, sizeof err) == CD_OK);
+    CHECK(q.key == p.key);
+    CHECK(cd_position_from_hub(&q, intl, "W", err, sizeof err) == CD_ERR_FEN);
+    CHECK(strstr(err, "51") != NULL);
+    CHECK(cd_position_from_hub(&q, intl, "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwwx", err,
+                               sizeof err) == CD_ERR_FEN);
+    CHECK(strstr(err, "column 51") != NULL);
+    cd_position_start(&p, cd_rules_find("english"));
+    cd_position_to_hub(&p, buf, sizeof buf);
+    CHECK_STR(buf, "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+}
+
+static void test_moves_text(void)
+{
+    char buf[256], err[512];
+    cd_move m;
+    cd_position p;
+    const cd_rules *intl = cd_rules_find("international");
+    cd_position_start(&p, intl);
+    CHECK_STR(moves_of(&p), "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30");
+    CHECK(cd_move_parse(&p, "32-28", &m, err, sizeof err) == CD_OK);
+    CHECK(cd_move_from(&p, &m) == 32 && cd_move_to(&p, &m) == 28);
+    cd_move_to_text(&p, &m, -1, buf, sizeof buf);
+    CHECK_STR(buf, "32-28");
+    CHECK(cd_move_parse(&p, "32-26", &m, err, sizeof err) == CD_ERR_ILLEGAL);
+    CHECK(strstr(err, "32-28") != NULL);
+    CHECK(cd_move_parse(&p, "32", &m, err, sizeof err) == CD_ERR_MOVE);
+    CHECK(cd_move_parse(&p, "32-99", &m, err, sizeof err) == CD_ERR_MOVE);
+    CHECK(cd_move_parse(&p, "32?28", &m, err, sizeof err) == CD_ERR_MOVE);
+    CHECK(strstr(err, "column 3") != NULL);
+
+    /* a simple capture: 33 jumps 28 and lands on 22 */
+    p = fen("international", "W:W33:B28");
+    CHECK_STR(moves_of(&p), "33x22x28");
+    CHECK(cd_move_parse(&p, "33x22", &m, err, sizeof err) == CD_OK);
+    cd_move_to_text(&p, &m, -1, buf, sizeof buf);
+    CHECK_STR(buf, "33x22");
+    CHECK(cd_move_parse(&p, "33-22", &m, err, sizeof err) == CD_OK);
+    CHECK(cd_move_parse(&p, "33x22x28", &m, err, sizeof err) == CD_OK);
+
+    /* two captures from 1 to 3 over different pieces: the text gives the landing path */
+    p = fen("international", "W:WK1:B7,9,11,19,30");
+    CHECK(cd_move_parse(&p, "1x3", &m, err, sizeof err) == CD_ERR_AMBIGUOUS);
+    CHECK(strstr(err, "1x34x25x3") && strstr(err, "1x23x14x3"));
+    CHECK(cd_move_parse(&p, "1x34x25x3", &m, err, sizeof err) == CD_OK);
+    cd_move_to_hub(&p, &m, buf, sizeof buf);
+    CHECK_STR(buf, "1x3x7x9x30");
+    cd_move_to_text(&p, &m, -1, buf, sizeof buf);
+    CHECK_STR(buf, "1x34x25x3");
+    CHECK(cd_move_parse(&p, "1x3x7x19x9", &m, err, sizeof err) == CD_OK);
+    cd_move_to_text(&p, &m, -1, buf, sizeof buf);
+    CHECK_STR(buf, "1x23x14x3");
+    int n = cd_generate(&p, &list);
+    for (int i = 0; i < n; i++) {
+        cd_move_to_text(&p, &list.moves[i], -1, buf, sizeof buf);
+        cd_move x;
+        CHECK(cd_move_parse(&p, buf, &x, err, sizeof err) == CD_OK);
+        CHECK(cd_move_equal(&x, &list.moves[i]));
+        cd_move_to_hub(&p, &list.moves[i], buf, sizeof buf);
+        CHECK(cd_move_parse(&p, buf, &x, err, sizeof err) == CD_OK);
+        CHECK(cd_move_equal(&x, &list.moves[i]));
+    }
+
+    /* algebraic Russian text with ':' */
+    p = fen("russian", "W:Wc3:Bd4");
+    CHECK(cd_generate(&p, &list) == 1);
+    cd_move_to_text(&p, &list.moves[0], -1, buf, sizeof buf);
+    CHECK_STR(buf, "c3:e5");
+    cd_move_to_text(&p, &list.moves[0], 0, buf, sizeof buf);
+    CHECK_STR(buf, "22:15");
+    CHECK(cd_move_parse(&p, "c3:e5", &m, err, sizeof err) == CD_OK);
+    CHECK(cd_move_parse(&p, "C3xE5", &m, err, sizeof err) == CD_OK);
+}
+
+/* A man may capture round a block and stop on its own origin square. */
+static void test_circle(void)
+{
+    cd_position p = fen("brazilian", "B:W17-19,21,25-30,32:B1-5,7-10,12,15"), q;
+    CHECK_STR(moves_of(&p), "15x13x17x19x26x27 15x15x18x19x26x27");
+    cd_move m;
+    char err[256], buf[256];
+    CHECK(cd_move_parse(&p, "15x15x18x19x26x27", &m, err, sizeof err) == CD_OK);
+    cd_play(&p, &m, &q);
+    cd_position_to_fen(&q, 0, buf, sizeof buf);
+    CHECK_STR(buf, "W:W17,21,25,28-30,32:B1-5,7-10,12,15");
+    /* the incremental key equals the key computed from scratch */
+    cd_position r = fen("brazilian", buf);
+    CHECK(r.key == q.key);
+}
+
+/* Incremental Zobrist keys agree with scratch keys along random games. */
+static void test_keys(void)
+{
+    uint64_t seed = 12345;
+    for (int v = 0; cd_rules_at(v); v++) {
+        for (int game = 0; game < 20; game++) {
+            cd_position p;
+            cd_position_start(&p, cd_rules_at(v));
+            for (int ply = 0; ply < 200; ply++) {
+                int n = cd_generate(&p, &list);
+                if (!n)
+                    break;
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                cd_position q;
+                cd_play(&p, &list.moves[(seed >> 33) % (uint64_t)n], &q);
+                char buf[512], err[256];
+                cd_position_to_fen(&q, 0, buf, sizeof buf);
+                cd_position r;
+                CHECK(cd_position_from_fen(&r, cd_rules_at(v), buf, err, sizeof err) == CD_OK);
+                if (r.key != q.key || cd_count_moves(&q) != cd_generate(&q, &list)) {
+                    CHECK(r.key == q.key);
+                    fprintf(stderr, "  %s %s\n", cd_rules_at(v)->name, buf);
+                    return;
+                }
+                p = q;
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    test_variants();
+    test_fen();
+    test_hub_dxp();
+    test_moves_text();
+    test_circle();
+    test_keys();
+    printf("unit: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
