@@ -65,10 +65,10 @@ enum { CD_WHITE = 0, CD_BLACK = 1 };
 
 /* Board geometries. Internally each is a bitboard with ghost squares. */
 typedef enum cd_geometry_id {
-    CD_GEOM_8X8 = 0,   /* 32 playable squares */
-    CD_GEOM_10X10,     /* 50 */
-    CD_GEOM_12X12,     /* 72 */
-    CD_GEOM_10X8,      /* 10 files x 8 ranks, 40 squares */
+    CD_GEOM_8X8 = 0, /* 32 playable squares */
+    CD_GEOM_10X10,   /* 50 */
+    CD_GEOM_12X12,   /* 72 */
+    CD_GEOM_10X8,    /* 10 files x 8 ranks, 40 squares */
     CD_GEOM_COUNT
 } cd_geometry_id;
 
@@ -83,9 +83,9 @@ typedef enum cd_precedence {
 
 /* What happens to a man that reaches the promotion row during a capture. */
 typedef enum cd_promotion {
-    CD_PROMO_END = 0,     /* continues as a man; crowned only if the move ends there */
-    CD_PROMO_CONTINUE,    /* crowned at once and continues capturing as a king (Russian) */
-    CD_PROMO_STOP         /* the move ends there and the man is crowned */
+    CD_PROMO_END = 0,  /* continues as a man; crowned only if the move ends there */
+    CD_PROMO_CONTINUE, /* crowned at once and continues capturing as a king (Russian) */
+    CD_PROMO_STOP      /* the move ends there and the man is crowned */
 } cd_promotion;
 
 /* Halt rule for the final landing square of a king capture. */
@@ -97,17 +97,17 @@ typedef enum cd_halt {
 
 /* How a game is won. */
 typedef enum cd_goal {
-    CD_GOAL_NORMAL = 0,   /* the side without a move loses */
-    CD_GOAL_LOSING,       /* antidraughts: the side without a move wins */
-    CD_GOAL_BREAKTHROUGH  /* the first side to crown a king wins */
+    CD_GOAL_NORMAL = 0,  /* the side without a move loses */
+    CD_GOAL_LOSING,      /* antidraughts: the side without a move wins */
+    CD_GOAL_BREAKTHROUGH /* the first side to crown a king wins */
 } cd_goal;
 
 /* Rule flags (cd_rules.flags). */
-#define CD_RULE_CONSTITUTIONAL 0x0001u /* Rule C for non-capturing king moves */
-#define CD_CON_OBSTRUCT_BY_MEN 0x0002u /* switch: men threats also obstruct (non-standard) */
-#define CD_CON_ORIGIN_OCCUPIED 0x0004u /* switch: threat judged with the origin still occupied */
-#define CD_CON_SAC_KINGS_ONLY  0x0008u /* switch: only a king capture makes a sacrifice square */
-#define CD_CON_NO_PASS_TO_SAC  0x0010u /* switch: may not pass a threatened square at all */
+#define CD_RULE_CONSTITUTIONAL  0x0001u /* Rule C for non-capturing king moves */
+#define CD_CON_OBSTRUCT_BY_MEN  0x0002u /* switch: men threats also obstruct (non-standard) */
+#define CD_CON_ORIGIN_OCCUPIED  0x0004u /* switch: threat judged with the origin still occupied */
+#define CD_CON_SAC_KINGS_ONLY   0x0008u /* switch: only a king capture makes a sacrifice square */
+#define CD_CON_NO_PASS_TO_SAC   0x0010u /* switch: may not pass a threatened square at all */
 #define CD_RULE_KEEP_DUPLICATES 0x0100u /* count every capture path (default: FMJD drop) */
 #define CD_RULE_MEN_BACKWARD    0x0200u /* men capture backwards */
 #define CD_RULE_FLYING_KINGS    0x0400u /* kings move and capture any distance */
@@ -116,11 +116,12 @@ typedef enum cd_goal {
 #define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
 
 /* Draw-rule flags (cd_rules.draw). All are "on" when set. */
-#define CD_DRAW_REPETITION    0x0001u /* n-fold repetition (cd_rules.repetitions) */
-#define CD_DRAW_KINGS_ONLY    0x0002u /* no capture and no man move for no_progress moves each */
-#define CD_DRAW_FMJD_ENDGAME  0x0004u /* FMJD 16-move (3v1 ...) and 5-move (2v1, 1v1) rules */
-#define CD_DRAW_RUSSIAN_ENDGAME 0x0008u /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules */
-#define CD_DRAW_POOL_3V1      0x0010u /* APCA: 3 kings vs 1 must win within 13 moves */
+#define CD_DRAW_REPETITION      0x0001u /* n-fold repetition (cd_rules.repetitions) */
+#define CD_DRAW_KINGS_ONLY      0x0002u /* no capture and no man move for no_progress moves each */
+#define CD_DRAW_FMJD_ENDGAME    0x0004u /* FMJD 16-move (3v1 ...) and 5-move (2v1, 1v1) rules */
+#define CD_DRAW_RUSSIAN_ENDGAME 0x0008u /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules  \
+                                         */
+#define CD_DRAW_POOL_3V1 0x0010u        /* APCA: 3 kings vs 1 must win within 13 moves */
 
 /*
  * One variant = one row of data. Every built-in variant is a const row; to
@@ -128,21 +129,21 @@ typedef enum cd_goal {
  * a pointer to it (it must outlive every position made from it).
  */
 typedef struct cd_rules {
-    const char *name;        /* canonical name, e.g. "constitutional" */
-    const char *title;       /* human name, e.g. "Constitutional draughts" */
-    const char *gametype;    /* PDN GameType tag value, e.g. "20" ("20,W,10,10,N2,0" style) */
+    const char *name;     /* canonical name, e.g. "constitutional" */
+    const char *title;    /* human name, e.g. "Constitutional draughts" */
+    const char *gametype; /* PDN GameType tag value, e.g. "20" ("20,W,10,10,N2,0" style) */
     cd_geometry_id geometry;
-    int first;               /* CD_WHITE or CD_BLACK: who moves first */
-    int men_rows;            /* rows of men per side in the setup */
-    unsigned flags;          /* CD_RULE_* and CD_CON_* */
+    int first;      /* CD_WHITE or CD_BLACK: who moves first */
+    int men_rows;   /* rows of men per side in the setup */
+    unsigned flags; /* CD_RULE_* and CD_CON_* */
     cd_precedence precedence;
     cd_promotion promotion;
     cd_halt halt;
     cd_goal goal;
-    char capture_sep;        /* 'x' or ':' in move text */
-    unsigned draw;           /* CD_DRAW_* */
-    int repetitions;         /* 3 = threefold; 4 for Italian */
-    int no_progress;         /* moves per side for CD_DRAW_KINGS_ONLY (25 International) */
+    char capture_sep; /* 'x' or ':' in move text */
+    unsigned draw;    /* CD_DRAW_* */
+    int repetitions;  /* 3 = threefold; 4 for Italian */
+    int no_progress;  /* moves per side for CD_DRAW_KINGS_ONLY (25 International) */
 } cd_rules;
 
 /* The built-in row for a name or alias (case-insensitive), or NULL. */
@@ -165,7 +166,7 @@ int cd_rules_height(const cd_rules *r);
  * no bit is set outside the board's playable squares.
  */
 typedef struct cd_position {
-    uint64_t white[2];     /* [0] low word, [1] high word (12x12 only) */
+    uint64_t white[2]; /* [0] low word, [1] high word (12x12 only) */
     uint64_t black[2];
     uint64_t kings[2];
     uint64_t key;          /* Zobrist key of pieces and side to move */
@@ -195,8 +196,8 @@ cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
  * squares for algebraic variants. The position is validated; on error `pos`
  * is unchanged.
  */
-cd_result cd_position_from_fen(cd_position *pos, const cd_rules *rules, const char *fen,
-                               char *err, size_t errlen);
+cd_result cd_position_from_fen(cd_position *pos, const cd_rules *rules, const char *fen, char *err,
+                               size_t errlen);
 /* Write the PDN FEN (numeric squares, or algebraic when `algebraic`). */
 size_t cd_position_to_fen(const cd_position *pos, int algebraic, char *buf, size_t len);
 
@@ -221,7 +222,7 @@ typedef struct cd_move {
     uint16_t captured_hi; /* high bits (12x12 only) */
     uint8_t from, to;     /* internal square indices */
     uint8_t ncaptured;
-    uint8_t flags;        /* CD_MOVE_* */
+    uint8_t flags; /* CD_MOVE_* */
     uint16_t reserved;
 } cd_move;
 

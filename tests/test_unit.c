@@ -51,7 +51,8 @@ static const char *moves_of(const cd_position *p)
     int n = cd_generate(p, &list);
     for (int i = 0; i < n && i < 128; i++)
         cd_move_to_hub(p, &list.moves[i], mv[i], sizeof mv[i]);
-    qsort(mv, (size_t)(n < 128 ? n : 128), sizeof mv[0], (int (*)(const void *, const void *))strcmp);
+    qsort(mv, (size_t)(n < 128 ? n : 128), sizeof mv[0],
+          (int (*)(const void *, const void *))strcmp);
     out[0] = '\0';
     for (int i = 0; i < n && i < 128; i++) {
         if (i)
@@ -77,10 +78,15 @@ static void test_variants(void)
     while (cd_rules_at(n))
         n++;
     CHECK(n == 18);
-    const char *names[] = {"international", "constitutional", "killer", "modern", "brazilian",
-                           "brazilian-constitutional", "modern-8x8", "canadian", "russian",
-                           "russian-constitutional", "english", "italian", "spanish", "portuguese",
-                           "czech", "pool", "antidraughts", "breakthrough"};
+    const char *names[] = {"international", "constitutional",
+                           "killer",        "modern",
+                           "brazilian",     "brazilian-constitutional",
+                           "modern-8x8",    "canadian",
+                           "russian",       "russian-constitutional",
+                           "english",       "italian",
+                           "spanish",       "portuguese",
+                           "czech",         "pool",
+                           "antidraughts",  "breakthrough"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(cd_rules_find(names[i]) && !strcmp(cd_rules_find(names[i])->name, names[i]));
     CHECK(cd_rules_find("constitutional")->flags & CD_RULE_CONSTITUTIONAL);
@@ -146,7 +152,8 @@ static void test_fen(void)
     CHECK(cd_position_from_fen(&p, intl, "W:W31:W32", err, sizeof err) == CD_ERR_FEN);
     CHECK(cd_position_from_fen(&p, intl, "", err, sizeof err) == CD_ERR_FEN);
     CHECK(cd_position_from_fen(&p, intl, "W:W99999999999999999999", err, sizeof err) == CD_ERR_FEN);
-    CHECK(cd_position_from_fen(&p, cd_rules_find("russian"), "W:Wi1", err, sizeof err) == CD_ERR_FEN);
+    CHECK(cd_position_from_fen(&p, cd_rules_find("russian"), "W:Wi1", err, sizeof err) ==
+          CD_ERR_FEN);
     CHECK(cd_position_from_fen(&p, intl, NULL, err, sizeof err) == CD_ERR_ARG);
     CHECK(!memcmp(&p, &keep, sizeof p));
 }

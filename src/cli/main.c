@@ -265,13 +265,12 @@ static int cmd_variants(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: condraughts <command> [options]\n"
-            "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
-            "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
-            "  show  --variant V [--fen FEN]\n"
-            "  variants\n"
-            "  version\n");
+    fprintf(f, "usage: condraughts <command> [options]\n"
+               "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
+               "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
+               "  show  --variant V [--fen FEN]\n"
+               "  variants\n"
+               "  version\n");
 }
 
 int main(int argc, char **argv)

@@ -48,7 +48,10 @@ extern const cd_geom cd_geoms[CD_GEOM_COUNT];
 static inline const cd_geom *cd_geom_of(const cd_rules *r) { return &cd_geoms[r->geometry]; }
 
 /* Internal (unmirrored) square number 1..N -> bit. */
-static inline int cd_bit_of_internal(const cd_geom *g, int n) { return (n - 1) + (n - 1) / g->width; }
+static inline int cd_bit_of_internal(const cd_geom *g, int n)
+{
+    return (n - 1) + (n - 1) / g->width;
+}
 
 /* Bit -> internal square number 1..N, or 0 for a ghost/out-of-range bit. */
 static inline int cd_internal_of_bit(const cd_geom *g, int bit)
@@ -85,9 +88,15 @@ static inline int cd_bit_to_sq(const cd_rules *r, int bit)
 }
 
 /* Two-word bitboard helpers for code outside the per-geometry hot paths. */
-static inline int cd_bb_test(const uint64_t bb[2], int bit) { return (int)((bb[bit >> 6] >> (bit & 63)) & 1u); }
+static inline int cd_bb_test(const uint64_t bb[2], int bit)
+{
+    return (int)((bb[bit >> 6] >> (bit & 63)) & 1u);
+}
 static inline void cd_bb_set(uint64_t bb[2], int bit) { bb[bit >> 6] |= (uint64_t)1 << (bit & 63); }
-static inline void cd_bb_clear(uint64_t bb[2], int bit) { bb[bit >> 6] &= ~((uint64_t)1 << (bit & 63)); }
+static inline void cd_bb_clear(uint64_t bb[2], int bit)
+{
+    bb[bit >> 6] &= ~((uint64_t)1 << (bit & 63));
+}
 static inline int cd_bb_count(const uint64_t bb[2])
 {
     return __builtin_popcountll(bb[0]) + __builtin_popcountll(bb[1]);

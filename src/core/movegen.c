@@ -15,12 +15,12 @@ static inline int ctz128(cd_u128 x)
 }
 
 /* 64-bit geometries */
-#define BB uint64_t
+#define BB        uint64_t
 #define LOADBB(a) ((a)[0])
-#define BBCTZ(x) __builtin_ctzll(x)
-#define BBPOP(x) __builtin_popcountll(x)
+#define BBCTZ(x)  __builtin_ctzll(x)
+#define BBPOP(x)  __builtin_popcountll(x)
 
-#define GN g8
+#define GN   g8
 #define HALF 4
 #define ALLM 0x7fbfdfeffull
 #define TOPM 0xfull
@@ -32,7 +32,7 @@ static inline int ctz128(cd_u128 x)
 #undef TOPM
 #undef BOTM
 
-#define GN g10
+#define GN   g10
 #define HALF 5
 #define ALLM 0x3ff7feffdffbffull
 #define TOPM 0x1full
@@ -43,7 +43,7 @@ static inline int ctz128(cd_u128 x)
 #undef TOPM
 #undef BOTM
 
-#define GN g108
+#define GN   g108
 #define ALLM 0x7feffdffbffull
 #define TOPM 0x1full
 #define BOTM 0x7c000000000ull
@@ -59,15 +59,15 @@ static inline int ctz128(cd_u128 x)
 #undef BBPOP
 
 /* 12x12: 77 bits */
-#define BB cd_u128
+#define BB        cd_u128
 #define LOADBB(a) (((cd_u128)(a)[1] << 64) | (a)[0])
-#define BBCTZ(x) ctz128(x)
-#define BBPOP(x) (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))
-#define GN g12
-#define HALF 6
-#define ALLM ((((cd_u128)0x1ffeull) << 64) | 0xfff7ffbffdffefffull)
-#define TOPM ((cd_u128)0x3full)
-#define BOTM (((cd_u128)0x1f80ull) << 64)
+#define BBCTZ(x)  ctz128(x)
+#define BBPOP(x)  (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))
+#define GN        g12
+#define HALF      6
+#define ALLM      ((((cd_u128)0x1ffeull) << 64) | 0xfff7ffbffdffefffull)
+#define TOPM      ((cd_u128)0x3full)
+#define BOTM      (((cd_u128)0x1f80ull) << 64)
 #include "movegen_body.h"
 
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,

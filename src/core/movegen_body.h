@@ -12,8 +12,8 @@
  */
 
 #define CAT2(a, b) a##_##b
-#define CAT(a, b) CAT2(a, b)
-#define F(name) CAT(name, GN)
+#define CAT(a, b)  CAT2(a, b)
+#define F(name)    CAT(name, GN)
 
 static inline BB F(sh)(BB x, int d)
 {
@@ -47,15 +47,15 @@ static inline BB F(slide)(BB from, BB empty, int d)
 typedef struct F(ctx) {
     cd_movelist *list;
     const cd_rules *r;
-    BB opp;       /* enemy pieces (all may be jumped by a king) */
-    BB vman;      /* enemy pieces a man may jump */
-    BB oppk;      /* enemy kings */
-    BB empty;     /* empty squares, the mover's origin included */
-    BB promo;     /* the mover's promotion row */
-    int mandirs;  /* bit d set: men capture in direction d */
-    int from;     /* origin bit index */
-    int best;     /* best precedence rank so far, -1 if no capture yet */
-    int king;     /* the moving piece started as a king */
+    BB opp;      /* enemy pieces (all may be jumped by a king) */
+    BB vman;     /* enemy pieces a man may jump */
+    BB oppk;     /* enemy kings */
+    BB empty;    /* empty squares, the mover's origin included */
+    BB promo;    /* the mover's promotion row */
+    int mandirs; /* bit d set: men capture in direction d */
+    int from;    /* origin bit index */
+    int best;    /* best precedence rank so far, -1 if no capture yet */
+    int king;    /* the moving piece started as a king */
     int flying;
     /* path recovery (notation): record the path of the capture equal to *want */
     const cd_move *want;
@@ -183,8 +183,8 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
             if (n < CD_MAX_PATH)
                 c->path[n] = BBCTZ(l);
             BB next = c->flying ? F(sh)(l, d) & c->empty : 0;
-            more |= F(king_caps)(c, l, cap2, n + 1, nk + k, ord, promoted,
-                                 next ? perp : perp | 1 << d);
+            more |=
+                F(king_caps)(c, l, cap2, n + 1, nk + k, ord, promoted, next ? perp : perp | 1 << d);
         }
         if (more)
             continue;
@@ -507,8 +507,10 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
         if (con)
             F(con_sets)(pos, o, &kt, &sac);
         for (int d = 0; d < 4; d++) {
-            BB to = con ? F(con_ray)(o, empty, d, kt, sac, flying, (r->flags & CD_CON_NO_PASS_TO_SAC) != 0)
-                        : flying ? F(slide)(o, empty, d) : F(sh)(o, d) & empty;
+            BB to = con      ? F(con_ray)(o, empty, d, kt, sac, flying,
+                                     (r->flags & CD_CON_NO_PASS_TO_SAC) != 0)
+                    : flying ? F(slide)(o, empty, d)
+                             : F(sh)(o, d) & empty;
             for (; to; to &= to - 1)
                 F(push)(list, from, to & (~to + 1), CD_MOVE_KING);
         }
@@ -557,7 +559,8 @@ static int F(count)(const cd_position *pos)
         BB o = kings & (~kings + 1), kt, sac;
         F(con_sets)(pos, o, &kt, &sac);
         for (int d = 0; d < 4; d++)
-            n += BBPOP(F(con_ray)(o, empty, d, kt, sac, flying, (r->flags & CD_CON_NO_PASS_TO_SAC) != 0));
+            n += BBPOP(
+                F(con_ray)(o, empty, d, kt, sac, flying, (r->flags & CD_CON_NO_PASS_TO_SAC) != 0));
     }
     return n;
 }

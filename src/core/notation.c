@@ -123,8 +123,8 @@ static const char *skip_ws(const char *p)
     return p;
 }
 
-cd_result cd_position_from_fen(cd_position *out, const cd_rules *rules, const char *fen,
-                               char *err, size_t errlen)
+cd_result cd_position_from_fen(cd_position *out, const cd_rules *rules, const char *fen, char *err,
+                               size_t errlen)
 {
     if (!out || !rules || !fen) {
         set_err(err, errlen, "FEN: missing argument");
@@ -257,7 +257,8 @@ size_t cd_position_to_fen(const cd_position *pos, int algebraic, char *buf, size
     int n = cd_geom_of(r)->squares;
     sb_putc(&b, pos->side == CD_WHITE ? 'W' : 'B');
     for (int c = 0; c < 2; c++) {
-        int man = c == 0 ? CD_WHITE_MAN : CD_BLACK_MAN, king = c == 0 ? CD_WHITE_KING : CD_BLACK_KING;
+        int man = c == 0 ? CD_WHITE_MAN : CD_BLACK_MAN,
+            king = c == 0 ? CD_WHITE_KING : CD_BLACK_KING;
         sb_puts(&b, c == 0 ? ":W" : ":B");
         int first = 1;
         for (int sq = 1; sq <= n; sq++) {
@@ -301,8 +302,8 @@ static cd_result from_chars(cd_position *out, const cd_rules *rules, const char 
     while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' '))
         len--;
     if (len != (size_t)n + 1) {
-        set_err(err, errlen, "%s: expected %d characters (side + %d squares), got %zu", what,
-                n + 1, n, len);
+        set_err(err, errlen, "%s: expected %d characters (side + %d squares), got %zu", what, n + 1,
+                n, len);
         return CD_ERR_FEN;
     }
     int side;
@@ -317,7 +318,8 @@ static cd_result from_chars(cd_position *out, const cd_rules *rules, const char 
     }
     cd_position pos;
     cd_position_empty(&pos, rules, side);
-    static const int codes[5] = {CD_WHITE_MAN, CD_BLACK_MAN, CD_WHITE_KING, CD_BLACK_KING, CD_EMPTY};
+    static const int codes[5] = {CD_WHITE_MAN, CD_BLACK_MAN, CD_WHITE_KING, CD_BLACK_KING,
+                                 CD_EMPTY};
     for (int i = 1; i <= n; i++) {
         const char *c = strchr(pieces, s[i]);
         if (!c || !s[i]) {
@@ -368,7 +370,10 @@ size_t cd_position_to_dxp(const cd_position *pos, char *buf, size_t len)
 
 /* ------------------------------------------------------------------ moves */
 
-int cd_move_from(const cd_position *pos, const cd_move *m) { return cd_bit_to_sq(pos->rules, m->from); }
+int cd_move_from(const cd_position *pos, const cd_move *m)
+{
+    return cd_bit_to_sq(pos->rules, m->from);
+}
 int cd_move_to(const cd_position *pos, const cd_move *m) { return cd_bit_to_sq(pos->rules, m->to); }
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }

@@ -60,8 +60,8 @@ cd_result cd_position_set(cd_position *pos, int sq, int piece)
         return CD_ERR_ARG;
     int old = cd_position_piece(pos, sq);
     if (old != CD_EMPTY)
-        pos->key ^= cd_zobrist(old == CD_BLACK_MAN || old == CD_BLACK_KING,
-                               old >= CD_WHITE_KING, bit);
+        pos->key ^=
+            cd_zobrist(old == CD_BLACK_MAN || old == CD_BLACK_KING, old >= CD_WHITE_KING, bit);
     cd_bb_clear(pos->white, bit);
     cd_bb_clear(pos->black, bit);
     cd_bb_clear(pos->kings, bit);
@@ -96,8 +96,8 @@ cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
         int n = cd_position_count(pos, c, -1);
         if (n > setup) {
             if (err)
-                snprintf(err, errlen, "%s has %d pieces, more than the %d of the setup", names[c], n,
-                         setup);
+                snprintf(err, errlen, "%s has %d pieces, more than the %d of the setup", names[c],
+                         n, setup);
             return CD_ERR_POSITION;
         }
     }

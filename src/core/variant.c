@@ -19,14 +19,14 @@ const cd_geom cd_geoms[CD_GEOM_COUNT] = {
 
 /* Movement shared by the International family: men capture backwards, kings fly. */
 #define INTL (CD_RULE_MEN_BACKWARD | CD_RULE_FLYING_KINGS | CD_RULE_MEN_TAKE_KINGS)
-#define CON CD_RULE_CONSTITUTIONAL
-#define ALG CD_RULE_ALGEBRAIC
-#define MIR CD_RULE_MIRRORED
+#define CON  CD_RULE_CONSTITUTIONAL
+#define ALG  CD_RULE_ALGEBRAIC
+#define MIR  CD_RULE_MIRRORED
 /* Draw rules: FMJD (International), FMJD-64 (Russian, Brazilian), and the
  * constitutional/killer/modern set without endgame move counts (RULES.md). */
-#define D_FMJD (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_FMJD_ENDGAME)
+#define D_FMJD   (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_FMJD_ENDGAME)
 #define D_FMJD64 (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_RUSSIAN_ENDGAME)
-#define D_OPEN (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY)
+#define D_OPEN   (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY)
 
 static const cd_rules rows[] = {
     {"international", "International draughts", "20", CD_GEOM_10X10, CD_WHITE, 4, INTL,
@@ -40,8 +40,8 @@ static const cd_rules rows[] = {
     {"brazilian", "Brazilian draughts", "26", CD_GEOM_8X8, CD_WHITE, 3, INTL | ALG,
      CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_FMJD64, 3, 15},
     {"brazilian-constitutional", "Constitutional Brazilian draughts", "26", CD_GEOM_8X8, CD_WHITE,
-     3, INTL | ALG | CON, CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x',
-     D_OPEN, 3, 15},
+     3, INTL | ALG | CON, CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_OPEN,
+     3, 15},
     {"modern-8x8", "Modern checkers 8x8", "26", CD_GEOM_8X8, CD_WHITE, 3, INTL | ALG,
      CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_MODERN, CD_GOAL_NORMAL, 'x', D_OPEN, 3, 15},
     {"canadian", "Canadian draughts", "27", CD_GEOM_12X12, CD_WHITE, 5, INTL, CD_PREC_MAJORITY,
@@ -52,8 +52,8 @@ static const cd_rules rows[] = {
      INTL | ALG | CON, CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL, ':', D_OPEN,
      3, 15},
     {"english", "English draughts / American checkers", "21", CD_GEOM_8X8, CD_BLACK, 3,
-     CD_RULE_MEN_TAKE_KINGS, CD_PREC_FREE, CD_PROMO_STOP, CD_HALT_NONE, CD_GOAL_NORMAL, 'x',
-     D_OPEN, 3, 40},
+     CD_RULE_MEN_TAKE_KINGS, CD_PREC_FREE, CD_PROMO_STOP, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_OPEN,
+     3, 40},
     {"italian", "Italian draughts", "22", CD_GEOM_8X8, CD_WHITE, 3, MIR, CD_PREC_ITALIAN,
      CD_PROMO_STOP, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_OPEN, 4, 40},
     {"spanish", "Spanish draughts", "24", CD_GEOM_8X8, CD_WHITE, 3,
@@ -66,8 +66,7 @@ static const cd_rules rows[] = {
      ALG | CD_RULE_FLYING_KINGS | CD_RULE_MEN_TAKE_KINGS, CD_PREC_CZECH, CD_PROMO_STOP,
      CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_OPEN, 3, 15},
     {"pool", "American pool checkers", "23", CD_GEOM_8X8, CD_BLACK, 3, INTL, CD_PREC_FREE,
-     CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION | CD_DRAW_POOL_3V1, 3,
-     0},
+     CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION | CD_DRAW_POOL_3V1, 3, 0},
     {"antidraughts", "Antidraughts (losing draughts)", "20", CD_GEOM_10X10, CD_WHITE, 4, INTL,
      CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_LOSING, 'x', D_OPEN, 3, 25},
     {"breakthrough", "Breakthrough draughts", "20", CD_GEOM_10X10, CD_WHITE, 4, INTL,
@@ -77,9 +76,9 @@ static const cd_rules rows[] = {
 static const struct {
     const char *alias, *name;
 } aliases[] = {
-    {"normal", "international"},  {"standard", "international"}, {"american", "english"},
-    {"checkers", "english"},      {"shashki", "russian"},        {"killer-light", "modern"},
-    {"losing", "antidraughts"},   {"frysk", "frisian"},
+    {"normal", "international"}, {"standard", "international"}, {"american", "english"},
+    {"checkers", "english"},     {"shashki", "russian"},        {"killer-light", "modern"},
+    {"losing", "antidraughts"},  {"frysk", "frisian"},
 };
 
 static int name_eq(const char *a, const char *b)
