@@ -116,12 +116,13 @@ typedef enum cd_goal {
 #define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
 
 /* Draw-rule flags (cd_rules.draw). All are "on" when set. */
-#define CD_DRAW_REPETITION      0x0001u /* n-fold repetition (cd_rules.repetitions) */
-#define CD_DRAW_KINGS_ONLY      0x0002u /* no capture and no man move for no_progress moves each */
-#define CD_DRAW_FMJD_ENDGAME    0x0004u /* FMJD 16-move (3v1 ...) and 5-move (2v1, 1v1) rules */
-#define CD_DRAW_RUSSIAN_ENDGAME 0x0008u /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules  \
-                                         */
-#define CD_DRAW_POOL_3V1 0x0010u        /* APCA: 3 kings vs 1 must win within 13 moves */
+#define CD_DRAW_REPETITION   0x0001u /* n-fold repetition (cd_rules.repetitions) */
+#define CD_DRAW_KINGS_ONLY   0x0002u /* no capture and no man move for no_progress moves each */
+#define CD_DRAW_FMJD_ENDGAME 0x0004u /* FMJD 16-move (3v1 ...) and 5-move (2v1, 1v1) rules */
+#define CD_DRAW_RUSSIAN_ENDGAME                                                                    \
+    0x0008u                      /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules         \
+                                  */
+#define CD_DRAW_POOL_3V1 0x0010u /* APCA: 3 kings vs 1 must win within 13 moves */
 
 /*
  * One variant = one row of data. Every built-in variant is a const row; to
@@ -283,6 +284,61 @@ int cd_square_parse(const cd_rules *r, const char *s, const char **end);
 /* Row (0 = top, White's view) and column (0 = left) of a square number on the real board. */
 int cd_square_row(const cd_rules *r, int sq);
 int cd_square_col(const cd_rules *r, int sq);
+
+/* ---------------------------------------------------------------- game */
+
+/*
+ * A game: the start position, the moves played, and the result with its
+ * reason. The draw rules come from the variant row (cd_rules.draw) and can
+ * be switched per game. An opaque handle: create with cd_game_new, free with
+ * cd_game_free.
+ */
+typedef struct cd_game cd_game;
+
+typedef enum cd_status { CD_ONGOING = 0, CD_WHITE_WINS, CD_BLACK_WINS, CD_DRAW } cd_status;
+
+typedef enum cd_reason {
+    CD_REASON_NONE = 0,
+    CD_REASON_NO_PIECES,    /* the loser (winner in antidraughts) has no pieces left */
+    CD_REASON_NO_MOVES,     /* ... has pieces but no legal move */
+    CD_REASON_BREAKTHROUGH, /* a side crowned the first king (breakthrough) */
+    CD_REASON_REPETITION,   /* the same position, same side to move, n times */
+    CD_REASON_NO_PROGRESS,  /* no capture and no man move for the variant's number of moves */
+    CD_REASON_ENDGAME,      /* an endgame move-count rule (FMJD 16/5, FMJD-64, APCA 3v1) */
+    CD_REASON_AGREEMENT,
+    CD_REASON_RESIGNATION,
+    CD_REASON_TIME
+} cd_reason;
+
+/* A new game from `start` (NULL: the variant's start position). NULL on allocation failure. */
+cd_game *cd_game_new(const cd_rules *rules, const cd_position *start);
+void cd_game_free(cd_game *g);
+/* The draw rules in force (CD_DRAW_* flags); defaults to rules->draw. */
+unsigned cd_game_draw_rules(const cd_game *g);
+void cd_game_set_draw_rules(cd_game *g, unsigned draw);
+/* The current position, and the position before ply i (0 = start). */
+const cd_position *cd_game_position(const cd_game *g);
+const cd_position *cd_game_position_at(const cd_game *g, int ply);
+/* Number of moves (plies) played and the i-th of them (0-based). */
+int cd_game_ply(const cd_game *g);
+const cd_move *cd_game_move(const cd_game *g, int i);
+/* Play a legal move of the current position. CD_ERR_ILLEGAL if it is not
+ * legal, CD_ERR_ARG if the game is over; the game is unchanged on error. */
+cd_result cd_game_play(cd_game *g, const cd_move *m);
+/* Parse move text (cd_move_parse) and play it. */
+cd_result cd_game_play_text(cd_game *g, const char *text, char *err, size_t errlen);
+/* Take back the last move (also clears a result). Returns 1 if a move was undone. */
+int cd_game_undo(cd_game *g);
+/* End the game by resignation, agreement or time. `colour` resigns / loses on time. */
+void cd_game_resign(cd_game *g, int colour);
+void cd_game_agree_draw(cd_game *g);
+void cd_game_time_loss(cd_game *g, int colour);
+/* The result so far; *reason (may be NULL) says why. */
+cd_status cd_game_status(const cd_game *g, cd_reason *reason);
+/* English text for a reason, e.g. "threefold repetition". */
+const char *cd_reason_str(cd_reason r);
+/* PDN result string: "2-0", "0-2", "1-1" (10x10/12x12) or "1-0", "0-1", "1/2-1/2" (8x8), "*". */
+const char *cd_status_pdn(const cd_rules *r, cd_status s);
 
 /* ---------------------------------------------------------------- constitutional */
 

@@ -290,6 +290,99 @@ static void test_keys(void)
     }
 }
 
+static cd_game *game_from(const char *variant, const char *text)
+{
+    cd_position p = fen(variant, text);
+    return cd_game_new(cd_rules_find(variant), &p);
+}
+
+static void play_all(cd_game *g, const char *const *mv, int n)
+{
+    char err[512];
+    for (int i = 0; i < n; i++) {
+        cd_result r = cd_game_play_text(g, mv[i], err, sizeof err);
+        if (r != CD_OK)
+            fprintf(stderr, "move %s: %s\n", mv[i], err);
+        CHECK(r == CD_OK);
+    }
+}
+
+static void test_game(void)
+{
+    cd_reason why;
+    static const char *const shuffle[] = {"47-42", "1-7", "42-47", "7-1"};
+
+    /* threefold repetition: the start position again at plies 4 and 8 */
+    cd_game *g = game_from("international", "W:WK47:BK1");
+    cd_game_set_draw_rules(g, CD_DRAW_REPETITION);
+    play_all(g, shuffle, 4);
+    play_all(g, shuffle, 3);
+    CHECK(cd_game_status(g, &why) == CD_ONGOING);
+    play_all(g, shuffle + 3, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_REPETITION);
+    CHECK(cd_game_play_text(g, "47-42", NULL, 0) == CD_ERR_ARG); /* the game is over */
+    CHECK(cd_game_undo(g) && cd_game_status(g, NULL) == CD_ONGOING);
+    cd_game_free(g);
+
+    /* FMJD 5-move rule for 1 king against 1 king: 10 plies */
+    g = game_from("international", "W:WK47:BK1");
+    cd_game_set_draw_rules(g, CD_DRAW_FMJD_ENDGAME);
+    for (int i = 0; i < 9; i++)
+        play_all(g, shuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, shuffle + 1, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME);
+    cd_game_free(g);
+
+    /* the same ending in constitutional has no move-count rule by default */
+    CHECK(!(cd_rules_find("constitutional")->draw & CD_DRAW_FMJD_ENDGAME));
+
+    /* 25 moves each with only kings: 50 plies */
+    g = game_from("international", "W:WK47,36:BK1,15");
+    cd_game_set_draw_rules(g, CD_DRAW_KINGS_ONLY);
+    for (int i = 0; i < 49; i++)
+        play_all(g, shuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, shuffle + 1, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_NO_PROGRESS);
+    CHECK(cd_game_ply(g) == 50);
+    cd_game_free(g);
+
+    /* win by capturing the last piece; antidraughts reverses it */
+    g = game_from("international", "W:W33:B28");
+    play_all(g, (const char *const[]){"33x22"}, 1);
+    CHECK(cd_game_status(g, &why) == CD_WHITE_WINS && why == CD_REASON_NO_PIECES);
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("international"), CD_WHITE_WINS), "2-0"));
+    cd_game_free(g);
+    g = game_from("antidraughts", "W:W33:B28");
+    play_all(g, (const char *const[]){"33x22"}, 1);
+    CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_PIECES);
+    cd_game_free(g);
+
+    /* blocked: black man 45... white to move with a blocked man loses */
+    g = game_from("international", "W:W46:B41,37");
+    CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_MOVES);
+    cd_game_free(g);
+
+    /* breakthrough: the first king wins */
+    g = game_from("breakthrough", "W:W6:B45");
+    play_all(g, (const char *const[]){"6-1"}, 1);
+    CHECK(cd_game_status(g, &why) == CD_WHITE_WINS && why == CD_REASON_BREAKTHROUGH);
+    cd_game_free(g);
+
+    /* illegal moves change nothing; resignation */
+    g = cd_game_new(cd_rules_find("english"), NULL);
+    char err[512];
+    CHECK(cd_game_play_text(g, "21-17", err, sizeof err) == CD_ERR_ILLEGAL); /* Black starts */
+    CHECK(cd_game_ply(g) == 0);
+    play_all(g, (const char *const[]){"9-13", "22-18"}, 2);
+    CHECK(cd_game_ply(g) == 2);
+    cd_game_resign(g, CD_BLACK);
+    CHECK(cd_game_status(g, &why) == CD_WHITE_WINS && why == CD_REASON_RESIGNATION);
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("english"), CD_WHITE_WINS), "1-0"));
+    cd_game_free(g);
+}
+
 int main(void)
 {
     test_variants();
@@ -298,6 +391,7 @@ int main(void)
     test_moves_text();
     test_circle();
     test_keys();
+    test_game();
     printf("unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
