@@ -374,8 +374,20 @@ static void F(direct_threats)(const cd_rules *r, BB ekings, BB emen, BB empty, i
     *bymen = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? mt : 0;
 }
 
-/* KT and SAC for our king on O (bit o). */
-static void F(con_sets)(const cd_position *pos, BB o, BB *ktp, BB *sacp)
+/* Rule C state for one of our kings on O: the direct sets, and the enemy
+ * pieces that have a capture without our king (only they can have a track
+ * that jumps X after another piece, so only they need the exact search). */
+typedef struct F(con) {
+    BB kt, sac;  /* direct one-jump threats by kings (+ men where they count) */
+    BB kjump;    /* enemy kings with a capture in the position without our king */
+    BB mjump;    /* enemy men likewise (only when men count) */
+    BB ours;     /* our pieces the enemy may jump, without the moving king */
+    BB ourkings; /* those of them that are kings */
+    int men_obstruct, men_sacrifice;
+    F(tctx) t;
+} F(con);
+
+static void F(con_init)(const cd_position *pos, BB o, F(con) * c)
 {
     const cd_rules *r = pos->rules;
     unsigned fl = r->flags;
@@ -385,56 +397,62 @@ static void F(con_sets)(const cd_position *pos, BB o, BB *ktp, BB *sacp)
     if (fl & CD_CON_ORIGIN_OCCUPIED)
         occ |= o; /* the origin stays a blocker that cannot be jumped */
     BB empty = ALLM & ~occ;
-    BB ours = own & ~o; /* our pieces the enemy may jump (without the moving king) */
     BB ekings = opp & k, emen = opp & ~k;
     int emandirs = F(man_dirs)(r, pos->side ^ 1);
     int flying = (fl & CD_RULE_FLYING_KINGS) != 0;
-    int men_obstruct = (fl & CD_CON_OBSTRUCT_BY_MEN) != 0;
-    int men_sacrifice = !(fl & CD_CON_SAC_KINGS_ONLY);
-    int need_men = men_obstruct || men_sacrifice;
-    BB vman_ours = (fl & CD_RULE_MEN_TAKE_KINGS) ? ours : ours & ~k;
-
-    int slow = F(king_can_jump)(ekings, ours, empty, flying) ||
-               (need_men && F(man_jumpers)(emen, vman_ours, empty, emandirs));
+    c->men_obstruct = (fl & CD_CON_OBSTRUCT_BY_MEN) != 0;
+    c->men_sacrifice = !(fl & CD_CON_SAC_KINGS_ONLY);
+    c->ours = own & ~o;
+    c->ourkings = c->ours & k;
+    BB vman = (fl & CD_RULE_MEN_TAKE_KINGS) ? c->ours : c->ours & ~k;
     BB bk, bm;
-    if (!slow) {
-        F(direct_threats)(r, ekings, emen, empty, emandirs, &bk, &bm);
-    } else {
-        /* Exact search on every empty square of o's four rays. */
-        BB cand = 0;
-        BB realempty = ALLM & ~(w | b);
-        for (int d = 0; d < 4; d++)
-            cand |= F(slide)(o, realempty, d);
-        bk = bm = 0;
-        F(tctx) t;
-        t.r = r;
-        t.promo = pos->side == CD_WHITE ? BOTM : TOPM; /* the enemy's promotion row */
-        t.mandirs = emandirs;
-        t.flying = flying;
-        while (cand) {
-            BB x = cand & (~cand + 1);
-            cand ^= x;
-            t.target = x;
-            t.victims = ours | x;
-            t.vman = (fl & CD_RULE_MEN_TAKE_KINGS) ? ours | x : (ours & ~k);
-            t.empty = empty & ~x;
-            int hit = 0;
-            for (BB e = ekings; e && !hit; e &= e - 1)
-                hit = F(track_hits)(&t, e & (~e + 1), 1, 0);
-            if (hit) {
-                bk |= x;
-                continue;
-            }
-            if (!need_men)
-                continue;
-            for (BB e = emen; e && !hit; e &= e - 1)
-                hit = F(track_hits)(&t, e & (~e + 1), 0, 0);
-            if (hit)
-                bm |= x;
-        }
-    }
-    *ktp = men_obstruct ? bk | bm : bk;
-    *sacp = men_sacrifice ? bk | bm : bk;
+    F(direct_threats)(r, ekings, emen, empty, emandirs, &bk, &bm);
+    c->kt = c->men_obstruct ? bk | bm : bk;
+    c->sac = c->men_sacrifice ? bk | bm : bk;
+    c->kjump = 0;
+    for (BB e = ekings; e; e &= e - 1)
+        if (F(king_can_jump)(e & (~e + 1), c->ours, empty, flying))
+            c->kjump |= e & (~e + 1);
+    c->mjump =
+        (c->men_obstruct || c->men_sacrifice) ? F(man_jumpers)(emen, vman, empty, emandirs) : 0;
+    c->t.r = r;
+    c->t.promo = pos->side == CD_WHITE ? BOTM : TOPM; /* the enemy's promotion row */
+    c->t.mandirs = emandirs;
+    c->t.flying = flying;
+    c->t.empty = empty;
+}
+
+/* Exact test: can one of the enemy pieces `kings`/`men` jump our king put on x? */
+static int F(con_exact)(const F(con) * c, BB x, BB kings, BB men)
+{
+    F(tctx) t = c->t;
+    t.target = x;
+    t.victims = c->ours | x;
+    t.vman = (t.r->flags & CD_RULE_MEN_TAKE_KINGS) ? c->ours | x : c->ours & ~c->ourkings;
+    t.empty &= ~x;
+    for (; kings; kings &= kings - 1)
+        if (F(track_hits)(&t, kings & (~kings + 1), 1, 0))
+            return 1;
+    for (; men; men &= men - 1)
+        if (F(track_hits)(&t, men & (~men + 1), 0, 0))
+            return 1;
+    return 0;
+}
+
+static inline int F(con_kt)(const F(con) * c, BB x)
+{
+    if (x & c->kt)
+        return 1;
+    BB men = c->men_obstruct ? c->mjump : 0;
+    return (c->kjump | men) && F(con_exact)(c, x, c->kjump, men);
+}
+
+static inline int F(con_sac)(const F(con) * c, BB x)
+{
+    if (x & c->sac)
+        return 1;
+    BB men = c->men_sacrifice ? c->mjump : 0;
+    return (c->kjump | men) && F(con_exact)(c, x, c->kjump, men);
 }
 
 /* ------------------------------------------------------------------ quiet moves */
@@ -462,18 +480,34 @@ static inline int F(con_active)(const cd_position *pos, BB opp, BB k)
            ((opp & k) || (pos->rules->flags & CD_CON_OBSTRUCT_BY_MEN));
 }
 
-/* Legal non-capturing destinations of the king on o in direction d under Rule C. */
-static inline BB F(con_ray)(BB o, BB empty, int d, BB kt, BB sac, int flying, int nopass)
+/*
+ * Non-capturing destinations of the king on o. Under Rule C, along each ray:
+ * every square up to and including the first king-threatened one, and beyond
+ * it only the sacrifice squares (none under no-pass-to-sacrifice).
+ */
+static BB F(king_quiet)(const cd_position *pos, BB o, BB empty, int con)
 {
+    const cd_rules *r = pos->rules;
+    int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
     BB res = 0;
-    int blocked = 0;
-    for (BB x = F(sh)(o, d) & empty; x; x = flying ? F(sh)(x, d) & empty : 0) {
-        if (!blocked || (x & sac))
-            res |= x;
-        if (x & kt) {
-            blocked = 1;
-            if (nopass)
-                break;
+    if (!con) {
+        for (int d = 0; d < 4; d++)
+            res |= flying ? F(slide)(o, empty, d) : F(sh)(o, d) & empty;
+        return res;
+    }
+    F(con) c;
+    F(con_init)(pos, o, &c);
+    int nopass = (r->flags & CD_CON_NO_PASS_TO_SAC) != 0;
+    for (int d = 0; d < 4; d++) {
+        int blocked = 0;
+        for (BB x = F(sh)(o, d) & empty; x; x = flying ? F(sh)(x, d) & empty : 0) {
+            if (!blocked || F(con_sac)(&c, x))
+                res |= x;
+            if (F(con_kt)(&c, x)) {
+                blocked = 1;
+                if (nopass)
+                    break;
+            }
         }
     }
     return res;
@@ -481,7 +515,6 @@ static inline BB F(con_ray)(BB o, BB empty, int d, BB kt, BB sac, int flying, in
 
 static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
 {
-    const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
@@ -498,22 +531,12 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
             F(push)(list, BBCTZ(F(sh)(t, 3 - d)), t, (t & promo) ? CD_MOVE_PROMOTES : 0);
         }
     }
-    int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
     int con = F(con_active)(pos, opp, k);
     for (BB kings = own & k; kings; kings &= kings - 1) {
         BB o = kings & (~kings + 1);
         int from = BBCTZ(o);
-        BB kt = 0, sac = 0;
-        if (con)
-            F(con_sets)(pos, o, &kt, &sac);
-        for (int d = 0; d < 4; d++) {
-            BB to = con      ? F(con_ray)(o, empty, d, kt, sac, flying,
-                                     (r->flags & CD_CON_NO_PASS_TO_SAC) != 0)
-                    : flying ? F(slide)(o, empty, d)
-                             : F(sh)(o, d) & empty;
-            for (; to; to &= to - 1)
-                F(push)(list, from, to & (~to + 1), CD_MOVE_KING);
-        }
+        for (BB to = F(king_quiet)(pos, o, empty, con); to; to &= to - 1)
+            F(push)(list, from, to & (~to + 1), CD_MOVE_KING);
     }
 }
 
@@ -555,13 +578,8 @@ static int F(count)(const cd_position *pos)
             n += BBPOP(flying ? F(slide)(kings, empty, d) : F(sh)(kings, d) & empty);
         return n;
     }
-    for (; kings; kings &= kings - 1) {
-        BB o = kings & (~kings + 1), kt, sac;
-        F(con_sets)(pos, o, &kt, &sac);
-        for (int d = 0; d < 4; d++)
-            n += BBPOP(
-                F(con_ray)(o, empty, d, kt, sac, flying, (r->flags & CD_CON_NO_PASS_TO_SAC) != 0));
-    }
+    for (; kings; kings &= kings - 1)
+        n += BBPOP(F(king_quiet)(pos, kings & (~kings + 1), empty, 1));
     return n;
 }
 
