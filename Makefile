@@ -8,7 +8,7 @@
 CC      ?= gcc
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith
-OPT     ?= -O3 -march=native
+OPT     ?= -O3 -march=x86-64-v3
 CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
@@ -43,7 +43,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit perft-test
+test: unit perft-test reference-test
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit

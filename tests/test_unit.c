@@ -383,6 +383,39 @@ static void test_game(void)
     cd_game_free(g);
 }
 
+/* Rule C threat tracks in which the attacker passes over its own start square
+ * (found by the reference comparison, tests/test_reference.c). */
+static int has_move(const char *variant, unsigned sw, const char *text, const char *mv)
+{
+    cd_rules r = *cd_rules_find(variant);
+    r.flags |= sw;
+    cd_position p;
+    char err[256], buf[128];
+    if (cd_position_from_fen(&p, &r, text, err, sizeof err) != CD_OK)
+        return -1;
+    int n = cd_generate(&p, &list);
+    for (int i = 0; i < n; i++) {
+        cd_move_to_hub(&p, &list.moves[i], buf, sizeof buf);
+        if (!strcmp(buf, mv))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_rule_c_tracks(void)
+{
+    CHECK(has_move("brazilian-constitutional", 0, "B:WK22,K25:BK6,K17,K18,19,K26,27", "17-10") ==
+          1);
+    CHECK(has_move("russian-constitutional", CD_CON_NO_PASS_TO_SAC, "B:WK17:B2,K11,K13,14,21,22,24",
+                   "13-6") == 0);
+    CHECK(has_move("brazilian-constitutional", CD_CON_SAC_KINGS_ONLY, "W:W14,16,K18,19,22,27:B4,K7",
+                   "18-8") == 1);
+    CHECK(has_move("constitutional", CD_CON_NO_PASS_TO_SAC, "W:W12,K24,K35,38,42,43,45:BK30",
+                   "35-44") == 0);
+    CHECK(has_move("russian-constitutional", CD_CON_OBSTRUCT_BY_MEN, "B:W18,23,26:B6,7,14,K30",
+                   "30-21") == 0);
+}
+
 int main(void)
 {
     test_variants();
@@ -392,6 +425,7 @@ int main(void)
     test_circle();
     test_keys();
     test_game();
+    test_rule_c_tracks();
     printf("unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

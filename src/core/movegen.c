@@ -16,6 +16,7 @@ static inline int ctz128(cd_u128 x)
 
 /* 64-bit geometries */
 #define BB        uint64_t
+#define BB_BITS   64
 #define LOADBB(a) ((a)[0])
 #define BBCTZ(x)  __builtin_ctzll(x)
 #define BBPOP(x)  __builtin_popcountll(x)
@@ -59,7 +60,9 @@ static inline int ctz128(cd_u128 x)
 #undef BBPOP
 
 /* 12x12: 77 bits */
+#undef BB_BITS
 #define BB        cd_u128
+#define BB_BITS   128
 #define LOADBB(a) (((cd_u128)(a)[1] << 64) | (a)[0])
 #define BBCTZ(x)  ctz128(x)
 #define BBPOP(x)  (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))

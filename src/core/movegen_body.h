@@ -6,6 +6,7 @@
  *   HALF  playable squares per row (W / 2)    ALLM  mask of playable bits
  *   TOPM  top row (White's promotion row)     BOTM  bottom row (Black's)
  *   LOADBB(a)  build a BB from a uint64_t[2]  BBCTZ(x), BBPOP(x)
+ *   BB_BITS    64 or 128
  * Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right; 3 - d is the
  * opposite of d. A shifted bitboard may carry ghost bits; every use ANDs it
  * with a subset of ALLM (empty, victims, ...) before shifting again.
@@ -15,6 +16,17 @@
 #define CAT(a, b)  CAT2(a, b)
 #define F(name)    CAT(name, GN)
 
+#if BB_BITS == 64
+/* A rotation instead of a shift: the bits that wrap round land above the
+ * board (every board here uses fewer than 57 bits), where every caller masks
+ * them off, and a rotation by a table value needs no branch on d. */
+static inline BB F(sh)(BB x, int d)
+{
+    static const int rot[4] = {64 - (HALF + 1), 64 - HALF, HALF, HALF + 1};
+    int s = rot[d];
+    return (x << s) | (x >> ((64 - s) & 63));
+}
+#else
 static inline BB F(sh)(BB x, int d)
 {
     switch (d) {
@@ -24,6 +36,7 @@ static inline BB F(sh)(BB x, int d)
     default: return x << (HALF + 1);
     }
 }
+#endif
 
 static inline void F(store)(BB x, uint64_t out[2])
 {
@@ -114,6 +127,7 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
 static int F(man_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order)
 {
     int found = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         if (!(c->mandirs >> d & 1))
             continue;
@@ -162,6 +176,7 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
                         int dirs)
 {
     int found = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         if (!(dirs >> d & 1))
             continue;
@@ -204,6 +219,7 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
 static inline BB F(man_jumpers)(BB men, BB victims, BB empty, int dirs)
 {
     BB r = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++)
         if (dirs >> d & 1)
             r |= men & F(sh)(victims & F(sh)(empty, 3 - d), 3 - d);
@@ -213,6 +229,7 @@ static inline BB F(man_jumpers)(BB men, BB victims, BB empty, int dirs)
 /* Does any king of `kings` have a jump? */
 static inline int F(king_can_jump)(BB kings, BB victims, BB empty, int flying)
 {
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         BB x = F(sh)(kings, d);
         if (flying) {
@@ -235,60 +252,50 @@ static inline int F(man_dirs)(const cd_rules *r, int side)
     return side == CD_WHITE ? 3 : 12;
 }
 
-/* Generate all captures of the side to move into list (count 0 if none). */
-static void F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
-                            int *path, int *pathlen)
-{
-    const cd_rules *r = pos->rules;
-    BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
-    BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
-    BB empty = ALLM & ~(w | b);
-    F(ctx) c;
-    c.list = list;
-    c.r = r;
-    c.opp = opp;
-    c.oppk = opp & k;
-    c.vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
-    c.promo = pos->side == CD_WHITE ? TOPM : BOTM;
-    c.mandirs = F(man_dirs)(r, pos->side);
-    c.best = -1;
-    c.flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
-    c.want = want;
-    c.path_out = path;
-    c.pathlen_out = pathlen;
-    list->count = 0;
-    list->overflow = 0;
-
-    BB men = F(man_jumpers)(own & ~k, c.vman, empty, c.mandirs);
-    while (men) {
-        BB m = men & (~men + 1);
-        men ^= m;
-        c.from = BBCTZ(m);
-        c.king = 0;
-        c.empty = empty | m;
-        F(man_caps)(&c, m, 0, 0, 0, 0);
-    }
-    BB kings = own & k;
-    while (kings) {
-        BB m = kings & (~kings + 1);
-        kings ^= m;
-        c.from = BBCTZ(m);
-        c.king = 1;
-        c.empty = empty | m;
-        F(king_caps)(&c, m, 0, 0, 0, 0, 0, 15);
-    }
-}
-
-static int F(has_captures)(const cd_position *pos)
+/* Generate all captures of the side to move into list; returns their number (0: none). */
+static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
+                           int *path, int *pathlen)
 {
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
     BB vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
-    if (F(man_jumpers)(own & ~k, vman, empty, F(man_dirs)(r, pos->side)))
-        return 1;
-    return F(king_can_jump)(own & k, opp, empty, (r->flags & CD_RULE_FLYING_KINGS) != 0);
+    int mandirs = F(man_dirs)(r, pos->side);
+    BB men = F(man_jumpers)(own & ~k, vman, empty, mandirs);
+    BB kings = own & k;
+    list->count = 0;
+    list->overflow = 0;
+    if (!men && !kings)
+        return 0;
+    F(ctx) c;
+    c.list = list;
+    c.r = r;
+    c.opp = opp;
+    c.oppk = opp & k;
+    c.vman = vman;
+    c.promo = pos->side == CD_WHITE ? TOPM : BOTM;
+    c.mandirs = mandirs;
+    c.best = -1;
+    c.flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
+    c.want = want;
+    c.path_out = path;
+    c.pathlen_out = pathlen;
+    for (; men; men &= men - 1) {
+        BB m = men & (~men + 1);
+        c.from = BBCTZ(m);
+        c.king = 0;
+        c.empty = empty | m;
+        F(man_caps)(&c, m, 0, 0, 0, 0);
+    }
+    for (; kings; kings &= kings - 1) {
+        BB m = kings & (~kings + 1);
+        c.from = BBCTZ(m);
+        c.king = 1;
+        c.empty = empty | m;
+        F(king_caps)(&c, m, 0, 0, 0, 0, 0, 15);
+    }
+    return list->count;
 }
 
 /* ------------------------------------------------------------ constitutional */
@@ -316,6 +323,7 @@ typedef struct F(tctx) {
 /* Does some capture track of the piece on sq (king or man) jump t->target? */
 static int F(track_hits)(const F(tctx) * t, BB sq, int king, BB cap)
 {
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         if (king) {
             BB x = F(sh)(sq, d);
@@ -363,6 +371,7 @@ static void F(direct_threats)(const cd_rules *r, BB ekings, BB emen, BB empty, i
 {
     BB kt = 0, mt = 0;
     int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         BB behind = F(sh)(empty, 3 - d); /* squares whose d-neighbour is empty */
         BB reach = flying ? F(slide)(ekings, empty, d) : F(sh)(ekings, d) & empty;
@@ -422,20 +431,27 @@ static void F(con_init)(const cd_position *pos, BB o, F(con) * c)
     c->t.empty = empty;
 }
 
-/* Exact test: can one of the enemy pieces `kings`/`men` jump our king put on x? */
+/* Exact test: can one of the enemy pieces `kings`/`men` jump our king put on x?
+ * Each attacker's own start square counts as empty during its track. */
 static int F(con_exact)(const F(con) * c, BB x, BB kings, BB men)
 {
     F(tctx) t = c->t;
     t.target = x;
     t.victims = c->ours | x;
     t.vman = (t.r->flags & CD_RULE_MEN_TAKE_KINGS) ? c->ours | x : c->ours & ~c->ourkings;
-    t.empty &= ~x;
-    for (; kings; kings &= kings - 1)
-        if (F(track_hits)(&t, kings & (~kings + 1), 1, 0))
+    BB empty = t.empty & ~x;
+    for (; kings; kings &= kings - 1) {
+        BB a = kings & (~kings + 1);
+        t.empty = empty | a;
+        if (F(track_hits)(&t, a, 1, 0))
             return 1;
-    for (; men; men &= men - 1)
-        if (F(track_hits)(&t, men & (~men + 1), 0, 0))
+    }
+    for (; men; men &= men - 1) {
+        BB a = men & (~men + 1);
+        t.empty = empty | a;
+        if (F(track_hits)(&t, a, 0, 0))
             return 1;
+    }
     return 0;
 }
 
@@ -491,6 +507,7 @@ static BB F(king_quiet)(const cd_position *pos, BB o, BB empty, int con)
     int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
     BB res = 0;
     if (!con) {
+#pragma GCC unroll 4
         for (int d = 0; d < 4; d++)
             res |= flying ? F(slide)(o, empty, d) : F(sh)(o, d) & empty;
         return res;
@@ -498,6 +515,7 @@ static BB F(king_quiet)(const cd_position *pos, BB o, BB empty, int con)
     F(con) c;
     F(con_init)(pos, o, &c);
     int nopass = (r->flags & CD_CON_NO_PASS_TO_SAC) != 0;
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         int blocked = 0;
         for (BB x = F(sh)(o, d) & empty; x; x = flying ? F(sh)(x, d) & empty : 0) {
@@ -543,10 +561,8 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
 static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                        int *pathlen)
 {
-    if (F(has_captures)(pos)) {
-        F(gen_captures)(pos, list, want, path, pathlen);
+    if (F(gen_captures)(pos, list, want, path, pathlen))
         return list->count;
-    }
     F(gen_quiet)(pos, list);
     return list->count;
 }
@@ -554,11 +570,10 @@ static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move 
 /* Move count without building the quiet list (bulk counting). */
 static int F(count)(const cd_position *pos)
 {
-    if (F(has_captures)(pos)) {
-        cd_movelist list;
-        F(gen_captures)(pos, &list, NULL, NULL, NULL);
-        return list.count;
-    }
+    cd_movelist list;
+    int caps = F(gen_captures)(pos, &list, NULL, NULL, NULL);
+    if (caps)
+        return caps;
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
@@ -573,7 +588,8 @@ static int F(count)(const cd_position *pos)
         return n;
     int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
     if (!F(con_active)(pos, opp, k)) {
-        /* rays of different kings in one direction never overlap */
+/* rays of different kings in one direction never overlap */
+#pragma GCC unroll 4
         for (int d = 0; d < 4; d++)
             n += BBPOP(flying ? F(slide)(kings, empty, d) : F(sh)(kings, d) & empty);
         return n;
