@@ -43,7 +43,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit perft-test reference-test
+test: unit perft-test rules-test reference-test
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit

@@ -41,7 +41,7 @@ case $MAX in ''|*[!0-9]*) usage "--max-nodes must be a non-negative integer: $MA
 
 # check every file name before running anything
 for f in "$@"; do
-    [ -f "$f" ] && [ -r "$f" ] || usage "cannot read $f"
+    if [ ! -f "$f" ] || [ ! -r "$f" ]; then usage "cannot read $f"; fi
     case ${f##*/} in
         *.drop.perft|*.keep.perft) ;;
         *) usage "file name must be <variant>.drop.perft or <variant>.keep.perft: $f" ;;
