@@ -24,7 +24,7 @@ BIN      := $(BUILD)/condraughts
 all: $(BIN)
 lib: $(LIB)
 
-$(BUILD)/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/condraughts.h
+$(BUILD)/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/condraughts.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 
@@ -74,9 +74,7 @@ perft-full: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes 20000000000 tests/perft/*.perft
 
 bench-perft: $(BIN)
-	$(BIN) perft --variant international 11
-	$(BIN) perft --variant russian 13
-	$(BIN) perft --variant english 13
+	sh bench/perft.sh $(BIN)
 
 format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c
