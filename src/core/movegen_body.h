@@ -60,15 +60,17 @@ static inline BB F(slide)(BB from, BB empty, int d)
 typedef struct F(ctx) {
     cd_movelist *list;
     const cd_rules *r;
-    BB opp;      /* enemy pieces (all may be jumped by a king) */
-    BB vman;     /* enemy pieces a man may jump */
-    BB oppk;     /* enemy kings */
-    BB empty;    /* empty squares, the mover's origin included */
-    BB promo;    /* the mover's promotion row */
-    int mandirs; /* bit d set: men capture in direction d */
-    int from;    /* origin bit index */
-    int best;    /* best precedence rank so far, -1 if no capture yet */
-    int king;    /* the moving piece started as a king */
+    BB opp;        /* enemy pieces (all may be jumped by a king) */
+    BB vman;       /* enemy pieces a man may jump */
+    BB oppk;       /* enemy kings */
+    BB empty;      /* empty squares, the mover's origin included */
+    BB promo;      /* the mover's promotion row */
+    int mandirs;   /* bit d set: men capture in direction d */
+    int from;      /* origin bit index */
+    int best;      /* best precedence rank so far, -1 if no capture yet */
+    int king;      /* the moving piece started as a king */
+    int counting;  /* only the number of moves is wanted (bulk counting) */
+    int uncounted; /* moves counted but not stored (counting mode) */
     int flying;
     /* path recovery (notation): record the path of the capture equal to *want */
     const cd_move *want;
@@ -91,7 +93,12 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
         return;
     if (rank > c->best) {
         l->count = 0;
+        c->uncounted = 0;
         c->best = rank;
+    }
+    if (c->counting && (n < 3 || (c->r->flags & CD_RULE_KEEP_DUPLICATES))) {
+        c->uncounted++; /* counting only, and no duplicate is possible: no need to store it */
+        return;
     }
     cd_move m;
     m.captured = (uint64_t)cap;
@@ -252,9 +259,10 @@ static inline int F(man_dirs)(const cd_rules *r, int side)
     return side == CD_WHITE ? 3 : 12;
 }
 
-/* Generate all captures of the side to move into list; returns their number (0: none). */
+/* Generate all captures of the side to move into list; returns their number (0: none).
+ * With `counting`, only captures that could have duplicates are stored. */
 static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
-                           int *path, int *pathlen)
+                           int *path, int *pathlen, int counting)
 {
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
@@ -281,6 +289,8 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     c.want = want;
     c.path_out = path;
     c.pathlen_out = pathlen;
+    c.counting = counting;
+    c.uncounted = 0;
     for (; men; men &= men - 1) {
         BB m = men & (~men + 1);
         c.from = BBCTZ(m);
@@ -295,7 +305,22 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
         c.empty = empty | m;
         F(king_caps)(&c, m, 0, 0, 0, 0, 0, 15);
     }
-    return list->count;
+    return list->count + c.uncounted;
+}
+
+/* Cheap test for any capture (bitboards only), so that the capture search
+ * and its set-up run only where a capture exists. */
+static inline int F(has_captures)(const cd_position *pos)
+{
+    const cd_rules *r = pos->rules;
+    BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
+    BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
+    BB empty = ALLM & ~(w | b);
+    BB vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
+    if (F(man_jumpers)(own & ~k, vman, empty, F(man_dirs)(r, pos->side)))
+        return 1;
+    return (own & k) &&
+           F(king_can_jump)(own & k, opp, empty, (r->flags & CD_RULE_FLYING_KINGS) != 0);
 }
 
 /* ------------------------------------------------------------ constitutional */
@@ -561,7 +586,7 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
 static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                        int *pathlen)
 {
-    if (F(gen_captures)(pos, list, want, path, pathlen))
+    if (F(has_captures)(pos) && F(gen_captures)(pos, list, want, path, pathlen, 0))
         return list->count;
     F(gen_quiet)(pos, list);
     return list->count;
@@ -570,10 +595,10 @@ static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move 
 /* Move count without building the quiet list (bulk counting). */
 static int F(count)(const cd_position *pos)
 {
-    cd_movelist list;
-    int caps = F(gen_captures)(pos, &list, NULL, NULL, NULL);
-    if (caps)
-        return caps;
+    if (F(has_captures)(pos)) {
+        cd_movelist list;
+        return F(gen_captures)(pos, &list, NULL, NULL, NULL, 1);
+    }
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
