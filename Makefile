@@ -13,12 +13,12 @@ CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
 
-CORE_SRC := $(wildcard src/core/*.c)
+CORE_SRC := $(filter-out src/core/pdn.c,$(wildcard src/core/*.c))
 CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -43,7 +43,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit perft-test rules-test reference-test
+test: unit perft-test rules-test reference-test engine-test bench-check
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -86,3 +86,20 @@ clean:
 ARGS ?= show --variant constitutional
 run: $(BIN)
 	$(BIN) $(ARGS)
+
+$(BUILD)/test_engine: tests/test_engine.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+ENGINE_POSITIONS ?= 60
+engine-test: $(BUILD)/test_engine
+	$(BUILD)/test_engine $(ENGINE_POSITIONS)
+
+# The bench node count is the engine's functional signature: a change in
+# search or evaluation behaviour must update tests/bench.expected.
+bench-check: $(BIN)
+	@got=$$($(BIN) bench | awk '/^Nodes:/ {print $$2}'); want=$$(cat tests/bench.expected); \
+	if [ "$$got" = "$$want" ]; then echo "bench: signature $$got ok"; \
+	else echo "bench: signature $$got, tests/bench.expected says $$want"; exit 1; fi
+
+bench: $(BIN)
+	$(BIN) bench

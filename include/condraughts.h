@@ -349,6 +349,168 @@ const char *cd_status_pdn(const cd_rules *r, cd_status s);
  */
 int cd_threatened_squares(const cd_position *pos, int *squares, int max);
 
+/* ---------------------------------------------------------------- engine */
+
+/*
+ * The engine: iterative deepening alpha-beta (PVS) with a transposition
+ * table, capture quiescence and per-variant evaluation. A cd_engine holds the
+ * table and the move-ordering state; one search runs on it at a time.
+ * cd_engine_stop and cd_engine_ponderhit may be called from another thread
+ * while cd_search runs.
+ *
+ * Scores are from the side to move's point of view, in hundredths of a man.
+ * A won position scores CD_SCORE_WIN - plies to the win; lost the negative.
+ */
+#define CD_SCORE_WIN       30000
+#define CD_SCORE_IS_WIN(s) ((s) > CD_SCORE_WIN - 1000 || (s) < -(CD_SCORE_WIN - 1000))
+#define CD_MAX_PLY         128
+
+typedef struct cd_engine cd_engine;
+
+/* A new engine with a transposition table of tt_mb MiB (0: the default 64). NULL on failure. */
+cd_engine *cd_engine_new(size_t tt_mb);
+void cd_engine_free(cd_engine *e);
+/* Resize (and clear) the transposition table. */
+cd_result cd_engine_set_hash(cd_engine *e, size_t tt_mb);
+/* Forget everything learned (new game). */
+void cd_engine_clear(cd_engine *e);
+
+typedef struct cd_limits {
+    int depth;              /* maximum depth in plies (0: no limit) */
+    uint64_t nodes;         /* node budget (0: no limit) */
+    double movetime;        /* seconds for this move (0: not given) */
+    double time[2], inc[2]; /* clock of each colour in seconds, increment per move (0: none) */
+    int moves_to_go;        /* moves to the next time control (0: sudden death) */
+    int infinite;           /* search until cd_engine_stop */
+    int ponder;             /* start pondering: no time limit until cd_engine_ponderhit */
+    int multipv;            /* number of lines to report (0/1: one) */
+} cd_limits;
+
+typedef struct cd_search_info {
+    int depth;    /* completed iteration */
+    int seldepth; /* deepest ply reached */
+    int multipv;  /* 1-based line number */
+    int score;
+    uint64_t nodes;
+    double time; /* seconds since the search started */
+    double nps;
+    int pvlen;
+    cd_move pv[CD_MAX_PLY];
+} cd_search_info;
+
+typedef void (*cd_info_fn)(const cd_search_info *info, void *user);
+
+typedef struct cd_search_result {
+    cd_move best;   /* valid if has_move */
+    cd_move ponder; /* the expected reply, valid if has_ponder */
+    int has_move, has_ponder;
+    int score, depth;
+    uint64_t nodes;
+    double time;
+} cd_search_result;
+
+/*
+ * Search the current position of game g (its history counts for repetition
+ * draws) within the limits. on_info (may be NULL) is called after each
+ * completed iteration (and each multipv line) from the searching thread.
+ * Returns CD_ERR_ARG if the game is already over (then has_move is 0).
+ */
+cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_info_fn on_info,
+                    void *user, cd_search_result *out);
+/* Ask a running search to stop and return its best move (thread-safe). */
+void cd_engine_stop(cd_engine *e);
+/* The opponent played the expected move: a pondering search now keeps to its time limits. */
+void cd_engine_ponderhit(cd_engine *e);
+
+/* Static evaluation of a position (side to move's view), for tests and tools. */
+int cd_evaluate(const cd_position *pos);
+
+/*
+ * bench: fixed positions from several variants searched to a fixed depth,
+ * one thread, cleared table. *nodes gets the total node count (the
+ * functional signature) and *seconds the time.
+ */
+void cd_bench(int depth, uint64_t *nodes, double *seconds);
+
+/* ---------------------------------------------------------------- PDN */
+
+/*
+ * PDN 3.0 games (Portable Draughts Notation, W. Wesselink's draft standard).
+ *
+ * Tags. A cd_pdn_tags holds a game's tag pairs in file order: a small value
+ * (copy it freely) with its own text space. Names are case-sensitive, start
+ * with a letter and hold letters, digits and '_'.
+ */
+#define CD_PDN_MAX_TAGS  64   /* tag pairs kept per game */
+#define CD_PDN_TAG_SPACE 8192 /* bytes for their names and values */
+#define CD_PDN_MAX_NAME  64   /* longest tag name + 1 */
+#define CD_PDN_MAX_VALUE 1024 /* longest tag value + 1 */
+#define CD_PDN_MAX_DEPTH 64   /* deepest nesting of variations read */
+#define CD_PDN_MAX_TOKEN 256  /* longest movetext word (a move with its number) read */
+
+typedef struct cd_pdn_tags {
+    int count;   /* tags kept */
+    int dropped; /* tags read but not kept for lack of room */
+    int used;    /* bytes of text in use */
+    uint16_t name[CD_PDN_MAX_TAGS], value[CD_PDN_MAX_TAGS]; /* offsets into text */
+    char text[CD_PDN_TAG_SPACE];
+} cd_pdn_tags;
+
+/* Empty the list. */
+void cd_pdn_tags_init(cd_pdn_tags *t);
+/* Set a tag (replacing one of the same name), or remove it when value is NULL.
+ * CD_ERR_ARG for a bad name, CD_ERR_OVERFLOW when there is no room. */
+cd_result cd_pdn_tag_set(cd_pdn_tags *t, const char *name, const char *value);
+/* The value of tag `name`, or NULL. */
+const char *cd_pdn_tag(const cd_pdn_tags *t, const char *name);
+/* Name and value of the i-th tag (0..count-1), or NULL. */
+const char *cd_pdn_tag_name(const cd_pdn_tags *t, int i);
+const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i);
+
+/*
+ * Write one game: the tags Event, Site, Date, Round, White, Black (from
+ * `tags`, "?" when missing), Result (the game's cd_game_status), GameType
+ * (rules->gametype), Variant (when the rules are not the GameType's own
+ * variant, e.g. constitutional, killer), SetUp and FEN (when the game did not
+ * start from the variant's start position), then every other tag of `tags`
+ * (may be NULL) in order; a blank line; the movetext in the variant's notation
+ * (cd_move_to_text) with move numbers, wrapped at 80 columns, and the result;
+ * a blank line. Returns the length needed (like snprintf).
+ */
+size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len);
+
+/*
+ * Read one game from text, starting at offset *pos; *pos is advanced past the
+ * game (and the white space after it), so calling again reads the next game.
+ * When only white space and comments are left, returns CD_OK with *out NULL.
+ *
+ * The variant is the Variant tag's (cd_rules_find; `rules` itself when it has
+ * that name, so a row with switches can be kept), else the GameType's (20
+ * international, 21 english, 22 italian, 23 pool, 24 spanish, 25 russian,
+ * 26 brazilian, 27 canadian, 28 portuguese, 29 czech), else `rules` (NULL:
+ * international). The start is the FEN tag's position, else the variant's.
+ * The main line is replayed with cd_game_play (draw rules are switched off
+ * while replaying, so a file that plays on is still read); comments {...},
+ * ;... and %... lines, variations (...), NAGs $n, move numbers and
+ * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped. A
+ * game ends at its result (2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 or a lone *), at
+ * the next game's '[' or at the end. A win or draw that the rules do not
+ * produce is recorded by resignation or agreement (Result tag, or the result
+ * in the movetext, which wins); 0-0 and * leave the game ongoing.
+ *
+ * *out gets a new game (free with cd_game_free); tags (may be NULL) get the
+ * tag pairs as read. On error *out is NULL, err says what and where ("line L
+ * col C: ...", counted from the start of text), and *pos is moved to the next
+ * line that starts a game header, so the caller can go on with the next game.
+ * Codes: CD_ERR_MOVE malformed PDN text (tags, movetext, unterminated comment
+ * or variation), CD_ERR_ILLEGAL / CD_ERR_AMBIGUOUS a move of the main line,
+ * CD_ERR_VARIANT unknown or inconsistent GameType/Variant, CD_ERR_FEN /
+ * CD_ERR_POSITION the FEN tag, CD_ERR_OVERFLOW a length limit above,
+ * CD_ERR_ARG bad arguments or out of memory.
+ */
+cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_game **out,
+                      cd_pdn_tags *tags, char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- perft */
 
 /* Number of leaf nodes at depth (bulk counting at the last ply). */

@@ -17,6 +17,8 @@
 
 #include "condraughts.h"
 
+#define BENCH_DEPTH 11
+
 static const char *prog = "condraughts";
 
 static void die(const char *fmt, ...)
@@ -47,6 +49,9 @@ typedef struct {
     const char *fen;
     int have_rules;
     int divide;
+    int depth, multipv, level, side;
+    double time;
+    size_t hash;
     const char *args[8];
     int nargs;
 } options;
@@ -73,6 +78,39 @@ static void parse_options(int argc, char **argv, options *o)
             add |= CD_RULE_KEEP_DUPLICATES;
         } else if (!strcmp(a, "--divide")) {
             o->divide = 1;
+        } else if (!strcmp(a, "--depth") || !strcmp(a, "--multipv") || !strcmp(a, "--level") ||
+                   !strcmp(a, "--hash")) {
+            if (++i >= argc)
+                die("%s needs a number", a);
+            char *end;
+            long v = strtol(argv[i], &end, 10);
+            if (*end || v < 1 || v > 100000)
+                die("%s: bad number '%s'", a, argv[i]);
+            if (!strcmp(a, "--depth"))
+                o->depth = v > 100 ? 100 : (int)v;
+            else if (!strcmp(a, "--multipv"))
+                o->multipv = v > 64 ? 64 : (int)v;
+            else if (!strcmp(a, "--level"))
+                o->level = v > 10 ? 10 : (int)v;
+            else
+                o->hash = (size_t)v;
+        } else if (!strcmp(a, "--time")) {
+            if (++i >= argc)
+                die("--time needs seconds");
+            char *end;
+            double v = strtod(argv[i], &end);
+            if (*end || !(v > 0) || v > 1e6)
+                die("--time: bad number of seconds '%s'", argv[i]);
+            o->time = v;
+        } else if (!strcmp(a, "--side")) {
+            if (++i >= argc)
+                die("--side needs white or black");
+            if (!strcmp(argv[i], "white"))
+                o->side = 1;
+            else if (!strcmp(argv[i], "black"))
+                o->side = 2;
+            else
+                die("--side: '%s' is not white or black", argv[i]);
         } else if (!strcmp(a, "--switch")) {
             if (++i >= argc)
                 die("--switch needs a name");
@@ -194,13 +232,11 @@ static int king_zone(const cd_position *pos, int sq, int *out, int max)
     return cd_threatened_squares(&p, out, max);
 }
 
-static int cmd_show(int argc, char **argv)
+/* The board (Unicode), the side to move, the FEN and, for constitutional
+ * variants, each king's capture zone. */
+static void draw_position(const cd_position *pos)
 {
-    options o;
-    parse_options(argc, argv, &o);
-    cd_position pos;
-    load_position(&o, &pos);
-    const cd_rules *r = &o.rules;
+    const cd_rules *r = pos->rules;
     int w = cd_rules_width(r), h = cd_rules_height(r), n = cd_rules_squares(r);
     int alg = (r->flags & CD_RULE_ALGEBRAIC) != 0;
     int at[16][16];
@@ -213,7 +249,7 @@ static int cmd_show(int argc, char **argv)
         printf(alg ? "%2d  " : "    ", h - row);
         for (int col = 0; col < w; col++) {
             int sq = at[row][col];
-            printf("%s ", sq ? glyph[cd_position_piece(&pos, sq)] : " ");
+            printf("%s ", sq ? glyph[cd_position_piece(pos, sq)] : " ");
         }
         printf("   ");
         for (int col = 0; col < w; col++) {
@@ -232,15 +268,15 @@ static int cmd_show(int argc, char **argv)
         printf("\n");
     }
     char fen[1024];
-    cd_position_to_fen(&pos, 0, fen, sizeof fen);
-    printf("%s to move\nFEN %s\n", pos.side == CD_WHITE ? "White" : "Black", fen);
+    cd_position_to_fen(pos, 0, fen, sizeof fen);
+    printf("%s to move\nFEN %s\n", pos->side == CD_WHITE ? "White" : "Black", fen);
     if (r->flags & CD_RULE_CONSTITUTIONAL) {
         for (int sq = 1; sq <= n; sq++) {
-            int pc = cd_position_piece(&pos, sq);
+            int pc = cd_position_piece(pos, sq);
             if (pc != CD_WHITE_KING && pc != CD_BLACK_KING)
                 continue;
             int zone[128];
-            int k = king_zone(&pos, sq, zone, 128);
+            int k = king_zone(pos, sq, zone, 128);
             char name[16];
             cd_square_to_text(r, sq, -1, name, sizeof name);
             printf("%s king %s threatens:", pc == CD_WHITE_KING ? "white" : "black", name);
@@ -251,6 +287,255 @@ static int cmd_show(int argc, char **argv)
             printf("%s\n", k ? "" : " (none)");
         }
     }
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    options o;
+    parse_options(argc, argv, &o);
+    cd_position pos;
+    load_position(&o, &pos);
+    draw_position(&pos);
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    options o;
+    parse_options(argc, argv, &o);
+    int depth = BENCH_DEPTH;
+    if (o.nargs == 1) {
+        char *end;
+        long d = strtol(o.args[0], &end, 10);
+        if (*end || d < 1 || d > 40)
+            die("bench: bad depth '%s' (1-40)", o.args[0]);
+        depth = (int)d;
+    } else if (o.nargs > 1) {
+        die("bench: give at most one DEPTH");
+    }
+    uint64_t nodes;
+    double secs;
+    cd_bench(depth, &nodes, &secs);
+    printf("Depth: %d\nTime: %.3f s\nNodes: %llu\nNPS: %.0f\n", depth, secs,
+           (unsigned long long)nodes, secs > 0 ? (double)nodes / secs : 0.0);
+    return 0;
+}
+
+/* Text of a principal variation in the variant's notation, played out from pos. */
+static void pv_text(const cd_position *pos, const cd_move *pv, int n, char *buf, size_t len)
+{
+    cd_position p = *pos;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used + 64 < len; i++) {
+        char mv[256];
+        cd_move_to_text(&p, &pv[i], -1, mv, sizeof mv);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", mv);
+        cd_play(&p, &pv[i], &p);
+    }
+}
+
+static void format_score(int score, char *buf, size_t len)
+{
+    if (CD_SCORE_IS_WIN(score)) {
+        int plies = CD_SCORE_WIN - (score > 0 ? score : -score);
+        snprintf(buf, len, "%s%d", score > 0 ? "win" : "loss", (plies + 1) / 2);
+    } else {
+        snprintf(buf, len, "%d", score);
+    }
+}
+
+typedef struct analyse_ctx {
+    const cd_position *pos;
+} analyse_ctx;
+
+static void on_analyse(const cd_search_info *info, void *user)
+{
+    const analyse_ctx *a = user;
+    char pv[4096], sc[32];
+    pv_text(a->pos, info->pv, info->pvlen, pv, sizeof pv);
+    format_score(info->score, sc, sizeof sc);
+    printf("depth %d", info->depth);
+    if (info->multipv > 1 || info->multipv == 0)
+        printf(" multipv %d", info->multipv);
+    printf(" seldepth %d score %s nodes %llu time %.2f nps %.0f pv %s\n", info->seldepth, sc,
+           (unsigned long long)info->nodes, info->time, info->nps, pv);
+    fflush(stdout);
+}
+
+static int cmd_analyse(int argc, char **argv)
+{
+    options o;
+    parse_options(argc, argv, &o);
+    if (o.nargs)
+        die("analyse: unexpected argument '%s'", o.args[0]);
+    cd_position pos;
+    load_position(&o, &pos);
+    cd_game *g = cd_game_new(&o.rules, &pos);
+    cd_engine *e = cd_engine_new(o.hash);
+    if (!g || !e)
+        die("out of memory");
+    cd_limits l = {0};
+    l.depth = o.depth;
+    l.movetime = o.time;
+    l.multipv = o.multipv;
+    if (!l.depth && l.movetime <= 0)
+        l.depth = 12;
+    cd_reason why;
+    cd_status st = cd_game_status(g, &why);
+    if (st != CD_ONGOING) {
+        printf("game over: %s (%s)\n", cd_status_pdn(&o.rules, st), cd_reason_str(why));
+        cd_engine_free(e);
+        cd_game_free(g);
+        return 0;
+    }
+    analyse_ctx a = {&pos};
+    cd_search_result res;
+    cd_search(e, g, &l, on_analyse, &a, &res);
+    char mv[256];
+    cd_move_to_text(&pos, &res.best, -1, mv, sizeof mv);
+    printf("bestmove %s\n", mv);
+    cd_engine_free(e);
+    cd_game_free(g);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ play */
+
+static void print_moves_so_far(const cd_game *g)
+{
+    for (int i = 0; i < cd_game_ply(g); i++) {
+        const cd_position *p = cd_game_position_at(g, i);
+        char mv[256];
+        cd_move_to_text(p, cd_game_move(g, i), -1, mv, sizeof mv);
+        if (p->side == p->rules->first || i == 0)
+            printf("%s%d.%s ", i ? " " : "", i / 2 + 1, p->side == p->rules->first ? "" : "..");
+        printf("%s", mv);
+    }
+    printf("\n");
+}
+
+static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int quietly)
+{
+    cd_search_result res;
+    const cd_position *p = cd_game_position(g);
+    if (cd_search(e, g, l, NULL, NULL, &res) != CD_OK || !res.has_move)
+        return;
+    char mv[256], sc[32];
+    cd_move_to_text(p, &res.best, -1, mv, sizeof mv);
+    format_score(res.score, sc, sizeof sc);
+    if (!quietly)
+        printf("engine plays %s  (depth %d, score %s, %llu nodes, %.2f s)\n", mv, res.depth, sc,
+               (unsigned long long)res.nodes, res.time);
+    cd_game_play(g, &res.best);
+}
+
+static int cmd_play(int argc, char **argv)
+{
+    options o;
+    parse_options(argc, argv, &o);
+    if (o.nargs)
+        die("play: unexpected argument '%s'", o.args[0]);
+    cd_position start;
+    load_position(&o, &start);
+    cd_game *g = cd_game_new(&o.rules, &start);
+    cd_engine *e = cd_engine_new(o.hash);
+    if (!g || !e)
+        die("out of memory");
+    int level = o.level ? o.level : 5;
+    cd_limits l = {0};
+    l.movetime = o.time > 0 ? o.time : 0.05 * level * level;
+    l.depth = o.depth;
+    int human = o.side == 2 ? CD_BLACK : CD_WHITE;
+    printf("condraughts %s: %s. You play %s. Level %d (%.2f s a move).\n"
+           "Type a move (e.g. 32-28 or 28x19), or: undo, hint, fen, pdn, moves, resign, "
+           "quit, help.\n\n",
+           CD_VERSION, o.rules.title, human == CD_WHITE ? "White" : "Black", level, l.movetime);
+    char line[1024];
+    for (;;) {
+        cd_reason why;
+        cd_status st = cd_game_status(g, &why);
+        const cd_position *p = cd_game_position(g);
+        if (st != CD_ONGOING) {
+            draw_position(p);
+            printf("Game over: %s, %s (%s).\n", cd_status_pdn(&o.rules, st),
+                   st == CD_DRAW         ? "draw"
+                   : st == CD_WHITE_WINS ? "White wins"
+                                         : "Black wins",
+                   cd_reason_str(why));
+            break;
+        }
+        if (p->side != human) {
+            engine_move(e, g, &l, 0);
+            continue;
+        }
+        printf("\n");
+        draw_position(p);
+        printf("your move> ");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin))
+            break;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *cmd = line;
+        while (*cmd == ' ' || *cmd == '\t')
+            cmd++;
+        if (!*cmd)
+            continue;
+        if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
+            break;
+        if (!strcmp(cmd, "help")) {
+            printf("moves: 32-28, 28x19, full paths 28x19x10, or algebraic for algebraic variants\n"
+                   "undo: take back your last move   hint: the engine's suggestion\n"
+                   "fen: the position   pdn: the game so far   moves: the legal moves\n"
+                   "resign, quit\n");
+        } else if (!strcmp(cmd, "undo")) {
+            /* back to the previous position with the human to move */
+            int undone = 0;
+            while (cd_game_undo(g)) {
+                undone++;
+                if (cd_game_position(g)->side == human)
+                    break;
+            }
+            if (!undone || cd_game_position(g)->side != human) {
+                printf("nothing to undo\n");
+                while (cd_game_position(g)->side != human && cd_game_ply(g) < 0)
+                    ;
+            }
+        } else if (!strcmp(cmd, "hint")) {
+            cd_search_result res;
+            if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && res.has_move) {
+                char mv[256];
+                cd_move_to_text(p, &res.best, -1, mv, sizeof mv);
+                printf("hint: %s\n", mv);
+            }
+        } else if (!strcmp(cmd, "fen")) {
+            char fen[1024];
+            cd_position_to_fen(p, 0, fen, sizeof fen);
+            printf("%s\n", fen);
+        } else if (!strcmp(cmd, "pdn")) {
+            print_moves_so_far(g);
+        } else if (!strcmp(cmd, "moves")) {
+            static cd_movelist list;
+            cd_generate(p, &list);
+            for (int i = 0; i < list.count; i++) {
+                char mv[256];
+                cd_move_to_text(p, &list.moves[i], -1, mv, sizeof mv);
+                printf("%s%s", i ? " " : "", mv);
+            }
+            printf("\n");
+        } else if (!strcmp(cmd, "resign")) {
+            cd_game_resign(g, human);
+        } else {
+            char err[2048];
+            cd_result res = cd_game_play_text(g, cmd, err, sizeof err);
+            if (res != CD_OK)
+                printf("%s\n", err);
+        }
+    }
+    printf("Moves: ");
+    print_moves_so_far(g);
+    cd_engine_free(e);
+    cd_game_free(g);
     return 0;
 }
 
@@ -265,12 +550,16 @@ static int cmd_variants(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: condraughts <command> [options]\n"
-               "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
-               "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
-               "  show  --variant V [--fen FEN]\n"
-               "  variants\n"
-               "  version\n");
+    fprintf(f,
+            "usage: condraughts <command> [options]\n"
+            "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
+            "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
+            "  show  --variant V [--fen FEN]\n"
+            "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
+            "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
+            "  bench [DEPTH]\n"
+            "  variants\n"
+            "  version\n");
 }
 
 int main(int argc, char **argv)
@@ -286,6 +575,12 @@ int main(int argc, char **argv)
         return cmd_moves(argc - 2, argv + 2);
     if (!strcmp(cmd, "show"))
         return cmd_show(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "analyse") || !strcmp(cmd, "analyze"))
+        return cmd_analyse(argc - 2, argv + 2);
+    if (!strcmp(cmd, "play"))
+        return cmd_play(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

@@ -23,17 +23,7 @@
 #include <string.h>
 
 #include "board.h"
-
-struct cd_game {
-    const cd_rules *rules;
-    unsigned draw;
-    int ply, cap;
-    cd_position *pos; /* pos[0..ply] */
-    cd_move *moves;   /* moves[0..ply-1] */
-    int *quiet, *since;
-    cd_status forced; /* resignation, agreement, time: set by hand */
-    cd_reason forced_reason;
-};
+#include "game.h"
 
 static int grow(cd_game *g)
 {

@@ -1,0 +1,186 @@
+/*
+ * eval.c -- static evaluation, per variant family, weights as data.
+ *
+ * Score: hundredths of a man, from the side to move's point of view.
+ * Terms (each a weight in cd_eval_weights, so they can be tuned):
+ *   material      men and kings; the king's value depends on the family
+ *                 (a constitutional king is worth more: two beat one);
+ *   advance       tempo: rows each man has advanced (development);
+ *   centre        men on the central rows away from the side edges;
+ *   back          men still guarding their own back row (stops breakthroughs);
+ *   runaway       a man near promotion whose path forward is open;
+ *   king endings  kings-only and king-vs-few endings: which of them are
+ *                 wins in the family (Rule C and the halt rules make 2 or 3
+ *                 kings beat a lone king; in International they draw), and
+ *                 for constitutional the lone king's drawing squares
+ *                 (the four edge squares that pair up: 1, 6, 45, 50 on 10x10,
+ *                 the corner pairs on other boards).
+ * Antidraughts inverts material; breakthrough values advance above all.
+ */
+#include <stdlib.h>
+
+#include "board.h"
+#include "engine.h"
+
+typedef struct cd_eval_weights {
+    int man, king;
+    int advance;    /* per row advanced, per man */
+    int centre;     /* per man on the central rows, off the side edges */
+    int back;       /* per man on its own back row while the opponent has men */
+    int runaway;    /* per man on the last two rows before promotion with a free square ahead */
+    int king_bonus; /* extra for the first king when the opponent has none */
+    int kings_win;  /* lone king against this many kings (no men) is a win, 0: never */
+    int drawn_div;  /* divisor for endings the family's rules make drawn */
+} cd_eval_weights;
+
+/* International family (10x10, 12x12): a king is worth about three men. */
+static const cd_eval_weights w_intl = {100, 300, 3, 6, 5, 40, 50, 4, 8};
+/* Killer, Modern, Constitutional: kings win endings, worth more. */
+static const cd_eval_weights w_killer = {100, 350, 3, 6, 5, 40, 50, 2, 8};
+static const cd_eval_weights w_const = {100, 400, 3, 6, 5, 40, 50, 2, 8};
+/* 8x8 flying kings (Russian, Brazilian, Pool, Czech, Spanish). */
+static const cd_eval_weights w_flying8 = {100, 250, 3, 5, 6, 40, 40, 3, 8};
+static const cd_eval_weights w_const8 = {100, 330, 3, 5, 6, 40, 40, 2, 8};
+/* Short kings (English, Italian). */
+static const cd_eval_weights w_short = {100, 150, 2, 5, 8, 30, 20, 2, 4};
+
+static const cd_eval_weights *weights_of(const cd_rules *r)
+{
+    int big = r->geometry != CD_GEOM_8X8;
+    if (!(r->flags & CD_RULE_FLYING_KINGS))
+        return &w_short;
+    if (r->flags & CD_RULE_CONSTITUTIONAL)
+        return big ? &w_const : &w_const8;
+    if (r->halt != CD_HALT_NONE)
+        return big ? &w_killer : &w_const8;
+    return big ? &w_intl : &w_flying8;
+}
+
+/* Bits [lo, lo + n) of a two-word bitboard, n <= 8. */
+static inline unsigned bits_at(const uint64_t bb[2], int lo, int n)
+{
+    uint64_t x;
+    if (lo >= 64)
+        x = bb[1] >> (lo - 64);
+    else
+        x = (bb[0] >> lo) | (lo ? bb[1] << (64 - lo) : 0);
+    return (unsigned)(x & ((1u << n) - 1));
+}
+
+typedef struct side_stats {
+    int men, kings;
+    int advance, centre, back, runaway;
+} side_stats;
+
+static void stats(const cd_position *pos, int colour, side_stats *st)
+{
+    const cd_geom *g = cd_geom_of(pos->rules);
+    const uint64_t *bb = colour == CD_WHITE ? pos->white : pos->black;
+    uint64_t men[2] = {bb[0] & ~pos->kings[0], bb[1] & ~pos->kings[1]};
+    uint64_t kings[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
+    uint64_t all[2] = {pos->white[0] | pos->black[0], pos->white[1] | pos->black[1]};
+    st->men = cd_bb_count(men);
+    st->kings = cd_bb_count(kings);
+    st->advance = st->centre = st->back = st->runaway = 0;
+    int h = g->height, half = g->half;
+    for (int row = 0; row < h; row++) {
+        int lo = row * half + row / 2;
+        unsigned m = bits_at(men, lo, half);
+        if (!m)
+            continue;
+        int n = __builtin_popcount(m);
+        /* rows advanced from the own back row */
+        int adv = colour == CD_WHITE ? h - 1 - row : row;
+        st->advance += n * adv;
+        if (adv == 0)
+            st->back += n;
+        if (row >= h / 2 - 2 && row <= h / 2 + 1) {
+            /* odd rows start at the left edge, even rows end at the right edge */
+            unsigned edge = (row & 1) ? 1u : 1u << (half - 1);
+            st->centre += __builtin_popcount(m & ~edge);
+        }
+        int togo = h - 1 - adv;
+        if (togo <= 2) {
+            /* the square(s) in front: the next row towards promotion */
+            int next = colour == CD_WHITE ? row - 1 : row + 1;
+            unsigned ahead = bits_at(all, next * half + next / 2, half);
+            for (unsigned x = m; x; x &= x - 1) {
+                int k = __builtin_ctz(x);
+                /* forward neighbours in the next row: k and k-1 on odd rows, k and k+1 on even */
+                int k2 = (row & 1) ? k - 1 : k + 1;
+                int free = !(ahead >> k & 1) || (k2 >= 0 && k2 < half && !(ahead >> k2 & 1));
+                if (free)
+                    st->runaway += 3 - togo;
+            }
+        }
+    }
+}
+
+/* The lone king's drawing squares in a constitutional ending: the two
+ * double-corner pairs at the ends of the double diagonal (1, 6 and 45, 50 on
+ * 10x10). In numbering: squares half+... computed from the geometry. */
+static int on_drawing_square(const cd_position *pos, int colour)
+{
+    const cd_geom *g = cd_geom_of(pos->rules);
+    const uint64_t *bb = colour == CD_WHITE ? pos->white : pos->black;
+    int n = g->squares, half = g->half;
+    int sq[4] = {1, half + 1, n - half, n};
+    for (int i = 0; i < 4; i++) {
+        int bit = cd_bit_of_internal(g, sq[i]);
+        if (cd_bb_test(bb, bit) && cd_bb_test(pos->kings, bit))
+            return 1;
+    }
+    return 0;
+}
+
+int cd_eval_white(const cd_position *pos)
+{
+    const cd_rules *r = pos->rules;
+    const cd_eval_weights *w = weights_of(r);
+    side_stats s[2];
+    stats(pos, CD_WHITE, &s[0]);
+    stats(pos, CD_BLACK, &s[1]);
+    int mat[2];
+    for (int c = 0; c < 2; c++)
+        mat[c] = s[c].men * w->man + s[c].kings * w->king;
+
+    if (r->goal == CD_GOAL_LOSING)
+        return (mat[1] - mat[0]) + 2 * (s[0].advance - s[1].advance);
+    if (r->goal == CD_GOAL_BREAKTHROUGH)
+        return (mat[0] - mat[1]) / 2 + 10 * (s[0].advance - s[1].advance) +
+               60 * (s[0].runaway - s[1].runaway);
+
+    int score = mat[0] - mat[1];
+    for (int c = 0; c < 2; c++) {
+        int sign = c == CD_WHITE ? 1 : -1;
+        int opp = c ^ 1;
+        int t = s[c].advance * w->advance + s[c].centre * w->centre + s[c].runaway * w->runaway;
+        if (s[opp].men)
+            t += s[c].back * w->back;
+        if (s[c].kings && !s[opp].kings)
+            t += w->king_bonus;
+        score += sign * t;
+    }
+
+    /* endings with a lone king */
+    for (int c = 0; c < 2; c++) {
+        int opp = c ^ 1;
+        if (s[c].men || s[c].kings != 1 || !s[opp].kings)
+            continue;
+        int strong = s[opp].men + s[opp].kings;
+        int wins = w->kings_win && strong >= w->kings_win;
+        if (!wins && strong <= 3) {
+            score /= w->drawn_div;
+        } else if (wins && (r->flags & CD_RULE_CONSTITUTIONAL) && strong == 1 &&
+                   on_drawing_square(pos, c)) {
+            score /= 2; /* 1 against 1: the defender holds on the drawing squares */
+        }
+    }
+    return score;
+}
+
+int cd_evaluate(const cd_position *pos)
+{
+    int s = cd_eval_white(pos);
+    return pos->side == CD_WHITE ? s : -s;
+}

@@ -1,0 +1,25 @@
+/*
+ * game.h -- the cd_game structure, shared by game.c and the search (which
+ * needs the history keys and the no-progress counter for draw detection).
+ *
+ * Invariants: pos[0..ply] are the positions, moves[i] leads from pos[i] to
+ * pos[i+1]; quiet[i] counts plies since the last capture or man move at
+ * pos[i]; since[i] is the ply at which pos[i]'s material balance arose.
+ */
+#ifndef CD_GAME_H
+#define CD_GAME_H
+
+#include "condraughts.h"
+
+struct cd_game {
+    const cd_rules *rules;
+    unsigned draw;
+    int ply, cap;
+    cd_position *pos; /* pos[0..ply] */
+    cd_move *moves;   /* moves[0..ply-1] */
+    int *quiet, *since;
+    cd_status forced; /* resignation, agreement, time: set by hand */
+    cd_reason forced_reason;
+};
+
+#endif

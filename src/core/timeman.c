@@ -1,0 +1,44 @@
+/*
+ * timeman.c -- the clock and the time budget of one move.
+ *
+ * Soft limit: do not start a new iteration after it. Hard limit: abort the
+ * search. With a clock: remaining / moves-to-go (default 30) plus most of
+ * the increment, hard at three times that but never more than 40% of the
+ * remaining time; a 50 ms safety margin for the protocol round trip.
+ */
+#include <time.h>
+
+#include "engine.h"
+
+long long cd_now_ms(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cd_time_budget(const cd_limits *l, int side, long long *soft_ms, long long *hard_ms)
+{
+    *soft_ms = *hard_ms = -1; /* no limit */
+    if (l->infinite)
+        return;
+    if (l->movetime > 0) {
+        long long t = (long long)(l->movetime * 1000.0);
+        *soft_ms = *hard_ms = t > 60 ? t - 20 : t * 2 / 3;
+        return;
+    }
+    double left = l->time[side], inc = l->inc[side];
+    if (left <= 0 && inc <= 0)
+        return;
+    int mtg = l->moves_to_go > 0 ? l->moves_to_go : 30;
+    double soft = left / mtg + inc * 0.8;
+    double hard = soft * 3;
+    double cap = left * 0.4 + inc * 0.5;
+    if (hard > cap)
+        hard = cap;
+    if (soft > hard)
+        soft = hard;
+    long long s = (long long)(soft * 1000.0) - 50, h = (long long)(hard * 1000.0) - 50;
+    *soft_ms = s < 5 ? 5 : s;
+    *hard_ms = h < 10 ? 10 : h;
+}

@@ -1,0 +1,192 @@
+/*
+ * test_engine.c -- the engine through the public API:
+ *  - it returns a legal move in random positions of every variant;
+ *  - it finds the forced wins of a set of positions (the constitutional
+ *    article's king endings, a killer ending, simple shots);
+ *  - it keeps to a time limit (within 5% plus a small constant);
+ *  - stop from another thread ends an infinite search at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <time.h>
+
+#include "condraughts.h"
+
+static int failures, checks;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+static cd_movelist list;
+
+static double now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void test_legal_moves(int per_variant)
+{
+    cd_engine *e = cd_engine_new(8);
+    uint64_t seed = 2024;
+    int searched = 0;
+    for (int v = 0; cd_rules_at(v); v++) {
+        const cd_rules *r = cd_rules_at(v);
+        for (int k = 0; k < per_variant; k++) {
+            cd_game *g = cd_game_new(r, NULL);
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            int plies = (int)((seed >> 33) % 60);
+            for (int i = 0; i < plies && cd_game_status(g, NULL) == CD_ONGOING; i++) {
+                int n = cd_generate(cd_game_position(g), &list);
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                cd_game_play(g, &list.moves[(seed >> 33) % (uint64_t)n]);
+            }
+            if (cd_game_status(g, NULL) == CD_ONGOING) {
+                cd_limits l = {0};
+                l.depth = 1 + k % 5;
+                l.nodes = 20000;
+                cd_search_result res;
+                CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+                CHECK(res.has_move);
+                cd_result pr = cd_game_play(g, &res.best);
+                CHECK(pr == CD_OK);
+                if (pr != CD_OK) {
+                    char fen[512];
+                    cd_position_to_fen(cd_game_position(g), 0, fen, sizeof fen);
+                    fprintf(stderr, "  illegal engine move in %s %s\n", r->name, fen);
+                }
+                searched++;
+            }
+            cd_game_free(g);
+        }
+    }
+    printf("engine: legal moves in %d random positions\n", searched);
+    cd_engine_free(e);
+}
+
+/* The engine must see a forced win (score) and play the winning first move. */
+static void expect_win(const char *variant, const char *fen, int depth, const char *first)
+{
+    const cd_rules *r = cd_rules_find(variant);
+    cd_position p;
+    char err[256];
+    if (cd_position_from_fen(&p, r, fen, err, sizeof err) != CD_OK) {
+        fprintf(stderr, "bad FEN %s: %s\n", fen, err);
+        failures++;
+        return;
+    }
+    cd_game *g = cd_game_new(r, &p);
+    cd_engine *e = cd_engine_new(8);
+    cd_limits l = {0};
+    l.depth = depth;
+    cd_search_result res;
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    char mv[128];
+    cd_move_to_text(&p, &res.best, -1, mv, sizeof mv);
+    int ok = res.score > CD_SCORE_WIN - 1000 && (!first || !strcmp(mv, first));
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s %s: got %s score %d\n", variant, fen, mv, res.score);
+    cd_engine_free(e);
+    cd_game_free(g);
+}
+
+static void test_wins(void)
+{
+    /* Article diagram 4/5: 1.35-13! and the lone king on the edge is lost. */
+    expect_win("constitutional", "W:WK35:BK3", 12, "35-13");
+    /* Article diagram 6: 1.15-10! 23x5 2.27-4 wins (the corner is a mousetrap). */
+    expect_win("constitutional", "W:WK15,K27:BK23", 12, "15-10");
+    /* Article diagram 17: 1.50-17 3x21 2.26x3. */
+    expect_win("constitutional", "W:WK26,K50:BK3", 10, "50-17");
+    /* Two kings beat one (article: "two kings always win"). */
+    expect_win("constitutional", "W:WK46,K47:BK3", 14, NULL);
+    /* Killer: the halt rule wins 2 kings against 1. */
+    expect_win("killer", "W:WK46,K47:BK3", 16, NULL);
+    /* Modern: three kings beat one. */
+    expect_win("modern", "W:WK46,K47,K48:BK3", 14, NULL);
+}
+
+static void test_time_limit(void)
+{
+    cd_engine *e = cd_engine_new(16);
+    cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
+    double worst = 0;
+    for (int i = 0; i < 3; i++) {
+        cd_limits l = {0};
+        l.movetime = 0.3;
+        cd_search_result res;
+        double t0 = now();
+        cd_search(e, g, &l, NULL, NULL, &res);
+        double t = now() - t0;
+        if (t > worst)
+            worst = t;
+    }
+    CHECK(worst <= 0.3 * 1.05 + 0.01);
+    printf("engine: movetime 0.300 s, worst %.3f s\n", worst);
+    /* a clock of 10 s for the game uses a fraction of it */
+    cd_limits l = {0};
+    l.time[CD_WHITE] = 10;
+    cd_search_result res;
+    double t0 = now();
+    cd_search(e, g, &l, NULL, NULL, &res);
+    double t = now() - t0;
+    CHECK(t < 10 * 0.4);
+    cd_game_free(g);
+    cd_engine_free(e);
+}
+
+typedef struct stopper {
+    cd_engine *e;
+    double delay;
+} stopper;
+
+static int stop_later(void *arg)
+{
+    stopper *s = arg;
+    struct timespec d = {0, (long)(s->delay * 1e9)};
+    thrd_sleep(&d, NULL);
+    cd_engine_stop(s->e);
+    return 0;
+}
+
+static void test_stop(void)
+{
+    cd_engine *e = cd_engine_new(16);
+    cd_game *g = cd_game_new(cd_rules_find("constitutional"), NULL);
+    stopper st = {e, 0.2};
+    thrd_t t;
+    CHECK(thrd_create(&t, stop_later, &st) == thrd_success);
+    cd_limits l = {0};
+    l.infinite = 1;
+    cd_search_result res;
+    double t0 = now();
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    double el = now() - t0;
+    thrd_join(t, NULL);
+    CHECK(res.has_move);
+    CHECK(el < 0.2 + 0.1);
+    CHECK(cd_game_play(g, &res.best) == CD_OK);
+    cd_game_free(g);
+    cd_engine_free(e);
+}
+
+int main(int argc, char **argv)
+{
+    int per = argc > 1 ? atoi(argv[1]) : 60;
+    test_legal_moves(per);
+    test_wins();
+    test_time_limit();
+    test_stop();
+    printf("engine: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
