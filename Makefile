@@ -13,7 +13,7 @@ CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
 
-CORE_SRC := $(filter-out src/core/pdn.c,$(wildcard src/core/*.c))
+CORE_SRC := $(wildcard src/core/*.c)
 CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
@@ -32,8 +32,9 @@ $(LIB): $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): src/cli/main.c $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+CLI_SRC := $(wildcard src/cli/*.c)
+$(BIN): $(CLI_SRC) $(wildcard src/cli/*.h) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli $(CLI_SRC) $(LIB) -lm -o $@
 
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@

@@ -437,6 +437,10 @@ void cd_bench(int depth, uint64_t *nodes, double *seconds);
 /*
  * PDN 3.0 games (Portable Draughts Notation, W. Wesselink's draft standard).
  *
+ * Squares are read and written in the library's numbering (see "Squares"
+ * above), for every variant; Spanish and Portuguese files that use their own
+ * numbering (our 33 - n) are not translated.
+ *
  * Tags. A cd_pdn_tags holds a game's tag pairs in file order: a small value
  * (copy it freely) with its own text space. Names are case-sensitive, start
  * with a letter and hold letters, digits and '_'.
@@ -494,9 +498,11 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * ;... and %... lines, variations (...), NAGs $n, move numbers and
  * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped. A
  * game ends at its result (2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 or a lone *), at
- * the next game's '[' or at the end. A win or draw that the rules do not
- * produce is recorded by resignation or agreement (Result tag, or the result
- * in the movetext, which wins); 0-0 and * leave the game ongoing.
+ * the next game's '[' or at the end; a tag name met twice in one header
+ * starts the next game (a game of tags only). The result (the movetext's,
+ * else the Result tag's) is recorded by cd_game_resign / cd_game_agree_draw
+ * when the rules do not end the game, and a win also over a draw by a draw
+ * rule; 0-0 and * leave the game as the rules have it.
  *
  * *out gets a new game (free with cd_game_free); tags (may be NULL) get the
  * tag pairs as read. On error *out is NULL, err says what and where ("line L

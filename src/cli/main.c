@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "condraughts.h"
+#include "match.h"
 
 #define BENCH_DEPTH 11
 
@@ -539,6 +540,66 @@ static int cmd_play(int argc, char **argv)
     return 0;
 }
 
+static int cmd_match(int argc, char **argv)
+{
+    match_options m;
+    memset(&m, 0, sizeof m);
+    m.rules = cd_rules_find("international");
+    m.max_plies = 400;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "--quiet")) {
+            m.quiet = 1;
+            continue;
+        }
+        if (!v)
+            die("match: %s needs a value", a);
+        i++;
+        if (!strcmp(a, "--variant")) {
+            if (!(m.rules = cd_rules_find(v)))
+                die("unknown variant '%s' (try: condraughts variants)", v);
+        } else if (!strcmp(a, "--engine1") || !strcmp(a, "--engine2")) {
+            m.engine[a[8] - '1'] = strcmp(v, "self") ? v : NULL;
+        } else if (!strcmp(a, "--openings")) {
+            m.openings = v;
+        } else if (!strcmp(a, "--pdn")) {
+            m.pdn_file = v;
+        } else if (!strcmp(a, "--games") || !strcmp(a, "--depth") || !strcmp(a, "--max-plies") ||
+                   !strcmp(a, "--hash") || !strcmp(a, "--nodes")) {
+            long long n = strtoll(v, &end, 10);
+            if (*end || n < 1 || n > 1000000000LL)
+                die("match: bad number '%s' for %s", v, a);
+            if (!strcmp(a, "--games"))
+                m.games = (int)n;
+            else if (!strcmp(a, "--depth"))
+                m.depth = n > 100 ? 100 : (int)n;
+            else if (!strcmp(a, "--max-plies"))
+                m.max_plies = (int)n;
+            else if (!strcmp(a, "--hash"))
+                m.hash = (size_t)n;
+            else
+                m.nodes = (uint64_t)n;
+        } else if (!strcmp(a, "--time") || !strcmp(a, "--clock") || !strcmp(a, "--inc")) {
+            double t = strtod(v, &end);
+            if (*end || !(t >= 0) || t > 1e6)
+                die("match: bad seconds '%s' for %s", v, a);
+            if (!strcmp(a, "--time"))
+                m.movetime = t;
+            else if (!strcmp(a, "--clock"))
+                m.game_time = t;
+            else
+                m.increment = t;
+        } else {
+            die("match: unknown option '%s'", a);
+        }
+    }
+    if (!m.depth && !m.nodes && m.movetime <= 0 && m.game_time <= 0)
+        m.movetime = 0.1;
+    return cd_match_main(&m);
+}
+
 static int cmd_variants(void)
 {
     for (int i = 0; cd_rules_at(i); i++) {
@@ -550,16 +611,20 @@ static int cmd_variants(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: condraughts <command> [options]\n"
-            "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
-            "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
-            "  show  --variant V [--fen FEN]\n"
-            "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
-            "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
-            "  bench [DEPTH]\n"
-            "  variants\n"
-            "  version\n");
+    fprintf(
+        f,
+        "usage: condraughts <command> [options]\n"
+        "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
+        "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
+        "  show  --variant V [--fen FEN]\n"
+        "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
+        "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
+        "  bench [DEPTH]\n"
+        "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"
+        "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
+        "        (--openings auto:K plays every K-move opening, shuffled)\n"
+        "  variants\n"
+        "  version\n");
 }
 
 int main(int argc, char **argv)
@@ -581,6 +646,8 @@ int main(int argc, char **argv)
         return cmd_analyse(argc - 2, argv + 2);
     if (!strcmp(cmd, "play"))
         return cmd_play(argc - 2, argv + 2);
+    if (!strcmp(cmd, "match"))
+        return cmd_match(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

@@ -1,0 +1,925 @@
+/*
+ * pdn.c -- PDN 3.0 games in and out: tag pairs, GameType/Variant/FEN, the
+ * movetext of the main line, results.
+ *
+ * Reading is one pass over the text with an offset; nothing is recursive
+ * (variations are skipped with an explicit stack of open parentheses, at most
+ * CD_PDN_MAX_DEPTH deep) and every loop advances the offset, so any input ends
+ * in a game or an error. Line and column are computed only for the error.
+ *
+ * Movetext words are maximal runs of letters, digits and . - : / ! ? * (and
+ * bytes >= 0x80, so that garbage is reported whole). A word is a result
+ * (2-0, 0-2, 1-1, 1-0, 0-1, 1/2-1/2, 0-0), or an optional move number
+ * ("12." / "12...") followed by a move with optional trailing ! ? *, or "...".
+ * Whole-word matching keeps "1-18" apart from "1-1". A lone '*' ends the game;
+ * one attached to a move is an annotation (the PDN 3.0 "issues" page).
+ *
+ * Sources: the PDN 3.0 draft (grammar, reading grammar, GameType, FEN and tag
+ * pages) at wiegerw.github.io/pdn.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "condraughts.h"
+
+/* ------------------------------------------------------------------ output buffer */
+
+typedef struct {
+    char *buf;
+    size_t len, n;
+} sbuf;
+
+static void sb_putc(sbuf *b, char c)
+{
+    if (b->n + 1 < b->len)
+        b->buf[b->n] = c;
+    b->n++;
+}
+
+static void sb_puts(sbuf *b, const char *s)
+{
+    while (*s)
+        sb_putc(b, *s++);
+}
+
+static size_t sb_end(sbuf *b)
+{
+    if (b->len)
+        b->buf[b->n < b->len ? b->n : b->len - 1] = '\0';
+    return b->n;
+}
+
+/* ------------------------------------------------------------------ tags */
+
+static int valid_name(const char *s, size_t n)
+{
+    if (n == 0 || n >= CD_PDN_MAX_NAME || !isalpha((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+            return 0;
+    return 1;
+}
+
+void cd_pdn_tags_init(cd_pdn_tags *t)
+{
+    if (!t)
+        return;
+    t->count = 0;
+    t->dropped = 0;
+    t->used = 0;
+}
+
+const char *cd_pdn_tag_name(const cd_pdn_tags *t, int i)
+{
+    return t && i >= 0 && i < t->count ? t->text + t->name[i] : NULL;
+}
+
+const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i)
+{
+    return t && i >= 0 && i < t->count ? t->text + t->value[i] : NULL;
+}
+
+static int tag_index(const cd_pdn_tags *t, const char *name, size_t n)
+{
+    for (int i = 0; i < t->count; i++) {
+        const char *s = t->text + t->name[i];
+        if (strlen(s) == n && !memcmp(s, name, n))
+            return i;
+    }
+    return -1;
+}
+
+const char *cd_pdn_tag(const cd_pdn_tags *t, const char *name)
+{
+    if (!t || !name)
+        return NULL;
+    int i = tag_index(t, name, strlen(name));
+    return i < 0 ? NULL : t->text + t->value[i];
+}
+
+/* Append a pair (no checks of the name); 0 when there is no room. */
+static int tags_add(cd_pdn_tags *t, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+    if (t->count >= CD_PDN_MAX_TAGS || t->used < 0 ||
+        (size_t)t->used + nlen + vlen + 2 > CD_PDN_TAG_SPACE)
+        return 0;
+    char *p = t->text + t->used;
+    memcpy(p, name, nlen);
+    p[nlen] = '\0';
+    memcpy(p + nlen + 1, value, vlen);
+    p[nlen + 1 + vlen] = '\0';
+    t->name[t->count] = (uint16_t)t->used;
+    t->value[t->count] = (uint16_t)(t->used + (int)nlen + 1);
+    t->count++;
+    t->used += (int)(nlen + vlen + 2);
+    return 1;
+}
+
+/* Remove the i-th pair: the pairs lie in text in list order, so close the gap. */
+static void tags_remove(cd_pdn_tags *t, int i)
+{
+    int start = t->name[i];
+    int end = t->value[i] + (int)strlen(t->text + t->value[i]) + 1;
+    int gap = end - start;
+    memmove(t->text + start, t->text + end, (size_t)(t->used - end));
+    t->used -= gap;
+    for (int k = i; k + 1 < t->count; k++) {
+        t->name[k] = (uint16_t)(t->name[k + 1] - gap);
+        t->value[k] = (uint16_t)(t->value[k + 1] - gap);
+    }
+    t->count--;
+}
+
+cd_result cd_pdn_tag_set(cd_pdn_tags *t, const char *name, const char *value)
+{
+    if (!t || !name || !valid_name(name, strlen(name)))
+        return CD_ERR_ARG;
+    size_t nlen = strlen(name);
+    size_t vlen = value ? strlen(value) : 0;
+    if (value && vlen >= CD_PDN_MAX_VALUE)
+        return CD_ERR_OVERFLOW;
+    int i = tag_index(t, name, nlen);
+    if (value && i < 0 &&
+        (t->count >= CD_PDN_MAX_TAGS || (size_t)t->used + nlen + vlen + 2 > CD_PDN_TAG_SPACE))
+        return CD_ERR_OVERFLOW;
+    if (value && i >= 0) {
+        size_t old = strlen(t->text + t->value[i]);
+        if ((size_t)t->used - old + vlen > CD_PDN_TAG_SPACE)
+            return CD_ERR_OVERFLOW;
+    }
+    if (i >= 0)
+        tags_remove(t, i);
+    if (value)
+        tags_add(t, name, nlen, value, vlen);
+    return CD_OK;
+}
+
+/* ------------------------------------------------------------------ variants */
+
+static const struct {
+    int type;
+    const char *name;
+} gametypes[] = {
+    {20, "international"}, {21, "english"},   {22, "italian"},  {23, "pool"},       {24, "spanish"},
+    {25, "russian"},       {26, "brazilian"}, {27, "canadian"}, {28, "portuguese"}, {29, "czech"},
+};
+
+static const char *gametype_variant(int type)
+{
+    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++)
+        if (gametypes[i].type == type)
+            return gametypes[i].name;
+    return NULL;
+}
+
+/* The leading number of a GameType value, or -1. */
+static int gametype_number(const char *s)
+{
+    if (!s)
+        return -1;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    int n = 0, digits = 0;
+    while (isdigit((unsigned char)*s) && digits < 6)
+        n = n * 10 + (*s++ - '0'), digits++;
+    return digits && digits < 6 ? n : -1;
+}
+
+/* Variant names compared like cd_rules_find: case-insensitive, '_' and ' ' as '-'. */
+static int name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+        if (ca == '_' || ca == ' ')
+            ca = '-';
+        if (cb == '_' || cb == ' ')
+            cb = '-';
+        if (ca != cb)
+            return 0;
+    }
+    return *a == *b;
+}
+
+/* Does the GameType of rules r name r itself (no Variant tag needed)? */
+static int own_gametype(const cd_rules *r)
+{
+    const char *name = gametype_variant(gametype_number(r->gametype));
+    return name && name_eq(name, r->name);
+}
+
+/* ------------------------------------------------------------------ writer */
+
+static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black"};
+static const char *const written[] = {"Event",  "Site",     "Date",    "Round", "White", "Black",
+                                      "Result", "GameType", "Variant", "SetUp", "FEN"};
+
+static void put_tag(sbuf *b, const char *name, const char *value)
+{
+    sb_putc(b, '[');
+    sb_puts(b, name);
+    sb_puts(b, " \"");
+    for (const char *p = value; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\')
+            sb_putc(b, '\\');
+        sb_putc(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+    }
+    sb_puts(b, "\"]\n");
+}
+
+static int same_position(const cd_position *a, const cd_position *b)
+{
+    return a->side == b->side && !memcmp(a->white, b->white, sizeof a->white) &&
+           !memcmp(a->black, b->black, sizeof a->black) &&
+           !memcmp(a->kings, b->kings, sizeof a->kings);
+}
+
+/* Put a movetext unit, breaking the line before it when it would pass 80 columns. */
+static void put_unit(sbuf *b, int *col, const char *s)
+{
+    int n = (int)strlen(s);
+    if (*col > 0 && *col + 1 + n > 80) {
+        sb_putc(b, '\n');
+        *col = 0;
+    } else if (*col > 0) {
+        sb_putc(b, ' ');
+        (*col)++;
+    }
+    sb_puts(b, s);
+    *col += n;
+}
+
+size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len)
+{
+    sbuf b = {buf, len, 0};
+    if (!g)
+        return sb_end(&b);
+    const cd_position *start = cd_game_position_at(g, 0);
+    const cd_rules *r = start->rules;
+    const char *result = cd_status_pdn(r, cd_game_status(g, NULL));
+
+    for (size_t i = 0; i < sizeof roster / sizeof roster[0]; i++) {
+        const char *v = cd_pdn_tag(tags, roster[i]);
+        put_tag(&b, roster[i], v ? v : !strcmp(roster[i], "Date") ? "????.??.??" : "?");
+    }
+    put_tag(&b, "Result", result);
+    put_tag(&b, "GameType", r->gametype);
+    if (!own_gametype(r))
+        put_tag(&b, "Variant", r->name);
+    cd_position initial;
+    cd_position_start(&initial, r);
+    if (!same_position(start, &initial)) {
+        char fen[1024];
+        cd_position_to_fen(start, (r->flags & CD_RULE_ALGEBRAIC) != 0, fen, sizeof fen);
+        put_tag(&b, "SetUp", "1");
+        put_tag(&b, "FEN", fen);
+    }
+    for (int i = 0; tags && i < tags->count; i++) {
+        const char *name = cd_pdn_tag_name(tags, i);
+        int skip = 0;
+        for (size_t k = 0; k < sizeof written / sizeof written[0]; k++)
+            skip |= !strcmp(name, written[k]);
+        if (!skip)
+            put_tag(&b, name, cd_pdn_tag_value(tags, i));
+    }
+    sb_putc(&b, '\n');
+
+    /* Movetext: "N." before the first mover's move, "N..." when the game starts with the other. */
+    int col = 0, offset = start->side == r->first ? 0 : 1;
+    for (int i = 0; i < cd_game_ply(g); i++) {
+        char unit[1024];
+        int k = i + offset, n = 0;
+        if (k % 2 == 0)
+            n = snprintf(unit, sizeof unit, "%d. ", k / 2 + 1);
+        else if (i == 0)
+            n = snprintf(unit, sizeof unit, "%d... ", k / 2 + 1);
+        cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, unit + n,
+                        sizeof unit - (size_t)n);
+        put_unit(&b, &col, unit);
+    }
+    put_unit(&b, &col, result);
+    sb_puts(&b, "\n\n");
+    return sb_end(&b);
+}
+
+/* ------------------------------------------------------------------ reader: errors */
+
+typedef struct {
+    const char *text; /* the whole text: lines and columns count from here */
+    size_t i;         /* current offset */
+    char *err;
+    size_t errlen;
+    size_t err_at; /* offset the error names */
+    int in_header; /* reading tags: an error resyncs after them */
+} reader;
+
+/* Set err to "line L col C: message" for offset `at`; returns code. */
+static cd_result fail(reader *rd, size_t at, cd_result code, const char *fmt, ...)
+{
+    rd->err_at = at;
+    if (!rd->err || !rd->errlen)
+        return code;
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t k = 0; k < at && rd->text[k]; k++)
+        if (rd->text[k] == '\n') {
+            line++;
+            line_start = k + 1;
+        }
+    int n = snprintf(rd->err, rd->errlen, "line %d col %zu: ", line, at - line_start + 1);
+    if (n >= 0 && (size_t)n < rd->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* A printable copy of s[0..n) for messages: at most 40 bytes, others as '?'. */
+static const char *shown(const char *s, size_t n, char *out, size_t outlen)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 4 < outlen; i++) {
+        if (k >= 40) {
+            memcpy(out + k, "...", 3);
+            k += 3;
+            break;
+        }
+        unsigned char c = (unsigned char)s[i];
+        out[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* ------------------------------------------------------------------ reader: lexing */
+
+static int at_line_start(const reader *rd, size_t i) { return i == 0 || rd->text[i - 1] == '\n'; }
+
+static int is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Skip white space, a UTF-8 byte order mark, {comments}, ;comments and %lines. */
+static cd_result skip_filler(reader *rd)
+{
+    const char *t = rd->text;
+    for (;;) {
+        unsigned char c = (unsigned char)t[rd->i];
+        if (is_space(c)) {
+            rd->i++;
+        } else if (c == 0xEF && (unsigned char)t[rd->i + 1] == 0xBB &&
+                   (unsigned char)t[rd->i + 2] == 0xBF) {
+            rd->i += 3;
+        } else if (c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
+            while (t[rd->i] && t[rd->i] != '\n')
+                rd->i++;
+        } else if (c == '{') {
+            size_t open = rd->i;
+            while (t[rd->i] && t[rd->i] != '}')
+                rd->i++;
+            if (!t[rd->i])
+                return fail(rd, open, CD_ERR_MOVE, "unterminated comment: '{' without '}'");
+            rd->i++;
+        } else {
+            return CD_OK;
+        }
+    }
+}
+
+static int is_word_char(int c) { return isalnum(c) || c >= 0x80 || (c && strchr(".-:/!?*", c)); }
+
+/* "(!)", "(?)", "(!?)" ...: a move strength in parentheses at offset i; its length or 0. */
+static size_t strength_in_parens(const char *t, size_t i)
+{
+    size_t k = i + 1;
+    while (t[k] == '!' || t[k] == '?')
+        k++;
+    return k > i + 1 && k <= i + 4 && t[k] == ')' ? k + 1 - i : 0;
+}
+
+/* Skip a variation starting at the '(' at rd->i, with everything nested in it. */
+static cd_result skip_variation(reader *rd)
+{
+    const char *t = rd->text;
+    size_t open[CD_PDN_MAX_DEPTH];
+    int depth = 0;
+    for (;;) {
+        char c = t[rd->i];
+        if (c == '(') {
+            size_t s = strength_in_parens(t, rd->i);
+            if (s) {
+                rd->i += s;
+                continue;
+            }
+            if (depth == CD_PDN_MAX_DEPTH)
+                return fail(rd, rd->i, CD_ERR_OVERFLOW, "variations nested deeper than %d",
+                            CD_PDN_MAX_DEPTH);
+            open[depth++] = rd->i++;
+        } else if (c == ')') {
+            rd->i++;
+            if (--depth == 0)
+                return CD_OK;
+        } else if (c == '{' || c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
+            cd_result r = skip_filler(rd);
+            if (r != CD_OK)
+                return r;
+        } else if (c == '\0' || c == '[') {
+            return fail(rd, open[depth - 1], CD_ERR_MOVE,
+                        "unterminated variation: '(' without ')'");
+        } else {
+            rd->i++;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ reader: tags */
+
+/* The tags the reader acts on, with the offset of each value for messages. */
+typedef struct {
+    char gametype[CD_PDN_MAX_VALUE], variant[CD_PDN_MAX_VALUE], fen[CD_PDN_MAX_VALUE];
+    char result[CD_PDN_MAX_VALUE];
+    size_t gametype_at, variant_at, fen_at;
+    int has_gametype, has_variant, has_fen, has_result;
+} header;
+
+/*
+ * Read one tag pair at the '[' at rd->i into tags and h. *again is set (and
+ * nothing read) when the tag's name is already in tags: it starts the next
+ * game's header.
+ */
+static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
+{
+    const char *t = rd->text;
+    size_t open = rd->i++;
+    while (t[rd->i] == ' ' || t[rd->i] == '\t')
+        rd->i++;
+    size_t name_at = rd->i;
+    while (isalnum((unsigned char)t[rd->i]) || t[rd->i] == '_')
+        rd->i++;
+    size_t nlen = rd->i - name_at;
+    char tmp[64];
+    if (nlen == 0)
+        return fail(rd, name_at, CD_ERR_MOVE, "tag: expected a name after '['");
+    if (!valid_name(t + name_at, nlen))
+        return fail(rd, name_at, nlen >= CD_PDN_MAX_NAME ? CD_ERR_OVERFLOW : CD_ERR_MOVE,
+                    "tag name '%s' is not a valid name (a letter, then letters, digits, '_'; "
+                    "at most %d)",
+                    shown(t + name_at, nlen, tmp, sizeof tmp), CD_PDN_MAX_NAME - 1);
+    if (tag_index(tags, t + name_at, nlen) >= 0) {
+        rd->i = open;
+        *again = 1;
+        return CD_OK;
+    }
+    while (t[rd->i] == ' ' || t[rd->i] == '\t')
+        rd->i++;
+    if (t[rd->i] != '"')
+        return fail(rd, rd->i, CD_ERR_MOVE, "tag %.*s: expected '\"' before the value", (int)nlen,
+                    t + name_at);
+    size_t value_at = rd->i++;
+    char value[CD_PDN_MAX_VALUE];
+    size_t vlen = 0;
+    for (;;) {
+        char c = t[rd->i];
+        if (c == '\0' || c == '\n' || c == '\r')
+            return fail(rd, value_at, CD_ERR_MOVE,
+                        "tag %.*s: unterminated value ('\"' without '\"')", (int)nlen, t + name_at);
+        if (c == '"')
+            break;
+        if (c == '\\' && (t[rd->i + 1] == '"' || t[rd->i + 1] == '\\'))
+            c = t[++rd->i];
+        if (vlen + 1 >= CD_PDN_MAX_VALUE)
+            return fail(rd, value_at, CD_ERR_OVERFLOW, "tag %.*s: value longer than %d bytes",
+                        (int)nlen, t + name_at, CD_PDN_MAX_VALUE - 1);
+        value[vlen++] = c;
+        rd->i++;
+    }
+    value[vlen] = '\0';
+    rd->i++;
+    while (t[rd->i] == ' ' || t[rd->i] == '\t')
+        rd->i++;
+    if (t[rd->i] != ']')
+        return fail(rd, open, CD_ERR_MOVE, "unterminated tag %.*s: '[' without ']'", (int)nlen,
+                    t + name_at);
+    rd->i++;
+    if (!tags_add(tags, t + name_at, nlen, value, vlen))
+        tags->dropped++;
+
+    struct {
+        const char *name;
+        char *dest;
+        size_t *at;
+        int *has;
+    } known[] = {{"GameType", h->gametype, &h->gametype_at, &h->has_gametype},
+                 {"Variant", h->variant, &h->variant_at, &h->has_variant},
+                 {"FEN", h->fen, &h->fen_at, &h->has_fen},
+                 {"Result", h->result, NULL, &h->has_result}};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strlen(known[k].name) == nlen && !memcmp(known[k].name, t + name_at, nlen)) {
+            memcpy(known[k].dest, value, vlen + 1);
+            if (known[k].at)
+                *known[k].at = value_at + 1;
+            *known[k].has = 1;
+        }
+    return CD_OK;
+}
+
+/* Parse ",W,10,10,N2,0" after the GameType number: checks the board size against r. */
+static cd_result check_gametype(reader *rd, const header *h, const cd_rules *r)
+{
+    const char *s = h->gametype;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (isdigit((unsigned char)*s))
+        s++;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return CD_OK;
+    int w = -1, ht = -1, ok = *s == ',';
+    if (ok) {
+        s++;
+        while (*s == ' ')
+            s++;
+        ok = *s == 'W' || *s == 'B' || *s == 'w' || *s == 'b';
+        if (ok)
+            s++;
+        while (*s == ' ')
+            s++;
+    }
+    if (ok && *s == ',') {
+        char *end;
+        long v = strtol(s + 1, &end, 10);
+        w = v > 0 && v < 100 && end > s + 1 ? (int)v : -1;
+        s = end;
+        while (*s == ' ')
+            s++;
+        if (*s == ',') {
+            v = strtol(s + 1, &end, 10);
+            ht = v > 0 && v < 100 && end > s + 1 ? (int)v : -1;
+        }
+    }
+    if (!ok || w < 0 || ht < 0)
+        return fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                    "GameType \"%s\": expected \"type\" or \"type,colour,width,height,notation\"",
+                    h->gametype);
+    if (w != cd_rules_width(r) || ht != cd_rules_height(r))
+        return fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                    "GameType \"%s\": board %dx%d, but %s is played on %dx%d", h->gametype, w, ht,
+                    r->name, cd_rules_width(r), cd_rules_height(r));
+    return CD_OK;
+}
+
+/* The variant of the game from its tags and the caller's rules. */
+static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
+                            const cd_rules **out)
+{
+    int type = -1;
+    if (h->has_gametype) {
+        type = gametype_number(h->gametype);
+        if (type < 0)
+            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                        "GameType \"%s\": expected a game type number", h->gametype);
+    }
+    const cd_rules *r;
+    if (h->has_variant) {
+        r = rules && name_eq(rules->name, h->variant) ? rules : cd_rules_find(h->variant);
+        if (!r)
+            return fail(rd, h->variant_at, CD_ERR_VARIANT, "unknown Variant \"%s\"", h->variant);
+        if (type >= 0 && gametype_number(r->gametype) != type)
+            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                        "GameType %d does not match Variant \"%s\" (GameType %s)", type, h->variant,
+                        r->gametype);
+    } else if (h->has_gametype) {
+        const char *name = gametype_variant(type);
+        if (!name)
+            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                        "unsupported GameType %d (supported: 20-29)", type);
+        r = rules && name_eq(rules->name, name) ? rules : cd_rules_find(name);
+        if (!r)
+            return fail(rd, h->gametype_at, CD_ERR_VARIANT, "no rules for GameType %d", type);
+    } else {
+        r = rules ? rules : cd_rules_find("international");
+    }
+    if (h->has_gametype) {
+        cd_result res = check_gametype(rd, h, r);
+        if (res != CD_OK)
+            return res;
+    }
+    *out = r;
+    return CD_OK;
+}
+
+/* ------------------------------------------------------------------ reader: movetext */
+
+/* A result word: CD_WHITE_WINS.. / CD_ONGOING for "0-0"; -1 if not a result. */
+static int result_of(const char *w, size_t n)
+{
+    static const struct {
+        const char *text;
+        int status;
+    } results[] = {{"2-0", CD_WHITE_WINS}, {"1-0", CD_WHITE_WINS},
+                   {"0-2", CD_BLACK_WINS}, {"0-1", CD_BLACK_WINS},
+                   {"1-1", CD_DRAW},       {"1/2-1/2", CD_DRAW},
+                   {"0-0", CD_ONGOING},    {"\xC2\xBD-\xC2\xBD", CD_DRAW}};
+    for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
+        if (strlen(results[i].text) == n && !memcmp(results[i].text, w, n))
+            return results[i].status;
+    return -1;
+}
+
+/*
+ * Check the shape of a move -- squares ("32", "c3") separated by - x X : or,
+ * between algebraic squares, nothing -- and copy it with '-' put between
+ * squares that had no separator (cd_move_parse needs one). 0 if not a move.
+ */
+static int move_shape(const char *w, size_t n, char *out, size_t outlen)
+{
+    size_t i = 0, k = 0;
+    int squares = 0;
+    for (;;) {
+        if (k + 4 >= outlen)
+            return 0;
+        if (i + 1 < n && isalpha((unsigned char)w[i]) && isdigit((unsigned char)w[i + 1]))
+            out[k++] = w[i++];
+        if (i >= n || !isdigit((unsigned char)w[i]))
+            return 0;
+        while (i < n && isdigit((unsigned char)w[i]) && k + 2 < outlen)
+            out[k++] = w[i++];
+        if (i < n && isdigit((unsigned char)w[i]))
+            return 0;
+        squares++;
+        if (i == n)
+            break;
+        if (w[i] == '-' || w[i] == 'x' || w[i] == 'X' || w[i] == ':')
+            out[k++] = w[i++];
+        else if (isalpha((unsigned char)w[i]))
+            out[k++] = '-';
+        else
+            return 0;
+    }
+    out[k] = '\0';
+    return squares >= 2;
+}
+
+/* "12." / "12..." for messages: the move number and side of the ply about to be played. */
+static void ply_name(const cd_game *g, char *out, size_t len)
+{
+    const cd_position *start = cd_game_position_at(g, 0);
+    int offset = start->side == start->rules->first ? 0 : 1;
+    int k = cd_game_ply(g) + offset;
+    snprintf(out, len, "%d%s (%s to move)", k / 2 + 1, k % 2 ? "..." : ".",
+             cd_game_position(g)->side == CD_WHITE ? "White" : "Black");
+}
+
+/* Play the move word w[0..n) at offset at; the word may still carry annotations. */
+static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, size_t n)
+{
+    char tmp[64], text[CD_PDN_MAX_TOKEN + CD_PDN_MAX_TOKEN / 2 + 8], where[64];
+    size_t core = n;
+    while (core > 0 && (w[core - 1] == '!' || w[core - 1] == '?' || w[core - 1] == '*'))
+        core--;
+    if (core == 0)
+        return CD_OK; /* a lone annotation */
+    if (!move_shape(w, core, text, sizeof text))
+        return fail(rd, at, CD_ERR_MOVE, "unexpected '%s' (expected a move, move number or result)",
+                    shown(w, n, tmp, sizeof tmp));
+    ply_name(g, where, sizeof where);
+    cd_reason why;
+    if (cd_game_status(g, &why) != CD_ONGOING)
+        return fail(rd, at, CD_ERR_ILLEGAL, "%s: move '%s' after the end of the game (%s)", where,
+                    text, cd_reason_str(why));
+    char perr[512];
+    cd_move m;
+    cd_result r = cd_move_parse(cd_game_position(g), text, &m, perr, sizeof perr);
+    if (r == CD_ERR_OVERFLOW)
+        return fail(rd, at, CD_ERR_ARG, "%s: out of memory", where);
+    if (r != CD_OK)
+        return fail(rd, at, r, "%s: %s", where, perr);
+    r = cd_game_play(g, &m);
+    if (r != CD_OK)
+        return fail(rd, at, r == CD_ERR_OVERFLOW ? CD_ERR_ARG : r,
+                    "%s: move '%s' could not be played (%s)", where, text, cd_result_str(r));
+    return CD_OK;
+}
+
+/*
+ * Read the movetext of one game into g. *result gets the result word's status
+ * (-1 when the game ended without one, or with '*').
+ */
+static cd_result read_movetext(reader *rd, cd_game *g, int *result)
+{
+    const char *t = rd->text;
+    *result = -1;
+    for (;;) {
+        cd_result r = skip_filler(rd);
+        if (r != CD_OK)
+            return r;
+        size_t at = rd->i;
+        unsigned char c = (unsigned char)t[at];
+        if (c == '\0' || c == '[')
+            return CD_OK;
+        if (c == '(') {
+            size_t s = strength_in_parens(t, at);
+            if (s)
+                rd->i += s;
+            else if ((r = skip_variation(rd)) != CD_OK)
+                return r;
+            continue;
+        }
+        if (c == ')')
+            return fail(rd, at, CD_ERR_MOVE, "')' without '('");
+        if (c == '}')
+            return fail(rd, at, CD_ERR_MOVE, "'}' without '{'");
+        if (c == '$') {
+            rd->i++;
+            if (!isdigit((unsigned char)t[rd->i]))
+                return fail(rd, at, CD_ERR_MOVE, "'$' without a number (NAG)");
+            while (isdigit((unsigned char)t[rd->i]))
+                rd->i++;
+            continue;
+        }
+        if (c == '/')
+            return fail(rd, at, CD_ERR_MOVE,
+                        "a set-up '/.../' inside the main line is not supported");
+        if (c == '*' && (t[at + 1] == '\0' || !is_word_char((unsigned char)t[at + 1]))) {
+            rd->i++;
+            return CD_OK;
+        }
+        if (!is_word_char(c)) {
+            char tmp[8];
+            return fail(rd, at, CD_ERR_MOVE, "unexpected character '%s' (0x%02x)",
+                        shown(t + at, 1, tmp, sizeof tmp), c);
+        }
+        while (is_word_char((unsigned char)t[rd->i]))
+            rd->i++;
+        size_t n = rd->i - at;
+        if (n > CD_PDN_MAX_TOKEN)
+            return fail(rd, at, CD_ERR_OVERFLOW, "a word of %zu characters (at most %d)", n,
+                        CD_PDN_MAX_TOKEN);
+        const char *w = t + at;
+        int res = result_of(w, n);
+        if (res >= 0) {
+            *result = res;
+            return CD_OK;
+        }
+        /* a move number: digits then dots, maybe with the move glued on ("1.32-28") */
+        size_t k = 0;
+        while (k < n && isdigit((unsigned char)w[k]))
+            k++;
+        if (k > 0 && k < n && w[k] == '.') {
+            while (k < n && w[k] == '.')
+                k++;
+            w += k;
+            n -= k;
+            at += k;
+            if (n == 0)
+                continue;
+            if ((res = result_of(w, n)) >= 0) {
+                *result = res;
+                return CD_OK;
+            }
+        }
+        while (n > 0 && *w == '.') /* "..." for a move left out, "1. ...19-23" */
+            w++, n--, at++;
+        if (n == 0)
+            continue;
+        if ((r = play_word(rd, g, at, w, n)) != CD_OK)
+            return r;
+    }
+}
+
+/*
+ * After an error: the next line that opens a game header, scanning from
+ * offset i. in_header: i lies in a header, whose remaining tag lines are
+ * skipped first. Always past `from`, so a caller's loop ends.
+ */
+static size_t resync(const char *t, size_t from, size_t i, int in_header)
+{
+    size_t k = i;
+    while (t[k] == ' ' || t[k] == '\t')
+        k++;
+    if (!in_header && t[k] == '[' && (i == 0 || t[i - 1] == '\n') && i > from)
+        return i;
+    for (;;) {
+        while (t[i] && t[i] != '\n')
+            i++;
+        if (!t[i])
+            return i > from ? i : from + (t[from] != '\0');
+        i++;
+        for (k = i; t[k] == ' ' || t[k] == '\t' || t[k] == '\r'; k++)
+            ;
+        if (t[k] == '[') {
+            if (!in_header)
+                return i;
+        } else {
+            in_header = 0; /* a movetext or blank line: the header is over */
+        }
+    }
+}
+
+cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_game **out,
+                      cd_pdn_tags *tags, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!text || !pos || !out) {
+        if (err && errlen)
+            snprintf(err, errlen, "PDN: missing argument");
+        return CD_ERR_ARG;
+    }
+    cd_pdn_tags local;
+    if (!tags)
+        tags = &local;
+    cd_pdn_tags_init(tags);
+    reader rd = {text, *pos, err, errlen, *pos, 1};
+    header *h = calloc(1, sizeof *h);
+    if (!h) {
+        if (err && errlen)
+            snprintf(err, errlen, "PDN: out of memory");
+        return CD_ERR_ARG;
+    }
+    cd_game *g = NULL;
+    cd_result r = skip_filler(&rd);
+    if (r != CD_OK)
+        goto done;
+    if (!text[rd.i]) {
+        *pos = rd.i;
+        free(h);
+        return CD_OK;
+    }
+    while (text[rd.i] == '[') {
+        int again = 0;
+        if ((r = read_tag(&rd, tags, h, &again)) != CD_OK)
+            goto done;
+        if (again)
+            break;
+        if ((r = skip_filler(&rd)) != CD_OK)
+            goto done;
+    }
+
+    rd.in_header = 0;
+    const cd_rules *use = NULL;
+    if ((r = pick_rules(&rd, h, rules, &use)) != CD_OK)
+        goto done;
+    cd_position start;
+    if (h->has_fen) {
+        char ferr[256];
+        r = cd_position_from_fen(&start, use, h->fen, ferr, sizeof ferr);
+        if (r != CD_OK) {
+            r = fail(&rd, h->fen_at, r, "%s", ferr);
+            goto done;
+        }
+    } else {
+        cd_position_start(&start, use);
+    }
+    g = cd_game_new(use, &start);
+    if (!g) {
+        r = fail(&rd, rd.i, CD_ERR_ARG, "out of memory");
+        goto done;
+    }
+    unsigned draw = cd_game_draw_rules(g);
+    cd_game_set_draw_rules(g, 0);
+    int result;
+    if ((r = read_movetext(&rd, g, &result)) != CD_OK)
+        goto done;
+    cd_game_set_draw_rules(g, draw);
+
+    /* The result: the movetext's, else the Result tag's; kept only where the rules allow. */
+    if (result < 0 && h->has_result)
+        result = result_of(h->result, strlen(h->result));
+    cd_reason why;
+    cd_status st = cd_game_status(g, &why);
+    int rule_draw = st == CD_DRAW && (why == CD_REASON_REPETITION || why == CD_REASON_NO_PROGRESS ||
+                                      why == CD_REASON_ENDGAME);
+    if (st == CD_ONGOING || (rule_draw && (result == CD_WHITE_WINS || result == CD_BLACK_WINS))) {
+        if (result == CD_WHITE_WINS)
+            cd_game_resign(g, CD_BLACK);
+        else if (result == CD_BLACK_WINS)
+            cd_game_resign(g, CD_WHITE);
+        else if (result == CD_DRAW && st == CD_ONGOING)
+            cd_game_agree_draw(g);
+    }
+    while (is_space((unsigned char)text[rd.i]))
+        rd.i++;
+
+done:
+    free(h);
+    if (r != CD_OK) {
+        cd_game_free(g);
+        size_t from = rd.in_header ? rd.err_at : rd.err_at > rd.i ? rd.err_at : rd.i;
+        *pos = resync(text, *pos, from, rd.in_header);
+        return r;
+    }
+    *pos = rd.i;
+    *out = g;
+    return CD_OK;
+}
