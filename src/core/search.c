@@ -169,7 +169,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
     /* 4. transposition table */
     int ttmove = -1;
-    tt_entry *t = cd_tt_probe(e, pos->key);
+    tt_entry *t = depth > 0 ? cd_tt_probe(e, pos->key) : NULL; /* not in quiescence */
     if (t) {
         if (t->move >= 0 && t->move < n)
             ttmove = t->move;
@@ -211,6 +211,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             continue;
         cd_position next;
         cd_play(pos, m, &next);
+        __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
         int irreversible = m->ncaptured || !(m->flags & CD_MOVE_KING);
         int q = irreversible ? 0 : quiet + 1;
         /* a forced single reply costs nothing: search it one ply deeper */
@@ -264,7 +265,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (searched == 0) /* every root move excluded (multipv beyond the move count) */
         return -INF;
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
+    if (depth > 0)
+        cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
     return best;
 }
 
