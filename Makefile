@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -44,7 +44,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit perft-test rules-test reference-test engine-test bench-check
+test: unit perft-test rules-test reference-test engine-test cli-test bench-check
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -52,6 +52,9 @@ unit: $(BUILD)/test_unit
 perft-test: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes $(PERFT_MAX) tests/perft/*.perft
 PERFT_MAX ?= 20000000
+
+cli-test: $(BIN)
+	sh tests/cli.sh --bin $(BIN)
 
 rules-test: $(BIN)
 	sh tests/rules.sh --bin $(BIN) tests/rules/*.moves

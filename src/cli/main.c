@@ -403,17 +403,24 @@ static int cmd_analyse(int argc, char **argv)
 
 /* ------------------------------------------------------------------ play */
 
-static void print_moves_so_far(const cd_game *g)
+/* The game so far as PDN. */
+static void print_pdn(const cd_game *g, int human)
 {
-    for (int i = 0; i < cd_game_ply(g); i++) {
-        const cd_position *p = cd_game_position_at(g, i);
-        char mv[256];
-        cd_move_to_text(p, cd_game_move(g, i), -1, mv, sizeof mv);
-        if (p->side == p->rules->first || i == 0)
-            printf("%s%d.%s ", i ? " " : "", i / 2 + 1, p->side == p->rules->first ? "" : "..");
-        printf("%s", mv);
+    cd_pdn_tags *tags = malloc(sizeof *tags);
+    if (!tags)
+        return;
+    cd_pdn_tags_init(tags);
+    cd_pdn_tag_set(tags, "Event", "condraughts play");
+    cd_pdn_tag_set(tags, "White", human == CD_WHITE ? "you" : "condraughts");
+    cd_pdn_tag_set(tags, "Black", human == CD_BLACK ? "you" : "condraughts");
+    size_t need = cd_pdn_write(g, tags, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (buf) {
+        cd_pdn_write(g, tags, buf, need + 1);
+        fputs(buf, stdout);
+        free(buf);
     }
-    printf("\n");
+    free(tags);
 }
 
 static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int quietly)
@@ -490,18 +497,13 @@ static int cmd_play(int argc, char **argv)
                    "fen: the position   pdn: the game so far   moves: the legal moves\n"
                    "resign, quit\n");
         } else if (!strcmp(cmd, "undo")) {
-            /* back to the previous position with the human to move */
-            int undone = 0;
-            while (cd_game_undo(g)) {
-                undone++;
-                if (cd_game_position(g)->side == human)
-                    break;
-            }
-            if (!undone || cd_game_position(g)->side != human) {
+            /* take back the engine's reply and your move: your turn again */
+            int plies = cd_game_ply(g);
+            int back = plies >= 2 ? 2 : 0;
+            for (int i = 0; i < back; i++)
+                cd_game_undo(g);
+            if (!back)
                 printf("nothing to undo\n");
-                while (cd_game_position(g)->side != human && cd_game_ply(g) < 0)
-                    ;
-            }
         } else if (!strcmp(cmd, "hint")) {
             cd_search_result res;
             if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && res.has_move) {
@@ -514,7 +516,7 @@ static int cmd_play(int argc, char **argv)
             cd_position_to_fen(p, 0, fen, sizeof fen);
             printf("%s\n", fen);
         } else if (!strcmp(cmd, "pdn")) {
-            print_moves_so_far(g);
+            print_pdn(g, human);
         } else if (!strcmp(cmd, "moves")) {
             static cd_movelist list;
             cd_generate(p, &list);
@@ -533,8 +535,7 @@ static int cmd_play(int argc, char **argv)
                 printf("%s\n", err);
         }
     }
-    printf("Moves: ");
-    print_moves_so_far(g);
+    print_pdn(g, human);
     cd_engine_free(e);
     cd_game_free(g);
     return 0;
