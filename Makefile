@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -44,7 +44,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit perft-test rules-test reference-test engine-test cli-test bench-check
+test: unit pdn-test perft-test rules-test reference-test engine-test cli-test bench-check
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -107,3 +107,9 @@ bench-check: $(BIN)
 
 bench: $(BIN)
 	$(BIN) bench
+
+$(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+pdn-test: $(BUILD)/test_pdn
+	$(BUILD)/test_pdn tests/pdn

@@ -128,6 +128,7 @@ cd_result cd_game_play(cd_game *g, const cd_move *m)
     if (!grow(g))
         return CD_ERR_OVERFLOW;
     int i = g->ply;
+    p = &g->pos[i]; /* grow may have moved the history */
     cd_play(p, &mv, &g->pos[i + 1]);
     g->moves[i] = mv;
     int man_move = !cd_bb_test(p->kings, mv.from);
