@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -33,8 +33,9 @@ $(LIB): $(CORE_OBJ)
 	ar rcs $@ $^
 
 CLI_SRC := $(wildcard src/cli/*.c)
-$(BIN): $(CLI_SRC) $(wildcard src/cli/*.h) $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli $(CLI_SRC) $(LIB) -lm -o $@
+PROTO_SRC := $(wildcard src/proto/*.c)
+$(BIN): $(CLI_SRC) $(PROTO_SRC) $(wildcard src/cli/*.h src/proto/*.h) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli -Isrc/proto $(CLI_SRC) $(PROTO_SRC) $(LIB) -lm -pthread -o $@
 
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
@@ -44,7 +45,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit pdn-test perft-test rules-test reference-test engine-test cli-test bench-check
+test: unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test bench-check
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -113,3 +114,6 @@ $(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
 
 pdn-test: $(BUILD)/test_pdn
 	$(BUILD)/test_pdn tests/pdn
+
+hub-test: $(BIN)
+	bash tests/hub.sh --bin $(BIN)

@@ -422,6 +422,14 @@ void cd_engine_stop(cd_engine *e);
 /* The opponent played the expected move: a pondering search now keeps to its time limits. */
 void cd_engine_ponderhit(cd_engine *e);
 
+/*
+ * Switch a search step on (1) or off (0), to measure what it gains:
+ * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
+ * "history", "ttcut" transposition-table cut-offs, "single" the extension of
+ * forced single replies. All are on by default. CD_ERR_ARG for an unknown name.
+ */
+cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
+
 /* Static evaluation of a position (side to move's view), for tests and tools. */
 int cd_evaluate(const cd_position *pos);
 

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "condraughts.h"
+#include "hub.h"
 #include "match.h"
 
 #define BENCH_DEPTH 11
@@ -601,6 +602,19 @@ static int cmd_match(int argc, char **argv)
     return cd_match_main(&m);
 }
 
+/* condraughts hub [--variant V]: the Hub protocol on stdin/stdout (for the Hub GUI). */
+static int cmd_hub(int argc, char **argv)
+{
+    const char *variant = NULL;
+    for (int i = 0; i < argc; i++) {
+        if ((!strcmp(argv[i], "--variant") || !strcmp(argv[i], "-v")) && i + 1 < argc)
+            variant = argv[++i];
+        else
+            die("hub: unexpected argument '%s' (usage: condraughts hub [--variant V])", argv[i]);
+    }
+    return cd_hub_main(stdin, stdout, variant);
+}
+
 static int cmd_variants(void)
 {
     for (int i = 0; cd_rules_at(i); i++) {
@@ -647,6 +661,8 @@ int main(int argc, char **argv)
         return cmd_analyse(argc - 2, argv + 2);
     if (!strcmp(cmd, "play"))
         return cmd_play(argc - 2, argv + 2);
+    if (!strcmp(cmd, "hub"))
+        return cmd_hub(argc - 2, argv + 2);
     if (!strcmp(cmd, "match"))
         return cmd_match(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))

@@ -35,6 +35,8 @@ struct cd_engine {
     atomic_int stop;           /* set by cd_engine_stop or the clock */
     atomic_int pondering;      /* 1 while a ponder search waits for ponderhit */
     atomic_llong ponderhit_ms; /* clock reading at ponderhit (ms) */
+    /* search steps that can be switched off to measure what each gains */
+    int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
 };
 
 /* tt.c */

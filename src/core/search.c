@@ -109,12 +109,12 @@ static void score_moves(const search *s, const cd_position *pos, const cd_moveli
             v = 1 << 30;
         else if (m->ncaptured)
             v = (1 << 25) + m->ncaptured * 16 + ((m->flags & CD_MOVE_PROMOTES) ? 8 : 0);
-        else if (ply <= CD_MAX_PLY && cd_move_equal(m, &e->killers[ply][0]))
+        else if (e->use_killers && cd_move_equal(m, &e->killers[ply][0]))
             v = 1 << 24;
-        else if (ply <= CD_MAX_PLY && cd_move_equal(m, &e->killers[ply][1]))
+        else if (e->use_killers && cd_move_equal(m, &e->killers[ply][1]))
             v = (1 << 24) - 1;
         else
-            v = e->history[pos->side][m->from & 127][m->to & 127] +
+            v = (e->use_history ? e->history[pos->side][m->from & 127][m->to & 127] : 0) +
                 ((m->flags & CD_MOVE_PROMOTES) ? (1 << 23) : 0);
         score[i] = v;
     }
@@ -174,7 +174,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if (t->move >= 0 && t->move < n)
             ttmove = t->move;
         int ts = score_from_tt(t->score, ply);
-        if (!pvnode && ply > 0 && t->depth >= depth &&
+        if (e->use_ttcut && !pvnode && ply > 0 && t->depth >= depth &&
             (t->bound == TT_EXACT || (t->bound == TT_LOWER && ts >= beta) ||
              (t->bound == TT_UPPER && ts <= alpha)))
             return ts;
@@ -215,14 +215,15 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         int irreversible = m->ncaptured || !(m->flags & CD_MOVE_KING);
         int q = irreversible ? 0 : quiet + 1;
         /* a forced single reply costs nothing: search it one ply deeper */
-        int newdepth = depth - 1 + (n == 1 && depth > 0 && ply < 2 * depth + 8);
+        int newdepth = depth - 1 + (e->use_single && n == 1 && depth > 0 && ply < 2 * depth + 8);
         int v;
         if (searched == 0) {
             v = -search_node(s, &next, -beta, -alpha, newdepth, ply + 1, q);
         } else {
             /* 7. late move reductions */
             int red = 0;
-            if (depth >= 3 && !capture && searched >= 3 && !(m->flags & CD_MOVE_PROMOTES) &&
+            if (e->use_lmr && depth >= 3 && !capture && searched >= 3 &&
+                !(m->flags & CD_MOVE_PROMOTES) &&
                 score[i] < (1 << 24) - 1)
                 red = searched >= 8 ? 2 : 1;
             v = -search_node(s, &next, -alpha - 1, -alpha, newdepth - red, ply + 1, q);
@@ -287,10 +288,25 @@ cd_engine *cd_engine_new(size_t tt_mb)
         free(e);
         return NULL;
     }
+    e->use_lmr = e->use_aspiration = e->use_killers = e->use_history = e->use_ttcut =
+        e->use_single = 1;
     atomic_init(&e->stop, 0);
     atomic_init(&e->pondering, 0);
     atomic_init(&e->ponderhit_ms, 0);
     return e;
+}
+
+cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
+{
+    static const char *names[] = {"lmr", "aspiration", "killers", "history", "ttcut", "single"};
+    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,
+                     &e->use_history, &e->use_ttcut,      &e->use_single};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (name && !strcmp(name, names[i])) {
+            *fields[i] = value != 0;
+            return CD_OK;
+        }
+    return CD_ERR_ARG;
 }
 
 void cd_engine_free(cd_engine *e)
@@ -388,7 +404,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
             int score;
             int window = 30;
             int alpha = -INF, beta = INF;
-            if (depth >= 4 && line == 1 && !CD_SCORE_IS_WIN(prev)) {
+            if (e->use_aspiration && depth >= 4 && line == 1 && !CD_SCORE_IS_WIN(prev)) {
                 alpha = prev - window;
                 beta = prev + window;
             }

@@ -1,0 +1,971 @@
+/*
+ * hub.c -- the Hub protocol, version 2: the text protocol of Fabien Letouzey's Scan engine and
+ * of the Hub GUI. Source: "Hub protocol for draughts, version 2 (used by Scan 3.1 and Hub 2.1)",
+ * protocol.txt of Scan 3.1 (2019-07-06); behaviour details (level reset after each search, `pos
+ * start`, quiet `stop` when idle, `error message=...`) follow Scan 3.1's hub loop. Own code.
+ *
+ * Syntax: every line is `<command> <arg>=<value> <arg>=<value> ...`; a value is a run of
+ * characters other than blanks, '=' and '"', or any text in double quotes; an argument without
+ * "=value" is a flag. Unknown arguments are ignored (the spec asks for that); an unknown command,
+ * an empty line, a syntax error or a bad value gets `error message="..."` and changes nothing.
+ *
+ * GUI -> engine                         engine -> GUI
+ *   hub                                   id name=.. version=.. author=".." country=..
+ *                                         param name=variant|hash|threads ..., wait
+ *   init                                  ready
+ *   set-param name=N value=V              (nothing, or error)
+ *   new-game                              clears the hash table, back to the start position
+ *   pos [pos=P] [start] [moves="m1 m2"]   (nothing, or error: the game is then unchanged)
+ *   level depth=N | nodes=N | move-time=S | [moves=N] time=S [inc=S] | infinite
+ *                                         fields combine; they apply to the next `go` only
+ *   go think | ponder | analyze           info ... (per iteration), then done move=M [ponder=M]
+ *   ponder-hit, stop                      (during a search; ignored otherwise)
+ *   ping                                  pong (also during a search)
+ *   quit, end of input                    stop the search and exit (no done)
+ * Any other command arriving during a search ends it first (its done comes out first), as Scan
+ * does; a bad line during a search gets an error and the search goes on.
+ * Errors: `error message="..."` (the spec's form). Parameters: variant (enum of every
+ * condraughts variant; Hub's normal/killer/bt/losing are accepted as values too), hash (MiB,
+ * default 64, applied at `init` or at once after it), threads (1 only).
+ * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
+ * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
+ * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
+ *
+ * Positions (`pos=`): the side to move ('W' or 'B') and then one character per playable square
+ * in square-number order: 'w' white man, 'b' black man, 'W' white king, 'B' black king, 'e'
+ * empty. 10x10 variants: 1 + 50 characters; 8x8 variants: 1 + 32 (squares 1-32 numbered as in
+ * the README: row by row from the top-left playable square as White sees the board, so the
+ * Russian start is "W" + 12 'b' + 8 'e' + 12 'w'; Italian, Spanish and Portuguese use the same
+ * numbering on their own playable squares); 12x12: 1 + 72.
+ * Moves (`moves=`, `done`, `pv`): Hub form "32-28" or "28x19x23" (from x to x captured squares,
+ * in any order when read); standard move text of the variant is also read.
+ *
+ * `info` fields: depth, score (in men, side to move's view), nodes, time (s), nps (millions of
+ * nodes per second, as Scan), pv. Scan's mean-depth (average leaf depth) is not measured by
+ * this engine and is not sent.
+ *
+ * Threads: the main thread reads commands; `go` starts one search thread that runs cd_search
+ * and prints `info` and `done`. All output goes through one mutex, which also guards the
+ * search flags (searching, stop/ponder-hit requests).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "condraughts.h"
+#include "hub.h"
+
+#define HUB_NAME             "condraughts"
+#define HUB_VERSION          "0.1"
+#define HUB_AUTHOR           "condraughts developers"
+#define HUB_COUNTRY          "International"
+#define HUB_HASH_DEFAULT     64
+#define HUB_HASH_MAX         32768
+#define HUB_DEFAULT_MOVETIME 1.0 /* seconds, for `go think` when `level` set no limit */
+#define HUB_MAX_ARGS         64
+#define HUB_MAX_LINE         (1 << 20)
+#define HUB_PV_LEN           16384
+
+/* ------------------------------------------------------------------ line syntax */
+
+typedef struct hub_arg {
+    const char *name;
+    const char *value; /* "" for a flag */
+    int has_value;
+} hub_arg;
+
+typedef struct hub_line {
+    const char *cmd;
+    int nargs;
+    hub_arg args[HUB_MAX_ARGS];
+} hub_line;
+
+static int is_blank(char c) { return isspace((unsigned char)c) != 0; }
+
+static int is_id(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return u && !iscntrl(u) && !isspace(u) && u != '=' && u != '"';
+}
+
+static void skip_blanks(const char **p)
+{
+    while (is_blank(**p))
+        (*p)++;
+}
+
+/* Copy a name at *p into *store (NUL-terminated); NULL if there is none. */
+static const char *scan_name(const char **p, char **store)
+{
+    const char *s = *p;
+    if (!is_id(*s))
+        return NULL;
+    char *out = *store;
+    while (is_id(*s))
+        *(*store)++ = *s++;
+    *(*store)++ = '\0';
+    *p = s;
+    return out;
+}
+
+/*
+ * Split a line into command and arguments. `store` must hold 2 * strlen(line) + 2 bytes; the
+ * strings of *out point into it. Returns 0, or -1 with a message in err.
+ */
+static int parse_line(const char *line, hub_line *out, char *store, char *err, size_t errlen)
+{
+    const char *p = line;
+    out->cmd = NULL;
+    out->nargs = 0;
+    skip_blanks(&p);
+    if (!*p) {
+        snprintf(err, errlen, "missing command");
+        return -1;
+    }
+    out->cmd = scan_name(&p, &store);
+    if (!out->cmd) {
+        snprintf(err, errlen, "a line must start with a command name");
+        return -1;
+    }
+    for (;;) {
+        skip_blanks(&p);
+        if (!*p)
+            return 0;
+        if (out->nargs == HUB_MAX_ARGS) {
+            snprintf(err, errlen, "too many arguments (at most %d)", HUB_MAX_ARGS);
+            return -1;
+        }
+        hub_arg *a = &out->args[out->nargs];
+        a->name = scan_name(&p, &store);
+        if (!a->name) {
+            snprintf(err, errlen, "%s",
+                     *p == '=' ? "'=' without an argument name"
+                               : "quoted text without an argument name");
+            return -1;
+        }
+        skip_blanks(&p);
+        if (*p == '=') {
+            p++;
+            skip_blanks(&p);
+            if (*p == '"') {
+                p++;
+                a->value = store;
+                while (*p && *p != '"')
+                    *store++ = *p++;
+                *store++ = '\0';
+                if (!*p) {
+                    snprintf(err, errlen, "missing closing quote in the value of '%s'", a->name);
+                    return -1;
+                }
+                p++;
+            } else {
+                a->value = scan_name(&p, &store);
+                if (!a->value) {
+                    snprintf(err, errlen, "missing value after '%s='", a->name);
+                    return -1;
+                }
+            }
+            a->has_value = 1;
+        } else {
+            a->value = "";
+            a->has_value = 0;
+        }
+        out->nargs++;
+    }
+}
+
+/* The last argument called name, or NULL. */
+static const hub_arg *arg_get(const hub_line *l, const char *name)
+{
+    for (int i = l->nargs - 1; i >= 0; i--)
+        if (!strcmp(l->args[i].name, name))
+            return &l->args[i];
+    return NULL;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < min || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno)
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+static int parse_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* ------------------------------------------------------------------ state */
+
+typedef struct hub_level {
+    int depth;
+    uint64_t nodes;
+    double movetime;
+    int clock; /* time, inc or moves given */
+    double time, inc;
+    int moves;
+    int infinite;
+} hub_level;
+
+enum { MODE_THINK, MODE_PONDER, MODE_ANALYZE };
+
+typedef struct hub {
+    FILE *in, *out;
+    pthread_mutex_t lock; /* output and the fields marked (lock) */
+    const cd_rules *rules;
+    cd_game *game;
+    cd_engine *engine; /* created at `init` or the first search */
+    long hash_mb;
+    hub_level level;
+
+    /* the search */
+    pthread_t thread;
+    int thread_live;      /* main thread: a search thread to join */
+    int searching;        /* (lock) a search runs and has not printed `done` */
+    int stop_req;         /* (lock) `stop` arrived during this search */
+    int ponderhit_req;    /* (lock) 1: `ponder-hit` arrived; 2: also re-sent from on_info */
+    int quiet;            /* (lock) quitting: print nothing more */
+    cd_game *search_game; /* the game searched: h->game or an owned copy */
+    cd_position root;
+    cd_limits limits;
+    cd_movelist scratch; /* (lock) used while formatting output */
+    char pv[HUB_PV_LEN]; /* (lock) */
+} hub;
+
+/* ------------------------------------------------------------------ output */
+
+static void say_locked(hub *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(h->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', h->out);
+    fflush(h->out);
+}
+
+static void say(hub *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&h->lock);
+    vfprintf(h->out, fmt, ap);
+    fputc('\n', h->out);
+    fflush(h->out);
+    pthread_mutex_unlock(&h->lock);
+    va_end(ap);
+}
+
+/* error message="..." (quotes and control characters in the text are replaced). */
+static void hub_error(hub *h, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *c = msg; *c; c++)
+        if (*c == '"')
+            *c = '\'';
+        else if (iscntrl((unsigned char)*c))
+            *c = ' ';
+    say(h, "error message=\"%s\"", msg);
+}
+
+/* ------------------------------------------------------------------ moves */
+
+static int find_legal(const cd_movelist *list, const cd_move *m, cd_move *out)
+{
+    for (int i = 0; i < list->count; i++)
+        if (cd_move_equal(&list->moves[i], m)) {
+            *out = list->moves[i];
+            return 1;
+        }
+    return 0;
+}
+
+/*
+ * A Hub capture with its captured squares in any order ("28x23x19"): match from, to and the
+ * captured set against the legal moves. Returns 1 on exactly one match.
+ */
+static int match_hub_capture(const cd_position *pos, const char *text, cd_move *out)
+{
+    int sq[64], n = 0;
+    const char *p = text;
+    while (*p) {
+        if (!isdigit((unsigned char)*p) || n == 64)
+            return 0;
+        long v = 0;
+        while (isdigit((unsigned char)*p) && v < 1000)
+            v = v * 10 + (*p++ - '0');
+        sq[n++] = (int)v;
+        if (*p == 'x' || *p == 'X')
+            p++;
+        else if (*p)
+            return 0;
+    }
+    if (n < 3)
+        return 0;
+    cd_movelist *list = malloc(sizeof *list);
+    if (!list)
+        return 0;
+    cd_generate(pos, list);
+    int found = 0;
+    for (int i = 0; i < list->count; i++) {
+        const cd_move *m = &list->moves[i];
+        if (cd_move_from(pos, m) != sq[0] || cd_move_to(pos, m) != sq[1] || m->ncaptured != n - 2)
+            continue;
+        int caps[64];
+        int k = cd_move_captures(pos, m, caps, 64);
+        int same = k == n - 2 && k <= 64;
+        for (int j = 2; same && j < n; j++) {
+            int hit = 0;
+            for (int c = 0; c < k; c++)
+                hit |= caps[c] == sq[j];
+            same = hit;
+        }
+        if (same) {
+            *out = *m;
+            found++;
+        }
+    }
+    free(list);
+    return found == 1;
+}
+
+static cd_result parse_move(const cd_position *pos, const char *text, cd_move *m, char *err,
+                            size_t errlen)
+{
+    cd_result r = cd_move_parse(pos, text, m, err, errlen);
+    if (r != CD_OK && match_hub_capture(pos, text, m))
+        return CD_OK;
+    return r;
+}
+
+/* Hub text of a move legal in pos (checked with h->scratch); 0 if it is not legal. */
+static int move_hub_locked(hub *h, const cd_position *pos, const cd_move *m, cd_move *legal,
+                           char *buf, size_t len)
+{
+    cd_generate(pos, &h->scratch);
+    if (!find_legal(&h->scratch, m, legal))
+        return 0;
+    return cd_move_to_hub(pos, legal, buf, len) < len;
+}
+
+/* ------------------------------------------------------------------ search thread */
+
+static void on_info(const cd_search_info *info, void *user)
+{
+    hub *h = user;
+    pthread_mutex_lock(&h->lock);
+    /* A stop or ponder-hit that arrived before cd_search took over the engine may have been
+     * reset by it: pass it on again. */
+    if (h->stop_req)
+        cd_engine_stop(h->engine);
+    if (h->ponderhit_req == 1) {
+        cd_engine_ponderhit(h->engine);
+        h->ponderhit_req = 2;
+    }
+    if (!h->quiet && (info->multipv <= 1)) {
+        char *pv = h->pv;
+        size_t used = 0;
+        pv[0] = '\0';
+        cd_position p = h->root;
+        int n = info->pvlen < CD_MAX_PLY ? info->pvlen : CD_MAX_PLY;
+        for (int i = 0; i < n; i++) {
+            char mv[512];
+            cd_move m;
+            if (!move_hub_locked(h, &p, &info->pv[i], &m, mv, sizeof mv))
+                break;
+            size_t l = strlen(mv);
+            if (used + l + 2 > HUB_PV_LEN)
+                break;
+            if (used)
+                pv[used++] = ' ';
+            memcpy(pv + used, mv, l + 1);
+            used += l;
+            cd_play(&p, &m, &p);
+        }
+        say_locked(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"",
+                   info->depth, info->score / 100.0, (unsigned long long)info->nodes, info->time,
+                   info->nps / 1e6, pv);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* done move=.. [ponder=..]: the search's move if legal, else the first legal move. */
+static void print_done_locked(hub *h, const cd_search_result *res)
+{
+    char line[1200] = "done";
+    char mv[512];
+    cd_move best;
+    int have = 0, ours = 0;
+    if (res && res->has_move && move_hub_locked(h, &h->root, &res->best, &best, mv, sizeof mv))
+        have = ours = 1;
+    if (!have) {
+        cd_generate(&h->root, &h->scratch);
+        if (h->scratch.count > 0) {
+            best = h->scratch.moves[0];
+            have = cd_move_to_hub(&h->root, &best, mv, sizeof mv) < sizeof mv;
+        }
+    }
+    if (have) {
+        strcat(line, " move=");
+        strcat(line, mv);
+        if (ours && res->has_ponder) {
+            cd_position next;
+            cd_move reply;
+            cd_play(&h->root, &best, &next);
+            if (move_hub_locked(h, &next, &res->ponder, &reply, mv, sizeof mv)) {
+                strcat(line, " ponder=");
+                strcat(line, mv);
+            }
+        }
+    }
+    say_locked(h, "%s", line);
+}
+
+static void *search_main(void *arg)
+{
+    hub *h = arg;
+    cd_search_result res;
+    memset(&res, 0, sizeof res);
+    cd_result r = cd_search(h->engine, h->search_game, &h->limits, on_info, h, &res);
+    pthread_mutex_lock(&h->lock);
+    if (!h->quiet) {
+        if (r != CD_OK)
+            say_locked(h, "error message=\"search failed: %s\"", cd_result_str(r));
+        print_done_locked(h, &res);
+    }
+    h->searching = 0;
+    pthread_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+static int is_searching(hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    int s = h->searching;
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
+
+/* Join a finished search thread and free what it used. */
+static void reap(hub *h)
+{
+    if (!h->thread_live)
+        return;
+    pthread_join(h->thread, NULL);
+    h->thread_live = 0;
+    if (h->search_game != h->game)
+        cd_game_free(h->search_game);
+    h->search_game = NULL;
+}
+
+static void stop_search(hub *h, int quiet)
+{
+    pthread_mutex_lock(&h->lock);
+    int s = h->searching;
+    if (s) {
+        h->stop_req = 1;
+        if (quiet)
+            h->quiet = 1;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (s)
+        cd_engine_stop(h->engine);
+}
+
+/* ------------------------------------------------------------------ commands */
+
+static const cd_rules *find_variant(const char *name)
+{
+    static const struct {
+        const char *hub, *ours;
+    } hub_names[] = {
+        {"normal", "international"},
+        {"bt", "breakthrough"},
+        {"losing", "antidraughts"},
+    };
+    for (size_t i = 0; i < sizeof hub_names / sizeof hub_names[0]; i++)
+        if (name_eq(name, hub_names[i].hub))
+            return cd_rules_find(hub_names[i].ours);
+    return cd_rules_find(name);
+}
+
+static int ensure_engine(hub *h)
+{
+    if (!h->engine)
+        h->engine = cd_engine_new((size_t)h->hash_mb);
+    return h->engine != NULL;
+}
+
+static void cmd_hub(hub *h, const hub_line *l)
+{
+    (void)l;
+    char values[1024];
+    size_t used = 0;
+    values[0] = '\0';
+    for (int i = 0; cd_rules_at(i); i++) {
+        const char *name = cd_rules_at(i)->name;
+        size_t len = strlen(name);
+        if (used + len + 2 > sizeof values)
+            break;
+        if (used)
+            values[used++] = ' ';
+        memcpy(values + used, name, len + 1);
+        used += len;
+    }
+    pthread_mutex_lock(&h->lock);
+    say_locked(h, "id name=%s version=%s author=\"%s\" country=%s", HUB_NAME, HUB_VERSION,
+               HUB_AUTHOR, HUB_COUNTRY);
+    say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
+    say_locked(h, "param name=hash value=%ld type=int min=1 max=%d", h->hash_mb, HUB_HASH_MAX);
+    say_locked(h, "param name=threads value=1 type=int min=1 max=1");
+    say_locked(h, "wait");
+    pthread_mutex_unlock(&h->lock);
+}
+
+static void cmd_init(hub *h, const hub_line *l)
+{
+    (void)l;
+    if (!ensure_engine(h))
+        hub_error(h, "cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
+    say(h, "ready");
+}
+
+static void cmd_set_param(hub *h, const hub_line *l)
+{
+    const hub_arg *n = arg_get(l, "name"), *v = arg_get(l, "value");
+    if (!n || !n->has_value || !*n->value) {
+        hub_error(h, "set-param: missing name=");
+        return;
+    }
+    if (!v || !v->has_value) {
+        hub_error(h, "set-param: missing value= for '%s'", n->value);
+        return;
+    }
+    if (!strcmp(n->value, "variant")) {
+        const cd_rules *r = find_variant(v->value);
+        if (!r) {
+            hub_error(h, "set-param: unknown variant '%s'", v->value);
+            return;
+        }
+        if (r != h->rules) {
+            cd_game *g = cd_game_new(r, NULL);
+            if (!g) {
+                hub_error(h, "set-param: out of memory");
+                return;
+            }
+            cd_game_free(h->game);
+            h->game = g;
+            h->rules = r;
+        }
+    } else if (!strcmp(n->value, "hash")) {
+        long mb;
+        if (!parse_long(v->value, 1, HUB_HASH_MAX, &mb)) {
+            hub_error(h, "set-param: hash must be an integer from 1 to %d (MiB), not '%s'",
+                      HUB_HASH_MAX, v->value);
+            return;
+        }
+        if (h->engine && cd_engine_set_hash(h->engine, (size_t)mb) != CD_OK) {
+            hub_error(h, "set-param: cannot allocate a %ld MiB hash table", mb);
+            return;
+        }
+        h->hash_mb = mb;
+    } else if (!strcmp(n->value, "threads")) {
+        long t;
+        if (!parse_long(v->value, 1, 1, &t)) {
+            hub_error(h, "set-param: threads must be 1 (one search thread), not '%s'", v->value);
+            return;
+        }
+    } else {
+        hub_error(h, "set-param: unknown parameter '%s' (variant, hash, threads)", n->value);
+    }
+}
+
+static void cmd_new_game(hub *h, const hub_line *l)
+{
+    (void)l;
+    cd_game *g = cd_game_new(h->rules, NULL);
+    if (!g) {
+        hub_error(h, "new-game: out of memory");
+        return;
+    }
+    cd_game_free(h->game);
+    h->game = g;
+    if (h->engine)
+        cd_engine_clear(h->engine);
+}
+
+static void cmd_pos(hub *h, const hub_line *l)
+{
+    const char *text = NULL, *moves = NULL;
+    for (int i = 0; i < l->nargs; i++) {
+        const hub_arg *a = &l->args[i];
+        if (!strcmp(a->name, "pos")) {
+            if (!a->has_value) {
+                hub_error(h, "pos: pos= needs a position");
+                return;
+            }
+            text = a->value;
+        } else if (!strcmp(a->name, "start")) {
+            text = NULL;
+        } else if (!strcmp(a->name, "moves")) {
+            moves = a->value;
+        }
+    }
+    char err[256] = "";
+    cd_position start;
+    if (text) {
+        if (cd_position_from_hub(&start, h->rules, text, err, sizeof err) != CD_OK) {
+            hub_error(h, "pos: bad position for %s: %s", h->rules->name, err);
+            return;
+        }
+    } else {
+        cd_position_start(&start, h->rules);
+    }
+    cd_game *g = cd_game_new(h->rules, &start);
+    if (!g) {
+        hub_error(h, "pos: out of memory");
+        return;
+    }
+    if (moves) {
+        char *copy = strdup(moves);
+        if (!copy) {
+            cd_game_free(g);
+            hub_error(h, "pos: out of memory");
+            return;
+        }
+        int i = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+            i++;
+            if (cd_game_status(g, NULL) != CD_ONGOING) {
+                /* Over by our draw rules but the GUI goes on: keep the moves, drop the history. */
+                cd_game *fresh = cd_game_new(h->rules, cd_game_position(g));
+                if (!fresh) {
+                    hub_error(h, "pos: out of memory");
+                    free(copy);
+                    cd_game_free(g);
+                    return;
+                }
+                cd_game_free(g);
+                g = fresh;
+            }
+            cd_move m;
+            err[0] = '\0';
+            cd_result r = parse_move(cd_game_position(g), tok, &m, err, sizeof err);
+            if (r == CD_OK)
+                r = cd_game_play(g, &m);
+            if (r != CD_OK) {
+                hub_error(h, "pos: move %d '%s': %s", i, tok, err[0] ? err : cd_result_str(r));
+                free(copy);
+                cd_game_free(g);
+                return;
+            }
+        }
+        free(copy);
+    }
+    cd_game_free(h->game);
+    h->game = g;
+}
+
+static void cmd_level(hub *h, const hub_line *l)
+{
+    hub_level lv = h->level;
+    for (int i = 0; i < l->nargs; i++) {
+        const hub_arg *a = &l->args[i];
+        const char *k = a->name;
+        long n;
+        double x;
+        if (!strcmp(k, "depth")) {
+            if (!parse_long(a->value, 1, 1000, &n))
+                goto bad;
+            lv.depth = n < CD_MAX_PLY ? (int)n : CD_MAX_PLY;
+        } else if (!strcmp(k, "nodes")) {
+            if (!parse_u64(a->value, &lv.nodes) || !lv.nodes)
+                goto bad;
+        } else if (!strcmp(k, "move-time")) {
+            if (!parse_real(a->value, &x) || x < 0)
+                goto bad;
+            lv.movetime = x > 0.001 ? x : 0.001;
+        } else if (!strcmp(k, "time")) {
+            if (!parse_real(a->value, &x))
+                goto bad;
+            lv.time = x > 0.001 ? x : 0.001; /* an overrun clock is sent as <= 0 */
+            lv.clock = 1;
+        } else if (!strcmp(k, "inc")) {
+            if (!parse_real(a->value, &x) || x < 0)
+                goto bad;
+            lv.inc = x;
+            lv.clock = 1;
+        } else if (!strcmp(k, "moves")) {
+            if (!parse_long(a->value, 0, 100000, &n))
+                goto bad;
+            lv.moves = (int)n;
+            lv.clock = 1;
+        } else if (!strcmp(k, "infinite")) {
+            lv.infinite = 1;
+        } /* other arguments ("ponder", future ones) are ignored */
+        continue;
+    bad:
+        hub_error(h, "level: bad value for %s: '%s'", k, a->value);
+        return;
+    }
+    h->level = lv;
+}
+
+static void cmd_go(hub *h, const hub_line *l)
+{
+    int mode = -1;
+    if (arg_get(l, "think"))
+        mode = MODE_THINK;
+    else if (arg_get(l, "ponder"))
+        mode = MODE_PONDER;
+    else if (arg_get(l, "analyze") || arg_get(l, "analyse"))
+        mode = MODE_ANALYZE;
+    if (mode < 0) {
+        hub_error(h, "go: expected think, ponder or analyze");
+        return;
+    }
+    hub_level lv = h->level;
+    memset(&h->level, 0, sizeof h->level); /* a level applies to one search */
+
+    const cd_position *pos = cd_game_position(h->game);
+    h->root = *pos;
+    pthread_mutex_lock(&h->lock);
+    h->searching = 0;
+    h->stop_req = 0;
+    h->ponderhit_req = 0;
+    pthread_mutex_unlock(&h->lock);
+
+    if (cd_count_moves(pos) == 0) {
+        hub_error(h, "go: no legal move in this position");
+        say(h, "done");
+        return;
+    }
+    if (!ensure_engine(h)) {
+        hub_error(h, "go: cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
+        pthread_mutex_lock(&h->lock);
+        print_done_locked(h, NULL);
+        pthread_mutex_unlock(&h->lock);
+        return;
+    }
+    h->search_game = h->game;
+    if (cd_game_status(h->game, NULL) != CD_ONGOING) {
+        /* Over by a draw rule here, yet the GUI asks for a move: search the position alone. */
+        h->search_game = cd_game_new(h->rules, pos);
+        if (!h->search_game) {
+            hub_error(h, "go: out of memory");
+            pthread_mutex_lock(&h->lock);
+            print_done_locked(h, NULL);
+            pthread_mutex_unlock(&h->lock);
+            return;
+        }
+    }
+
+    cd_limits *lim = &h->limits;
+    memset(lim, 0, sizeof *lim);
+    lim->depth = lv.depth;
+    lim->nodes = lv.nodes;
+    if (mode == MODE_ANALYZE) {
+        lim->infinite = 1;
+    } else {
+        lim->movetime = lv.movetime;
+        if (lv.clock) {
+            lim->time[pos->side] = lv.time;
+            lim->inc[pos->side] = lv.inc;
+            lim->moves_to_go = lv.moves;
+        }
+        lim->infinite = lv.infinite;
+        lim->ponder = mode == MODE_PONDER;
+        if (!lv.depth && !lv.nodes && lv.movetime <= 0 && !lv.clock && !lv.infinite)
+            lim->movetime = HUB_DEFAULT_MOVETIME;
+    }
+
+    pthread_mutex_lock(&h->lock);
+    h->searching = 1;
+    pthread_mutex_unlock(&h->lock);
+    if (pthread_create(&h->thread, NULL, search_main, h) != 0) {
+        pthread_mutex_lock(&h->lock);
+        h->searching = 0;
+        say_locked(h, "error message=\"go: cannot start the search thread\"");
+        print_done_locked(h, NULL);
+        pthread_mutex_unlock(&h->lock);
+        if (h->search_game != h->game)
+            cd_game_free(h->search_game);
+        h->search_game = NULL;
+        return;
+    }
+    h->thread_live = 1;
+}
+
+static const struct {
+    const char *name;
+    void (*run)(hub *h, const hub_line *l);
+} commands[] = {
+    {"hub", cmd_hub},
+    {"init", cmd_init},
+    {"set-param", cmd_set_param},
+    {"new-game", cmd_new_game},
+    {"pos", cmd_pos},
+    {"level", cmd_level},
+    {"go", cmd_go},
+};
+
+/*
+ * Handle one line. Returns 1 on quit. During a search, ping, stop and ponder-hit act at once;
+ * any other known command first ends the search (as `stop`, its `done` comes first) and then
+ * runs, as in Scan: so "stop, pos, level, go" sent in one go works. A bad or unknown line gets
+ * an error and the search goes on.
+ */
+static int handle_line(hub *h, const char *text, char *store)
+{
+    hub_line l;
+    char err[256];
+    if (parse_line(text, &l, store, err, sizeof err) != 0) {
+        hub_error(h, "%s", err);
+        return 0;
+    }
+    const char *c = l.cmd;
+    if (!is_searching(h))
+        reap(h);
+
+    if (!strcmp(c, "ping")) {
+        say(h, "pong");
+    } else if (!strcmp(c, "quit")) {
+        return 1;
+    } else if (!strcmp(c, "stop")) {
+        stop_search(h, 0); /* idle: nothing to stop (the search may just have ended) */
+    } else if (!strcmp(c, "ponder-hit")) {
+        pthread_mutex_lock(&h->lock);
+        int s = h->searching;
+        if (s && !h->ponderhit_req)
+            h->ponderhit_req = 1;
+        pthread_mutex_unlock(&h->lock);
+        if (s)
+            cd_engine_ponderhit(h->engine);
+    } else {
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(c, commands[i].name)) {
+                stop_search(h, 0);
+                reap(h); /* waits for the search's done */
+                commands[i].run(h, &l);
+                return 0;
+            }
+        char shown[64];
+        snprintf(shown, sizeof shown, "%s", c);
+        hub_error(h, "unknown command '%s'", shown);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ main loop */
+
+int cd_hub_main(FILE *in, FILE *out, const char *default_variant)
+{
+    const cd_rules *rules = find_variant(default_variant ? default_variant : "international");
+    if (!rules) {
+        fprintf(stderr, "condraughts hub: unknown variant '%s' (try: condraughts variants)\n",
+                default_variant);
+        return 2;
+    }
+    hub *h = calloc(1, sizeof *h);
+    if (!h) {
+        fprintf(stderr, "condraughts hub: out of memory\n");
+        return 2;
+    }
+    h->in = in;
+    h->out = out;
+    h->rules = rules;
+    h->hash_mb = HUB_HASH_DEFAULT;
+    h->game = cd_game_new(rules, NULL);
+    if (!h->game || pthread_mutex_init(&h->lock, NULL) != 0) {
+        fprintf(stderr, "condraughts hub: out of memory\n");
+        cd_game_free(h->game);
+        free(h);
+        return 2;
+    }
+
+    char *line = NULL, *store = NULL;
+    size_t cap = 0, store_cap = 0;
+    for (;;) {
+        ssize_t n = getline(&line, &cap, in);
+        if (n < 0)
+            break; /* end of input (or a read error): the GUI is gone */
+        size_t len = (size_t)n;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (memchr(line, '\0', len)) {
+            hub_error(h, "NUL byte in the line");
+            continue;
+        }
+        if (len > HUB_MAX_LINE) {
+            hub_error(h, "line too long (%zu bytes)", len);
+            continue;
+        }
+        if (2 * len + 2 > store_cap) {
+            char *s = realloc(store, 2 * len + 2);
+            if (!s) {
+                hub_error(h, "out of memory");
+                continue;
+            }
+            store = s;
+            store_cap = 2 * len + 2;
+        }
+        if (handle_line(h, line, store))
+            break;
+    }
+
+    stop_search(h, 1);
+    reap(h);
+    free(line);
+    free(store);
+    if (h->engine)
+        cd_engine_free(h->engine);
+    cd_game_free(h->game);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    return 0;
+}
