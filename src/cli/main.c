@@ -563,7 +563,7 @@ static int cmd_match(int argc, char **argv)
             if (!(m.rules = cd_rules_find(v)))
                 die("unknown variant '%s' (try: condraughts variants)", v);
         } else if (!strcmp(a, "--engine1") || !strcmp(a, "--engine2")) {
-            m.engine[a[8] - '1'] = strcmp(v, "self") ? v : NULL;
+            m.engine[a[8] - '1'] = v;
         } else if (!strcmp(a, "--openings")) {
             m.openings = v;
         } else if (!strcmp(a, "--pdn")) {

@@ -71,11 +71,28 @@ static int hub_expect(player *p, const char *word, char *buf, size_t len)
 
 static void player_start(player *p, const cd_rules *r, size_t hash)
 {
-    if (!p->cmd) {
+    if (!p->cmd || !strncmp(p->cmd, "self", 4)) {
+        /* the built-in engine; "self:lmr=0,killers=0" switches search steps off */
         p->engine = cd_engine_new(hash);
         if (!p->engine)
             fail("out of memory");
-        snprintf(p->name, sizeof p->name, "condraughts %s", CD_VERSION);
+        snprintf(p->name, sizeof p->name, "condraughts %s%s%s", CD_VERSION,
+                 p->cmd && p->cmd[4] ? " " : "", p->cmd && p->cmd[4] ? p->cmd + 5 : "");
+        if (p->cmd && p->cmd[4] == ':') {
+            char opts[256];
+            snprintf(opts, sizeof opts, "%s", p->cmd + 5);
+            for (char *tok = strtok(opts, ","); tok; tok = strtok(NULL, ",")) {
+                char *eq = strchr(tok, '=');
+                if (!eq)
+                    fail("engine option '%s' needs =value", tok);
+                *eq = '\0';
+                if (cd_engine_set_option(p->engine, tok, atoi(eq + 1)) != CD_OK)
+                    fail("unknown engine option '%s'", tok);
+            }
+        } else if (p->cmd && p->cmd[4]) {
+            fail("bad engine '%s' (self or self:option=value,...)", p->cmd);
+        }
+        p->cmd = NULL;
         return;
     }
     int in[2], out[2];
