@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -45,7 +45,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test bench-check
+test: unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test dxp-test bench-check
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -117,3 +117,11 @@ pdn-test: $(BUILD)/test_pdn
 
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
+
+$(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.c src/proto/dxp.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c src/proto/dxp.c $(LIB) -o $@
+
+# DXP: message unit tests, scripted peers against the binary, a loopback game.
+dxp-test: $(BUILD)/test_dxp $(BIN)
+	$(BUILD)/test_dxp --bin $(BIN)
+	sh tests/dxp.sh --bin $(BIN)

@@ -13,27 +13,7 @@
 
 #include "condraughts.h"
 
-static int failures, checks;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_STR(got, want)                                                                       \
-    do {                                                                                           \
-        const char *got_ = (got), *want_ = (want);                                                 \
-        checks++;                                                                                  \
-        if (!got_ || strcmp(got_, want_)) {                                                        \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: got '%s', want '%s'\n", __FILE__, __LINE__,                    \
-                    got_ ? got_ : "(null)", want_);                                                \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 static const char *sample_dir = "tests/pdn";
 static cd_pdn_tags tags;

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "condraughts.h"
+#include "dxp.h"
 #include "hub.h"
 #include "match.h"
 
@@ -663,6 +664,8 @@ int main(int argc, char **argv)
         return cmd_play(argc - 2, argv + 2);
     if (!strcmp(cmd, "hub"))
         return cmd_hub(argc - 2, argv + 2);
+    if (!strcmp(cmd, "dxp"))
+        return cd_dxp_main(argc - 2, argv + 2);
     if (!strcmp(cmd, "match"))
         return cmd_match(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))

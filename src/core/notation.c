@@ -12,35 +12,10 @@
 
 #include "board.h"
 #include "movegen.h"
+#include "strbuf.h"
 
 void cd_position_rekey(cd_position *pos);
 
-/* ------------------------------------------------------------------ output buffer */
-
-typedef struct {
-    char *buf;
-    size_t len, n;
-} sbuf;
-
-static void sb_putc(sbuf *b, char c)
-{
-    if (b->n + 1 < b->len)
-        b->buf[b->n] = c;
-    b->n++;
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    while (*s)
-        sb_putc(b, *s++);
-}
-
-static size_t sb_end(sbuf *b)
-{
-    if (b->len)
-        b->buf[b->n < b->len ? b->n : b->len - 1] = '\0';
-    return b->n;
-}
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {

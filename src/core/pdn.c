@@ -24,33 +24,8 @@
 #include <string.h>
 
 #include "condraughts.h"
+#include "strbuf.h"
 
-/* ------------------------------------------------------------------ output buffer */
-
-typedef struct {
-    char *buf;
-    size_t len, n;
-} sbuf;
-
-static void sb_putc(sbuf *b, char c)
-{
-    if (b->n + 1 < b->len)
-        b->buf[b->n] = c;
-    b->n++;
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    while (*s)
-        sb_putc(b, *s++);
-}
-
-static size_t sb_end(sbuf *b)
-{
-    if (b->len)
-        b->buf[b->n < b->len ? b->n : b->len - 1] = '\0';
-    return b->n;
-}
 
 /* ------------------------------------------------------------------ tags */
 
