@@ -70,10 +70,10 @@ reference-full: $(BUILD)/test_reference
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  PERFT_MAX=300000 REF_POSITIONS=300 test
+	  PERFT_MAX=300000 REF_POSITIONS=300 ENGINE_POSITIONS=40 test
 
 clang:
-	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 test
+	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 ENGINE_POSITIONS=60 test
 
 perft-full: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes 20000000000 tests/perft/*.perft
@@ -95,7 +95,7 @@ run: $(BIN)
 $(BUILD)/test_engine: tests/test_engine.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
 
-ENGINE_POSITIONS ?= 60
+ENGINE_POSITIONS ?= 200
 engine-test: $(BUILD)/test_engine
 	$(BUILD)/test_engine $(ENGINE_POSITIONS)
 

@@ -124,6 +124,19 @@ static void test_time_limit(void)
     }
     CHECK(worst <= 0.3 * 1.05 + 0.01);
     printf("engine: movetime 0.300 s, worst %.3f s\n", worst);
+    /* depth and node limits */
+    cd_limits ld = {0};
+    ld.depth = 5;
+    cd_search_result rd;
+    cd_search(e, g, &ld, NULL, NULL, &rd);
+    CHECK(rd.depth == 5);
+    cd_limits ln = {0};
+    ln.nodes = 100000;
+    cd_search_result rn;
+    cd_search(e, g, &ln, NULL, NULL, &rn);
+    CHECK(rn.nodes <= 100000 + 100000 / 20);
+    CHECK(rn.nodes >= 100000 * 95 / 100 || rn.depth >= CD_MAX_PLY - 8);
+    printf("engine: node limit 100000, searched %llu\n", (unsigned long long)rn.nodes);
     /* a clock of 10 s for the game uses a fraction of it */
     cd_limits l = {0};
     l.time[CD_WHITE] = 10;
