@@ -1,7 +1,10 @@
 /*
  * search.c -- iterative deepening principal variation search.
  *
- * The steps, in the order a node runs them, and what each is for:
+ * The steps, in the order a node runs them, what each is for, and what it
+ * gained (condraughts match, 200 games from every 3-move opening, 20,000
+ * nodes a move, the engine against itself with the step switched off by
+ * cd_engine_set_option; Elo with 95% interval):
  *  1. Draws: repetition of a position since the last capture or man move
  *     (twofold inside the search), and the variant's no-progress rule.
  *  2. Terminal positions: no legal move loses (wins in antidraughts); in
@@ -10,16 +13,19 @@
  *     (compulsory) captures are searched on at depth 0; a quiet position
  *     returns the static evaluation.
  *  4. Transposition table: cut-offs at non-PV nodes, and the stored move is
- *     tried first.
- *  5. Move ordering: table move, then killers, then the history heuristic.
+ *     tried first. Not probed in quiescence (memory latency, measured).
+ *  5. Move ordering: table move, then killers, then the history heuristic
+ *     (killers + history: +58 [+23, +94] in International).
  *  6. PVS: the first move with the full window, the rest with a null window
  *     and a re-search on fail-high.
  *  7. Late move reductions: quiet moves late in the list at depth >= 3 are
- *     searched one ply (two ply very late) shallower first.
- * Iterative deepening adds aspiration windows from depth 4, a soft time limit
- * checked between iterations and a hard one checked every 1024 nodes.
- * The measured effect of each step is in the closing notes of the issues
- * (condraughts match).
+ *     searched one ply (two ply very late) shallower first
+ *     (+56 [+20, +94] International, +85 [+38, +135] Constitutional).
+ *  8. A forced single reply is searched one ply deeper.
+ * Iterative deepening adds aspiration windows from depth 4 (+21 [-17, +59]:
+ * not shown to help yet), a soft time limit checked between iterations and a
+ * hard one checked every 1024 nodes. Steps 5, 7, 8 and the aspiration windows
+ * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
  */
 #include <stdlib.h>
 #include <string.h>
