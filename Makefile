@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -34,8 +34,9 @@ $(LIB): $(CORE_OBJ)
 
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
-$(BIN): $(CLI_SRC) $(PROTO_SRC) $(wildcard src/cli/*.h src/proto/*.h) $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli -Isrc/proto $(CLI_SRC) $(PROTO_SRC) $(LIB) -lm -pthread -o $@
+WEB_SRC := $(wildcard src/web/*.c)
+$(BIN): $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(wildcard src/cli/*.h src/proto/*.h src/web/*.h) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli -Isrc/proto -Isrc/web $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(LIB) -lmicrohttpd -lcjson -lm -pthread -o $@
 
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
@@ -45,7 +46,11 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-test: unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test dxp-test bench-check
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test \
+              dxp-test api-test bench-check
+test: $(CORE_TESTS) web-test
+# Everything but the browser (the sanitizer and clang builds run this).
+test-nobrowser: $(CORE_TESTS)
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
@@ -70,10 +75,10 @@ reference-full: $(BUILD)/test_reference
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  PERFT_MAX=300000 REF_POSITIONS=300 ENGINE_POSITIONS=40 test
+	  PERFT_MAX=300000 REF_POSITIONS=300 ENGINE_POSITIONS=40 test-nobrowser
 
 clang:
-	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 ENGINE_POSITIONS=60 test
+	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 ENGINE_POSITIONS=60 test-nobrowser
 
 perft-full: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes 20000000000 tests/perft/*.perft
@@ -82,7 +87,7 @@ bench-perft: $(BIN)
 	sh bench/perft.sh $(BIN)
 
 format:
-	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c
+	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
 	rm -rf build build-asan build-clang
@@ -125,3 +130,18 @@ $(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.c src/proto/dxp.h $(LIB)
 dxp-test: $(BUILD)/test_dxp $(BIN)
 	$(BUILD)/test_dxp --bin $(BIN)
 	sh tests/dxp.sh --bin $(BIN)
+
+# The web API: a server on a free port, driven with curl (tests/api.sh).
+api-test: $(BIN)
+	sh tests/api.sh --bin $(BIN)
+
+# Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
+# Ctrl-C stops).
+PLAY_PORT ?= 8080
+play: $(BIN)
+	$(BIN) serve --port $(PLAY_PORT)
+
+# Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core.
+web-test: $(BIN)
+	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
+	  node run.mjs --bin $(abspath $(BIN))

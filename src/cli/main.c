@@ -19,6 +19,7 @@
 #include "dxp.h"
 #include "hub.h"
 #include "match.h"
+#include "server.h"
 
 #define BENCH_DEPTH 11
 
@@ -639,6 +640,7 @@ static void usage(FILE *f)
         "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
+        "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
         "  variants\n"
         "  version\n");
 }
@@ -668,6 +670,8 @@ int main(int argc, char **argv)
         return cd_dxp_main(argc - 2, argv + 2);
     if (!strcmp(cmd, "match"))
         return cmd_match(argc - 2, argv + 2);
+    if (!strcmp(cmd, "serve"))
+        return cd_serve_main(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

@@ -1,0 +1,450 @@
+#!/bin/sh
+# tests/api.sh -- the web API of `condraughts serve`, driven with curl.
+#   sh tests/api.sh [--bin build/condraughts]
+# Starts the server on a free port with a temporary data directory, plays games in several
+# variants through the API, checks every error path, restarts the server on the same data and
+# checks the games are still there, and reads an SSE analysis. Prints "api: N passed, M failed".
+set -u
+BIN=build/condraughts
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --bin) BIN=$2; shift 2 ;;
+    *) echo "usage: sh tests/api.sh [--bin BIN]" >&2; exit 2 ;;
+    esac
+done
+command -v curl >/dev/null 2>&1 || { echo "api: curl is required" >&2; exit 1; }
+
+TMP=$(mktemp -d)
+DATA=$TMP/games
+WEB=$TMP/web
+mkdir -p "$WEB"
+echo '<!doctype html><title>condraughts</title>' >"$WEB/index.html"
+echo 'console.log("app");' >"$WEB/app.js"
+echo 'body{}' >"$WEB/style.css"
+PID=
+PASS=0
+FAIL=0
+
+cleanup() {
+    [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+ok() { PASS=$((PASS + 1)); }
+bad() {
+    FAIL=$((FAIL + 1))
+    echo "FAIL: $*"
+}
+check() { # check DESCRIPTION CONDITION-COMMAND...
+    d=$1
+    shift
+    if "$@"; then ok; else bad "$d"; fi
+}
+
+start_server() {
+    : >"$TMP/out"
+    "$BIN" serve --port 0 --data "$DATA" --web "$WEB" >"$TMP/out" 2>>"$TMP/err" &
+    PID=$!
+    i=0
+    PORT=
+    while [ $i -lt 100 ]; do
+        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$TMP/out")
+        [ -n "$PORT" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if [ -z "$PORT" ]; then
+        echo "api: the server did not start"
+        cat "$TMP/err"
+        exit 1
+    fi
+    URL=http://127.0.0.1:$PORT
+}
+
+stop_server() {
+    kill "$PID" 2>/dev/null
+    wait "$PID"
+    RC=$?
+    PID=
+}
+
+# req METHOD PATH [BODY]: sets CODE, BODY, TYPE
+req() {
+    if [ $# -ge 3 ]; then
+        printf '%s' "$3" >"$TMP/req"
+        set -- "$1" "$2" --data-binary "@$TMP/req" -H 'Content-Type: application/json'
+    fi
+    m=$1
+    p=$2
+    shift 2
+    CODE=$(curl -s -o "$TMP/body" -w '%{http_code} %{content_type}' -X "$m" "$@" "$URL$p")
+    TYPE=${CODE#* }
+    CODE=${CODE%% *}
+    BODY=$(cat "$TMP/body")
+}
+
+# field NAME: a top-level string field of BODY (first occurrence)
+field() { printf '%s' "$BODY" | sed -n "s/^[^\"]*\"$1\":\"\([^\"]*\)\".*/\1/p; t; s/.*,\"$1\":\"\([^\"]*\)\".*/\1/p" | head -n 1; }
+# num NAME: a numeric field
+num() { printf '%s' "$BODY" | sed -n "s/.*\"$1\":\(-\{0,1\}[0-9][0-9.]*\).*/\1/p" | head -n 1; }
+# moves: the "text" of every legal move, one a line
+moves() { printf '%s' "$BODY" | sed 's/.*"moves":\[//; s/\],"history".*//' | grep -o '"text":"[^"]*"' | sed 's/"text":"//; s/"$//'; }
+has() { printf '%s' "$BODY" | grep -q -- "$1"; }
+is() { [ "$1" = "$2" ]; }
+
+start_server
+
+# ------------------------------------------------------------ static files
+req GET /
+check "GET / serves index.html" is "$CODE" 200
+check "index.html is text/html" is "${TYPE%%;*}" text/html
+req GET /app.js
+check "app.js content type" is "${TYPE%%;*}" text/javascript
+req GET /style.css
+check "style.css content type" is "${TYPE%%;*}" text/css
+CODE=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is "$URL/../../etc/passwd")
+check "path with .. rejected" is "$CODE" 404
+CODE=$(curl -s -o /dev/null -w '%{http_code}' "$URL/a%20b.js")
+check "path with a bad character rejected" is "$CODE" 404
+req GET /missing.js
+check "missing static file 404" is "$CODE" 404
+req POST /app.js '{}'
+check "POST to a static file 405" is "$CODE" 405
+
+# ------------------------------------------------------------ variants
+req GET /api/variants
+check "variants 200" is "$CODE" 200
+check "variants is JSON" is "$TYPE" application/json
+check "variants lists international" has '"name":"international","title":"International draughts","width":10,"height":10,"squares":50,"algebraic":false,"mirrored":false'
+check "variants lists russian as algebraic" has '"name":"russian","title":"[^"]*","width":8,"height":8,"squares":32,"algebraic":true'
+check "variants lists a mirrored board" has '"mirrored":true'
+
+# ------------------------------------------------------------ create
+req POST /api/games '{"variant":"international","human":"both","level":1}'
+check "create international 201" is "$CODE" 201
+INT=$(field id)
+check "game id is hex" sh -c "printf '%s' '$INT' | grep -Eq '^[0-9a-f]+$'"
+check "new game ply 0" is "$(num ply)" 0
+check "new game ongoing" is "$(field status)" ongoing
+check "new game white to move" is "$(field side)" white
+check "new game fen" is "$(field fen)" "W:W31-50:B1-20"
+check "new game result *" is "$(field result)" "*"
+check "new game 9 moves" is "$(moves | wc -l | tr -d ' ')" 9
+check "board has 50 entries" is "$(printf '%s' "$BODY" | sed 's/.*"board":\[\([^]]*\)\].*/\1/' | awk -F, '{print NF}')" 50
+check "squares carry row and col" has '"squares":\[{"n":1,"row":0,"col":1},{"n":2,"row":0,"col":3}'
+check "move objects" has '{"text":"32-28","hub":"32-28","from":32,"to":28,"path":\[28\],"captures":\[\]}'
+check "international has no threats" sh -c "! printf '%s' '$BODY' | grep -q threats"
+
+req POST /api/games '{"variant":"russian","human":"white","level":1}'
+check "create russian 201" is "$CODE" 201
+RUS=$(field id)
+check "russian variant name" is "$(field variant)" russian
+check "russian moves are algebraic" sh -c "printf '%s\n' '$(moves | tr '\n' ' ')' | grep -q 'c3-d4'"
+
+req POST /api/games '{}'
+check "create with defaults 201" is "$CODE" 201
+check "default variant constitutional" is "$(field variant)" constitutional
+check "constitutional has threats" has '"threats":{}'
+DEF=$(field id)
+
+req POST /api/games '{"variant":"constitutional","fen":"W:WK46,31:BK5,20"}'
+check "create from FEN 201" is "$CODE" 201
+check "king threats listed" has '"threats":{"5":\[[0-9]'
+check "king threats for both kings" has '"46":\['
+
+# ------------------------------------------------------------ create errors
+req POST /api/games '{"variant":"nosuch"}'
+check "unknown variant 400" is "$CODE" 400
+check "error is JSON" has '"error":"unknown variant'
+req POST /api/games '{"variant":"international","fen":"W:W99"}'
+check "bad FEN 400" is "$CODE" 400
+req POST /api/games '{"variant":5}'
+check "variant of wrong type 400" is "$CODE" 400
+req POST /api/games '{"level":11}'
+check "level out of range 400" is "$CODE" 400
+req POST /api/games '{"level":"3"}'
+check "level of wrong type 400" is "$CODE" 400
+req POST /api/games '{"human":"green"}'
+check "bad human 400" is "$CODE" 400
+req POST /api/games '{"variant":'
+check "malformed JSON 400" is "$CODE" 400
+check "malformed JSON message" has '"error":"malformed JSON"'
+req POST /api/games '[1,2]'
+check "JSON array body 400" is "$CODE" 400
+
+# ------------------------------------------------------------ moves and their errors
+req POST "/api/games/$INT/move" '{"move":"32-28"}'
+check "legal move 200" is "$CODE" 200
+check "ply 1 after a move" is "$(num ply)" 1
+check "black to move" is "$(field side)" black
+check "history" has '"history":\["32-28"\]'
+FEN1=$(field fen)
+req POST "/api/games/$INT/move" '{"move":"32-28"}'
+check "illegal move 400" is "$CODE" 400
+check "illegal move message" has '"error":"'
+req POST "/api/games/$INT/move" '{"move":"hello"}'
+check "malformed move 400" is "$CODE" 400
+req POST "/api/games/$INT/move" '{"move":7}'
+check "move of wrong type 400" is "$CODE" 400
+req POST "/api/games/$INT/move" '{}'
+check "missing move 400" is "$CODE" 400
+req POST "/api/games/$INT/move" '{"move":'
+check "malformed JSON move 400" is "$CODE" 400
+req POST "/api/games/$INT/move"
+check "empty body move 400" is "$CODE" 400
+req GET "/api/games/$INT"
+check "game unchanged after errors (ply)" is "$(num ply)" 1
+check "game unchanged after errors (fen)" is "$(field fen)" "$FEN1"
+req POST "/api/games/$INT/move" '{"move":"19-28"}'
+check "move to an occupied square 400" is "$CODE" 400
+req POST "/api/games/$INT/move" '{"move":"99-94"}'
+check "move from a square off the board 400" is "$CODE" 400
+req POST "/api/games/$INT/move" '{"move":"19-23"}'
+check "second move 200" is "$CODE" 200
+req POST "/api/games/$INT/move" '{"move":"28x19"}'
+check "capture 200" is "$CODE" 200
+check "capture in history" has '"history":\["32-28","19-23","28x19"\]'
+
+# ambiguous: two captures 10x26 by different paths (English, men capture forwards only)
+req POST /api/games '{"variant":"english","fen":"B:W14,15,22,23:B10","human":"both"}'
+AMB=$(field id)
+req POST "/api/games/$AMB/move" '{"move":"10x26"}'
+check "ambiguous move 400" is "$CODE" 400
+check "ambiguous lists candidates" has 'ambiguous.*10x17x26.*10x19x26'
+req POST "/api/games/$AMB/move" '{"move":"10x19x26"}'
+check "full path disambiguates" is "$CODE" 200
+check "path move recorded" has '"history":\["10x19x26"\]'
+req POST /api/games '{"variant":"english","fen":"B:W14,15,22,23:B10","human":"both"}'
+AMB2=$(field id)
+req POST "/api/games/$AMB2/move" '{"move":"10x26x14x22"}'
+check "Hub form with captures accepted" is "$CODE" 200
+check "Hub form picked the right capture" is "$(field fen)" "W:W15,23:B26"
+
+# game over: 409 on move, engine, hint
+req POST /api/games '{"variant":"international","fen":"W:W28:B22","human":"both"}'
+OVER=$(field id)
+req POST "/api/games/$OVER/move" '{"move":"28x17"}'
+check "winning capture 200" is "$CODE" 200
+check "white wins" is "$(field status)" "white wins"
+check "result 2-0" is "$(field result)" "2-0"
+check "reason given" test -n "$(field reason)"
+check "no moves when over" has '"moves":\[\]'
+req POST "/api/games/$OVER/move" '{"move":"17-11"}'
+check "move after game over 409" is "$CODE" 409
+req POST "/api/games/$OVER/engine"
+check "engine after game over 409" is "$CODE" 409
+req POST "/api/games/$OVER/hint"
+check "hint after game over 409" is "$CODE" 409
+req GET "/api/games/$OVER/analyse?time=0.1"
+check "analyse after game over 409" is "$CODE" 409
+
+# ------------------------------------------------------------ engine, hint, undo
+req POST "/api/games/$INT/engine" '{"depth":3}'
+check "engine move 200" is "$CODE" 200
+check "engine played" is "$(num ply)" 4
+check "last_engine present" has '"last_engine":{"move":"[^"]*","score":-\{0,1\}[0-9]*,"depth":[0-9]*,"nodes":[0-9]*,"time":'
+req POST "/api/games/$INT/engine"
+check "engine at level 200" is "$CODE" 200
+req POST "/api/games/$INT/engine" '{"movetime":0.05}'
+check "engine movetime 200" is "$CODE" 200
+check "ply 6" is "$(num ply)" 6
+req POST "/api/games/$INT/engine" '{"depth":"x"}'
+check "engine depth of wrong type 400" is "$CODE" 400
+req POST "/api/games/$INT/engine" '{"movetime":-1}'
+check "engine negative movetime 400" is "$CODE" 400
+req POST "/api/games/$INT/hint"
+check "hint 200" is "$CODE" 200
+check "hint has a move and a score" has '"move":"[0-9][0-9]*[-x][0-9]*.*"score":'
+req GET "/api/games/$INT"
+check "hint does not play" is "$(num ply)" 6
+req POST "/api/games/$INT/undo"
+check "undo 200" is "$CODE" 200
+check "undo one ply" is "$(num ply)" 5
+check "undo clears last_engine" sh -c "! printf '%s' '$BODY' | grep -q last_engine"
+req POST "/api/games/$INT/undo" '{"plies":2}'
+check "undo two plies" is "$(num ply)" 3
+req POST "/api/games/$INT/undo" '{"plies":"2"}'
+check "undo plies of wrong type 400" is "$CODE" 400
+req POST "/api/games/$INT/undo" '{"plies":100}'
+check "undo past the start stops at 0" is "$(num ply)" 0
+req POST "/api/games/$OVER/undo"
+check "undo a finished game" is "$(field status)" ongoing
+
+# ------------------------------------------------------------ routes, methods, sizes
+req GET /api/games/ffffffff
+check "unknown game 404" is "$CODE" 404
+check "unknown game message" is "$BODY" '{"error":"unknown game"}'
+req POST /api/games/ffffffff/move '{"move":"32-28"}'
+check "move in an unknown game 404" is "$CODE" 404
+req POST /api/games/ffffffff/engine
+check "engine in an unknown game 404" is "$CODE" 404
+req GET /api/games/ffffffff/pdn
+check "pdn of an unknown game 404" is "$CODE" 404
+req DELETE /api/games/ffffffff
+check "delete an unknown game 404" is "$CODE" 404
+req GET /api/nosuch
+check "unknown route 404" is "$CODE" 404
+req GET "/api/games/$INT/nosuch"
+check "unknown game action 404" is "$CODE" 404
+req PUT "/api/games/$INT" '{}'
+check "PUT game 405" is "$CODE" 405
+check "405 is JSON" has '"error"'
+req GET "/api/games/$INT/move"
+check "GET move 405" is "$CODE" 405
+req DELETE /api/variants
+check "DELETE variants 405" is "$CODE" 405
+req POST "/api/games/$INT/analyse"
+check "POST analyse 405" is "$CODE" 405
+req GET /api/games/import
+check "GET import 405" is "$CODE" 405
+head -c 70000 /dev/zero | tr '\0' 'a' >"$TMP/big"
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X POST --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
+check "body too large 413" is "$CODE" 413
+check "413 is JSON" grep -q '"error"' "$TMP/body"
+CODE=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
+check "chunked body too large 413" is "$CODE" 413
+req GET "/api/games/$INT"
+check "server alive, game unchanged" is "$(num ply)" 0
+
+# ------------------------------------------------------------ whole games
+# play_game ID MAXPLY: human moves (legal moves from the game object) alternate with engine moves
+play_game() {
+    id=$1
+    max=$2
+    n=0
+    while [ "$n" -lt "$max" ]; do
+        req GET "/api/games/$id"
+        [ "$(field status)" = ongoing ] || break
+        if [ $((n % 2)) -eq 0 ]; then
+            count=$(moves | wc -l | tr -d ' ')
+            k=$(((n * 7) % count + 1))
+            mv=$(moves | sed -n "${k}p")
+            req POST "/api/games/$id/move" "{\"move\":\"$mv\"}"
+        else
+            req POST "/api/games/$id/engine" '{"depth":2}'
+        fi
+        if [ "$CODE" != 200 ]; then
+            bad "play $id ply $n: $CODE $BODY"
+            return
+        fi
+        n=$((n + 1))
+        [ "$(num ply)" = "$n" ] || { bad "play $id: ply $(num ply), expected $n"; return; }
+    done
+    ok
+    req GET "/api/games/$id"
+    hl=$(printf '%s' "$BODY" | sed 's/.*"history":\[\([^]]*\)\].*/\1/' | tr ',' '\n' | grep -c .)
+    check "history length matches ply ($id)" is "$hl" "$(num ply)"
+    st=$(field status)
+    case "$st" in
+    ongoing) check "ongoing game has moves ($id)" test "$(moves | wc -l)" -gt 0 ;;
+    "white wins" | "black wins" | draw)
+        check "finished game has a reason ($id)" test -n "$(field reason)"
+        check "finished game has a result ($id)" test "$(field result)" != "*"
+        ;;
+    *) bad "bad status '$st'" ;;
+    esac
+}
+play_game "$RUS" 60
+play_game "$INT" 60
+play_game "$DEF" 30
+# a short game to its end: two white men against one black
+req POST /api/games '{"variant":"russian","fen":"W:Wc3,e3:Bh8","human":"white"}'
+END=$(field id)
+play_game "$END" 200
+req GET "/api/games/$END"
+check "short game finished" test "$(field status)" != ongoing
+req POST "/api/games/$END/move" '{"move":"a1-b2"}'
+check "move after the end 409" is "$CODE" 409
+
+# ------------------------------------------------------------ PDN export and import
+req GET "/api/games/$RUS/pdn"
+check "pdn 200" is "$CODE" 200
+check "pdn is text/plain" is "${TYPE%%;*}" text/plain
+check "pdn has GameType 25" has '\[GameType "25"\]'
+PDN=$BODY
+RUSFEN=$(curl -s "$URL/api/games/$RUS" | sed -n 's/.*"fen":"\([^"]*\)".*/\1/p')
+RUSPLY=$(curl -s "$URL/api/games/$RUS" | sed -n 's/.*"ply":\([0-9]*\).*/\1/p')
+JPDN=$(printf '%s' "$PDN" | sed 's/\\/\\\\/g; s/"/\\"/g' | awk '{printf "%s\\n", $0}')
+req POST /api/games/import "{\"pdn\":\"$JPDN\",\"human\":\"black\"}"
+check "import 201" is "$CODE" 201
+check "import keeps the variant" is "$(field variant)" russian
+check "import keeps the position" is "$(field fen)" "$RUSFEN"
+check "import keeps the moves" is "$(num ply)" "$RUSPLY"
+check "import sets human" is "$(field human)" black
+req POST /api/games/import '{"pdn":"[Event \"x\"]\n1. 32-28 19-23 2. 32-27 *"}'
+check "bad PDN 400" is "$CODE" 400
+check "bad PDN says where" has 'line [0-9]* col'
+req POST /api/games/import '{"pdn":""}'
+check "empty PDN 400" is "$CODE" 400
+req POST /api/games/import '{"human":"white"}'
+check "import without pdn 400" is "$CODE" 400
+req POST /api/games/import '{"pdn":1}'
+check "pdn of wrong type 400" is "$CODE" 400
+
+# ------------------------------------------------------------ SSE analysis
+req POST /api/games '{"variant":"international"}'
+ANA=$(field id)
+curl -s -N --max-time 20 "$URL/api/games/$ANA/analyse?time=0.5" >"$TMP/sse"
+check "analyse sends info events" grep -q '^event: info$' "$TMP/sse"
+check "info data fields" grep -q '^data: {"depth":1,"score":-\{0,1\}[0-9]*,"nodes":[0-9]*,"time":[0-9.e-]*,"nps":[0-9]*,"pv":\["[0-9]*-[0-9]*"' "$TMP/sse"
+check "analyse ends with done" sh -c "grep -v '^\$' '$TMP/sse' | tail -n 2 | head -n 1 | grep -q '^event: done\$'"
+check "done names a move" grep -q '^data: {"move":"[0-9][0-9]*-[0-9][0-9]*"' "$TMP/sse"
+CT=$(curl -s -o /dev/null --max-time 20 -w '%{content_type}' "$URL/api/games/$ANA/analyse?time=0.1")
+check "analyse is text/event-stream" is "$CT" text/event-stream
+req GET "/api/games/$ANA/analyse?time=abc"
+check "analyse bad time 400" is "$CODE" 400
+# a client that leaves early: the server must stop the search and stay up
+curl -s -N --max-time 1 "$URL/api/games/$ANA/analyse?time=60" >/dev/null 2>&1
+req GET "/api/games/$ANA"
+check "server alive after a client left an analysis" is "$CODE" 200
+curl -s -N --max-time 10 "$URL/api/games/$ANA/analyse?depth=3" >"$TMP/sse2"
+check "analyse to a depth" grep -q '^data: {"depth":3' "$TMP/sse2"
+
+# several games at once: parallel engine searches
+PIDS=
+for g in $INT $RUS $DEF; do
+    curl -s -o "$TMP/par.$g" -w '%{http_code}' -X POST -d '{"movetime":0.3}' "$URL/api/games/$g/engine" >"$TMP/code.$g" &
+    PIDS="$PIDS $!"
+done
+for p in $PIDS; do wait "$p"; done
+for g in $INT $RUS $DEF; do
+    c=$(cat "$TMP/code.$g")
+    case "$c" in 200 | 409) ok ;; *) bad "parallel engine $g: $c" ;; esac
+done
+
+# ------------------------------------------------------------ restart
+req GET "/api/games/$INT"
+INTFEN=$(field fen)
+INTPLY=$(num ply)
+req DELETE "/api/games/$AMB"
+check "delete 200" is "$CODE" 200
+check "delete ok" is "$BODY" '{"ok":true}'
+req GET "/api/games/$AMB"
+check "deleted game 404" is "$CODE" 404
+check "one PDN file per game" test "$(ls "$DATA" | grep -c '\.pdn$')" -ge 8
+check "no temporary files left" sh -c "! ls -a '$DATA' | grep -q tmp"
+stop_server
+check "server exits cleanly on SIGTERM" is "$RC" 0
+start_server
+req GET "/api/games/$INT"
+check "game survives a restart" is "$CODE" 200
+check "restart keeps the position" is "$(field fen)" "$INTFEN"
+check "restart keeps the moves" is "$(num ply)" "$INTPLY"
+check "restart keeps human" is "$(field human)" both
+check "restart keeps level" is "$(num level)" 1
+req GET "/api/games/$OVER"
+check "restart keeps an edited game" is "$(field status)" ongoing
+req GET "/api/games/$END"
+check "restart keeps a finished game" test "$(field status)" != ongoing
+req GET "/api/games/$AMB"
+check "deleted game stays deleted" is "$CODE" 404
+req POST "/api/games/$INT/engine" '{"depth":2}'
+check "play on after a restart" is "$CODE" 200
+stop_server
+
+check "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"
+grep -E 'Sanitizer|runtime error' "$TMP/err" | head -n 20
+
+echo "api: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
