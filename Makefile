@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -48,7 +48,13 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test \
               dxp-test api-test bench-check
-test: $(CORE_TESTS) web-test
+test: deps-test
+	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
+
+# Install the Debian packages the tests need when missing (no-op otherwise).
+deps-test:
+	@sh tools/deps.sh test
+
 # Everything but the browser (the sanitizer and clang builds run this).
 test-nobrowser: $(CORE_TESTS)
 
@@ -138,7 +144,9 @@ api-test: $(BIN)
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
 # Ctrl-C stops).
 PLAY_PORT ?= 8080
-play: $(BIN)
+play:
+	@sh tools/deps.sh build
+	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) serve --port $(PLAY_PORT)
 
 # Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core.

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs the Debian packages condraughts needs and this machine lacks.
+# Usage: tools/deps.sh [build|test]   (build: compile and serve; test: also the test tools)
+set -eu
+need=""
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v gcc >/dev/null 2>&1 || need="$need gcc"
+[ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
+[ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
+if [ "${1:-build}" = test ]; then
+    command -v clang >/dev/null 2>&1 || need="$need clang"
+    command -v curl >/dev/null 2>&1 || need="$need curl"
+    command -v node >/dev/null 2>&1 || need="$need nodejs npm"
+    [ -x /usr/bin/chromium ] || need="$need chromium"
+fi
+[ -z "$need" ] && exit 0
+echo "condraughts: installing$need"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q && $sudo apt-get install -y -q $need
