@@ -343,11 +343,12 @@ const char *cd_status_pdn(const cd_rules *r, cd_status s);
 /* ---------------------------------------------------------------- constitutional */
 
 /*
- * Squares where a king of the side NOT to move would be captured by a king of
- * the side to move (the "capture zone" the article draws), as a list of
- * square numbers; returns the count. Used by `show`.
+ * The capture zone of the king on square sq (the article's green fields): the
+ * squares where an enemy king, standing alone there, could be captured by this
+ * king in one jump, the other pieces blocking as they stand. Square numbers in
+ * ascending order; returns the count (0 if sq holds no king).
  */
-int cd_threatened_squares(const cd_position *pos, int *squares, int max);
+int cd_king_zone(const cd_position *pos, int sq, int *squares, int max);
 
 /* ---------------------------------------------------------------- engine */
 

@@ -384,6 +384,17 @@ static int has_move(const char *variant, unsigned sw, const char *text, const ch
     return 0;
 }
 
+static void test_king_zone(void)
+{
+    cd_position p = fen("constitutional", "W:W33,K46:BK5,12");
+    int z[64];
+    int n = cd_king_zone(&p, 46, z, 64);
+    CHECK(n == 7 && z[0] == 14 && z[1] == 19 && z[5] == 37 && z[6] == 41);
+    n = cd_king_zone(&p, 5, z, 64);
+    CHECK(n == 7 && z[0] == 10 && z[6] == 37);
+    CHECK(cd_king_zone(&p, 33, z, 64) == 0); /* a man has no zone */
+}
+
 static void test_rule_c_tracks(void)
 {
     CHECK(has_move("brazilian-constitutional", 0, "B:WK22,K25:BK6,K17,K18,19,K26,27", "17-10") ==
@@ -408,6 +419,7 @@ int main(void)
     test_keys();
     test_game();
     test_rule_c_tracks();
+    test_king_zone();
     printf("unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -220,22 +220,6 @@ static int cmd_moves(int argc, char **argv)
     return 0;
 }
 
-/* One king's capture zone: make it the only king of its side, its side to move. */
-static int king_zone(const cd_position *pos, int sq, int *out, int max)
-{
-    cd_position p = *pos;
-    int piece = cd_position_piece(pos, sq);
-    int colour = piece == CD_WHITE_KING ? CD_WHITE : CD_BLACK;
-    int n = cd_rules_squares(pos->rules);
-    for (int s = 1; s <= n; s++) {
-        int pc = cd_position_piece(pos, s);
-        if (s != sq && pc == piece)
-            cd_position_set(&p, s, colour == CD_WHITE ? CD_WHITE_MAN : CD_BLACK_MAN);
-    }
-    p.side = colour;
-    return cd_threatened_squares(&p, out, max);
-}
-
 /* The board (Unicode), the side to move, the FEN and, for constitutional
  * variants, each king's capture zone. */
 static void draw_position(const cd_position *pos)
@@ -280,7 +264,7 @@ static void draw_position(const cd_position *pos)
             if (pc != CD_WHITE_KING && pc != CD_BLACK_KING)
                 continue;
             int zone[128];
-            int k = king_zone(pos, sq, zone, 128);
+            int k = cd_king_zone(pos, sq, zone, 128);
             char name[16];
             cd_square_to_text(r, sq, -1, name, sizeof name);
             printf("%s king %s threatens:", pc == CD_WHITE_KING ? "white" : "black", name);

@@ -137,7 +137,7 @@ uint64_t cd_perft(const cd_position *pos, int depth)
     }
 }
 
-void cd_king_zone(const cd_position *pos, uint64_t out[2])
+void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: king_zone_g8(pos, out); break;

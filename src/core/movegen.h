@@ -32,6 +32,6 @@ void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
 /* Constitutional helper for show: squares (bit indices into out[2]) where a king
  * of the side not to move placed alone there would be capturable by a king of the
  * side to move in one direct jump. */
-void cd_king_zone(const cd_position *pos, uint64_t out[2]);
+void cd_king_zone_bits(const cd_position *pos, uint64_t out[2]);
 
 #endif

@@ -16,7 +16,6 @@
 
 void cd_position_rekey(cd_position *pos);
 
-
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || !errlen)
@@ -561,17 +560,28 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
     return res;
 }
 
-int cd_threatened_squares(const cd_position *pos, int *squares, int max)
+int cd_king_zone(const cd_position *pos, int sq, int *squares, int max)
 {
+    int piece = cd_position_piece(pos, sq);
+    if (piece != CD_WHITE_KING && piece != CD_BLACK_KING)
+        return 0;
+    /* the king alone among its side's kings (the others block as men), its side to move */
+    cd_position p = *pos;
+    int colour = piece == CD_WHITE_KING ? CD_WHITE : CD_BLACK;
+    int n = cd_geom_of(pos->rules)->squares;
+    for (int s = 1; s <= n; s++)
+        if (s != sq && cd_position_piece(pos, s) == piece)
+            cd_position_set(&p, s, colour == CD_WHITE ? CD_WHITE_MAN : CD_BLACK_MAN);
+    p.side = colour;
     uint64_t z[2];
-    cd_king_zone(pos, z);
-    int n = 0;
+    cd_king_zone_bits(&p, z);
+    int k = 0;
     for (int w = 0; w < 2; w++)
         for (uint64_t x = z[w]; x; x &= x - 1) {
-            if (n < max)
-                squares[n] = cd_bit_to_sq(pos->rules, w * 64 + __builtin_ctzll(x));
-            n++;
+            if (k < max)
+                squares[k] = cd_bit_to_sq(pos->rules, w * 64 + __builtin_ctzll(x));
+            k++;
         }
-    qsort(squares, (size_t)(n < max ? n : max), sizeof *squares, cmp_int);
-    return n;
+    qsort(squares, (size_t)(k < max ? k : max), sizeof *squares, cmp_int);
+    return k;
 }

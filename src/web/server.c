@@ -303,23 +303,6 @@ static const char *status_name(cd_status s)
     }
 }
 
-/* One king's capture zone: make it the only king of its side, its side to move
- * (as `condraughts show` does). */
-static int king_zone(const cd_position *pos, int sq, int *out, int max)
-{
-    cd_position p = *pos;
-    int piece = cd_position_piece(pos, sq);
-    int colour = piece == CD_WHITE_KING ? CD_WHITE : CD_BLACK;
-    int n = cd_rules_squares(pos->rules);
-    for (int s = 1; s <= n; s++) {
-        int pc = cd_position_piece(pos, s);
-        if (s != sq && pc == piece)
-            cd_position_set(&p, s, colour == CD_WHITE ? CD_WHITE_MAN : CD_BLACK_MAN);
-    }
-    p.side = colour;
-    return cd_threatened_squares(&p, out, max);
-}
-
 static cJSON *int_array(const int *v, int n)
 {
     cJSON *a = cJSON_CreateArray();
@@ -402,7 +385,7 @@ static cJSON *game_json(const web_game *w)
             if (pc != CD_WHITE_KING && pc != CD_BLACK_KING)
                 continue;
             int zone[128];
-            int k = king_zone(pos, sq, zone, 128);
+            int k = cd_king_zone(pos, sq, zone, 128);
             char key[16];
             snprintf(key, sizeof key, "%d", sq);
             cJSON_AddItemToObject(threats, key, int_array(zone, k < 128 ? k : 128));
