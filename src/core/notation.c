@@ -16,16 +16,6 @@
 
 void cd_position_rekey(cd_position *pos);
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* ------------------------------------------------------------------ squares */
 
 int cd_square_row(const cd_rules *r, int sq)

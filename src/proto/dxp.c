@@ -30,33 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "strbuf.h"
+
 /* ------------------------------------------------------------------ helpers */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-/* A bounded string builder. */
-typedef struct {
-    char *p;
-    size_t cap, n;
-    int overflow;
-} sbuf;
-
-static void sb_putc(sbuf *b, char c)
-{
-    if (b->n + 1 < b->cap)
-        b->p[b->n] = c;
-    else
-        b->overflow = 1;
-    b->n++;
-}
 
 /* width zero-padded decimal digits of v (0 <= v < 10^width). */
 static void sb_num(sbuf *b, int v, int width)
@@ -130,7 +106,7 @@ int cd_dxp_encode(const cd_dxp_msg *m, char *buf, size_t len, char *err, size_t 
         return -1;
     }
     buf[0] = '\0';
-    sbuf b = {buf, len, 0, 0};
+    sbuf b = {buf, len, 0};
     sb_putc(&b, (char)m->type);
     switch (m->type) {
     case CD_DXP_CHAT: {
@@ -234,13 +210,12 @@ int cd_dxp_encode(const cd_dxp_msg *m, char *buf, size_t len, char *err, size_t 
         buf[0] = '\0';
         return -1;
     }
-    if (b.overflow || b.n > CD_DXP_MAX_LEN) {
+    if (b.n >= b.len || b.n > CD_DXP_MAX_LEN) {
         set_err(err, errlen, "message too long (%zu characters)", b.n);
         buf[0] = '\0';
         return -1;
     }
-    buf[b.n] = '\0';
-    return (int)b.n;
+    return (int)sb_end(&b);
 }
 
 /* ------------------------------------------------------------------ decode */
