@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: egtb-test deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -46,8 +46,8 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test cli-test hub-test \
-              dxp-test api-test bench-check
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test cli-test \
+              hub-test dxp-test api-test bench-check
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -78,13 +78,25 @@ reference-test: $(BUILD)/test_reference
 reference-full: $(BUILD)/test_reference
 	$(BUILD)/test_reference --positions 100000
 
+# Tablebases against a plain minimax solver on every position of small signatures, and
+# damaged table files (EGTB_ARGS picks variants and sizes: --variant V --pieces P ...).
+$(BUILD)/test_egtb: tests/test_egtb.c $(LIB)
+	$(CC) $(CSTD) -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -Iinclude $< $(LIB) -pthread -o $@
+
+EGTB_ARGS ?=
+egtb-test: $(BUILD)/test_egtb
+	$(BUILD)/test_egtb $(EGTB_ARGS)
+
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  PERFT_MAX=300000 REF_POSITIONS=300 ENGINE_POSITIONS=40 test-nobrowser
+	  PERFT_MAX=300000 REF_POSITIONS=300 ENGINE_POSITIONS=40 \
+	  EGTB_ARGS="--variant constitutional --pieces 2 --variant russian-constitutional --pieces 3" \
+	  test-nobrowser
 
 clang:
-	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 ENGINE_POSITIONS=60 test-nobrowser
+	$(MAKE) CC=clang BUILD=build-clang PERFT_MAX=2000000 REF_POSITIONS=500 ENGINE_POSITIONS=60 \
+	  EGTB_ARGS="--variant constitutional --pieces 3 --variant english --pieces 3" test-nobrowser
 
 perft-full: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes 20000000000 tests/perft/*.perft

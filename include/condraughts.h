@@ -51,7 +51,8 @@ typedef enum cd_result {
     CD_ERR_ILLEGAL,   /* well-formed move that is not legal here */
     CD_ERR_AMBIGUOUS, /* move text matches more than one legal move */
     CD_ERR_ARG,       /* bad argument (NULL, out of range, ...) */
-    CD_ERR_OVERFLOW   /* a fixed-size buffer or list was too small */
+    CD_ERR_OVERFLOW,  /* a fixed-size buffer or list was too small */
+    CD_ERR_IO         /* a file could not be read or written, or is corrupt */
 } cd_result;
 
 /* A short English description of a result code (static string). */
@@ -525,6 +526,77 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  */
 cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_game **out,
                       cd_pdn_tags *tags, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- endgame tablebases */
+
+/*
+ * Endgame tablebases: the exact value of every position with few pieces, for
+ * any variant on 8x8 or 10x10 whose goal is the normal one (the side without
+ * a move loses) or antidraughts'. One table per material signature (kings
+ * and men of each side), both sides to move, built by retrograde analysis
+ * (cd_egtb_build) and kept as files in a folder. Values are from the side to
+ * move's view: win, draw or loss, with the distance in plies to the end of
+ * the game under best play (the winner hurries, the loser delays; the game
+ * ends when the side to move has no move). Move-count draw rules and
+ * repetition do not shorten these distances: a value is what the position is
+ * worth when the game is played out.
+ *
+ * A cd_egtb is a handle on a folder of tables for one rules row; tables are
+ * read on first probe and checked (header, rules fingerprint, checksum). A
+ * table that is missing, truncated or corrupt makes the probe answer
+ * CD_EGTB_UNKNOWN (and cd_egtb_error says why), never a wrong value. Probing
+ * is thread-safe.
+ */
+typedef struct cd_egtb cd_egtb;
+
+enum { CD_EGTB_UNKNOWN = -1, CD_EGTB_DRAW = 0, CD_EGTB_WIN = 1, CD_EGTB_LOSS = 2 };
+
+#define CD_EGTB_MAX_PIECES 8
+
+/* A material signature: kings and men of each side. */
+typedef struct cd_egtb_material {
+    int wk, wm, bk, bm;
+} cd_egtb_material;
+
+/* A handle on the tables of `rules` in folder dir (need not exist yet). NULL when the
+ * rules cannot have tables (board not 8x8/10x10, breakthrough goal) or out of memory. */
+cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
+void cd_egtb_close(cd_egtb *tb);
+/* The last error met (missing or bad table file), or "" . */
+const char *cd_egtb_error(const cd_egtb *tb);
+/* Number of pieces of the largest table found on disk or built (0 if none). */
+int cd_egtb_pieces(const cd_egtb *tb);
+
+/* The value of pos (CD_EGTB_WIN/DRAW/LOSS for the side to move) and, for a
+ * win or loss, *dist = plies to the end; CD_EGTB_UNKNOWN if not in the tables. */
+int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist);
+
+/* Progress of a build: the signature being built (e.g. "KK_K"), its phase,
+ * work done and total in the phase, and the whole build's positions done and total. */
+typedef void (*cd_egtb_progress_fn)(const char *sig, const char *phase, uint64_t done,
+                                    uint64_t total, uint64_t all_done, uint64_t all_total,
+                                    void *user);
+
+/*
+ * Build (and write to the folder) every table of up to `pieces` pieces, and
+ * the kings-only tables up to `kings_pieces` (may be larger), skipping those
+ * already on disk and valid. `threads` worker threads (>= 1). Returns CD_OK,
+ * or an error with a message (CD_ERR_ARG bad arguments/out of memory, CD_ERR_IO
+ * a file could not be written).
+ */
+cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
+                        cd_egtb_progress_fn progress, void *user, char *err, size_t errlen);
+
+/* Counts of one signature with `side` to move, from the side to move's view,
+ * every position once (identical pieces unordered), and the longest win with
+ * an example position. The table must exist (CD_ERR_IO with a message if not). */
+typedef struct cd_egtb_stats {
+    uint64_t wins, draws, losses;
+    int longest;          /* plies of the longest win, 0 if none */
+    cd_position example;  /* a position of the longest win */
+} cd_egtb_stats;
+cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_stats *st,
+                           char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- perft */
 

@@ -17,6 +17,7 @@
 
 #include "condraughts.h"
 #include "dxp.h"
+#include "egtb_cmd.h"
 #include "hub.h"
 #include "match.h"
 #include "server.h"
@@ -625,6 +626,9 @@ static void usage(FILE *f)
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
+        "  egtb build --variant V --pieces N [--kings-pieces N] [--dir egtb] [--threads T]\n"
+        "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"
+        "  egtb probe --variant V --fen FEN [--moves] [--dir egtb]\n"
         "  variants\n"
         "  version\n");
 }
@@ -656,6 +660,8 @@ int main(int argc, char **argv)
         return cmd_match(argc - 2, argv + 2);
     if (!strcmp(cmd, "serve"))
         return cd_serve_main(argc - 2, argv + 2);
+    if (!strcmp(cmd, "egtb"))
+        return cmd_egtb(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

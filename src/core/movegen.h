@@ -29,6 +29,9 @@ int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *wan
 /* Make a move without updating the Zobrist key (perft and other key-free loops). */
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
 
+/* Recompute pos->key from the pieces and side (after editing the bitboards directly). */
+void cd_position_rekey(cd_position *pos);
+
 /* Constitutional helper for show: squares (bit indices into out[2]) where a king
  * of the side not to move placed alone there would be capturable by a king of the
  * side to move in one direct jump. */

@@ -1,0 +1,305 @@
+/*
+ * egtb_cmd.c -- `condraughts egtb build|stats|probe`: the endgame tablebases
+ * from the command line (the library does the work: src/core/egtb.c).
+ */
+#include "egtb_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_DIR "egtb"
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("condraughts: egtb: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+typedef struct egtb_options {
+    const cd_rules *rules;
+    const char *dir, *fen, *white, *black;
+    int pieces, kings_pieces, threads, side, moves;
+} egtb_options;
+
+static long number(const char *opt, const char *s, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi)
+        die("%s: '%s' is not a number from %ld to %ld", opt, s, lo, hi);
+    return v;
+}
+
+static void parse(int argc, char **argv, egtb_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dir = DEFAULT_DIR;
+    o->side = CD_WHITE;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--moves")) {
+            o->moves = 1;
+            continue;
+        }
+        if (a[0] != '-' || a[1] != '-')
+            die("unexpected argument '%s'", a);
+        if (i + 1 >= argc)
+            die("%s needs a value", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--variant")) {
+            o->rules = cd_rules_find(v);
+            if (!o->rules)
+                die("unknown variant '%s' (try: condraughts variants)", v);
+        } else if (!strcmp(a, "--dir")) {
+            o->dir = v;
+        } else if (!strcmp(a, "--fen")) {
+            o->fen = v;
+        } else if (!strcmp(a, "--white")) {
+            o->white = v;
+        } else if (!strcmp(a, "--black")) {
+            o->black = v;
+        } else if (!strcmp(a, "--pieces")) {
+            o->pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
+        } else if (!strcmp(a, "--kings-pieces")) {
+            o->kings_pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
+        } else if (!strcmp(a, "--threads")) {
+            o->threads = (int)number(a, v, 1, 64);
+        } else if (!strcmp(a, "--to-move")) {
+            if (!strcmp(v, "white"))
+                o->side = CD_WHITE;
+            else if (!strcmp(v, "black"))
+                o->side = CD_BLACK;
+            else
+                die("--to-move: '%s' is not white or black", v);
+        } else {
+            die("unknown option '%s'", a);
+        }
+    }
+    if (!o->rules)
+        die("--variant is required");
+}
+
+static cd_egtb *open_tables(const egtb_options *o)
+{
+    cd_egtb *tb = cd_egtb_open(o->rules, o->dir);
+    if (!tb)
+        die("variant %s has no tablebases (8x8 and 10x10 boards only, not breakthrough)",
+            o->rules->name);
+    return tb;
+}
+
+/* ---------------------------------------------------------------- build */
+
+typedef struct progress_state {
+    double start, last;
+    int tty;
+    char sig[32];
+    double sig_start;
+} progress_state;
+
+static void fmt_time(double s, char *buf, size_t len)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lds", t);
+}
+
+static void on_progress(const char *sig, const char *phase, uint64_t done, uint64_t total,
+                        uint64_t all_done, uint64_t all_total, void *user)
+{
+    progress_state *ps = user;
+    double t = now();
+    if (strcmp(ps->sig, sig) != 0) {
+        snprintf(ps->sig, sizeof ps->sig, "%s", sig);
+        ps->sig_start = t;
+    }
+    if (!strcmp(phase, "done")) {
+        if (ps->tty)
+            fputs("\r\033[K", stderr);
+        fflush(stderr);
+        return;
+    }
+    if (!ps->tty || (t - ps->last < 0.2 && done != total))
+        return;
+    ps->last = t;
+    double frac = all_total ? (double)all_done / (double)all_total : 1.0;
+    char eta[32] = "?";
+    if (frac > 0.001)
+        fmt_time((t - ps->start) * (1 - frac) / frac, eta, sizeof eta);
+    char bar[31];
+    int fill = (int)(frac * 30);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r\033[K[%s] %5.1f%%  %s %s %llu/%llu  time left %s", bar, 100 * frac, sig,
+            phase, (unsigned long long)done, (unsigned long long)total, eta);
+    fflush(stderr);
+}
+
+static int cmd_build(const egtb_options *o)
+{
+    if (!o->pieces)
+        die("build: --pieces N is required");
+    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
+        die("cannot create folder %s: %s", o->dir, strerror(errno));
+    cd_egtb *tb = open_tables(o);
+    progress_state ps = {.start = now(), .tty = isatty(2)};
+    char err[1024];
+    cd_result r = cd_egtb_build(tb, o->pieces, o->kings_pieces, o->threads, on_progress, &ps, err,
+                                sizeof err);
+    cd_egtb_close(tb);
+    if (r != CD_OK)
+        die("build: %s", err);
+    char el[32];
+    fmt_time(now() - ps.start, el, sizeof el);
+    printf("built %s tables up to %d pieces", o->rules->name, o->pieces);
+    if (o->kings_pieces > o->pieces)
+        printf(" (kings only up to %d)", o->kings_pieces);
+    printf(" in %s (%.1f s) with %d threads, folder %s\n", el, now() - ps.start, o->threads,
+           o->dir);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- stats */
+
+static int parse_side(const char *s, int *k, int *m, const char *opt)
+{
+    *k = *m = 0;
+    if (!s)
+        die("stats: %s is required (letters K and M, e.g. --white KK --black K)", opt);
+    for (const char *p = s; *p; p++) {
+        if (*p == 'K' || *p == 'k')
+            ++*k;
+        else if (*p == 'M' || *p == 'm')
+            ++*m;
+        else
+            die("%s: '%c' in '%s' is not K (king) or M (man)", opt, *p, s);
+    }
+    if (*k + *m == 0)
+        die("%s: each side needs at least one piece", opt);
+    return 0;
+}
+
+static int cmd_stats(const egtb_options *o)
+{
+    cd_egtb_material m;
+    parse_side(o->white, &m.wk, &m.wm, "--white");
+    parse_side(o->black, &m.bk, &m.bm, "--black");
+    if (m.wk + m.wm + m.bk + m.bm > CD_EGTB_MAX_PIECES)
+        die("stats: at most %d pieces", CD_EGTB_MAX_PIECES);
+    cd_egtb *tb = open_tables(o);
+    cd_egtb_stats st;
+    char err[1024];
+    if (cd_egtb_stats_of(tb, m, o->side, &st, err, sizeof err) != CD_OK) {
+        cd_egtb_close(tb);
+        die("stats: %s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)",
+            err, o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
+    }
+    printf("wins %llu\ndraws %llu\nlosses %llu\n", (unsigned long long)st.wins,
+           (unsigned long long)st.draws, (unsigned long long)st.losses);
+    if (st.longest) {
+        char fen[512];
+        cd_position_to_fen(&st.example, 0, fen, sizeof fen);
+        printf("longest win %d plies: %s\n", st.longest, fen);
+    } else {
+        printf("longest win none\n");
+    }
+    cd_egtb_close(tb);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- probe */
+
+static void value_text(int v, int d, char *buf, size_t len)
+{
+    if (v == CD_EGTB_WIN)
+        snprintf(buf, len, "win in %d", d);
+    else if (v == CD_EGTB_LOSS)
+        snprintf(buf, len, "loss in %d", d);
+    else if (v == CD_EGTB_DRAW)
+        snprintf(buf, len, "draw");
+    else
+        snprintf(buf, len, "unknown");
+}
+
+static int cmd_probe(const egtb_options *o)
+{
+    if (!o->fen)
+        die("probe: --fen FEN is required");
+    cd_position pos;
+    char err[1024];
+    if (cd_position_from_fen(&pos, o->rules, o->fen, err, sizeof err) != CD_OK)
+        die("probe: %s", err);
+    cd_egtb *tb = open_tables(o);
+    int d, v = cd_egtb_probe(tb, &pos, &d);
+    char text[64];
+    value_text(v, d, text, sizeof text);
+    if (v == CD_EGTB_UNKNOWN) {
+        const char *why = cd_egtb_error(tb);
+        fprintf(stderr, "condraughts: egtb: probe: not in the tables%s%s\n", *why ? ": " : "", why);
+        cd_egtb_close(tb);
+        return 2;
+    }
+    printf("%s\n", text);
+    if (o->moves) {
+        cd_movelist *list = malloc(sizeof *list);
+        if (!list)
+            die("out of memory");
+        int n = cd_generate(&pos, list);
+        for (int i = 0; i < n; i++) {
+            cd_position c;
+            cd_play(&pos, &list->moves[i], &c);
+            int cd, cv = cd_egtb_probe(tb, &c, &cd);
+            /* the mover's view: the child's loss is the mover's win, one ply later */
+            int mv = cv == CD_EGTB_WIN ? CD_EGTB_LOSS : cv == CD_EGTB_LOSS ? CD_EGTB_WIN : cv;
+            char mt[128];
+            cd_move_to_text(&pos, &list->moves[i], 0, mt, sizeof mt);
+            value_text(mv, cd + 1, text, sizeof text);
+            printf("%-12s %s\n", mt, text);
+        }
+        free(list);
+    }
+    cd_egtb_close(tb);
+    return 0;
+}
+
+int cmd_egtb(int argc, char **argv)
+{
+    if (argc < 1)
+        die("usage: condraughts egtb build|stats|probe --variant V ... (try: condraughts help)");
+    egtb_options o;
+    parse(argc - 1, argv + 1, &o);
+    if (!strcmp(argv[0], "build"))
+        return cmd_build(&o);
+    if (!strcmp(argv[0], "stats"))
+        return cmd_stats(&o);
+    if (!strcmp(argv[0], "probe"))
+        return cmd_probe(&o);
+    die("unknown subcommand '%s' (build, stats, probe)", argv[0]);
+    return 2;
+}

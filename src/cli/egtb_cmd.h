@@ -1,0 +1,12 @@
+/*
+ * egtb_cmd.h -- the `condraughts egtb` command (egtb_cmd.c).
+ */
+#ifndef CD_EGTB_CMD_H
+#define CD_EGTB_CMD_H
+
+#include "condraughts.h"
+
+/* argv[0] is the subcommand (build, stats, probe); returns the exit status. */
+int cmd_egtb(int argc, char **argv);
+
+#endif
