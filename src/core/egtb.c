@@ -838,15 +838,12 @@ static void init_range(void *ctx, int tid, uint64_t begin, uint64_t end)
     }
 }
 
-/* Is the non-capturing king slide from bit o to bit d legal in p (Rule C)? */
-static int slide_legal(build *B, int tid, const cd_position *p, int o, int d)
+/* Is the non-capturing king slide from bit o to bit d legal in p (Rule C)? p has no capture. */
+static int slide_legal(const cd_position *p, int o, int d)
 {
-    cd_movelist *list = B->lists[tid];
-    int n = cd_generate(p, list);
-    for (int k = 0; k < n; k++)
-        if (list->moves[k].from == o && list->moves[k].to == d && !list->moves[k].ncaptured)
-            return 1;
-    return 0;
+    uint64_t to[2];
+    cd_king_targets(p, o, to);
+    return (int)((to[0] >> d) & 1);
 }
 
 /* One predecessor (index pi, position pred, the move o -> d over len steps) of a final
@@ -859,7 +856,7 @@ static void relax(build *B, int tid, uint64_t pi, int lost, const cd_position *p
         return; /* final, not a real predecessor, or cannot lose */
     /* Rule C: a slide over at least one square may be forbidden (a one-step move passes
      * over nothing) */
-    if (B->rule_c && king && opp_kings && len >= 2 && !slide_legal(B, tid, pred, o, d))
+    if (B->rule_c && king && opp_kings && len >= 2 && !slide_legal(pred, o, d))
         return;
     int level1 = B->level + 1;
     if (lost) {
@@ -911,7 +908,7 @@ static void level_range(void *ctx, int tid, uint64_t begin, uint64_t end)
         uint64_t own = mover == CD_WHITE ? q.white[0] : q.black[0];
         uint64_t opp = mover == CD_WHITE ? q.black[0] : q.white[0];
         uint64_t occ = q.white[0] | q.black[0];
-        int opp_kings = (opp & q.kings[0]) != 0;
+        int opp_kings = (opp & q.kings[0]) != 0 || (tb->rules->flags & CD_CON_OBSTRUCT_BY_MEN);
         int flying = (tb->rules->flags & CD_RULE_FLYING_KINGS) != 0;
         for (uint64_t x = own; x; x &= x - 1) {
             int b = __builtin_ctzll(x);

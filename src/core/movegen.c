@@ -147,6 +147,16 @@ void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
     }
 }
 
+void cd_king_targets(const cd_position *pos, int from, uint64_t out[2])
+{
+    switch (pos->rules->geometry) {
+    case CD_GEOM_8X8: king_targets_g8(pos, from, out); break;
+    case CD_GEOM_10X10: king_targets_g10(pos, from, out); break;
+    case CD_GEOM_12X12: king_targets_g12(pos, from, out); break;
+    default: king_targets_g108(pos, from, out); break;
+    }
+}
+
 int cd_move_equal(const cd_move *a, const cd_move *b)
 {
     return a->from == b->from && a->to == b->to && a->captured == b->captured &&

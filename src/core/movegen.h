@@ -29,6 +29,10 @@ int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *wan
 /* Make a move without updating the Zobrist key (perft and other key-free loops). */
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
 
+/* Non-capturing destinations (bit indices into out[2]) of the side to move's king on bit
+ * `from`, Rule C applied; the position's quiet king moves from there when it has no capture. */
+void cd_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+
 /* Recompute pos->key from the pieces and side (after editing the bitboards directly). */
 void cd_position_rekey(cd_position *pos);
 

@@ -673,6 +673,16 @@ static void F(king_zone)(const cd_position *pos, uint64_t out[2])
     F(store)(bk, out);
 }
 
+/* Non-capturing destinations of the side to move's king on bit `from` (its quiet moves
+ * when the position has no capture; Rule C applied). */
+static void F(king_targets)(const cd_position *pos, int from, uint64_t out[2])
+{
+    BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
+    BB opp = pos->side == CD_WHITE ? b : w;
+    BB o = (BB)1 << from;
+    F(store)(F(king_quiet)(pos, o, ALLM & ~(w | b), F(con_active)(pos, opp, k)), out);
+}
+
 #undef F
 #undef CAT
 #undef CAT2
