@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: egtb-test deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: egtb-test egtb-cli-test deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -46,8 +46,8 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test cli-test \
-              hub-test dxp-test api-test bench-check
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test \
+              cli-test hub-test dxp-test api-test bench-check
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -86,6 +86,9 @@ $(BUILD)/test_egtb: tests/test_egtb.c $(LIB)
 EGTB_ARGS ?=
 egtb-test: $(BUILD)/test_egtb
 	$(BUILD)/test_egtb $(EGTB_ARGS)
+
+egtb-cli-test: $(BIN)
+	sh tests/egtb.sh --bin $(BIN)
 
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:

@@ -432,6 +432,11 @@ void cd_engine_ponderhit(cd_engine *e);
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 
+/* Probe these endgame tables in the search (NULL: none). The tables are not owned and
+ * must outlive the searches; see "endgame tablebases" below. */
+typedef struct cd_egtb cd_egtb;
+void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
+
 /* Static evaluation of a position (side to move's view), for tests and tools. */
 int cd_evaluate(const cd_position *pos);
 
@@ -597,6 +602,13 @@ typedef struct cd_egtb_stats {
 } cd_egtb_stats;
 cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_stats *st,
                            char *err, size_t errlen);
+
+/* Call fn on every position of signature m with `side` to move, with its value and
+ * distance, in index order; stops early when fn returns nonzero. The table must exist
+ * (CD_ERR_IO with a message if not). */
+typedef int (*cd_egtb_each_fn)(const cd_position *pos, int value, int dist, void *user);
+cd_result cd_egtb_each(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_each_fn fn, void *user,
+                       char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- perft */
 

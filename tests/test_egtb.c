@@ -356,6 +356,54 @@ static void file_checks(const char *dir)
     CHECK(cd_egtb_open(cd_rules_find("canadian"), dir) == NULL);
 }
 
+/* The engine with tables: the fastest win, the slowest loss, a draw scored 0. */
+static void engine_search(cd_egtb *tb, const cd_rules *r, const char *fen, const char *want_move,
+                          int want_score)
+{
+    cd_position p;
+    CHECK(cd_position_from_fen(&p, r, fen, NULL, 0) == CD_OK);
+    cd_game *g = cd_game_new(r, &p);
+    cd_engine *e = cd_engine_new(1);
+    cd_engine_set_egtb(e, tb);
+    cd_limits l = {0};
+    l.depth = 3;
+    cd_search_result res;
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    char mv[64];
+    cd_move_to_text(&p, &res.best, 0, mv, sizeof mv);
+    if (want_move)
+        CHECK_STR(mv, want_move);
+    if (res.score != want_score) {
+        fprintf(stderr, "%s: engine score %d, want %d\n", fen, res.score, want_score);
+        CHECK(0);
+    }
+    cd_engine_free(e);
+    cd_game_free(g);
+}
+
+static void engine_checks(const char *dir)
+{
+    char err[512];
+    const cd_rules *c = cd_rules_find("constitutional"), *i = cd_rules_find("international");
+    cd_egtb *tc = cd_egtb_open(c, dir), *ti = cd_egtb_open(i, dir);
+    CHECK(cd_egtb_build(tc, 3, 0, 2, NULL, NULL, err, sizeof err) == CD_OK);
+    CHECK(cd_egtb_build(ti, 3, 0, 2, NULL, NULL, err, sizeof err) == CD_OK);
+    /* the article's diagram 6: 1.15-10! wins in 5 plies (15-20 and 15-24 too; the
+     * generator lists 15-10 first) */
+    engine_search(tc, c, "W:WK15,K27:BK23", "15-10", CD_SCORE_WIN - 5);
+    /* after 1.15-10 23x5 2.27-4: Black's only move, lost in 2 */
+    engine_search(tc, c, "B:WK4:BK5", "5-10", -(CD_SCORE_WIN - 2));
+    /* under International the same position is a draw */
+    engine_search(ti, i, "W:WK15,K27:BK23", NULL, 0);
+    /* the article's diagram 4: 1.35-13! wins (3 plies) */
+    int d;
+    cd_position p;
+    CHECK(cd_position_from_fen(&p, c, "W:WK35:BK3", NULL, 0) == CD_OK);
+    CHECK(cd_egtb_probe(tc, &p, &d) == CD_EGTB_WIN && d == 3);
+    cd_egtb_close(tc);
+    cd_egtb_close(ti);
+}
+
 int main(int argc, char **argv)
 {
     char dir[] = "/tmp/cd-egtb-XXXXXX";
@@ -380,6 +428,10 @@ int main(int argc, char **argv)
     snprintf(fdir, sizeof fdir, "%s/files", dir);
     mkdir(fdir, 0777);
     file_checks(fdir);
+    char edir[64];
+    snprintf(edir, sizeof edir, "%s/engine", dir);
+    mkdir(edir, 0777);
+    engine_checks(edir);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

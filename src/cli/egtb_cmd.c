@@ -35,7 +35,7 @@ static double now(void)
 
 typedef struct egtb_options {
     const cd_rules *rules;
-    const char *dir, *fen, *white, *black;
+    const char *dir, *fen, *white, *black, *claims;
     int pieces, kings_pieces, threads, side, moves;
 } egtb_options;
 
@@ -75,6 +75,8 @@ static void parse(int argc, char **argv, egtb_options *o)
             o->dir = v;
         } else if (!strcmp(a, "--fen")) {
             o->fen = v;
+        } else if (!strcmp(a, "--claims")) {
+            o->claims = v;
         } else if (!strcmp(a, "--white")) {
             o->white = v;
         } else if (!strcmp(a, "--black")) {
@@ -96,7 +98,7 @@ static void parse(int argc, char **argv, egtb_options *o)
             die("unknown option '%s'", a);
         }
     }
-    if (!o->rules)
+    if (!o->rules && !o->claims)
         die("--variant is required");
 }
 
@@ -138,10 +140,13 @@ static void on_progress(const char *sig, const char *phase, uint64_t done, uint6
         snprintf(ps->sig, sizeof ps->sig, "%s", sig);
         ps->sig_start = t;
     }
-    if (!strcmp(phase, "done")) {
+    if (!strcmp(phase, "done") || !strcmp(phase, "kept")) {
         if (ps->tty)
             fputs("\r\033[K", stderr);
         fflush(stderr);
+        if (!strcmp(phase, "done"))
+            printf("  %-12s %6.1f s\n", sig, t - ps->sig_start);
+        fflush(stdout);
         return;
     }
     if (!ps->tty || (t - ps->last < 0.2 && done != total))
@@ -300,6 +305,11 @@ int cmd_egtb(int argc, char **argv)
         return cmd_stats(&o);
     if (!strcmp(argv[0], "probe"))
         return cmd_probe(&o);
-    die("unknown subcommand '%s' (build, stats, probe)", argv[0]);
+    if (!strcmp(argv[0], "report")) {
+        if (!o.claims)
+            die("report: --claims FILE is required");
+        return egtb_report(o.claims, o.dir, stdout);
+    }
+    die("unknown subcommand '%s' (build, stats, probe, report)", argv[0]);
     return 2;
 }

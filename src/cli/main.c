@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "condraughts.h"
@@ -57,6 +58,7 @@ typedef struct {
     int depth, multipv, level, side;
     double time;
     size_t hash;
+    const char *egtb; /* endgame tables folder (--egtb) */
     const char *args[8];
     int nargs;
 } options;
@@ -79,6 +81,10 @@ static void parse_options(int argc, char **argv, options *o)
             if (++i >= argc)
                 die("--fen needs a position");
             o->fen = argv[i];
+        } else if (!strcmp(a, "--egtb")) {
+            if (++i >= argc)
+                die("--egtb needs a folder");
+            o->egtb = argv[i];
         } else if (!strcmp(a, "--keep")) {
             add |= CD_RULE_KEEP_DUPLICATES;
         } else if (!strcmp(a, "--divide")) {
@@ -153,6 +159,21 @@ static void load_position(const options *o, cd_position *pos)
     cd_result r = cd_position_from_fen(pos, &o->rules, o->fen, err, sizeof err);
     if (r != CD_OK)
         die("%s", err);
+}
+
+/* Endgame tables for the engine: --egtb DIR, else ./egtb when that folder exists. */
+static cd_egtb *attach_egtb(const options *o, cd_engine *e)
+{
+    const char *dir = o->egtb;
+    struct stat st;
+    if (!dir && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        dir = "egtb";
+    if (!dir)
+        return NULL;
+    cd_egtb *tb = cd_egtb_open(&o->rules, dir);
+    if (tb)
+        cd_engine_set_egtb(e, tb);
+    return tb;
 }
 
 static double now(void)
@@ -364,6 +385,7 @@ static int cmd_analyse(int argc, char **argv)
     cd_engine *e = cd_engine_new(o.hash);
     if (!g || !e)
         die("out of memory");
+    cd_egtb *tb = attach_egtb(&o, e);
     cd_limits l = {0};
     l.depth = o.depth;
     l.movetime = o.time;
@@ -375,6 +397,7 @@ static int cmd_analyse(int argc, char **argv)
     if (st != CD_ONGOING) {
         printf("game over: %s (%s)\n", cd_status_pdn(&o.rules, st), cd_reason_str(why));
         cd_engine_free(e);
+        cd_egtb_close(tb);
         cd_game_free(g);
         return 0;
     }
@@ -385,6 +408,7 @@ static int cmd_analyse(int argc, char **argv)
     cd_move_to_text(&pos, &res.best, -1, mv, sizeof mv);
     printf("bestmove %s\n", mv);
     cd_engine_free(e);
+    cd_egtb_close(tb);
     cd_game_free(g);
     return 0;
 }
@@ -438,6 +462,7 @@ static int cmd_play(int argc, char **argv)
     cd_engine *e = cd_engine_new(o.hash);
     if (!g || !e)
         die("out of memory");
+    cd_egtb *tb = attach_egtb(&o, e);
     int level = o.level ? o.level : 5;
     cd_limits l = {0};
     l.movetime = o.time > 0 ? o.time : 0.05 * level * level;
@@ -525,6 +550,7 @@ static int cmd_play(int argc, char **argv)
     }
     print_pdn(g, human);
     cd_engine_free(e);
+    cd_egtb_close(tb);
     cd_game_free(g);
     return 0;
 }
@@ -620,7 +646,9 @@ static void usage(FILE *f)
         "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
         "  show  --variant V [--fen FEN]\n"
         "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
+        "          [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
         "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
+        "        [--egtb DIR]\n"
         "  bench [DEPTH]\n"
         "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
@@ -629,6 +657,7 @@ static void usage(FILE *f)
         "  egtb build --variant V --pieces N [--kings-pieces N] [--dir egtb] [--threads T]\n"
         "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"
         "  egtb probe --variant V --fen FEN [--moves] [--dir egtb]\n"
+        "  egtb report --claims FILE [--dir egtb]  (Markdown: claims checked, statistics)\n"
         "  variants\n"
         "  version\n");
 }

@@ -1181,6 +1181,7 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
     }
     for (int i = 0; i < n; i++) {
         table *t = get_table(tb, list[i]);
+        int built = !t;
         if (!t) {
             t = *slot(tb, list[i]);
             if (!t) {
@@ -1201,7 +1202,7 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
         if (progress) {
             char name[2 * MAXP + 4];
             mat_name(list[i], name);
-            progress(name, "done", 1, 1, all_done, all_total, user);
+            progress(name, built ? "done" : "kept", 1, 1, all_done, all_total, user);
         }
     }
     return CD_OK;
@@ -1249,6 +1250,38 @@ cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_st
         }
         position_of_dense(tb, &D, &st->example);
         cd_position_rekey(&st->example);
+    }
+    return CD_OK;
+}
+
+cd_result cd_egtb_each(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_each_fn fn, void *user,
+                       char *err, size_t errlen)
+{
+    if (!tb || !fn || !mat_ok(m) || (side != CD_WHITE && side != CD_BLACK)) {
+        set_err(err, errlen, "bad material or side");
+        return CD_ERR_ARG;
+    }
+    int flip = !mat_canonical(m);
+    table *t = get_table(tb, flip ? mat_flip(m) : m);
+    if (!t) {
+        set_err(err, errlen, "table not available: %s", tb->err);
+        return CD_ERR_IO;
+    }
+    int s = flip ? 1 - side : side;
+    uint64_t base = (uint64_t)s * t->L.n;
+    for (uint64_t i = 0; i < t->L.n; i++) {
+        dense D;
+        cd_position p;
+        dense_of_index(&t->L, base + i, &D);
+        position_of_dense(tb, &D, &p);
+        if (flip) {
+            pos_dense(tb, &p, 1, &D);
+            position_of_dense(tb, &D, &p);
+        }
+        cd_position_rekey(&p);
+        int v = wdl_get(t, base + i);
+        if (fn(&p, v, v == CD_EGTB_DRAW ? 0 : dist_get(t, base + i), user))
+            break;
     }
     return CD_OK;
 }

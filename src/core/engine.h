@@ -37,6 +37,7 @@ struct cd_engine {
     atomic_llong ponderhit_ms; /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
+    cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
 };
 
 /* tt.c */

@@ -159,6 +159,18 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if ((them[0] & pos->kings[0]) | (them[1] & pos->kings[1]))
             return -CD_SCORE_WIN + ply;
     }
+    /* 2b. endgame tables: the exact value with the distance (not at the root, which needs
+     * a move: there the children's exact values choose the fastest win or slowest loss) */
+    if (e->egtb && ply > 0 &&
+        __builtin_popcountll(pos->white[0] | pos->black[0]) <= CD_EGTB_MAX_PIECES) {
+        int d, v = cd_egtb_probe(e->egtb, pos, &d);
+        if (v == CD_EGTB_WIN)
+            return CD_SCORE_WIN - ply - d;
+        if (v == CD_EGTB_LOSS)
+            return -CD_SCORE_WIN + ply + d;
+        if (v == CD_EGTB_DRAW)
+            return 0;
+    }
     cd_movelist list;
     int n = cd_generate(pos, &list);
     if (n == 0)
@@ -229,8 +241,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             /* 7. late move reductions */
             int red = 0;
             if (e->use_lmr && depth >= 3 && !capture && searched >= 3 &&
-                !(m->flags & CD_MOVE_PROMOTES) &&
-                score[i] < (1 << 24) - 1)
+                !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
                 red = searched >= 8 ? 2 : 1;
             v = -search_node(s, &next, -alpha - 1, -alpha, newdepth - red, ply + 1, q);
             if (v > alpha && red)
@@ -314,6 +325,8 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
         }
     return CD_ERR_ARG;
 }
+
+void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb) { e->egtb = tb; }
 
 void cd_engine_free(cd_engine *e)
 {
