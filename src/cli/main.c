@@ -21,6 +21,7 @@
 #include "egtb_cmd.h"
 #include "hub.h"
 #include "match.h"
+#include "pdncheck.h"
 #include "server.h"
 
 #define BENCH_DEPTH 11
@@ -654,6 +655,7 @@ static void usage(FILE *f)
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
+        "  pdn check FILE [--variant V] [--verbose]  (replay every game of a PDN file)\n"
         "  egtb build --variant V --pieces N [--kings-pieces N] [--dir egtb] [--threads T]\n"
         "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"
         "  egtb probe --variant V --fen FEN [--moves] [--dir egtb]\n"
@@ -691,6 +693,8 @@ int main(int argc, char **argv)
         return cd_serve_main(argc - 2, argv + 2);
     if (!strcmp(cmd, "egtb"))
         return cmd_egtb(argc - 2, argv + 2);
+    if (!strcmp(cmd, "pdn"))
+        return cmd_pdn(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

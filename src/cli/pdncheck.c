@@ -1,0 +1,191 @@
+/*
+ * pdncheck.c -- `condraughts pdn check`: read a whole PDN file with cd_pdn_read, game after
+ * game, as the library replays them (every move of the main line must be legal under the
+ * game's variant, tags well-formed, FEN valid, comments and variations closed).
+ *
+ * The file is read whole (at most PDN_MAX_FILE bytes); a NUL byte is an error at its place
+ * (the library reads C strings). Errors come out as FILE:LINE:COL: message, the form compilers
+ * use, so editors can jump to them.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pdncheck.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "condraughts.h"
+
+#define PDN_MAX_FILE (512u << 20)
+
+static const char *usage_text = "usage: condraughts pdn check FILE [--variant V] [--verbose]";
+
+/* The whole file (or stdin for "-"), NUL-terminated; NULL with errno set on failure. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n + 1 < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+                errno = EIO;
+            }
+            break;
+        }
+        if (cap >= PDN_MAX_FILE) {
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    if (f != stdin)
+        fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+/* Line and column (1-based) of offset `at`. */
+static void place(const char *text, size_t at, int *line, size_t *col)
+{
+    size_t start = 0;
+    *line = 1;
+    for (size_t i = 0; i < at; i++)
+        if (text[i] == '\n') {
+            (*line)++;
+            start = i + 1;
+        }
+    *col = at - start + 1;
+}
+
+static int error_at(const char *file, const char *err)
+{
+    int line = 0, col = 0, n = 0;
+    if (sscanf(err, "line %d col %d: %n", &line, &col, &n) == 2 && n > 0)
+        fprintf(stderr, "%s:%d:%d: %s\n", file, line, col, err + n);
+    else
+        fprintf(stderr, "%s: %s\n", file, err);
+    return 2;
+}
+
+int cmd_pdn_check(int argc, char **argv)
+{
+    const char *file = NULL;
+    const cd_rules *rules = NULL;
+    int verbose = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--variant") || !strcmp(a, "-v")) {
+            if (++i >= argc) {
+                fprintf(stderr, "condraughts: pdn check: --variant needs a name\n");
+                return 2;
+            }
+            rules = cd_rules_find(argv[i]);
+            if (!rules) {
+                fprintf(stderr, "condraughts: unknown variant '%s' (try: condraughts variants)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--verbose")) {
+            verbose = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "condraughts: pdn check: unknown option '%s' (%s)\n", a, usage_text);
+            return 2;
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(stderr, "condraughts: pdn check: more than one file (%s)\n", usage_text);
+            return 2;
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "condraughts: pdn check: no file (%s)\n", usage_text);
+        return 2;
+    }
+    size_t len = 0;
+    char *text = slurp(file, &len);
+    if (!text) {
+        fprintf(stderr, "%s: cannot read: %s\n", file, strerror(errno));
+        return 2;
+    }
+    size_t nul = strlen(text);
+    if (nul < len) {
+        int line;
+        size_t col;
+        place(text, nul, &line, &col);
+        fprintf(stderr, "%s:%d:%zu: NUL byte in the file\n", file, line, col);
+        free(text);
+        return 2;
+    }
+    cd_pdn_tags *tags = malloc(sizeof *tags);
+    if (!tags) {
+        fprintf(stderr, "%s: out of memory\n", file);
+        free(text);
+        return 2;
+    }
+    size_t pos = 0;
+    int games = 0, rc = 0;
+    for (;;) {
+        char err[1024] = "";
+        cd_game *g = NULL;
+        size_t at = pos;
+        cd_result r = cd_pdn_read(text, &pos, rules, &g, tags, err, sizeof err);
+        if (r != CD_OK) {
+            rc = error_at(file, err[0] ? err : cd_result_str(r));
+            break;
+        }
+        if (!g)
+            break;
+        games++;
+        if (verbose) {
+            while (at < len && strchr(" \t\r\n", text[at]))
+                at++;
+            int line;
+            size_t col;
+            place(text, at, &line, &col);
+            cd_reason why;
+            const cd_position *start = cd_game_position_at(g, 0);
+            cd_status st = cd_game_status(g, &why);
+            printf("game %d (line %d): %s, %d plies, %s%s%s%s\n", games, line, start->rules->name,
+                   cd_game_ply(g), cd_status_pdn(start->rules, st), why ? " (" : "",
+                   why ? cd_reason_str(why) : "", why ? ")" : "");
+        }
+        cd_game_free(g);
+        if (pos >= len)
+            break;
+    }
+    if (rc == 0)
+        printf("ok %d games\n", games);
+    free(tags);
+    free(text);
+    return rc;
+}
+
+int cmd_pdn(int argc, char **argv)
+{
+    if (argc >= 1 && !strcmp(argv[0], "check"))
+        return cmd_pdn_check(argc - 1, argv + 1);
+    fprintf(stderr, "condraughts: pdn: %s '%s' (%s)\n", argc ? "unknown subcommand" : "missing",
+            argc ? argv[0] : "check", usage_text);
+    return 2;
+}

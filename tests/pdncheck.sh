@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/pdncheck.sh -- `condraughts pdn check`: good files give "ok N games" (status 0), bad ones
+# their first error as FILE:LINE:COL: message on stderr (status 2).
+#   sh tests/pdncheck.sh [--bin build/condraughts]
+bin=./build/condraughts
+[ "${1:-}" = "--bin" ] && bin=$2
+dir=$(dirname "$0")/pdncheck
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# expect_ok N FILE [ARGS...]
+expect_ok() {
+    want=$1 file=$2; shift 2
+    out=$("$bin" pdn check "$file" "$@" 2>&1); st=$?
+    [ "$st" -eq 0 ] && [ "$out" = "ok $want games" ] && ok || bad "pdn check $file $*: status $st, '$out'"
+}
+# expect_err PLACE PATTERN FILE [ARGS...]: status 2, one line on stderr, nothing on stdout
+expect_err() {
+    place=$1 pat=$2 file=$3; shift 3
+    err=$("$bin" pdn check "$file" "$@" 2>&1 >/dev/null); st=$?
+    out=$("$bin" pdn check "$file" "$@" 2>/dev/null)
+    lines=$(printf '%s\n' "$err" | wc -l)
+    case "$err" in
+    "$file:$place: "*) where=1 ;;
+    *) where=0 ;;
+    esac
+    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && [ -z "$out" ] && [ $where -eq 1 ] &&
+        printf '%s' "$err" | grep -q -- "$pat"; then ok
+    else bad "pdn check $file $*: status $st, stderr '$err', stdout '$out' (want $place: $pat)"; fi
+}
+
+for f in "$dir"/../pdn/*.pdn; do
+    out=$("$bin" pdn check "$f" 2>&1) && case "$out" in "ok "*" games") ok ;; *) bad "$f: $out" ;; esac ||
+        bad "$f: $out"
+done
+expect_ok 6 "$dir/../pdn/multi.pdn"
+expect_ok 1 "$dir/international-game.pdn"
+expect_ok 1 "$dir/russian-game.pdn"
+expect_ok 1 "$dir/english-ok.pdn"
+expect_ok 1 "$dir/russian-default.pdn" --variant russian
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat "$dir/international-game.pdn" "$dir/russian-game.pdn" "$dir/english-ok.pdn" "$dir"/../pdn/*.pdn >"$tmp/all.pdn"
+expect_ok 14 "$tmp/all.pdn"
+: >"$tmp/empty.pdn"
+expect_ok 0 "$tmp/empty.pdn"
+printf '{ only a comment }\n' >"$tmp/comment-only.pdn"
+expect_ok 0 "$tmp/comment-only.pdn"
+# stdin
+out=$("$bin" pdn check - <"$dir/russian-game.pdn" 2>&1)
+[ "$out" = "ok 1 games" ] && ok || bad "pdn check - (stdin): '$out'"
+
+expect_err 5:40 "move '17-23' is not legal here" "$dir/illegal.pdn"
+expect_err 7:7 "FEN: square '51'" "$dir/badfen.pdn"
+expect_err 1:10 "unterminated comment" "$dir/comment.pdn"
+expect_err 1:15 "NUL byte" "$dir/nul.pdn"
+expect_err 1:4 "move 'a3-b4' is not legal" "$dir/russian-default.pdn"
+expect_err 1:1 "unterminated tag Event" "$dir/tag.pdn"
+expect_err 2:11 "unknown Variant \"chess\"" "$dir/variant.pdn"
+# the first error of a file with good games before it
+cat "$dir/international-game.pdn" "$dir/illegal.pdn" >"$tmp/second.pdn"
+n=$(wc -l <"$dir/international-game.pdn")
+expect_err $((n + 5)):40 "not legal" "$tmp/second.pdn"
+
+# arguments
+for args in "" "check" "check $tmp/none.pdn" "check a b" "check --variant nosuch $tmp/all.pdn" \
+    "check --frob $tmp/all.pdn" "frob"; do
+    # shellcheck disable=SC2086
+    err=$("$bin" pdn $args 2>&1 >/dev/null); st=$?
+    [ "$st" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && ok || bad "pdn $args: status $st, '$err'"
+done
+
+echo "pdncheck: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
