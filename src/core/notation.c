@@ -142,7 +142,9 @@ cd_result cd_position_from_fen(cd_position *out, const cd_rules *rules, const ch
         p = skip_ws(p + 1);
         while (*p && *p != ':' && *p != '"' && *p != '.') {
             int king = 0;
-            if (*p == 'K' || *p == 'k') {
+            /* 'K' is the king prefix; so is 'k', except before a digit on a board that has a
+             * k-file (12x12), where "k5" is the algebraic square (a king there is "Kk5"). */
+            if (*p == 'K' || (*p == 'k' && !(g->width > 10 && isdigit((unsigned char)p[1])))) {
                 king = 1;
                 p = skip_ws(p + 1);
             }

@@ -234,7 +234,8 @@ static const char *type_name(int type)
     return "message";
 }
 
-/* Copy a 32-character name field without its leading and trailing blanks. */
+/* Copy a 32-character name field without its leading and trailing blanks; characters a name
+ * may not hold (control characters, DEL) become '?', so the name can be shown and sent back. */
 static void get_name(const char *s, char *out)
 {
     int a = 0, z = CD_DXP_NAME_LEN;
@@ -242,7 +243,8 @@ static void get_name(const char *s, char *out)
         a++;
     while (z > a && s[z - 1] == ' ')
         z--;
-    memcpy(out, s + a, (size_t)(z - a));
+    for (int i = a; i < z; i++)
+        out[i - a] = (unsigned char)s[i] < 32 || (unsigned char)s[i] > 126 ? '?' : s[i];
     out[z - a] = '\0';
 }
 

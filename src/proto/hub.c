@@ -256,6 +256,8 @@ typedef struct hub {
     cd_game *game;
     cd_engine *engine; /* created at `init` or the first search */
     long hash_mb;
+    long max_hash_mb;   /* set-param hash limit */
+    uint64_t max_nodes; /* cap on every search's nodes (0: none) */
     hub_level level;
 
     /* the search */
@@ -560,7 +562,7 @@ static void cmd_hub(hub *h, const hub_line *l)
     say_locked(h, "id name=%s version=%s author=\"%s\" country=%s", HUB_NAME, HUB_VERSION,
                HUB_AUTHOR, HUB_COUNTRY);
     say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
-    say_locked(h, "param name=hash value=%ld type=int min=1 max=%d", h->hash_mb, HUB_HASH_MAX);
+    say_locked(h, "param name=hash value=%ld type=int min=1 max=%ld", h->hash_mb, h->max_hash_mb);
     say_locked(h, "param name=threads value=1 type=int min=1 max=1");
     say_locked(h, "wait");
     pthread_mutex_unlock(&h->lock);
@@ -603,9 +605,9 @@ static void cmd_set_param(hub *h, const hub_line *l)
         }
     } else if (!strcmp(n->value, "hash")) {
         long mb;
-        if (!parse_long(v->value, 1, HUB_HASH_MAX, &mb)) {
-            hub_error(h, "set-param: hash must be an integer from 1 to %d (MiB), not '%s'",
-                      HUB_HASH_MAX, v->value);
+        if (!parse_long(v->value, 1, h->max_hash_mb, &mb)) {
+            hub_error(h, "set-param: hash must be an integer from 1 to %ld (MiB), not '%s'",
+                      h->max_hash_mb, v->value);
             return;
         }
         if (h->engine && cd_engine_set_hash(h->engine, (size_t)mb) != CD_OK) {
@@ -823,6 +825,8 @@ static void cmd_go(hub *h, const hub_line *l)
         if (!lv.depth && !lv.nodes && lv.movetime <= 0 && !lv.clock && !lv.infinite)
             lim->movetime = HUB_DEFAULT_MOVETIME;
     }
+    if (h->max_nodes && (!lim->nodes || lim->nodes > h->max_nodes))
+        lim->nodes = h->max_nodes;
 
     pthread_mutex_lock(&h->lock);
     h->searching = 1;
@@ -903,8 +907,66 @@ static int handle_line(hub *h, const char *text, char *store)
 
 /* ------------------------------------------------------------------ main loop */
 
+/*
+ * Read one line without its '\n' (and '\r') into *buf (NUL-terminated, *len characters).
+ * A line of more than HUB_MAX_LINE bytes is read to its end but not kept (*too_long), so a
+ * stream without newlines cannot take all memory; *nul says a NUL byte was in the line.
+ * Returns -1 at end of input with nothing read.
+ */
+static int read_line(FILE *in, char **buf, size_t *cap, size_t *len, int *nul, int *too_long)
+{
+    size_t n = 0;
+    int c, any = 0;
+    while ((c = getc(in)) != EOF) {
+        any = 1;
+        if (c == '\n')
+            break;
+        if (c == '\0')
+            *nul = 1;
+        if (*too_long)
+            continue;
+        if (n + 2 > *cap) {
+            size_t want = *cap ? *cap * 2 : 256;
+            if (want > HUB_MAX_LINE + 2)
+                want = HUB_MAX_LINE + 2;
+            char *nb = n + 2 > want ? NULL : realloc(*buf, want);
+            if (!nb) {
+                *too_long = 1;
+                continue;
+            }
+            *buf = nb;
+            *cap = want;
+        }
+        (*buf)[n++] = (char)c;
+    }
+    if (!any)
+        return -1;
+    if (!*buf) {
+        *buf = malloc(1);
+        if (!*buf) {
+            *too_long = 1;
+            return 0;
+        }
+        *cap = 1;
+    }
+    while (n && (*buf)[n - 1] == '\r')
+        n--;
+    (*buf)[n] = '\0';
+    *len = n;
+    return 0;
+}
+
 int cd_hub_main(FILE *in, FILE *out, const char *default_variant)
 {
+    cd_hub_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.variant = default_variant;
+    return cd_hub_run(in, out, &opt);
+}
+
+int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
+{
+    const char *default_variant = opt ? opt->variant : NULL;
     const cd_rules *rules = find_variant(default_variant ? default_variant : "international");
     if (!rules) {
         fprintf(stderr, "condraughts hub: unknown variant '%s' (try: condraughts variants)\n",
@@ -919,7 +981,11 @@ int cd_hub_main(FILE *in, FILE *out, const char *default_variant)
     h->in = in;
     h->out = out;
     h->rules = rules;
-    h->hash_mb = HUB_HASH_DEFAULT;
+    h->max_hash_mb = opt && opt->max_hash_mb > 0 ? opt->max_hash_mb : HUB_HASH_MAX;
+    h->hash_mb = opt && opt->hash_mb > 0 ? opt->hash_mb : HUB_HASH_DEFAULT;
+    if (h->hash_mb > h->max_hash_mb)
+        h->hash_mb = h->max_hash_mb;
+    h->max_nodes = opt ? opt->max_nodes : 0;
     h->game = cd_game_new(rules, NULL);
     if (!h->game || pthread_mutex_init(&h->lock, NULL) != 0) {
         fprintf(stderr, "condraughts hub: out of memory\n");
@@ -931,18 +997,16 @@ int cd_hub_main(FILE *in, FILE *out, const char *default_variant)
     char *line = NULL, *store = NULL;
     size_t cap = 0, store_cap = 0;
     for (;;) {
-        ssize_t n = getline(&line, &cap, in);
-        if (n < 0)
+        size_t len = 0;
+        int nul = 0, too_long = 0;
+        if (read_line(in, &line, &cap, &len, &nul, &too_long) < 0)
             break; /* end of input (or a read error): the GUI is gone */
-        size_t len = (size_t)n;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (memchr(line, '\0', len)) {
-            hub_error(h, "NUL byte in the line");
+        if (too_long) {
+            hub_error(h, "line too long (more than %d bytes)", HUB_MAX_LINE);
             continue;
         }
-        if (len > HUB_MAX_LINE) {
-            hub_error(h, "line too long (%zu bytes)", len);
+        if (nul) {
+            hub_error(h, "NUL byte in the line");
             continue;
         }
         if (2 * len + 2 > store_cap) {

@@ -8,6 +8,7 @@
 #ifndef CD_PROTO_HUB_H
 #define CD_PROTO_HUB_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -17,5 +18,16 @@
  * unknown (with one line on stderr).
  */
 int cd_hub_main(FILE *in, FILE *out, const char *default_variant);
+
+/* Settings of a Hub session beyond the protocol's own (every 0/NULL field: the default). */
+typedef struct cd_hub_options {
+    const char *variant; /* as default_variant */
+    long hash_mb;        /* hash table until `set-param name=hash` (default 64 MiB) */
+    long max_hash_mb;    /* largest hash `set-param` accepts (default 32768 MiB) */
+    uint64_t max_nodes;  /* every search also stops after this many nodes (tests, fuzzing) */
+} cd_hub_options;
+
+/* cd_hub_main with options (opt may be NULL). */
+int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt);
 
 #endif

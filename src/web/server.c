@@ -7,6 +7,16 @@
  * directory after every change (written to a temporary file, fsync'ed, renamed). A search never
  * holds the mutex: it works on a copy of the game and its move is applied only if the game has
  * not changed meanwhile.
+ *
+ * Limits (hostile clients): a request body of at most MAX_BODY bytes (413), headers within
+ * MAX_HEADER bytes (431 from libmicrohttpd), at most MAX_CONNECTIONS connections, a request's
+ * headers and body must arrive within REQUEST_SECONDS, or PRESSURE_MS while more than half the
+ * connections are waiting for theirs (a watchdog shuts the socket of a slower client, so
+ * clients sending a byte a second cannot hold the server), at most MAX_SEARCHES engine searches
+ * and analyses at once (503 beyond), at most MAX_GAMES games (503 beyond).
+ *
+ * The API handlers fill a `reply` and know nothing of sockets; handler() turns it into an HTTP
+ * response. cd_web_request (server.h) drives the same handlers without a socket (tests, fuzzing).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -18,6 +28,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -36,11 +49,18 @@
 
 #include "condraughts.h"
 
-#define MAX_BODY       (64 * 1024) /* request body limit */
-#define MAX_SEARCH     8.0         /* seconds an /engine or /hint search may take */
-#define MAX_ANALYSE    120.0       /* seconds an /analyse stream may search */
-#define ENGINE_HASH_MB 16
-#define ID_HEX         8
+#define MAX_BODY        (64 * 1024) /* request body limit */
+#define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
+#define MAX_CONNECTIONS 128u        /* open connections (one thread each) */
+#define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
+#define PRESSURE_MS     2000        /* ... within this while over half the connections wait */
+#define IDLE_SECONDS    10u         /* an idle connection is closed after this */
+#define MAX_SEARCHES    4           /* engine searches and analyses running at once */
+#define MAX_GAMES       10000       /* games kept */
+#define MAX_SEARCH      8.0         /* seconds an /engine or /hint search may take */
+#define MAX_ANALYSE     120.0       /* seconds an /analyse stream may search */
+#define ENGINE_HASH_MB  16
+#define ID_HEX          8
 
 /* ---------------------------------------------------------------- game table */
 
@@ -63,8 +83,13 @@ typedef struct web_game {
 static struct {
     pthread_mutex_t lock;
     web_game *games;
+    int ngames;   /* (lock) games in the table */
+    int searches; /* (lock) searches and analyses running */
     char data[4096], web[4096];
-} S = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    int persist;        /* save games in data (0 in cd_web_setup without a directory) */
+    size_t hash_mb;     /* engine table per search */
+    uint64_t max_nodes; /* cap on every search's nodes (0: none; tests, fuzzing) */
+} S = {.lock = PTHREAD_MUTEX_INITIALIZER, .persist = 1, .hash_mb = ENGINE_HASH_MB};
 
 static web_game *find_game(const char *id)
 {
@@ -146,6 +171,8 @@ static cd_pdn_tags *make_tags(const web_game *w)
 /* Save w atomically. Called with the lock held. Returns 0 on success. */
 static int save_game(const web_game *w)
 {
+    if (!S.persist)
+        return 0;
     cd_pdn_tags *tags = make_tags(w);
     if (!tags)
         return -1;
@@ -245,6 +272,16 @@ static void load_games(void)
     while ((e = readdir(d))) {
         const char *name = e->d_name;
         size_t n = strlen(name);
+        if (n == ID_HEX + 9 && name[0] == '.' && !strcmp(name + 1 + ID_HEX, ".pdn.tmp") &&
+            strspn(name + 1, "0123456789abcdef") == ID_HEX) {
+            /* a save cut short (the server was killed while writing): the game file it was to
+             * replace is still whole, so the temporary file goes */
+            char path[sizeof S.data + 300];
+            snprintf(path, sizeof path, "%s/%s", S.data, name);
+            if (unlink(path) == 0)
+                fprintf(stderr, "condraughts: removed %s (an unfinished save)\n", path);
+            continue;
+        }
         if (n != ID_HEX + 4 || strcmp(name + ID_HEX, ".pdn"))
             continue;
         if (strspn(name, "0123456789abcdef") != ID_HEX)
@@ -275,6 +312,7 @@ static void load_games(void)
                     w->level = 3;
                 w->next = S.games;
                 S.games = w;
+                S.ngames++;
                 loaded++;
             } else {
                 cd_game_free(g);
@@ -405,23 +443,39 @@ static cJSON *game_json(const web_game *w)
 
 /* ---------------------------------------------------------------- responses */
 
-static enum MHD_Result send_buffer(struct MHD_Connection *c, unsigned status, const char *type,
-                                   char *body, size_t len)
+struct analysis;
+
+/* What a handler answers: a body, a static file or an SSE analysis; handler() sends it. */
+typedef struct reply {
+    unsigned status;
+    const char *type; /* Content-Type */
+    char *body;       /* malloc'ed */
+    size_t len;
+    const char *allow; /* 405: the Allow header */
+    int retry_after;   /* 503: seconds (0: no header) */
+    int fd;            /* a static file to send instead of body (-1: none) */
+    uint64_t fd_size;
+    struct analysis *stream; /* an analysis to stream instead of body */
+} reply;
+
+static void reply_init(reply *r)
 {
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, body ? body : (char *)"", MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
-        free(body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    enum MHD_Result ret = MHD_queue_response(c, status, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, cJSON *j)
+static enum MHD_Result send_buffer(reply *c, unsigned status, const char *type, char *body,
+                                   size_t len)
+{
+    free(c->body);
+    c->status = status;
+    c->type = type;
+    c->body = body;
+    c->len = body ? len : 0;
+    return MHD_YES;
+}
+
+static enum MHD_Result send_json(reply *c, unsigned status, cJSON *j)
 {
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
     cJSON_Delete(j);
@@ -430,7 +484,7 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, cJSO
     return send_buffer(c, status, "application/json", text, strlen(text));
 }
 
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+static enum MHD_Result send_error(reply *c, unsigned status, const char *fmt, ...)
 {
     char msg[2048];
     va_list ap;
@@ -442,25 +496,17 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     return send_json(c, status, j);
 }
 
-static enum MHD_Result send_405(struct MHD_Connection *c, const char *allow)
+static enum MHD_Result send_405(reply *c, const char *allow)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "error", "method not allowed");
-    char *text = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    if (!text)
-        return MHD_NO;
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
-        free(text);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    c->allow = allow;
+    return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed");
+}
+
+/* 503 with Retry-After: a limit of the server is reached for now. */
+static enum MHD_Result send_busy(reply *c, const char *what)
+{
+    c->retry_after = 1;
+    return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s", what);
 }
 
 /* ---------------------------------------------------------------- request bodies */
@@ -563,6 +609,7 @@ static void set_limits(const search_opts *so, cd_limits *lim)
     memset(lim, 0, sizeof *lim);
     lim->depth = so->depth;
     lim->movetime = so->movetime;
+    lim->nodes = S.max_nodes;
     if (!so->depth && !so->movetime)
         lim->movetime = 1.0;
     if (so->depth && !so->movetime)
@@ -591,7 +638,25 @@ static snap_result snapshot(const char *id, cd_game **copy, unsigned *version, i
     return res;
 }
 
-static enum MHD_Result snapshot_error(struct MHD_Connection *c, snap_result r)
+/* Take one of the MAX_SEARCHES search slots; 0 if all are in use. */
+static int search_begin(void)
+{
+    pthread_mutex_lock(&S.lock);
+    int ok = S.searches < MAX_SEARCHES;
+    if (ok)
+        S.searches++;
+    pthread_mutex_unlock(&S.lock);
+    return ok;
+}
+
+static void search_end(void)
+{
+    pthread_mutex_lock(&S.lock);
+    S.searches--;
+    pthread_mutex_unlock(&S.lock);
+}
+
+static enum MHD_Result snapshot_error(reply *c, snap_result r)
 {
     if (r == SNAP_UNKNOWN)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
@@ -602,7 +667,7 @@ static enum MHD_Result snapshot_error(struct MHD_Connection *c, snap_result r)
 
 /* ---------------------------------------------------------------- API handlers */
 
-static enum MHD_Result api_variants(struct MHD_Connection *c)
+static enum MHD_Result api_variants(reply *c)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; cd_rules_at(i); i++) {
@@ -621,7 +686,7 @@ static enum MHD_Result api_variants(struct MHD_Connection *c)
     return send_json(c, MHD_HTTP_OK, a);
 }
 
-static enum MHD_Result api_list(struct MHD_Connection *c)
+static enum MHD_Result api_list(reply *c)
 {
     cJSON *a = cJSON_CreateArray();
     pthread_mutex_lock(&S.lock);
@@ -638,7 +703,7 @@ static enum MHD_Result api_list(struct MHD_Connection *c)
 }
 
 /* Register a new game (takes g) and reply with it (201). */
-static enum MHD_Result add_game(struct MHD_Connection *c, cd_game *g, int human, int level)
+static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level)
 {
     web_game *w = calloc(1, sizeof *w);
     if (!w) {
@@ -649,11 +714,17 @@ static enum MHD_Result add_game(struct MHD_Connection *c, cd_game *g, int human,
     w->human = human;
     w->level = level;
     pthread_mutex_lock(&S.lock);
+    if (S.ngames >= MAX_GAMES) {
+        pthread_mutex_unlock(&S.lock);
+        free_game(w);
+        return send_busy(c, "too many games (delete some)");
+    }
     do
         random_id(w->id);
     while (find_game(w->id));
     w->next = S.games;
     S.games = w;
+    S.ngames++;
     save_game(w);
     cJSON *j = game_json(w);
     pthread_mutex_unlock(&S.lock);
@@ -679,7 +750,7 @@ static int read_player_opts(const cJSON *body, int *human, int *level, char *err
     return 0;
 }
 
-static enum MHD_Result api_create(struct MHD_Connection *c, const request *rq)
+static enum MHD_Result api_create(reply *c, const request *rq)
 {
     char err[1024] = "";
     cJSON *body = parse_body(rq, 0, err, sizeof err);
@@ -711,7 +782,7 @@ static enum MHD_Result api_create(struct MHD_Connection *c, const request *rq)
     return add_game(c, g, human, level);
 }
 
-static enum MHD_Result api_import(struct MHD_Connection *c, const request *rq)
+static enum MHD_Result api_import(reply *c, const request *rq)
 {
     char err[1024] = "";
     cJSON *body = parse_body(rq, 1, err, sizeof err);
@@ -737,7 +808,7 @@ static enum MHD_Result api_import(struct MHD_Connection *c, const request *rq)
     return add_game(c, g, human, level);
 }
 
-static enum MHD_Result api_get(struct MHD_Connection *c, const char *id)
+static enum MHD_Result api_get(reply *c, const char *id)
 {
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
@@ -748,7 +819,7 @@ static enum MHD_Result api_get(struct MHD_Connection *c, const char *id)
     return send_json(c, MHD_HTTP_OK, j);
 }
 
-static enum MHD_Result api_delete(struct MHD_Connection *c, const char *id)
+static enum MHD_Result api_delete(reply *c, const char *id)
 {
     pthread_mutex_lock(&S.lock);
     web_game **pp = &S.games;
@@ -757,9 +828,12 @@ static enum MHD_Result api_delete(struct MHD_Connection *c, const char *id)
     web_game *w = *pp;
     if (w) {
         *pp = w->next;
-        char path[4200];
-        game_path(id, 0, path, sizeof path);
-        unlink(path);
+        S.ngames--;
+        if (S.persist) {
+            char path[4200];
+            game_path(id, 0, path, sizeof path);
+            unlink(path);
+        }
         free_game(w);
     }
     pthread_mutex_unlock(&S.lock);
@@ -770,7 +844,7 @@ static enum MHD_Result api_delete(struct MHD_Connection *c, const char *id)
     return send_json(c, MHD_HTTP_OK, j);
 }
 
-static enum MHD_Result api_pdn(struct MHD_Connection *c, const char *id)
+static enum MHD_Result api_pdn(reply *c, const char *id)
 {
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
@@ -792,7 +866,7 @@ static enum MHD_Result api_pdn(struct MHD_Connection *c, const char *id)
     return send_buffer(c, MHD_HTTP_OK, "text/plain; charset=utf-8", buf, need);
 }
 
-static enum MHD_Result api_move(struct MHD_Connection *c, const char *id, const request *rq)
+static enum MHD_Result api_move(reply *c, const char *id, const request *rq)
 {
     char err[2048] = "";
     cJSON *body = parse_body(rq, 1, err, sizeof err);
@@ -834,7 +908,7 @@ static enum MHD_Result api_move(struct MHD_Connection *c, const char *id, const 
     return send_json(c, status, j);
 }
 
-static enum MHD_Result api_undo(struct MHD_Connection *c, const char *id, const request *rq)
+static enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
 {
     char err[1024] = "";
     cJSON *body = parse_body(rq, 0, err, sizeof err);
@@ -865,8 +939,7 @@ static enum MHD_Result api_undo(struct MHD_Connection *c, const char *id, const 
 }
 
 /* /engine (play = 1) and /hint (play = 0). */
-static enum MHD_Result api_search(struct MHD_Connection *c, const char *id, const request *rq,
-                                  int play)
+static enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play)
 {
     char err[1024] = "";
     cJSON *body = parse_body(rq, 0, err, sizeof err);
@@ -889,11 +962,16 @@ static enum MHD_Result api_search(struct MHD_Connection *c, const char *id, cons
     }
     cd_limits lim;
     set_limits(&so, &lim);
-    cd_engine *e = cd_engine_new(ENGINE_HASH_MB);
+    if (!search_begin()) {
+        cd_game_free(copy);
+        return send_busy(c, "the engine is busy (too many searches at once)");
+    }
+    cd_engine *e = cd_engine_new(S.hash_mb);
     cd_search_result res;
     memset(&res, 0, sizeof res);
     cd_result r = e ? cd_search(e, copy, &lim, NULL, NULL, &res) : CD_ERR_ARG;
     cd_engine_free(e);
+    search_end();
     char text[256] = "", hub[256] = "";
     if (r == CD_OK && res.has_move) {
         cd_move_to_text(cd_game_position(copy), &res.best, -1, text, sizeof text);
@@ -1095,12 +1173,16 @@ static void sse_free(void *cls)
     pthread_cond_destroy(&a->cv);
     pthread_mutex_destroy(&a->m);
     free(a);
+    search_end();
 }
 
-static enum MHD_Result api_analyse(struct MHD_Connection *c, const char *id)
+/* A query argument of the request (NULL when absent). */
+typedef const char *(*query_fn)(void *ctx, const char *name);
+
+static enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx)
 {
-    const char *ts = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "time");
-    const char *ds = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "depth");
+    const char *ts = query(qctx, "time");
+    const char *ds = query(qctx, "depth");
     double t = 2.0;
     int depth = 0;
     if (ts) {
@@ -1127,11 +1209,16 @@ static enum MHD_Result api_analyse(struct MHD_Connection *c, const char *id)
     snap_result sr = snapshot(id, &copy, &version, &level);
     if (sr != SNAP_OK)
         return snapshot_error(c, sr);
+    if (!search_begin()) {
+        cd_game_free(copy);
+        return send_busy(c, "the engine is busy (too many searches at once)");
+    }
     analysis *a = calloc(1, sizeof *a);
-    cd_engine *e = a ? cd_engine_new(ENGINE_HASH_MB) : NULL;
+    cd_engine *e = a ? cd_engine_new(S.hash_mb) : NULL;
     if (!e) {
         free(a);
         cd_game_free(copy);
+        search_end();
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     }
     pthread_mutex_init(&a->m, NULL);
@@ -1140,25 +1227,20 @@ static enum MHD_Result api_analyse(struct MHD_Connection *c, const char *id)
     a->game = copy;
     a->limits.movetime = t;
     a->limits.depth = depth;
+    a->limits.nodes = S.max_nodes;
     if (pthread_create(&a->thread, NULL, analysis_thread, a) != 0) {
         cd_engine_free(e);
         cd_game_free(copy);
         pthread_cond_destroy(&a->cv);
         pthread_mutex_destroy(&a->m);
         free(a);
+        search_end();
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start the search");
     }
-    struct MHD_Response *resp =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, a, sse_free);
-    if (!resp) {
-        sse_free(a);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    c->status = MHD_HTTP_OK;
+    c->type = "text/event-stream";
+    c->stream = a;
+    return MHD_YES;
 }
 
 /* ---------------------------------------------------------------- static files */
@@ -1195,7 +1277,7 @@ static const char *content_type(const char *path)
     return "application/octet-stream";
 }
 
-static enum MHD_Result serve_static(struct MHD_Connection *c, const char *url)
+static enum MHD_Result serve_static(reply *c, const char *url)
 {
     const char *rel = !strcmp(url, "/") ? "index.html" : url + 1;
     if (url[0] != '/' || !rel[0] || rel[0] == '/' || strstr(rel, "..") ||
@@ -1211,16 +1293,11 @@ static enum MHD_Result serve_static(struct MHD_Connection *c, const char *url)
             close(fd);
         return send_error(c, MHD_HTTP_NOT_FOUND, "not found");
     }
-    struct MHD_Response *resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
-    if (!resp) {
-        close(fd);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(rel));
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    c->status = MHD_HTTP_OK;
+    c->type = content_type(rel);
+    c->fd = fd;
+    c->fd_size = (uint64_t)st.st_size;
+    return MHD_YES;
 }
 
 /* ---------------------------------------------------------------- routing */
@@ -1238,8 +1315,8 @@ static int method_bit(const char *method)
     return 0;
 }
 
-static enum MHD_Result route(struct MHD_Connection *c, const char *url, const char *method,
-                             const request *rq)
+static enum MHD_Result route(reply *c, const char *url, const char *method, const request *rq,
+                             query_fn query, void *qctx)
 {
     int m = method_bit(method);
     if (strncmp(url, "/api/", 5) && strcmp(url, "/api")) {
@@ -1302,29 +1379,197 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url, const ch
             return api_undo(c, id, rq);
         if (!strcmp(a, "pdn"))
             return api_pdn(c, id);
-        return api_analyse(c, id);
+        return api_analyse(c, id, query, qctx);
     }
     return send_error(c, MHD_HTTP_NOT_FOUND, "unknown route");
 }
 
-static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
+/* ---------------------------------------------------------------- HTTP */
+
+/* Turn a reply into the connection's response (takes what the reply owns). */
+static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
+{
+    struct MHD_Response *resp;
+    if (r->stream) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, r->stream,
+                                                 sse_free);
+        if (!resp) {
+            sse_free(r->stream);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else if (r->fd >= 0) {
+        resp = MHD_create_response_from_fd(r->fd_size, r->fd);
+        if (!resp) {
+            close(r->fd);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else {
+        resp = r->body ? MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE)
+                       : MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        if (!resp) {
+            free(r->body);
+            return MHD_NO;
+        }
+        r->body = NULL;
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        if (r->allow)
+            MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+        if (r->retry_after) {
+            char secs[16];
+            snprintf(secs, sizeof secs, "%d", r->retry_after);
+            MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+        }
+    }
+    if (r->type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    enum MHD_Result ret = MHD_queue_response(conn, r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* Query arguments of an HTTP request. */
+static const char *mhd_query(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/*
+ * The request-time watchdog. Every connection is watched from its start. While it receives a
+ * request (from the connection's start or the end of its previous request until the request's
+ * headers and body are in) it has REQUEST_SECONDS, or PRESSURE_MS while more than half of
+ * MAX_CONNECTIONS are receiving (slow clients trying to take every connection); making and
+ * sending the response has no limit here. A connection over its time gets shutdown(2) on its
+ * socket, so its thread sees the end of the stream and closes it. libmicrohttpd calls
+ * NOTIFY_CLOSED before it closes the socket, and that takes the entry out under W.m, so a socket
+ * number is never shut after its reuse.
+ */
+typedef struct watched {
+    int fd;
+    int receiving;   /* waiting for (the rest of) a request */
+    long long since; /* ms, CLOCK_MONOTONIC: when the current request began */
+    struct watched *prev, *next;
+} watched;
+
+static struct {
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    watched *head;
+    int stop;
+    unsigned long dropped; /* connections shut for being too slow */
+} W = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        watched *w = ci ? calloc(1, sizeof *w) : NULL;
+        if (!w)
+            return;
+        w->fd = ci->connect_fd;
+        w->receiving = 1;
+        w->since = mono_ms();
+        pthread_mutex_lock(&W.m);
+        w->next = W.head;
+        if (W.head)
+            W.head->prev = w;
+        W.head = w;
+        pthread_mutex_unlock(&W.m);
+        *socket_context = w;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        watched *w = *socket_context;
+        if (!w)
+            return;
+        pthread_mutex_lock(&W.m);
+        if (w->prev)
+            w->prev->next = w->next;
+        else
+            W.head = w->next;
+        if (w->next)
+            w->next->prev = w->prev;
+        pthread_mutex_unlock(&W.m);
+        free(w);
+        *socket_context = NULL;
+    }
+}
+
+/* The connection starts (1) or ends (0) receiving a request. */
+static void watch_receiving(struct MHD_Connection *c, int receiving)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    watched *w = ci ? ci->socket_context : NULL;
+    if (!w)
+        return;
+    pthread_mutex_lock(&W.m);
+    w->receiving = receiving;
+    w->since = mono_ms();
+    pthread_mutex_unlock(&W.m);
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&W.m);
+    while (!W.stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&W.cv, &W.m, &ts);
+        long long now = mono_ms();
+        unsigned waiting = 0;
+        for (watched *w = W.head; w; w = w->next)
+            waiting += w->receiving != 0;
+        long long limit = waiting > MAX_CONNECTIONS / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
+        for (watched *w = W.head; w; w = w->next)
+            if (w->receiving && now - w->since > limit && w->fd >= 0) {
+                shutdown(w->fd, SHUT_RDWR);
+                w->receiving = 0;
+                W.dropped++;
+            }
+    }
+    pthread_mutex_unlock(&W.m);
+    return NULL;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
                                const char *method, const char *version, const char *upload_data,
                                size_t *upload_data_size, void **con_cls)
 {
     (void)cls;
     (void)version;
     request *rq = *con_cls;
+    reply out;
+    reply_init(&out);
     if (!rq) {
         rq = calloc(1, sizeof *rq);
         if (!rq)
             return MHD_NO;
         *con_cls = rq;
         const char *cl =
-            MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
             rq->too_large = rq->responded = 1;
-            return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large (limit %d)",
-                              MAX_BODY);
+            watch_receiving(conn, 0);
+            if (send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large (limit %d)",
+                           MAX_BODY) == MHD_NO)
+                return MHD_NO;
+            return queue_reply(conn, &out);
         }
         return MHD_YES;
     }
@@ -1352,17 +1597,25 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     if (rq->responded)
         return MHD_YES;
     rq->responded = 1;
-    if (rq->too_large)
-        return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large (limit %d)",
-                          MAX_BODY);
-    return route(c, url, method, rq);
+    watch_receiving(conn, 0); /* the request is in: no limit while we answer */
+    enum MHD_Result ret = rq->too_large ? send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE,
+                                                     "request body too large (limit %d)", MAX_BODY)
+                                        : route(&out, url, method, rq, mhd_query, conn);
+    if (ret == MHD_NO) {
+        free(out.body);
+        if (out.fd >= 0)
+            close(out.fd);
+        if (out.stream)
+            sse_free(out.stream);
+        return MHD_NO;
+    }
+    return queue_reply(conn, &out);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
-    (void)c;
     (void)toe;
     request *rq = *con_cls;
     if (rq) {
@@ -1370,6 +1623,96 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         free(rq);
         *con_cls = NULL;
     }
+    watch_receiving(c, 1); /* the next request's time starts */
+}
+
+/* ---------------------------------------------------------------- without HTTP (server.h) */
+
+void cd_web_setup(const char *data_dir, uint64_t max_nodes, size_t hash_mb)
+{
+    snprintf(S.data, sizeof S.data, "%s", data_dir ? data_dir : "");
+    snprintf(S.web, sizeof S.web, "%s", "/dev/null/no-static-files");
+    S.persist = data_dir != NULL;
+    S.max_nodes = max_nodes;
+    S.hash_mb = hash_mb ? hash_mb : ENGINE_HASH_MB;
+}
+
+void cd_web_reset(void)
+{
+    pthread_mutex_lock(&S.lock);
+    while (S.games) {
+        web_game *next = S.games->next;
+        free_game(S.games);
+        S.games = next;
+    }
+    S.ngames = 0;
+    pthread_mutex_unlock(&S.lock);
+}
+
+typedef struct {
+    const char *query; /* "a=1&b=2" */
+    char value[256];
+} url_query;
+
+static const char *url_query_get(void *ctx, const char *name)
+{
+    url_query *q = ctx;
+    size_t n = strlen(name);
+    for (const char *p = q->query; p && *p;) {
+        const char *amp = strchr(p, '&');
+        size_t len = amp ? (size_t)(amp - p) : strlen(p);
+        if (len > n && !strncmp(p, name, n) && p[n] == '=') {
+            size_t v = len - n - 1;
+            if (v >= sizeof q->value)
+                v = sizeof q->value - 1;
+            memcpy(q->value, p + n + 1, v);
+            q->value[v] = '\0';
+            return q->value;
+        }
+        p = amp ? amp + 1 : NULL;
+    }
+    return NULL;
+}
+
+int cd_web_request(const char *method, const char *url, const char *body, size_t len,
+                   unsigned *status, char **out, size_t *outlen)
+{
+    request rq;
+    memset(&rq, 0, sizeof rq);
+    if (len > MAX_BODY)
+        rq.too_large = 1;
+    else if (len) {
+        rq.body = malloc(len + 1);
+        if (!rq.body)
+            return -1;
+        memcpy(rq.body, body, len);
+        rq.body[len] = '\0';
+        rq.len = len;
+    }
+    char path[1024];
+    url_query q = {NULL, ""};
+    snprintf(path, sizeof path, "%s", url);
+    char *qm = strchr(path, '?');
+    if (qm) {
+        *qm = '\0';
+        q.query = qm + 1;
+    }
+    reply r;
+    reply_init(&r);
+    enum MHD_Result ret = rq.too_large
+                              ? send_error(&r, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large")
+                              : route(&r, path, method, &rq, url_query_get, &q);
+    free(rq.body);
+    if (r.fd >= 0)
+        close(r.fd);
+    if (r.stream) { /* a stream is started and at once given up, as by a client that leaves */
+        sse_free(r.stream);
+        r.stream = NULL;
+    }
+    *status = r.status;
+    *out = r.body;
+    *outlen = r.len;
+    return ret == MHD_YES ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- main */
@@ -1435,6 +1778,15 @@ int cd_serve_main(int argc, char **argv)
 
     load_games();
 
+#ifdef __GLIBC__
+    /* Every search allocates its engine's table (ENGINE_HASH_MB) in its connection's thread. With
+     * glibc's default, freeing such a block raises the mmap threshold above it, so later tables
+     * come from the per-thread arenas and stay there after free: under load the resident size
+     * grew by ENGINE_HASH_MB per arena (+240 MB). A fixed threshold keeps big blocks mmap'ed and
+     * returned to the system when freed. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+
     /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. */
     sigset_t sigs;
     sigemptyset(&sigs);
@@ -1443,11 +1795,14 @@ int cd_serve_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    pthread_t wd;
+    int wd_live = pthread_create(&wd, NULL, watchdog, NULL) == 0;
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
         (uint16_t)port, NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 64u,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MAX_HEADER, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_END);
     int rc = 0;
     if (!d) {
         fprintf(stderr, "condraughts serve: cannot listen on %s:%ld\n", host, port);
@@ -1460,6 +1815,13 @@ int cd_serve_main(int argc, char **argv)
         int sig = 0;
         sigwait(&sigs, &sig);
         MHD_stop_daemon(d);
+    }
+    if (wd_live) {
+        pthread_mutex_lock(&W.m);
+        W.stop = 1;
+        pthread_cond_signal(&W.cv);
+        pthread_mutex_unlock(&W.m);
+        pthread_join(wd, NULL);
     }
     pthread_mutex_lock(&S.lock);
     while (S.games) {

@@ -7,8 +7,25 @@
 #ifndef CD_WEB_SERVER_H
 #define CD_WEB_SERVER_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Run the server until SIGINT/SIGTERM; argv holds the options after "serve".
  * Returns the process exit status. */
 int cd_serve_main(int argc, char **argv);
+
+/*
+ * The API without HTTP, for tests and fuzzing (one process, no socket):
+ * cd_web_setup: games are saved in data_dir (NULL: not saved), every search is also capped at
+ * max_nodes nodes (0: no cap) and uses a hash_mb MiB table (0: the default);
+ * cd_web_request: answer one request (method "GET"/"POST"/"DELETE", url "/api/..." with an
+ * optional "?query", the body): *status and *out (the body, malloc'ed; free it; NULL when
+ * empty). An SSE analysis is started and dropped at once. Returns 0, or -1 out of memory.
+ * cd_web_reset: forget every game.
+ */
+int cd_web_request(const char *method, const char *url, const char *body, size_t len,
+                   unsigned *status, char **out, size_t *outlen);
+void cd_web_setup(const char *data_dir, uint64_t max_nodes, size_t hash_mb);
+void cd_web_reset(void);
 
 #endif
