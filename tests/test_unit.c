@@ -224,6 +224,30 @@ static void test_moves_text(void)
     CHECK_STR(buf, "22:15");
     CHECK(cd_move_parse(&p, "c3:e5", &m, err, sizeof err) == CD_OK);
     CHECK(cd_move_parse(&p, "C3xE5", &m, err, sizeof err) == CD_OK);
+
+    /* Two captures from d4 to b2: one jump over c3, and a round trip d4:b6:d8:f6:b2. The writer
+     * gives the one-jump capture as "d4:b2" (its full path), so the parser must read that text as
+     * the one whose whole landing path it is, not as the short form of the round trip (found by
+     * fuzzing, tests/fuzz/regress/fen/russian-short-capture-path). */
+    p = fen("russian", "W:WK3,18:B7,6,K8,14,22");
+    CHECK(cd_move_parse(&p, "d4:b2", &m, err, sizeof err) == CD_OK);
+    cd_move_to_hub(&p, &m, buf, sizeof buf);
+    CHECK_STR(buf, "18x25x22");
+    cd_move_to_text(&p, &m, -1, buf, sizeof buf);
+    CHECK_STR(buf, "d4:b2");
+    CHECK(cd_move_parse(&p, "d4:b6:d8:f6:b2", &m, err, sizeof err) == CD_OK);
+    cd_move_to_hub(&p, &m, buf, sizeof buf);
+    CHECK_STR(buf, "18x25x6x7x14x22");
+    CHECK(cd_move_parse(&p, "18x25x6x7x14x22", &m, err, sizeof err) == CD_OK);
+    CHECK(m.ncaptured == 4);
+    n = cd_generate(&p, &list);
+    for (int i = 0; i < n; i++)
+        for (int alg = 0; alg < 2; alg++) {
+            cd_move_to_text(&p, &list.moves[i], alg, buf, sizeof buf);
+            cd_move x;
+            CHECK(cd_move_parse(&p, buf, &x, err, sizeof err) == CD_OK);
+            CHECK(cd_move_equal(&x, &list.moves[i]));
+        }
 }
 
 /* A man may capture round a block and stop on its own origin square. */

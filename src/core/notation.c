@@ -426,16 +426,16 @@ size_t cd_move_to_text(const cd_position *pos, const cd_move *m, int algebraic, 
     return sb_end(&b);
 }
 
-/* Does move m match the squares sq[0..n-1] (n >= 2) of the text? */
+/*
+ * How move m matches the squares sq[0..n-1] (n >= 2) of the text: 2 when they are its full
+ * landing path (from, every landing square), 1 when they match otherwise (short form "from-to"
+ * of a longer capture, Hub form with the captured squares), 0 not at all. An exact path wins over
+ * a looser reading: "18x25" names the one-jump capture even when a longer one also goes 18 to 25.
+ */
 static int move_matches(const cd_position *pos, const cd_move *m, const int *sq, int n)
 {
     if (cd_move_from(pos, m) != sq[0])
         return 0;
-    if (n == 2)
-        return cd_move_to(pos, m) == sq[1];
-    if (!m->ncaptured)
-        return 0;
-    /* full landing path */
     int path[CD_MAX_PATH];
     int len = cd_move_path(pos, m, path, CD_MAX_PATH);
     if (len == n - 1) {
@@ -443,10 +443,12 @@ static int move_matches(const cd_position *pos, const cd_move *m, const int *sq,
         for (int i = 0; i < len; i++)
             ok &= path[i] == sq[i + 1];
         if (ok)
-            return 1;
+            return 2;
     }
+    if (n == 2)
+        return cd_move_to(pos, m) == sq[1];
     /* Hub form: from, to, captured squares in any order */
-    if (cd_move_to(pos, m) != sq[1] || m->ncaptured != n - 2)
+    if (!m->ncaptured || cd_move_to(pos, m) != sq[1] || m->ncaptured != n - 2)
         return 0;
     int caps[128];
     int nc = cd_move_captures(pos, m, caps, 128);
@@ -508,13 +510,20 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
         return CD_ERR_OVERFLOW;
     }
     cd_generate(pos, list);
-    int found = -1, count = 0;
-    for (int i = 0; i < list->count; i++)
-        if (move_matches(pos, &list->moves[i], sq, n)) {
+    int found = -1, count = 0, best = 1;
+    for (int i = 0; i < list->count; i++) {
+        int how = move_matches(pos, &list->moves[i], sq, n);
+        if (how > best) {
+            best = how;
+            found = -1;
+            count = 0;
+        }
+        if (how == best) {
             if (found < 0)
                 found = i;
             count++;
         }
+    }
     cd_result res = CD_OK;
     if (count == 1) {
         *out = list->moves[found];
@@ -524,7 +533,7 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
         snprintf(tmp, sizeof tmp, "move '%s' is ambiguous; candidates:", text);
         sb_puts(&b, tmp);
         for (int i = 0; i < list->count; i++)
-            if (move_matches(pos, &list->moves[i], sq, n)) {
+            if (move_matches(pos, &list->moves[i], sq, n) == best) {
                 cd_move_to_text(pos, &list->moves[i], -1, tmp, sizeof tmp);
                 sb_putc(&b, ' ');
                 sb_puts(&b, tmp);
