@@ -47,7 +47,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test \
-              cli-test hub-test dxp-test api-test bench-check
+              cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -111,7 +111,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang build-fuzz build-tsan
 
 # The main job: build what is missing and run the program (ARGS picks the command).
 ARGS ?= show --variant constitutional
@@ -168,3 +168,94 @@ play:
 web-test: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
 	  node run.mjs --bin $(abspath $(BIN))
+
+# ---------------------------------------------------------------- hostile input (tests/fuzz/)
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
+        load-test
+# Fuzz targets, one per parser: FEN/position strings, move text, PDN files, Hub lines, DXP
+# messages, HTTP API requests. Replay programs (any compiler, tests/fuzz/replay.c) run the seed
+# corpora and the regression inputs in `make test`; libFuzzer binaries (clang) are in build-fuzz/.
+FUZZ_TARGETS := fen move pdn dxp hub http
+FUZZ_SECONDS ?= 300
+FUZZ_SRC_dxp := src/proto/dxp.c
+FUZZ_SRC_hub := src/proto/hub.c
+FUZZ_SRC_http := src/web/server.c
+FUZZ_LIBS_http := -lmicrohttpd -lcjson
+FUZZ_DEPS := tests/fuzz/fuzz.h $(PROTO_SRC) $(WEB_SRC) $(wildcard src/proto/*.h src/web/*.h)
+FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/proto -Isrc/web tests/fuzz/replay.c $< \
+	  $(FUZZ_SRC_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -Isrc/proto -Isrc/web $< \
+	  $(FUZZ_SRC_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
+
+# The seed corpora and every regression input through each target (part of `make test`).
+fuzz-regress: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+	@for t in $(FUZZ_TARGETS); do \
+	  $(BUILD)/fuzz/replay_$$t -q tests/fuzz/corpus/$$t tests/fuzz/regress/$$t || exit 1; done
+
+fuzz-build:
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT) -fsanitize=fuzzer-no-link" \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzz/fuzz_%)
+
+# FUZZ_SECONDS per target (make fuzz FUZZ_TARGETS=pdn FUZZ_SECONDS=600 for one).
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+
+# `condraughts pdn check` on good and bad files.
+pdncheck-test: $(BIN)
+	sh tests/pdncheck.sh --bin $(BIN)
+
+# Hub robustness: garbage lines, stop during every kind of search, a few timed games (lenient
+# here; `make hub-games` holds every move to 5% of its time).
+hub-stress: $(BIN) $(BUILD)/hubgames
+	$(BUILD)/hubgames --bin $(BIN) --stress --games 6 --max-plies 16 --tolerance 1
+
+# HUB_GAMES fast games between two Hub engines, each move's time measured against its limit.
+# The engines and the driver run at HUB_NICE (when allowed: root), so that on a shared machine
+# the time measured is the engine's and not the scheduler's.
+HUB_GAMES ?= 1000
+HUB_MOVETIME ?= 0.05
+HUB_NICE ?= -10
+$(BUILD)/hubgames: tests/load/hubgames.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -lm -o $@
+hub-games: $(BIN) $(BUILD)/hubgames
+	$(BUILD)/hubgames --bin $(BIN) --games $(HUB_GAMES) --movetime $(HUB_MOVETIME) --nice $(HUB_NICE)
+
+# ThreadSanitizer: the tests that run threads (engine stop from another thread, the server's
+# request and SSE analysis threads, the Hub search thread). Reports go to build-tsan/tsan.*.
+# C11 threads and mutexes are routed to pthreads (tests/tsan/c11threads.c, preloaded) because
+# the sanitizer does not intercept them.
+TSAN_REPORT = $(abspath build-tsan)/tsan
+TSAN_MAKE = $(MAKE) --no-print-directory CC=clang BUILD=build-tsan \
+  OPT="-O1 -fno-omit-frame-pointer -fsanitize=thread" ENGINE_POSITIONS=20
+tsan:
+	@mkdir -p build-tsan && rm -f $(TSAN_REPORT).*
+	@$(TSAN_MAKE) build-tsan/condraughts build-tsan/test_engine build-tsan/hubgames
+	clang -O1 -shared -fPIC -o build-tsan/c11threads.so tests/tsan/c11threads.c -pthread
+	LD_PRELOAD=$(abspath build-tsan)/c11threads.so \
+	  TSAN_OPTIONS="log_path=$(TSAN_REPORT) second_deadlock_stack=1" \
+	  $(TSAN_MAKE) engine-test api-test hub-test hub-stress
+	@if ls $(TSAN_REPORT).* >/dev/null 2>&1; then cat $(TSAN_REPORT).*; \
+	  echo "tsan: data races reported (above)"; exit 1; else echo "tsan: no reports"; fi
+
+# The bench under valgrind (memcheck): no invalid access, no leak.
+VALGRIND_DEPTH ?= 8
+valgrind: $(BIN)
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  $(BIN) bench $(VALGRIND_DEPTH)
+
+# The web server under load (wrk), its limits, and SIGKILL while saving (tests/load/run.sh).
+LOAD_SECONDS ?= 20
+$(BUILD)/slowclient: tests/load/slowclient.c
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -o $@
+load-test: $(BIN) $(BUILD)/slowclient
+	sh tests/load/run.sh --bin $(BIN) --slow $(BUILD)/slowclient --seconds $(LOAD_SECONDS)

@@ -12,6 +12,11 @@ if [ "${1:-build}" = test ]; then
     command -v curl >/dev/null 2>&1 || need="$need curl"
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     [ -x /usr/bin/chromium ] || need="$need chromium"
+    # hostile-input checks: libFuzzer runtime (make fuzz), wrk (make load-test), valgrind
+    ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+        need="$need libclang-rt-14-dev"
+    command -v wrk >/dev/null 2>&1 || need="$need wrk"
+    command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 fi
 [ -z "$need" ] && exit 0
 echo "condraughts: installing$need"
