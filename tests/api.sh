@@ -3,7 +3,8 @@
 #   sh tests/api.sh [--bin build/condraughts]
 # Starts the server on a free port with a temporary data directory, plays games in several
 # variants through the API, checks every error path, restarts the server on the same data and
-# checks the games are still there, and reads an SSE analysis. Prints "api: N passed, M failed".
+# checks the games are still there, reads an SSE analysis, and checks the endgame tablebase
+# verdict ("egtb") with a table set built here. Prints "api: N passed, M failed".
 set -u
 BIN=build/condraughts
 while [ $# -gt 0 ]; do
@@ -13,6 +14,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 command -v curl >/dev/null 2>&1 || { echo "api: curl is required" >&2; exit 1; }
+# the servers run in other folders (see start_server)
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; esac
 
 TMP=$(mktemp -d)
 DATA=$TMP/games
@@ -42,9 +45,13 @@ check() { # check DESCRIPTION CONDITION-COMMAND...
     if "$@"; then ok; else bad "$d"; fi
 }
 
+# start_server [FOLDER [OPTION...]]: the server runs in FOLDER, $TMP by default, which has no
+# egtb folder (so no endgame tables unless an option names some)
 start_server() {
+    cwd=${1:-$TMP}
+    [ $# -gt 0 ] && shift
     : >"$TMP/out"
-    "$BIN" serve --port 0 --data "$DATA" --web "$WEB" >"$TMP/out" 2>>"$TMP/err" &
+    (cd "$cwd" && exec "$BIN" serve --port 0 --data "$DATA" --web "$WEB" "$@") >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
     i=0
     PORT=
@@ -441,6 +448,58 @@ req GET "/api/games/$AMB"
 check "deleted game stays deleted" is "$CODE" 404
 req POST "/api/games/$INT/engine" '{"depth":2}'
 check "play on after a restart" is "$CODE" 200
+
+# ------------------------------------------------------------ endgame tables
+# this server has none: no verdict even for a position the tables below know
+req POST /api/games '{"variant":"constitutional","fen":"W:WK35:BK3","human":"both"}'
+check "no tables: egtb null" has '"egtb":null'
+stop_server
+
+# a tiny table set (every constitutional position of up to 2 pieces); win in 3 for W:WK35:BK3
+# is checked against the tables by tests/egtb.sh
+mkdir -p "$TMP/run"
+"$BIN" egtb build --variant constitutional --pieces 2 --dir "$TMP/run/egtb" >/dev/null 2>&1
+check "egtb build for the tests" test -f "$TMP/run/egtb/constitutional-K_K.cdtb"
+start_server "$TMP" --egtb "$TMP/run/egtb"
+check "serve says where its tables are" grep -q "^condraughts: endgame tables from $TMP/run/egtb\$" "$TMP/out"
+req POST /api/games '{"variant":"constitutional","fen":"W:WK35:BK3","human":"both"}'
+check "egtb: win in 3 for White" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+TB=$(field id)
+req GET "/api/games/$TB"
+check "egtb on GET" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+req POST /api/games '{"variant":"constitutional","fen":"B:WK35:BK3","human":"both"}'
+check "egtb: a draw has no plies" has '"egtb":{"value":"draw","winner":null}'
+req POST /api/games '{"variant":"constitutional","human":"both"}'
+check "egtb: start position null" has '"egtb":null'
+req POST /api/games '{"variant":"international","fen":"W:WK35:BK3","human":"both"}'
+check "egtb: other variant (no tables) null" has '"egtb":null'
+req POST /api/games '{"variant":"canadian","fen":"W:WK35:BK3","human":"both"}'
+check "egtb: 12x12 (cannot have tables) null" has '"egtb":null'
+req POST "/api/games/$TB/hint" '{"depth":2}'
+check "hint with tables: the only winning move" is "$(field move)" 35-13
+req POST "/api/games/$TB/engine" '{"depth":2}'
+check "engine with tables plays the only winning move" has '"last_engine":{"move":"35-13"'
+check "egtb after the engine move: Black to move loses in 2" has '"egtb":{"value":"loss","plies":2,"winner":"white"}'
+req POST "/api/games/$TB/engine" '{"depth":2}'
+check "egtb after Black's reply: win in 1" has '"egtb":{"value":"win","plies":1,"winner":"white"}'
+req POST "/api/games/$TB/engine" '{"depth":2}'
+check "engine wins" is "$(field status)" "white wins"
+check "egtb null when the game is over" has '"egtb":null'
+req POST "/api/games/$TB/undo" '{"plies":3}'
+check "egtb after an undo" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+curl -s -N --max-time 10 "$URL/api/games/$TB/analyse?depth=3" >"$TMP/sse3"
+check "analysis with tables: a win, 35-13" grep -q '^data: {"move":"35-13","score":29[0-9][0-9][0-9]' "$TMP/sse3"
+stop_server
+check "server with tables exits cleanly" is "$RC" 0
+
+# without --egtb, ./egtb is used when it exists
+start_server "$TMP/run"
+req GET "/api/games/$TB"
+check "default ./egtb: win in 3" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+stop_server
+start_server "$TMP" --egtb ''
+req GET "/api/games/$TB"
+check "--egtb '' switches the tables off" has '"egtb":null'
 stop_server
 
 check "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"

@@ -277,6 +277,10 @@
     } else {
       res.hidden = true;
     }
+    const eg = $('egtb');
+    eg.textContent = egtbText(game.egtb);
+    eg.hidden = !eg.textContent;
+    eg.dataset.value = game.egtb && game.egtb.value ? game.egtb.value : '';
 
     // move list: numbered pairs; game may start with Black (or from a FEN with Black to move)
     const ol = $('movelist');
@@ -314,6 +318,16 @@
     $('btn-hint').disabled = state.busy || !humansTurn(game);
     $('game-id').textContent = 'Game ' + game.id + ' · level ' + game.level + ' · ' + game.fen;
     if (document.activeElement !== $('fen') && !$('fen').dataset.edited) $('fen').value = game.fen;
+  }
+
+  // The endgame tablebase verdict ("egtb" of the game object), '' when there is none.
+  function egtbText(v) {
+    if (!v || typeof v !== 'object') return '';
+    if (v.value === 'draw') return 'Tablebase: draw';
+    if ((v.value !== 'win' && v.value !== 'loss') || (v.winner !== 'white' && v.winner !== 'black')) return '';
+    const n = Number(v.plies);
+    const dist = Number.isFinite(n) ? ` in ${n} ${n === 1 ? 'ply' : 'plies'}` : '';
+    return `Tablebase: ${cap(v.winner)} wins${dist}`;
   }
 
   // The side that moves first in the variant's start position (English, pool: Black).

@@ -655,6 +655,7 @@ static void usage(FILE *f)
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
+        "        [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
         "  pdn check FILE [--variant V] [--verbose]  (replay every game of a PDN file)\n"
         "  egtb build --variant V --pieces N [--kings-pieces N] [--dir egtb] [--threads T]\n"
         "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"

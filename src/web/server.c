@@ -8,6 +8,11 @@
  * holds the mutex: it works on a copy of the game and its move is applied only if the game has
  * not changed meanwhile.
  *
+ * Endgame tables (--egtb DIR, else ./egtb when that folder exists): one cd_egtb handle per rules
+ * row, opened on first use and closed at exit. Every search probes them, and the game object
+ * carries their verdict on the current position ("egtb"), probed without the game table's mutex
+ * since the first probe of a table reads its file.
+ *
  * Limits (hostile clients): a request body of at most MAX_BODY bytes (413), headers within
  * MAX_HEADER bytes (431 from libmicrohttpd), at most MAX_CONNECTIONS connections, a request's
  * headers and body must arrive within REQUEST_SECONDS, or PRESSURE_MS while more than half the
@@ -140,6 +145,66 @@ static cd_game *copy_game(const cd_game *g)
 }
 
 static const cd_rules *game_rules(const cd_game *g) { return cd_game_position(g)->rules; }
+
+/* ---------------------------------------------------------------- endgame tables */
+
+/* The handle of one rules row (tb NULL: that row cannot have tables, or out of memory). */
+typedef struct egtb_row {
+    const cd_rules *rules; /* the built-in row */
+    cd_egtb *tb;
+    struct egtb_row *next;
+} egtb_row;
+
+static struct {
+    pthread_mutex_t lock;
+    char dir[4096]; /* the tables' folder ("": none) */
+    egtb_row *rows; /* (lock) rows opened so far */
+} T = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Close every handle (no search may be running). */
+static void egtb_close_all(void)
+{
+    pthread_mutex_lock(&T.lock);
+    while (T.rows) {
+        egtb_row *next = T.rows->next;
+        cd_egtb_close(T.rows->tb);
+        free(T.rows);
+        T.rows = next;
+    }
+    pthread_mutex_unlock(&T.lock);
+}
+
+/* Use the tables in dir (NULL or "": none) from now on (no search may be running). */
+static void egtb_set_dir(const char *dir)
+{
+    egtb_close_all();
+    pthread_mutex_lock(&T.lock);
+    snprintf(T.dir, sizeof T.dir, "%s", dir ? dir : "");
+    pthread_mutex_unlock(&T.lock);
+}
+
+/* The tables of r's row, opened on first use (thread-safe); NULL when there are none. */
+static cd_egtb *egtb_for(const cd_rules *r)
+{
+    const cd_rules *row = r && r->name ? cd_rules_find(r->name) : NULL;
+    if (!row)
+        return NULL;
+    pthread_mutex_lock(&T.lock);
+    egtb_row *e = NULL;
+    if (T.dir[0]) {
+        for (e = T.rows; e && e->rules != row;)
+            e = e->next;
+        if (!e && (e = malloc(sizeof *e))) {
+            e->rules = row;
+            e->tb = cd_egtb_open(row, T.dir);
+            e->next = T.rows;
+            T.rows = e;
+        }
+    }
+    cd_egtb *tb = e ? e->tb : NULL;
+    pthread_mutex_unlock(&T.lock);
+    return tb;
+}
 
 /* ---------------------------------------------------------------- persistence */
 
@@ -349,7 +414,14 @@ static cJSON *int_array(const int *v, int n)
     return a;
 }
 
-static cJSON *game_json(const web_game *w)
+/* What the "egtb" field of a game object needs, taken under the lock and probed after it. */
+typedef struct egtb_query {
+    cd_position pos;
+    int probe; /* 0: the field stays null (the game is over, or no game object) */
+} egtb_query;
+
+/* The game object of w, its "egtb" field null; *q gets what egtb_fill needs. Under the lock. */
+static cJSON *game_json(const web_game *w, egtb_query *q)
 {
     const cd_game *g = w->game;
     const cd_position *pos = cd_game_position(g);
@@ -373,6 +445,9 @@ static cJSON *game_json(const web_game *w)
     cJSON_AddStringToObject(o, "reason", reason == CD_REASON_NONE ? "" : cd_reason_str(reason));
     cJSON_AddStringToObject(o, "result", cd_status_pdn(r, st));
     cJSON_AddNumberToObject(o, "ply", cd_game_ply(g));
+    cJSON_AddNullToObject(o, "egtb");
+    q->pos = *pos;
+    q->probe = st == CD_ONGOING;
 
     static const char *const piece_names[] = {"", "w", "b", "W", "B"};
     cJSON *board = cJSON_AddArrayToObject(o, "board");
@@ -439,6 +514,36 @@ static cJSON *game_json(const web_game *w)
         cJSON_AddNumberToObject(le, "time", w->last_time);
     }
     return o;
+}
+
+/* Fill the "egtb" field of game object o: the tables' value of the position for the side to
+ * move, its distance in plies (not for a draw) and the winner; null when it is not in the
+ * tables. Called without the lock: the first probe of a table reads its file. */
+static void egtb_fill(cJSON *o, const egtb_query *q)
+{
+    if (!o || !q->probe)
+        return;
+    cd_egtb *tb = egtb_for(q->pos.rules);
+    int dist = 0;
+    int v = tb ? cd_egtb_probe(tb, &q->pos, &dist) : CD_EGTB_UNKNOWN;
+    if (v != CD_EGTB_WIN && v != CD_EGTB_DRAW && v != CD_EGTB_LOSS)
+        return;
+    cJSON *e = cJSON_CreateObject();
+    if (!e)
+        return;
+    int white = q->pos.side == CD_WHITE;
+    cJSON_AddStringToObject(e, "value",
+                            v == CD_EGTB_WIN    ? "win"
+                            : v == CD_EGTB_LOSS ? "loss"
+                                                : "draw");
+    if (v != CD_EGTB_DRAW) {
+        cJSON_AddNumberToObject(e, "plies", dist);
+        cJSON_AddStringToObject(e, "winner", (v == CD_EGTB_WIN) == white ? "white" : "black");
+    } else {
+        cJSON_AddNullToObject(e, "winner");
+    }
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(o, "egtb", e))
+        cJSON_Delete(e);
 }
 
 /* ---------------------------------------------------------------- responses */
@@ -726,8 +831,10 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level)
     S.games = w;
     S.ngames++;
     save_game(w);
-    cJSON *j = game_json(w);
+    egtb_query q;
+    cJSON *j = game_json(w, &q);
     pthread_mutex_unlock(&S.lock);
+    egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_CREATED, j);
 }
 
@@ -812,10 +919,12 @@ static enum MHD_Result api_get(reply *c, const char *id)
 {
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
-    cJSON *j = w ? game_json(w) : NULL;
+    egtb_query q = {.probe = 0};
+    cJSON *j = w ? game_json(w, &q) : NULL;
     pthread_mutex_unlock(&S.lock);
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
+    egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_OK, j);
 }
 
@@ -880,6 +989,7 @@ static enum MHD_Result api_move(reply *c, const char *id, const request *rq)
     }
     unsigned status = MHD_HTTP_OK;
     cJSON *j = NULL;
+    egtb_query q = {.probe = 0};
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
     if (!w) {
@@ -898,13 +1008,14 @@ static enum MHD_Result api_move(reply *c, const char *id, const request *rq)
             w->version++;
             w->has_last = 0;
             save_game(w);
-            j = game_json(w);
+            j = game_json(w, &q);
         }
     }
     pthread_mutex_unlock(&S.lock);
     cJSON_Delete(body);
     if (!j)
         return send_error(c, status, "%s", err);
+    egtb_fill(j, &q);
     return send_json(c, status, j);
 }
 
@@ -921,6 +1032,7 @@ static enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
     cJSON *j = NULL;
+    egtb_query q = {.probe = 0};
     if (w) {
         int n = 0;
         for (int i = 0; i < (int)plies && cd_game_undo(w->game); i++)
@@ -930,11 +1042,12 @@ static enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
             w->has_last = 0;
             save_game(w);
         }
-        j = game_json(w);
+        j = game_json(w, &q);
     }
     pthread_mutex_unlock(&S.lock);
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
+    egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_OK, j);
 }
 
@@ -967,6 +1080,8 @@ static enum MHD_Result api_search(reply *c, const char *id, const request *rq, i
         return send_busy(c, "the engine is busy (too many searches at once)");
     }
     cd_engine *e = cd_engine_new(S.hash_mb);
+    if (e)
+        cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
     cd_search_result res;
     memset(&res, 0, sizeof res);
     cd_result r = e ? cd_search(e, copy, &lim, NULL, NULL, &res) : CD_ERR_ARG;
@@ -994,6 +1109,7 @@ static enum MHD_Result api_search(reply *c, const char *id, const request *rq, i
 
     unsigned status = MHD_HTTP_OK;
     cJSON *j = NULL;
+    egtb_query q = {.probe = 0};
     pthread_mutex_lock(&S.lock);
     web_game *w = find_game(id);
     if (!w) {
@@ -1014,11 +1130,12 @@ static enum MHD_Result api_search(reply *c, const char *id, const request *rq, i
         w->last_nodes = res.nodes;
         w->last_time = res.time;
         save_game(w);
-        j = game_json(w);
+        j = game_json(w, &q);
     }
     pthread_mutex_unlock(&S.lock);
     if (!j)
         return send_error(c, status, "%s", err);
+    egtb_fill(j, &q);
     return send_json(c, status, j);
 }
 
@@ -1223,6 +1340,7 @@ static enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, voi
     }
     pthread_mutex_init(&a->m, NULL);
     pthread_cond_init(&a->cv, NULL);
+    cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
     a->engine = e;
     a->game = copy;
     a->limits.movetime = t;
@@ -1628,8 +1746,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* ---------------------------------------------------------------- without HTTP (server.h) */
 
-void cd_web_setup(const char *data_dir, uint64_t max_nodes, size_t hash_mb)
+void cd_web_setup(const char *data_dir, const char *egtb_dir, uint64_t max_nodes, size_t hash_mb)
 {
+    egtb_set_dir(egtb_dir);
     snprintf(S.data, sizeof S.data, "%s", data_dir ? data_dir : "");
     snprintf(S.web, sizeof S.web, "%s", "/dev/null/no-static-files");
     S.persist = data_dir != NULL;
@@ -1717,24 +1836,25 @@ int cd_web_request(const char *method, const char *url, const char *body, size_t
 
 /* ---------------------------------------------------------------- main */
 
+#define SERVE_USAGE                                                                                \
+    "condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR] [--egtb DIR]"
+
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "condraughts serve: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] "
-                    "[--web DIR]\n");
+    fprintf(stderr, "\nusage: %s\n", SERVE_USAGE);
     return 2;
 }
 
 int cd_serve_main(int argc, char **argv)
 {
     long port = 8080;
-    const char *host = "127.0.0.1", *data = "games", *web = "web";
+    const char *host = "127.0.0.1", *data = "games", *web = "web", *egtb = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] "
-                   "[--web DIR]\n");
+            printf("usage: %s\n", SERVE_USAGE);
             return 0;
         }
         if (i + 1 >= argc)
@@ -1751,12 +1871,26 @@ int cd_serve_main(int argc, char **argv)
             data = v;
         } else if (!strcmp(a, "--web")) {
             web = v;
+        } else if (!strcmp(a, "--egtb")) {
+            egtb = v;
         } else {
             return usage_error("unknown option '%s'", a);
         }
     }
     snprintf(S.data, sizeof S.data, "%s", data);
     snprintf(S.web, sizeof S.web, "%s", web);
+    struct stat st;
+    if (!egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        egtb = "egtb"; /* as the CLI's analyse and play */
+    if (egtb && egtb[0]) {
+        cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);
+        if (!check)
+            return usage_error("cannot use '%s' for endgame tables (name too long?)", egtb);
+        cd_egtb_close(check);
+        if (stat(egtb, &st) != 0 || !S_ISDIR(st.st_mode))
+            fprintf(stderr, "condraughts serve: warning: no folder %s (no endgame tables)\n", egtb);
+        egtb_set_dir(egtb);
+    }
     if (mkdir(S.data, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "condraughts serve: cannot create %s: %s\n", S.data, strerror(errno));
         return 1;
@@ -1811,6 +1945,8 @@ int cd_serve_main(int argc, char **argv)
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
         unsigned real = info ? info->port : (unsigned)port;
         printf("condraughts: serving http://%s:%u/\n", host, real);
+        if (T.dir[0])
+            printf("condraughts: endgame tables from %s\n", T.dir);
         fflush(stdout);
         int sig = 0;
         sigwait(&sigs, &sig);
@@ -1830,5 +1966,6 @@ int cd_serve_main(int argc, char **argv)
         S.games = next;
     }
     pthread_mutex_unlock(&S.lock);
+    egtb_close_all();
     return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * server.h -- `condraughts serve`: the HTTP/JSON server behind the browser front end.
  *
- * Usage: condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]
+ * Usage: condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR] [--egtb DIR]
  * The API is documented in docs/api.md.
  */
 #ifndef CD_WEB_SERVER_H
@@ -16,8 +16,9 @@ int cd_serve_main(int argc, char **argv);
 
 /*
  * The API without HTTP, for tests and fuzzing (one process, no socket):
- * cd_web_setup: games are saved in data_dir (NULL: not saved), every search is also capped at
- * max_nodes nodes (0: no cap) and uses a hash_mb MiB table (0: the default);
+ * cd_web_setup: games are saved in data_dir (NULL: not saved), endgame tables are read from
+ * egtb_dir (NULL: none; never ./egtb by default here), every search is also capped at max_nodes
+ * nodes (0: no cap) and uses a hash_mb MiB table (0: the default); no request may be running;
  * cd_web_request: answer one request (method "GET"/"POST"/"DELETE", url "/api/..." with an
  * optional "?query", the body): *status and *out (the body, malloc'ed; free it; NULL when
  * empty). An SSE analysis is started and dropped at once. Returns 0, or -1 out of memory.
@@ -25,7 +26,7 @@ int cd_serve_main(int argc, char **argv);
  */
 int cd_web_request(const char *method, const char *url, const char *body, size_t len,
                    unsigned *status, char **out, size_t *outlen);
-void cd_web_setup(const char *data_dir, uint64_t max_nodes, size_t hash_mb);
+void cd_web_setup(const char *data_dir, const char *egtb_dir, uint64_t max_nodes, size_t hash_mb);
 void cd_web_reset(void);
 
 #endif

@@ -4,7 +4,7 @@
 //   node run.mjs --bin PATH       use another condraughts binary
 // Prints "web: N passed, M failed" and the two timings; exits 1 on failure.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ let passed = 0, failed = 0;
 const timings = {};
 const tmpDirs = [];
 let server = null, context = null;
+let withTables = false; // the server we started has the endgame tables built below
 
 function log(s) { process.stdout.write(s + '\n'); }
 
@@ -44,7 +45,13 @@ function assert(cond, msg) { if (!cond) throw new Error(msg); }
 async function startServer() {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-web-data-'));
   tmpDirs.push(data);
-  server = spawn(bin, ['serve', '--port', '0', '--data', data, '--web', path.join(repo, 'web')],
+  // a tiny table set (constitutional, up to 2 pieces: well under a second)
+  const egtb = path.join(data, 'egtb');
+  const built = spawnSync(bin, ['egtb', 'build', '--variant', 'constitutional', '--pieces', '2', '--dir', egtb],
+    { encoding: 'utf8', timeout: 60000 });
+  if (built.status !== 0) throw new Error('egtb build failed: ' + (built.stderr || built.error));
+  withTables = true;
+  server = spawn(bin, ['serve', '--port', '0', '--data', data, '--web', path.join(repo, 'web'), '--egtb', egtb],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return await new Promise((resolve, reject) => {
@@ -271,6 +278,32 @@ async function main() {
     await shot(page, '06-constitutional-threats.png');
     await page.uncheck('#chk-threats');
     assert(await page.locator('#board g.threat').count() === 0, 'still shaded after unchecking');
+  });
+
+  await step('endgame tablebase: "White wins in 3 plies" for W:WK35:BK3, nothing for the start', async () => {
+    const egtbOf = async () => ((await page.isVisible('#egtb')) ? (await page.textContent('#egtb')).trim() : '');
+    await page.selectOption('#variant', 'constitutional');
+    await page.selectOption('#human', 'both');
+    if (!(await page.isVisible('#fen'))) await page.click('#setup summary');
+    await page.fill('#fen', 'W:WK35:BK3');
+    await page.click('#btn-fen');
+    await page.waitForFunction(() => { const g = window.condraughts.state.game; return g && g.fen.startsWith('W:WK35'); });
+    await idle(page);
+    const g = await game(page);
+    if (withTables || g.egtb) {
+      assert(g.egtb && g.egtb.value === 'win' && g.egtb.plies === 3, 'egtb ' + JSON.stringify(g.egtb));
+      const t = await egtbOf();
+      assert(t === 'Tablebase: White wins in 3 plies', 'verdict text "' + t + '"');
+      log(`     verdict shown: ${t}`);
+    } else {
+      assert(await page.isHidden('#egtb'), 'a verdict without tables');
+    }
+    await shot(page, '06b-egtb.png');
+    await page.click('#btn-new');
+    await page.waitForFunction(() => { const g = window.condraughts.state.game; return g && g.fen === 'W:W31-50:B1-20'; });
+    await idle(page);
+    assert((await game(page)).egtb === null, 'egtb of the start position is not null');
+    assert(await page.isHidden('#egtb'), 'a verdict is shown for the start position: ' + await egtbOf());
   });
 
   await step('ambiguous capture: chooser appears, clicking a captured piece picks the move', async () => {
