@@ -54,6 +54,10 @@
 #include "movegen.h"
 #include "strbuf.h"
 
+#if defined(__BMI2__)
+#include <immintrin.h> /* pdep/pext: one instruction for select and dense <-> bits */
+#endif
+
 #define MAXP     CD_EGTB_MAX_PIECES
 #define MAGIC    "CDEGTB1\n"
 #define HDR_SIZE 128
@@ -84,6 +88,7 @@ struct cd_egtb {
     int nsq, half, steps[4];
     uint64_t playable; /* ghost-layout bits of the squares */
     int bit2d[64], d2bit[64];
+    int monotone; /* d2bit increases: dense <-> bits is pext/pdep of playable */
     uint64_t fingerprint;
     char dir[1024];
     char err[512];
@@ -111,21 +116,32 @@ static inline uint64_t below(int d) { return ((uint64_t)1 << d) - 1; }
 /* The p-th (0-based) set bit of mask. */
 static inline int select_bit(uint64_t mask, int p)
 {
+#if defined(__BMI2__)
+    return __builtin_ctzll(_pdep_u64((uint64_t)1 << p, mask));
+#else
     while (p-- > 0)
         mask &= mask - 1;
     return __builtin_ctzll(mask);
+#endif
 }
 
-/* Positions p[0] < ... < p[k-1] of colex rank r. */
+/* Positions p[0] < ... < p[k-1] of colex rank r: each p[i] is the largest x with
+ * C(x, i + 1) <= r (binary search; C(x, i + 1) grows with x for x >= i). */
 static void unrank(uint64_t r, int k, int *p)
 {
-    int x = 63;
+    int hi = 63;
     for (int i = k - 1; i >= 0; i--) {
-        while (C(x, i + 1) > r)
-            x--;
-        p[i] = x;
-        r -= C(x, i + 1);
-        x--;
+        int lo = i; /* C(i, i + 1) = 0 <= r */
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            if (C(mid, i + 1) <= r)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        p[i] = lo;
+        r -= C(lo, i + 1);
+        hi = lo - 1;
     }
 }
 
@@ -213,6 +229,10 @@ typedef struct dense {
 
 static uint64_t to_dense(const cd_egtb *tb, uint64_t bits, int flip)
 {
+#if defined(__BMI2__)
+    if (!flip && tb->monotone)
+        return _pext_u64(bits, tb->playable);
+#endif
     uint64_t d = 0;
     while (bits) {
         int b = __builtin_ctzll(bits);
@@ -225,6 +245,10 @@ static uint64_t to_dense(const cd_egtb *tb, uint64_t bits, int flip)
 
 static uint64_t from_dense(const cd_egtb *tb, uint64_t d)
 {
+#if defined(__BMI2__)
+    if (tb->monotone)
+        return _pdep_u64(d, tb->playable);
+#endif
     uint64_t bits = 0;
     while (d) {
         int x = __builtin_ctzll(d);
@@ -375,6 +399,9 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
         tb->d2bit[n - 1] = b;
         tb->playable |= (uint64_t)1 << b;
     }
+    tb->monotone = 1;
+    for (int n = 1; n < g->squares; n++)
+        tb->monotone &= tb->d2bit[n] > tb->d2bit[n - 1];
     tb->fingerprint = rules_fingerprint(rules);
     strcpy(tb->dir, dir);
     return tb;
