@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: egtb-test egtb-cli-test deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: egtb-test egtb-cli-test egtb-verify deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -87,8 +87,20 @@ EGTB_ARGS ?=
 egtb-test: $(BUILD)/test_egtb
 	$(BUILD)/test_egtb $(EGTB_ARGS)
 
-egtb-cli-test: $(BIN)
-	sh tests/egtb.sh --bin $(BIN)
+egtb-cli-test: $(BIN) $(BUILD)/egtb_verify
+	sh tests/egtb.sh --bin $(BIN) --verify $(BUILD)/egtb_verify
+
+# Built tables against forward moves (tests/egtb_verify.c): every position of small tables in
+# egtb-cli-test; `make egtb-verify` samples every EGTB_EVERY-th position of the tables in EGTB_DIR.
+$(BUILD)/egtb_verify: tests/egtb_verify.c $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude $< $(LIB) -pthread -o $@
+
+EGTB_DIR ?= egtb
+EGTB_EVERY ?= 97
+EGTB_VARIANTS ?= constitutional international killer modern
+egtb-verify: $(BUILD)/egtb_verify
+	@for v in $(EGTB_VARIANTS); do \
+	  $(BUILD)/egtb_verify --dir $(EGTB_DIR) --variant $$v --every $(EGTB_EVERY) | tail -n 1 || exit 1; done
 
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:

@@ -4,7 +4,14 @@
 # position against a plain minimax solver.
 set -u
 BIN=build/condraughts
-[ "${1:-}" = "--bin" ] && BIN=$2
+VERIFY=
+while [ $# -gt 1 ]; do
+    case $1 in
+    --bin) BIN=$2 ;;
+    --verify) VERIFY=$2 ;;
+    esac
+    shift 2
+done
 DIR=$(mktemp -d /tmp/cd-egtb-cli-XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
 fails=0 n=0
@@ -57,6 +64,14 @@ case $err in *"truncated header"*) r=ok ;; *) r=$err ;; esac
 check "damaged table: message" ok "$r"
 $BIN egtb build --variant constitutional --pieces 2 --dir "$DIR/t" >/dev/null 2>&1
 check "a rebuild replaces the damaged table" "win in 3" "$($BIN egtb probe --variant constitutional --fen W:WK35:BK3 --dir "$DIR/t")"
+
+# every position of the tables up to 3 pieces and the kings-only ones of 4 against forward moves
+if [ -n "$VERIFY" ]; then
+    $BIN egtb build --variant constitutional --pieces 3 --kings-pieces 4 --dir "$DIR/v" --threads 2 >/dev/null
+    out=$($VERIFY --dir "$DIR/v" --variant constitutional | tail -1)
+    check "forward check of every position up to 3 pieces and KK v KK, KKK v K" \
+        "egtb_verify constitutional: 11 tables, 5425580 positions checked against their successors (every 1), 0 mismatches, 0 not judged (a successor table missing)" "$out"
+fi
 
 # report on a small claims file
 cat > "$DIR/claims" <<'CLAIMS'
