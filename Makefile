@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: egtb-test egtb-cli-test egtb-verify deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -96,6 +96,17 @@ $(BUILD)/egtb_verify: tests/egtb_verify.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude $< $(LIB) -pthread -o $@
 
 EGTB_DIR ?= egtb
+
+# The tablebases of issue 5 and docs/constitutional-endgames.md from them: constitutional to
+# 5 pieces and kings-only 6, the others to 4 and kings-only 5 (ENDGAMES_* to change).
+ENDGAMES_CON ?= --pieces 5 --kings-pieces 6
+ENDGAMES_OTHER ?= --pieces 4 --kings-pieces 5
+endgames: $(BIN)
+	$(BIN) egtb build --variant constitutional $(ENDGAMES_CON) --dir $(EGTB_DIR)
+	for v in international killer modern; do \
+	  $(BIN) egtb build --variant $$v $(ENDGAMES_OTHER) --dir $(EGTB_DIR) || exit 1; done
+	$(BIN) egtb report --claims docs/claims/constitutional.claims --dir $(EGTB_DIR) \
+	  > docs/constitutional-endgames.md
 EGTB_EVERY ?= 97
 EGTB_VARIANTS ?= constitutional international killer modern
 egtb-verify: $(BUILD)/egtb_verify
