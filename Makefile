@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -35,8 +35,14 @@ $(LIB): $(CORE_OBJ)
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
+# Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
+# without it the study runs as one process.
+ifneq ($(shell command -v mpicc 2>/dev/null),)
+MPI_CFLAGS := -DCD_HAVE_MPI $(shell mpicc --showme:compile)
+MPI_LIBS := $(shell mpicc --showme:link)
+endif
 $(BIN): $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(wildcard src/cli/*.h src/proto/*.h src/web/*.h) $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli -Isrc/proto -Isrc/web $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(LIB) -lmicrohttpd -lcjson -lm -pthread -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(LIB) -lmicrohttpd -lcjson -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
@@ -46,7 +52,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test \
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
@@ -112,6 +118,15 @@ EGTB_VARIANTS ?= constitutional international killer modern
 egtb-verify: $(BUILD)/egtb_verify
 	@for v in $(EGTB_VARIANTS); do \
 	  $(BUILD)/egtb_verify --dir $(EGTB_DIR) --variant $$v --every $(EGTB_EVERY) | tail -n 1 || exit 1; done
+
+# condraughts study: its statistics (test_stats), then tiny studies (tests/study.sh): the report's
+# totals, a run killed and resumed, two MPI ranks against one process, bad arguments.
+$(BUILD)/test_stats: tests/test_stats.c src/cli/stats.c src/cli/stats.h tests/check.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/cli tests/test_stats.c src/cli/stats.c -lm -o $@
+
+study-test: $(BUILD)/test_stats $(BIN)
+	$(BUILD)/test_stats
+	sh tests/study.sh --bin $(BIN)
 
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:

@@ -23,6 +23,7 @@
 #include "match.h"
 #include "pdncheck.h"
 #include "server.h"
+#include "study.h"
 
 #define BENCH_DEPTH 11
 
@@ -657,6 +658,11 @@ static void usage(FILE *f)
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
         "        [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
         "  pdn check FILE [--variant V] [--verbose]  (replay every game of a PDN file)\n"
+        "  study [--variants V,V,...] [--games N] [--nodes N | --movetime S] [--seed S]\n"
+        "        [--openings FILE] [--egtb DIR] [--max-plies P] [--hash MB] --out DIR\n"
+        "        (self-play draw rates and DIR/report.md; mpirun -np K shares the games out)\n"
+        "  study openings --variants V,V,... --plies K --depth D --max-score S --count N\n"
+        "        [--seed S] --out FILE  (balanced short openings for the openings files)\n"
         "  egtb build --variant V --pieces N [--kings-pieces N] [--dir egtb] [--threads T]\n"
         "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"
         "  egtb probe --variant V --fen FEN [--moves] [--dir egtb]\n"
@@ -696,6 +702,8 @@ int main(int argc, char **argv)
         return cmd_egtb(argc - 2, argv + 2);
     if (!strcmp(cmd, "pdn"))
         return cmd_pdn(argc - 2, argv + 2);
+    if (!strcmp(cmd, "study"))
+        return cmd_study(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

@@ -1,0 +1,94 @@
+/*
+ * stats.c -- the small statistics of `condraughts study`: the Wilson score interval of a
+ * proportion, Newcombe's interval of a difference of two proportions, mean, quantiles and
+ * histograms of a sample. Pure functions, no I/O.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+stats_interval stats_wilson(long k, long n, double z)
+{
+    stats_interval r = {0.0, 1.0};
+    if (n <= 0)
+        return r;
+    if (k < 0)
+        k = 0;
+    if (k > n)
+        k = n;
+    double nn = (double)n, p = (double)k / nn, z2 = z * z;
+    double denom = 1.0 + z2 / nn;
+    double centre = (p + z2 / (2.0 * nn)) / denom;
+    double half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
+    r.lo = centre - half;
+    r.hi = centre + half;
+    /* exact ends for k == 0 and k == n (the formula gives them up to rounding) */
+    if (k == 0 || r.lo < 0.0)
+        r.lo = 0.0;
+    if (k == n || r.hi > 1.0)
+        r.hi = 1.0;
+    return r;
+}
+
+stats_interval stats_newcombe(long k1, long n1, long k2, long n2, double z)
+{
+    double p1 = n1 > 0 ? (double)k1 / (double)n1 : 0.0;
+    double p2 = n2 > 0 ? (double)k2 / (double)n2 : 0.0;
+    stats_interval w1 = stats_wilson(k1, n1, z), w2 = stats_wilson(k2, n2, z);
+    double d = p1 - p2;
+    stats_interval r;
+    r.lo = d - sqrt((p1 - w1.lo) * (p1 - w1.lo) + (w2.hi - p2) * (w2.hi - p2));
+    r.hi = d + sqrt((w1.hi - p1) * (w1.hi - p1) + (p2 - w2.lo) * (p2 - w2.lo));
+    return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void stats_sort(double *x, size_t n)
+{
+    if (n > 1)
+        qsort(x, n, sizeof *x, cmp_double);
+}
+
+double stats_mean(const double *x, size_t n)
+{
+    if (!n)
+        return 0.0;
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return s / (double)n;
+}
+
+double stats_quantile(const double *sorted, size_t n, double p)
+{
+    if (!n)
+        return 0.0;
+    if (p <= 0.0)
+        return sorted[0];
+    if (p >= 1.0)
+        return sorted[n - 1];
+    double h = (double)(n - 1) * p;
+    size_t i = (size_t)floor(h);
+    if (i + 1 >= n)
+        return sorted[n - 1];
+    return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
+}
+
+void stats_histogram(const double *x, size_t n, double width, long *bins, int nbins)
+{
+    for (int i = 0; i < nbins; i++)
+        bins[i] = 0;
+    if (nbins <= 0 || !(width > 0.0))
+        return;
+    for (size_t k = 0; k < n; k++) {
+        double b = floor(x[k] / width);
+        int i = b < 0.0 ? 0 : b >= (double)nbins ? nbins - 1 : (int)b;
+        bins[i]++;
+    }
+}

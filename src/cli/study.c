@@ -1,0 +1,864 @@
+/*
+ * study.c -- `condraughts study`: the built-in engine against itself in several variants under
+ * identical conditions, to measure how drawish each variant is.
+ *
+ * The game list is a function of the settings alone: variant v, game j (0-based) plays opening
+ * order[v][j / 2] of the variant's openings file (shuffled by the seed), as written when j is
+ * even and with colours reversed when j is odd (study_mirror: with a node limit the engine is
+ * deterministic, so swapping the engines alone would replay the same game). Each game is
+ * written at once to DIR/VARIANT/NNNNN.pdn (temporary file, rename); a game whose file exists
+ * is not played again, so a killed run resumes where it stopped. Under mpirun (Open MPI, built
+ * in when mpicc was found) rank r of K plays the games v * N + j with index % K == r and tells
+ * rank 0 of each result for the progress line; rank 0 waits for every rank, then builds the
+ * report from the files (study_report.c) as a single process does.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "study.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef CD_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#define MAX_OPENING_TEXT 1000 /* fits a PDN tag value */
+#define TAG_GAME         1    /* MPI message: a game finished {variant, drawn} */
+#define TAG_DONE         2    /* MPI message: a rank played all its games */
+
+typedef struct opening {
+    cd_game *game; /* the opening played out (or set up) under the variant */
+    char *text;    /* the line as written in the file, comment removed */
+    int number;    /* 1-based among the file's openings */
+} opening;
+
+struct study {
+    study_config c;
+    opening *open[STUDY_MAX_VARIANTS];
+    int nopen[STUDY_MAX_VARIANTS];
+    int *order[STUDY_MAX_VARIANTS];
+    char limit[64];
+    char paths[STUDY_MAX_VARIANTS][PATH_MAX];
+};
+
+/* This process's place in the run: rank and size, and whether MPI_Init was called. */
+static struct {
+    int rank, size, mpi;
+} world = {0, 1, 0};
+
+static const char *usage_text =
+    "usage: condraughts study [--variants V,V,...] [--games N] [--nodes N | --movetime S] "
+    "[--seed S] [--openings FILE] [--egtb DIR] [--max-plies P] [--hash MB] --out DIR";
+
+/* Bad arguments or input: one line on stderr, exit status 2 (under MPI: the whole run stops). */
+static void fail(const char *fmt, ...)
+{
+    /* before MPI is up every rank reads the same arguments: only the first one speaks */
+    const char *env = getenv("OMPI_COMM_WORLD_RANK");
+    if (world.mpi || !env || !strcmp(env, "0")) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "condraughts study: ");
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+#ifdef CD_HAVE_MPI
+    if (world.mpi)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+    exit(2);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        fail("out of memory");
+    return p;
+}
+
+/* ------------------------------------------------------------------ files */
+
+char *study_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 14, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n + 1 < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+                errno = EIO;
+            }
+            break;
+        }
+        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+int study_write_atomic(const char *path, const char *text, size_t len)
+{
+    char tmp[PATH_MAX + 8];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t k = write(fd, text + done, len - done);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            errno = e;
+            return -1;
+        }
+        done += (size_t)k;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static void make_dir(const char *path)
+{
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        fail("cannot create %s: %s", path, strerror(errno));
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        fail("%s is not a folder", path);
+}
+
+/* ------------------------------------------------------------------ positions */
+
+void study_mirror(const cd_position *in, cd_position *out)
+{
+    static const int swapped[] = {CD_EMPTY, CD_BLACK_MAN, CD_WHITE_MAN, CD_BLACK_KING,
+                                  CD_WHITE_KING};
+    const cd_rules *r = in->rules;
+    int n = cd_rules_squares(r);
+    cd_position p;
+    cd_position_empty(&p, r, in->side ^ 1);
+    for (int sq = 1; sq <= n; sq++) {
+        int pc = cd_position_piece(in, sq);
+        if (pc > 0)
+            cd_position_set(&p, n + 1 - sq, swapped[pc]);
+    }
+    *out = p;
+}
+
+/* ------------------------------------------------------------------ openings */
+
+/* The openings file for a board when --openings is not given: openings/NAME in the current
+ * folder, else next to the program (BIN/../openings/NAME). */
+static int default_openings(const cd_rules *r, char *path, size_t len)
+{
+    const char *name = r->geometry == CD_GEOM_10X10 ? "10x10.txt"
+                       : r->geometry == CD_GEOM_8X8 ? "8x8.txt"
+                                                    : NULL;
+    if (!name)
+        return 0;
+    snprintf(path, len, "openings/%s", name);
+    if (access(path, R_OK) == 0)
+        return 1;
+    char exe[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0)
+        return 0;
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    if (snprintf(path, len, "%s/../openings/%s", exe, name) >= (int)len)
+        return 0;
+    return access(path, R_OK) == 0;
+}
+
+/* A FEN line: W or B, then a colon. */
+static int is_fen(const char *s) { return (s[0] == 'W' || s[0] == 'B') && s[1] == ':'; }
+
+/* The openings of a file under rules r (format of `match --openings`: one move list or FEN a
+ * line, # starts a comment). */
+static int load_openings(const char *file, const cd_rules *r, opening **out)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        fail("cannot open openings file %s: %s", file, strerror(errno));
+    int n = 0, cap = 64;
+    opening *ops = xmalloc((size_t)cap * sizeof *ops);
+    char line[8192];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f))
+            fail("%s:%d: line too long", file, lineno);
+        line[strcspn(line, "\r\n#")] = '\0';
+        char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t k = strlen(s);
+        while (k && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+            s[--k] = '\0';
+        if (!k)
+            continue;
+        if (k >= MAX_OPENING_TEXT)
+            fail("%s:%d: opening longer than %d characters", file, lineno, MAX_OPENING_TEXT - 1);
+        char err[1024], copy[MAX_OPENING_TEXT];
+        memcpy(copy, s, k + 1);
+        cd_game *g;
+        if (is_fen(s)) {
+            cd_position p;
+            if (cd_position_from_fen(&p, r, s, err, sizeof err) != CD_OK)
+                fail("%s:%d: %s: %s", file, lineno, r->name, err);
+            g = cd_game_new(r, &p);
+            if (!g)
+                fail("out of memory");
+        } else {
+            g = cd_game_new(r, NULL);
+            if (!g)
+                fail("out of memory");
+            for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
+                if (strchr(tok, '.') && !strchr(tok, '-') && !strchr(tok, 'x'))
+                    continue; /* a move number */
+                if (cd_game_play_text(g, tok, err, sizeof err) != CD_OK)
+                    fail("%s:%d: %s: %s", file, lineno, r->name, err);
+            }
+        }
+        if (cd_game_status(g, NULL) != CD_ONGOING)
+            fail("%s:%d: %s: the game is over after this opening", file, lineno, r->name);
+        if (n == cap) {
+            cap *= 2;
+            opening *no = realloc(ops, (size_t)cap * sizeof *ops);
+            if (!no)
+                fail("out of memory");
+            ops = no;
+        }
+        ops[n].game = g;
+        ops[n].text = xmalloc(k + 1);
+        memcpy(ops[n].text, s, k + 1);
+        ops[n].number = n + 1;
+        n++;
+    }
+    fclose(f);
+    if (!n)
+        fail("%s: no openings", file);
+    *out = ops;
+    return n;
+}
+
+/* splitmix64: the shuffle's random numbers, the same on every machine. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates with splitmix64 numbers. */
+int *study_shuffle(int n, uint64_t seed)
+{
+    int *o = malloc((size_t)(n > 0 ? n : 1) * sizeof *o);
+    if (!o)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        o[i] = i;
+    uint64_t st = seed;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(next_random(&st) % (uint64_t)(i + 1));
+        int t = o[i];
+        o[i] = o[j];
+        o[j] = t;
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------------ the game list */
+
+const study_config *study_config_of(const study *s) { return &s->c; }
+
+int study_openings_count(const study *s, int v) { return s->nopen[v]; }
+
+static const opening *opening_of(const study *s, int v, int j)
+{
+    return &s->open[v][s->order[v][j / 2]];
+}
+
+const char *study_opening_of(const study *s, int v, int j, int *number)
+{
+    const opening *o = opening_of(s, v, j);
+    if (number)
+        *number = o->number;
+    return o->text;
+}
+
+int study_opening_plies(const study *s, int v, int j)
+{
+    return j % 2 ? 0 : cd_game_ply(opening_of(s, v, j)->game);
+}
+
+void study_game_path(const study *s, int v, int j, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s/%05d.pdn", s->c.out, s->c.variants[v]->name, j + 1);
+}
+
+void study_game_tags(const study *s, int v, int j, cd_pdn_tags *t)
+{
+    char num[32];
+    int number;
+    const char *text = study_opening_of(s, v, j, &number);
+    cd_pdn_tags_init(t);
+    cd_pdn_tag_set(t, "Event", "condraughts study");
+    snprintf(num, sizeof num, "%d", j + 1);
+    cd_pdn_tag_set(t, "Round", num);
+    cd_pdn_tag_set(t, "White", "condraughts " CD_VERSION);
+    cd_pdn_tag_set(t, "Black", "condraughts " CD_VERSION);
+    cd_pdn_tag_set(t, "Opening", text);
+    snprintf(num, sizeof num, "%d", number);
+    cd_pdn_tag_set(t, "OpeningNumber", num);
+    cd_pdn_tag_set(t, "Colours", j % 2 ? "reversed" : "as in the opening");
+    snprintf(num, sizeof num, "%llu", (unsigned long long)s->c.seed);
+    cd_pdn_tag_set(t, "Seed", num);
+    cd_pdn_tag_set(t, "Limit", s->limit);
+    snprintf(num, sizeof num, "%zu", s->c.hash);
+    cd_pdn_tag_set(t, "Hash", num);
+    snprintf(num, sizeof num, "%d", s->c.max_plies);
+    cd_pdn_tag_set(t, "MaxPlies", num);
+    cd_pdn_tag_set(t, "Tablebases", s->c.egtb ? s->c.egtb : "none");
+}
+
+int study_check_tags(const study *s, int v, int j, const cd_pdn_tags *got, char *err, size_t errlen)
+{
+    cd_pdn_tags *want = xmalloc(sizeof *want);
+    study_game_tags(s, v, j, want);
+    int bad = 0;
+    for (int i = 0; i < want->count && !bad; i++) {
+        const char *name = cd_pdn_tag_name(want, i), *w = cd_pdn_tag_value(want, i);
+        const char *g = cd_pdn_tag(got, name);
+        if (!g)
+            snprintf(err, errlen, "no %s tag", name);
+        else if (strcmp(g, w))
+            snprintf(err, errlen, "%s is \"%.200s\", this study's is \"%.200s\"", name, g, w);
+        bad = !g || strcmp(g, w);
+    }
+    const char *variant = cd_pdn_tag(got, "Variant");
+    if (!bad && variant && strcmp(variant, s->c.variants[v]->name)) {
+        snprintf(err, errlen, "its variant is %.100s, not %s", variant, s->c.variants[v]->name);
+        bad = 1;
+    }
+    free(want);
+    return bad;
+}
+
+/* A game file of this study that exists: 1 if it is there and right, 0 if there is none; a
+ * file of other settings or an unreadable one stops the run. */
+static int game_done(const study *s, int v, int j)
+{
+    char path[PATH_MAX + 32], err[1024], why[600] = "";
+    study_game_path(s, v, j, path, sizeof path);
+    size_t len;
+    char *text = study_slurp(path, &len);
+    if (!text) {
+        if (errno == ENOENT)
+            return 0;
+        fail("cannot read %s: %s", path, strerror(errno));
+    }
+    size_t pos = 0;
+    cd_game *g = NULL;
+    cd_pdn_tags *tags = xmalloc(sizeof *tags);
+    cd_result r = cd_pdn_read(text, &pos, s->c.variants[v], &g, tags, err, sizeof err);
+    free(text);
+    if (r != CD_OK || !g)
+        fail("%s: %s (remove it to play the game again)", path, r != CD_OK ? err : "no game");
+    cd_game_free(g);
+    if (!study_check_tags(s, v, j, tags, why, sizeof why) && !cd_pdn_tag(tags, "Termination"))
+        snprintf(why, sizeof why, "no Termination tag");
+    if (why[0])
+        fail("%s is not a game of this study (%s): use another --out, or remove the file to "
+             "play the game again",
+             path, why);
+    free(tags);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ playing */
+
+/* Play game j of variant v to its end. adjud gets the Adjudication tag. */
+static cd_game *play_game(const study *s, int v, int j, cd_engine *eng[2], cd_egtb *tb, char *adjud,
+                          size_t alen)
+{
+    const cd_rules *r = s->c.variants[v];
+    const cd_game *op = opening_of(s, v, j)->game;
+    cd_game *g;
+    if (j % 2 == 0) {
+        g = cd_game_new(r, cd_game_position_at(op, 0));
+        for (int i = 0; g && i < cd_game_ply(op); i++)
+            cd_game_play(g, cd_game_move(op, i));
+    } else {
+        cd_position m;
+        study_mirror(cd_game_position(op), &m);
+        g = cd_game_new(r, &m);
+    }
+    if (!g)
+        fail("out of memory");
+    cd_engine_clear(eng[0]);
+    cd_engine_clear(eng[1]);
+    int start = cd_game_ply(g);
+    snprintf(adjud, alen, "none");
+    cd_limits l;
+    memset(&l, 0, sizeof l);
+    l.nodes = s->c.nodes;
+    l.movetime = s->c.movetime;
+    while (cd_game_status(g, NULL) == CD_ONGOING) {
+        const cd_position *p = cd_game_position(g);
+        int side = p->side;
+        if (tb && cd_position_count(p, CD_WHITE, -1) + cd_position_count(p, CD_BLACK, -1) <=
+                      CD_EGTB_MAX_PIECES) {
+            int dist = 0, val = cd_egtb_probe(tb, p, &dist);
+            if (val == CD_EGTB_DRAW) {
+                cd_game_agree_draw(g);
+                snprintf(adjud, alen, "tablebase: draw");
+                break;
+            }
+            if (val == CD_EGTB_WIN || val == CD_EGTB_LOSS) {
+                int winner = val == CD_EGTB_WIN ? side : side ^ 1;
+                cd_game_resign(g, winner ^ 1);
+                snprintf(adjud, alen, "tablebase: %s wins in %d plies",
+                         winner == CD_WHITE ? "White" : "Black", dist);
+                break;
+            }
+        }
+        if (cd_game_ply(g) - start >= s->c.max_plies) {
+            cd_game_agree_draw(g);
+            snprintf(adjud, alen, "max plies: a draw after %d plies", s->c.max_plies);
+            break;
+        }
+        cd_search_result res;
+        if (cd_search(eng[side], g, &l, NULL, NULL, &res) != CD_OK || !res.has_move ||
+            cd_game_play(g, &res.best) != CD_OK)
+            fail("%s game %d: the engine gave no legal move", r->name, j + 1);
+    }
+    return g;
+}
+
+/* Write a finished game to its file. */
+static void write_game(const study *s, int v, int j, const cd_game *g, const char *adjud)
+{
+    cd_pdn_tags *t = xmalloc(sizeof *t);
+    study_game_tags(s, v, j, t);
+    cd_reason why = CD_REASON_NONE;
+    cd_game_status(g, &why);
+    int adjudicated = strcmp(adjud, "none") != 0;
+    cd_pdn_tag_set(t, "Termination", adjudicated ? "adjudication" : cd_reason_str(why));
+    cd_pdn_tag_set(t, "Adjudication", adjud);
+    size_t need = cd_pdn_write(g, t, NULL, 0);
+    char *buf = xmalloc(need + 1);
+    cd_pdn_write(g, t, buf, need + 1);
+    char path[PATH_MAX + 32];
+    study_game_path(s, v, j, path, sizeof path);
+    if (study_write_atomic(path, buf, need) != 0)
+        fail("cannot write %s: %s", path, strerror(errno));
+    free(buf);
+    free(t);
+}
+
+/* ------------------------------------------------------------------ progress */
+
+typedef struct progress {
+    long total, done, shown_done;
+    long games[STUDY_MAX_VARIANTS], draws[STUDY_MAX_VARIANTS];
+    double start, shown;
+    int tty, tenth;
+} progress;
+
+static void progress_show(const study *s, progress *p, int last)
+{
+    double t = now();
+    int tenth = p->total ? (int)(10 * p->done / p->total) : 10;
+    if (p->tty ? !last && t - p->shown < 0.25 && p->done < p->total
+               : tenth == p->tenth && (!last || p->shown_done == p->done))
+        return;
+    p->shown = t;
+    p->tenth = tenth;
+    p->shown_done = p->done;
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "study: %ld/%ld games", p->done, p->total);
+    int any = 0;
+    for (int v = 0; v < s->c.nvariants && n < sizeof line - 80; v++)
+        if (p->games[v])
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.0f%%",
+                                  any++ ? "," : "; draws", s->c.variants[v]->name,
+                                  100.0 * (double)p->draws[v] / (double)p->games[v]);
+    if (p->done && p->done < p->total) {
+        double left = (t - p->start) / (double)p->done * (double)(p->total - p->done);
+        if (left >= 3600)
+            snprintf(line + n, sizeof line - n, "; %dh%02dm left", (int)(left / 3600),
+                     (int)(left / 60) % 60);
+        else
+            snprintf(line + n, sizeof line - n, "; %dm%02ds left", (int)(left / 60),
+                     (int)left % 60);
+    }
+    if (p->tty)
+        fprintf(stderr, "\r\033[K%s%s", line, last ? "\n" : "");
+    else
+        fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}
+
+static void progress_add(const study *s, progress *p, int v, int drawn)
+{
+    p->done++;
+    if (v >= 0 && v < s->c.nvariants) {
+        p->games[v]++;
+        p->draws[v] += drawn != 0;
+    }
+    progress_show(s, p, 0);
+}
+
+/* Rank 0: take the other ranks' messages; with wait, until every rank is done. */
+static void take_messages(const study *s, progress *p, int *ranks_done, int wait)
+{
+#ifdef CD_HAVE_MPI
+    if (!world.mpi)
+        return;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) {
+            if (!wait || *ranks_done >= world.size - 1)
+                return;
+            struct timespec pause = {0, 20000000}; /* no busy waiting on a shared machine */
+            nanosleep(&pause, NULL);
+            continue;
+        }
+        int msg[2];
+        MPI_Recv(msg, 2, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (st.MPI_TAG == TAG_DONE)
+            ++*ranks_done;
+        else
+            progress_add(s, p, msg[0], msg[1]);
+    }
+#else
+    (void)s;
+    (void)p;
+    (void)ranks_done;
+    (void)wait;
+#endif
+}
+
+/* ------------------------------------------------------------------ arguments */
+
+static uint64_t number_arg(const char *opt, const char *v, uint64_t lo, uint64_t hi)
+{
+    char *end;
+    errno = 0;
+    if (!v[0] || v[0] == '-' || v[0] == ' ')
+        fail("%s: bad number '%s'", opt, v);
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end || errno || n < lo || n > hi)
+        fail("%s: bad number '%s' (%llu to %llu)", opt, v, (unsigned long long)lo,
+             (unsigned long long)hi);
+    return (uint64_t)n;
+}
+
+static void parse_variants(study_config *c, const char *list)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        fail("--variants: list too long");
+    strcpy(buf, list);
+    c->nvariants = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const cd_rules *r = cd_rules_find(tok);
+        if (!r)
+            fail("unknown variant '%s' (try: condraughts variants)", tok);
+        for (int i = 0; i < c->nvariants; i++)
+            if (c->variants[i] == r)
+                fail("--variants: %s is named twice", r->name);
+        if (c->nvariants == STUDY_MAX_VARIANTS)
+            fail("--variants: at most %d variants", STUDY_MAX_VARIANTS);
+        c->variants[c->nvariants++] = r;
+    }
+    if (!c->nvariants)
+        fail("--variants needs at least one variant");
+}
+
+static void parse_args(int argc, char **argv, study *s)
+{
+    study_config *c = &s->c;
+    memset(s, 0, sizeof *s);
+    parse_variants(c, "international,constitutional,killer,modern");
+    c->games = 100;
+    c->seed = 1;
+    c->max_plies = 300;
+    c->hash = 16;
+    const char *openings = NULL;
+    int have_nodes = 0;
+    size_t used = (size_t)snprintf(c->command, sizeof c->command, "condraughts study");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (used < sizeof c->command)
+            used += (size_t)snprintf(c->command + used, sizeof c->command - used,
+                                     strpbrk(a, " \t'\"") ? " '%s'" : " %s", a);
+        if (strncmp(a, "--", 2))
+            fail("unexpected argument '%s' (%s)", a, usage_text);
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            fail("%s needs a value", a);
+        if (used < sizeof c->command)
+            used += (size_t)snprintf(c->command + used, sizeof c->command - used,
+                                     strpbrk(v, " \t'\"") ? " '%s'" : " %s", v);
+        i++;
+        if (!strcmp(a, "--variants") || !strcmp(a, "--variant")) {
+            parse_variants(c, v);
+        } else if (!strcmp(a, "--games")) {
+            c->games = (int)number_arg(a, v, 2, STUDY_MAX_GAMES);
+            if (c->games % 2)
+                fail("--games %s: give an even number (each opening is played twice)", v);
+        } else if (!strcmp(a, "--nodes")) {
+            c->nodes = number_arg(a, v, 1, 1000000000000ull);
+            have_nodes = 1;
+        } else if (!strcmp(a, "--movetime")) {
+            char *end;
+            double t = strtod(v, &end);
+            if (*end || end == v || !(t > 0) || t > 3600)
+                fail("--movetime: bad number of seconds '%s'", v);
+            c->movetime = t;
+        } else if (!strcmp(a, "--seed")) {
+            c->seed = number_arg(a, v, 0, UINT64_MAX);
+        } else if (!strcmp(a, "--openings")) {
+            openings = v;
+        } else if (!strcmp(a, "--egtb")) {
+            struct stat st;
+            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))
+                fail("--egtb: %s is not a folder", v);
+            c->egtb = v;
+        } else if (!strcmp(a, "--max-plies")) {
+            c->max_plies = (int)number_arg(a, v, 1, 100000);
+        } else if (!strcmp(a, "--hash")) {
+            c->hash = (size_t)number_arg(a, v, 1, 65536);
+        } else if (!strcmp(a, "--out")) {
+            if (!v[0])
+                fail("--out needs a folder");
+            c->out = v;
+        } else {
+            fail("unknown option '%s' (%s)", a, usage_text);
+        }
+    }
+    if (!c->out)
+        fail("give the output folder: --out DIR (%s)", usage_text);
+    if (have_nodes && c->movetime > 0)
+        fail("give --nodes or --movetime, not both");
+    if (!have_nodes && !(c->movetime > 0))
+        c->nodes = 5000;
+    if (c->nodes)
+        snprintf(s->limit, sizeof s->limit, "nodes %llu", (unsigned long long)c->nodes);
+    else
+        snprintf(s->limit, sizeof s->limit, "movetime %g s", c->movetime);
+    for (int v = 0; v < c->nvariants; v++) {
+        if (openings)
+            snprintf(s->paths[v], sizeof s->paths[v], "%s", openings);
+        else if (!default_openings(c->variants[v], s->paths[v], sizeof s->paths[v]))
+            fail("no openings file for %s (%dx%d; openings/8x8.txt and openings/10x10.txt are "
+                 "looked for in the current folder and next to the program): give --openings "
+                 "FILE",
+                 c->variants[v]->name, cd_rules_width(c->variants[v]),
+                 cd_rules_height(c->variants[v]));
+        c->openings[v] = s->paths[v];
+    }
+}
+
+/* ------------------------------------------------------------------ the command */
+
+/* Open MPI: set up when launched by mpirun; returns 0 if this process has nothing to do. */
+static int join_world(void)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!size)
+        return 1;
+#ifdef CD_HAVE_MPI
+    MPI_Init(NULL, NULL);
+    world.mpi = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+    return 1;
+#else
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (rank && strcmp(rank, "0"))
+        return 0;
+    fprintf(stderr, "condraughts study: MPI is not built in (install libopenmpi-dev and "
+                    "rebuild); running as a single process\n");
+    return 1;
+#endif
+}
+
+static void leave_world(void)
+{
+#ifdef CD_HAVE_MPI
+    if (world.mpi)
+        MPI_Finalize();
+    world.mpi = 0;
+#endif
+}
+
+static void free_study(study *s)
+{
+    for (int v = 0; v < s->c.nvariants; v++) {
+        for (int i = 0; i < s->nopen[v]; i++) {
+            cd_game_free(s->open[v][i].game);
+            free(s->open[v][i].text);
+        }
+        free(s->open[v]);
+        free(s->order[v]);
+    }
+}
+
+int cmd_study(int argc, char **argv)
+{
+    if (argc > 0 && !strcmp(argv[0], "openings"))
+        return study_openings_main(argc - 1, argv + 1);
+    study *s = xmalloc(sizeof *s);
+    parse_args(argc, argv, s);
+    const study_config *c = &s->c;
+    for (int v = 0; v < c->nvariants; v++) {
+        s->nopen[v] = load_openings(c->openings[v], c->variants[v], &s->open[v]);
+        if (c->games / 2 > s->nopen[v])
+            fail("--games %d needs %d openings, %s has %d for %s", c->games, c->games / 2,
+                 c->openings[v], s->nopen[v], c->variants[v]->name);
+        if (!(s->order[v] = study_shuffle(s->nopen[v], c->seed)))
+            fail("out of memory");
+    }
+    if (!join_world()) {
+        free_study(s);
+        free(s);
+        return 0;
+    }
+    make_dir(c->out);
+    char path[PATH_MAX + 32];
+    for (int v = 0; v < c->nvariants; v++) {
+        snprintf(path, sizeof path, "%s/%s", c->out, c->variants[v]->name);
+        make_dir(path);
+    }
+
+    /* this rank's games still to play */
+    long total = (long)c->nvariants * c->games, mine = 0;
+    int *todo = xmalloc((size_t)total * sizeof *todo);
+    for (long i = 0; i < total; i++)
+        if (i % world.size == world.rank && !game_done(s, (int)(i / c->games), (int)(i % c->games)))
+            todo[mine++] = (int)i;
+    progress p;
+    memset(&p, 0, sizeof p);
+    p.total = mine;
+#ifdef CD_HAVE_MPI
+    if (world.mpi)
+        MPI_Allreduce(&mine, &p.total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+#endif
+    p.tty = isatty(2);
+    p.start = p.shown = now();
+    int speak = world.rank == 0;
+    if (speak && p.total < total)
+        fprintf(stderr, "study: %ld of %ld games already played in %s\n", total - p.total, total,
+                c->out);
+
+    cd_engine *eng[2] = {cd_engine_new(c->hash), cd_engine_new(c->hash)};
+    if (!eng[0] || !eng[1])
+        fail("out of memory for two engines of %zu MiB", c->hash);
+    cd_egtb *tb[STUDY_MAX_VARIANTS] = {0};
+    if (c->egtb)
+        for (int v = 0; v < c->nvariants; v++)
+            tb[v] = cd_egtb_open(c->variants[v], c->egtb);
+    int ranks_done = 0;
+    double t0 = now();
+    for (long k = 0; k < mine; k++) {
+        int v = todo[k] / c->games, j = todo[k] % c->games;
+        char adjud[128];
+        cd_game *g = play_game(s, v, j, eng, tb[v], adjud, sizeof adjud);
+        write_game(s, v, j, g, adjud);
+        int drawn = cd_game_status(g, NULL) == CD_DRAW;
+        cd_game_free(g);
+        if (speak) {
+            progress_add(s, &p, v, drawn);
+            take_messages(s, &p, &ranks_done, 0);
+        }
+#ifdef CD_HAVE_MPI
+        else {
+            int msg[2] = {v, drawn};
+            MPI_Send(msg, 2, MPI_INT, 0, TAG_GAME, MPI_COMM_WORLD);
+        }
+#endif
+    }
+    double played = now() - t0;
+#ifdef CD_HAVE_MPI
+    if (world.mpi && world.rank) {
+        int msg[2] = {0, 0};
+        MPI_Send(msg, 2, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD);
+    }
+#endif
+    if (speak)
+        take_messages(s, &p, &ranks_done, 1);
+    for (int v = 0; v < c->nvariants; v++)
+        cd_egtb_close(tb[v]);
+    cd_engine_free(eng[0]);
+    cd_engine_free(eng[1]);
+    free(todo);
+    if (speak && p.total)
+        progress_show(s, &p, 1);
+    char who[32] = "";
+    if (world.size > 1)
+        snprintf(who, sizeof who, "rank %d ", world.rank);
+    if (mine)
+        fprintf(stderr, "study: %splayed %ld games in %.1f s (%.0f games an hour)\n", who, mine,
+                played, played > 0 ? 3600.0 * (double)mine / played : 0.0);
+    leave_world();
+    int rc = speak ? study_report(s) : 0;
+    free_study(s);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,378 @@
+/*
+ * study_openings.c -- `condraughts study openings`: the balanced short openings of the
+ * openings files (openings/10x10.txt, openings/8x8.txt).
+ *
+ * Every line of K plies from the start position of the first variant is played out; lines
+ * that transpose into a position met before are dropped. Each line must be legal, move for
+ * move, in every variant named and lead to the same position there; the engine searches the
+ * position to a fixed depth in each variant, and the line is kept when every score is within
+ * the margin of equal. When more are kept than asked for, a random choice (by seed) of them is
+ * written, in the order of the move generator, each line with its scores in a comment.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "study.h"
+
+#define MAX_PLIES 8
+
+static const char *usage_text =
+    "usage: condraughts study openings --variants V,V,... --plies K --depth D --max-score S "
+    "--count N [--seed S] [--hash MB] --out FILE";
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "condraughts study openings: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+typedef struct line {
+    cd_move moves[MAX_PLIES];
+    char text[MAX_PLIES * 48];
+    int score[STUDY_MAX_VARIANTS]; /* White's view */
+    int worst;                     /* the largest |score| */
+} line;
+
+typedef struct lines {
+    line *v;
+    int n, cap;
+    uint64_t *seen; /* open addressing: keys of the positions met */
+    size_t seen_cap, seen_n;
+    long all; /* lines played out, transpositions included */
+} lines;
+
+/* 1 when the key was not seen before (and is now). */
+static int first_visit(lines *L, uint64_t key)
+{
+    if (key == 0)
+        key = 1;
+    if (2 * (L->seen_n + 1) > L->seen_cap) {
+        size_t cap = L->seen_cap ? L->seen_cap * 2 : 4096;
+        uint64_t *ns = calloc(cap, sizeof *ns);
+        if (!ns)
+            fail("out of memory");
+        for (size_t i = 0; i < L->seen_cap; i++)
+            if (L->seen[i])
+                for (size_t h = L->seen[i] & (cap - 1);; h = (h + 1) & (cap - 1))
+                    if (!ns[h]) {
+                        ns[h] = L->seen[i];
+                        break;
+                    }
+        free(L->seen);
+        L->seen = ns;
+        L->seen_cap = cap;
+    }
+    for (size_t h = key & (L->seen_cap - 1);; h = (h + 1) & (L->seen_cap - 1)) {
+        if (L->seen[h] == key)
+            return 0;
+        if (!L->seen[h]) {
+            L->seen[h] = key;
+            L->seen_n++;
+            return 1;
+        }
+    }
+}
+
+static void collect(cd_game *g, int plies, int depth, lines *L)
+{
+    if (cd_game_status(g, NULL) != CD_ONGOING)
+        return;
+    if (depth == plies) {
+        L->all++;
+        if (!first_visit(L, cd_game_position(g)->key))
+            return;
+        if (L->n == L->cap) {
+            L->cap = L->cap ? L->cap * 2 : 256;
+            line *nv = realloc(L->v, (size_t)L->cap * sizeof *nv);
+            if (!nv)
+                fail("out of memory");
+            L->v = nv;
+        }
+        line *ln = &L->v[L->n++];
+        memset(ln, 0, sizeof *ln);
+        size_t used = 0;
+        for (int i = 0; i < plies; i++) {
+            ln->moves[i] = *cd_game_move(g, i);
+            char mv[256];
+            cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, mv, sizeof mv);
+            /* 'x' for captures: a ':' would make `match --openings` read the line as a FEN */
+            for (char *c = mv; *c; c++)
+                if (*c == ':')
+                    *c = 'x';
+            used +=
+                (size_t)snprintf(ln->text + used, sizeof ln->text - used, "%s%s", i ? " " : "", mv);
+            if (used >= sizeof ln->text)
+                fail("opening text too long");
+        }
+        return;
+    }
+    cd_movelist *list = malloc(sizeof *list);
+    if (!list)
+        fail("out of memory");
+    int k = cd_generate(cd_game_position(g), list);
+    for (int i = 0; i < k; i++) {
+        cd_game_play(g, &list->moves[i]);
+        collect(g, plies, depth + 1, L);
+        cd_game_undo(g);
+    }
+    free(list);
+}
+
+static int same_pieces(const cd_position *a, const cd_position *b)
+{
+    return a->side == b->side && !memcmp(a->white, b->white, sizeof a->white) &&
+           !memcmp(a->black, b->black, sizeof a->black) &&
+           !memcmp(a->kings, b->kings, sizeof a->kings);
+}
+
+/* The line's text replayed under r: the game, or NULL when a move is not legal there or the
+ * line does not lead to `want`. */
+static cd_game *replay(const cd_rules *r, const char *text, const cd_position *want)
+{
+    cd_game *g = cd_game_new(r, NULL);
+    if (!g)
+        fail("out of memory");
+    char buf[MAX_PLIES * 48], err[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+        if (cd_game_status(g, NULL) != CD_ONGOING ||
+            cd_game_play_text(g, tok, err, sizeof err) != CD_OK) {
+            cd_game_free(g);
+            return NULL;
+        }
+    if (cd_game_status(g, NULL) != CD_ONGOING || !same_pieces(cd_game_position(g), want)) {
+        cd_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static long number(const char *opt, const char *v, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!v[0] || *end || errno || n < lo || n > hi)
+        fail("%s: bad number '%s' (%ld to %ld)", opt, v, lo, hi);
+    return n;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Append a comment paragraph to out, wrapped at 100 columns. */
+static size_t comment(char *out, size_t cap, size_t used, const char *text)
+{
+    const char *p = text;
+    while (*p && used < cap) {
+        size_t room = 97, k = strlen(p);
+        if (k > room) {
+            k = room;
+            while (k > 0 && p[k] != ' ')
+                k--;
+            if (!k)
+                k = room;
+        }
+        used += (size_t)snprintf(out + used, cap - used, "# %.*s\n", (int)k, p);
+        p += k;
+        while (*p == ' ')
+            p++;
+    }
+    return used;
+}
+
+int study_openings_main(int argc, char **argv)
+{
+    if (getenv("OMPI_COMM_WORLD_SIZE"))
+        fail("run it as one process, not under mpirun");
+    const cd_rules *var[STUDY_MAX_VARIANTS];
+    int nv = 0, plies = 0, depth = 0, margin = -1, count = 0;
+    uint64_t seed = 1;
+    size_t hash = 16;
+    const char *out = NULL;
+    char command[1024];
+    size_t cu = (size_t)snprintf(command, sizeof command, "condraughts study openings");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2))
+            fail("unexpected argument '%s' (%s)", a, usage_text);
+        if (i + 1 >= argc)
+            fail("%s needs a value", a);
+        const char *v = argv[++i];
+        if (cu < sizeof command)
+            cu += (size_t)snprintf(command + cu, sizeof command - cu, " %s %s", a, v);
+        if (!strcmp(a, "--variants") || !strcmp(a, "--variant")) {
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s", v);
+            nv = 0;
+            char *save = NULL;
+            for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                const cd_rules *r = cd_rules_find(tok);
+                if (!r)
+                    fail("unknown variant '%s' (try: condraughts variants)", tok);
+                if (nv == STUDY_MAX_VARIANTS)
+                    fail("--variants: at most %d variants", STUDY_MAX_VARIANTS);
+                if (nv && r->geometry != var[0]->geometry)
+                    fail("--variants: %s is not played on the board of %s", r->name, var[0]->name);
+                var[nv++] = r;
+            }
+        } else if (!strcmp(a, "--plies")) {
+            plies = (int)number(a, v, 1, MAX_PLIES);
+        } else if (!strcmp(a, "--depth")) {
+            depth = (int)number(a, v, 1, 30);
+        } else if (!strcmp(a, "--max-score")) {
+            margin = (int)number(a, v, 0, 10000);
+        } else if (!strcmp(a, "--count")) {
+            count = (int)number(a, v, 1, 1000000);
+        } else if (!strcmp(a, "--seed")) {
+            seed = (uint64_t)number(a, v, 0, 2147483647);
+        } else if (!strcmp(a, "--hash")) {
+            hash = (size_t)number(a, v, 1, 65536);
+        } else if (!strcmp(a, "--out")) {
+            out = v;
+        } else {
+            fail("unknown option '%s' (%s)", a, usage_text);
+        }
+    }
+    if (!nv || !plies || !depth || margin < 0 || !count || !out)
+        fail("%s", usage_text);
+
+    lines L;
+    memset(&L, 0, sizeof L);
+    cd_game *root = cd_game_new(var[0], NULL);
+    if (!root)
+        fail("out of memory");
+    collect(root, plies, 0, &L);
+    cd_game_free(root);
+    if (!L.n)
+        fail("no lines of %d plies in %s", plies, var[0]->name);
+
+    cd_engine *e = cd_engine_new(hash);
+    if (!e)
+        fail("out of memory");
+    cd_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.depth = depth;
+    int *kept = malloc((size_t)L.n * sizeof *kept), nkept = 0, illegal = 0;
+    if (!kept)
+        fail("out of memory");
+    int tty = isatty(2), tenth = 0;
+    for (int i = 0; i < L.n; i++) {
+        line *ln = &L.v[i];
+        /* the position of the line under the first variant */
+        cd_position want;
+        cd_position_start(&want, var[0]);
+        for (int k = 0; k < plies; k++)
+            cd_play(&want, &ln->moves[k], &want);
+        int ok = 1;
+        for (int v = 0; v < nv && ok; v++) {
+            cd_game *g = replay(var[v], ln->text, &want);
+            if (!g) {
+                ok = 0;
+                illegal++;
+                break;
+            }
+            cd_engine_clear(e);
+            cd_search_result res;
+            if (cd_search(e, g, &lim, NULL, NULL, &res) != CD_OK)
+                ok = 0;
+            int sc = cd_game_position(g)->side == CD_WHITE ? res.score : -res.score;
+            ln->score[v] = sc;
+            if (abs(sc) > ln->worst)
+                ln->worst = abs(sc);
+            cd_game_free(g);
+        }
+        if (ok && ln->worst <= margin)
+            kept[nkept++] = i;
+        int t = (int)(10L * (i + 1) / L.n);
+        if (t != tenth || tty) {
+            tenth = t;
+            fprintf(stderr,
+                    tty ? "\ropenings: %d/%d positions searched, %d kept"
+                        : "openings: %d/%d positions searched, %d kept\n",
+                    i + 1, L.n, nkept);
+        }
+    }
+    if (tty)
+        fputc('\n', stderr);
+    cd_engine_free(e);
+    if (!nkept)
+        fail("no line is within %d of equal at depth %d", margin, depth);
+    int chosen = nkept;
+    if (nkept > count) {
+        int *order = study_shuffle(nkept, seed);
+        if (!order)
+            fail("out of memory");
+        int *pick = malloc((size_t)count * sizeof *pick);
+        if (!pick)
+            fail("out of memory");
+        for (int i = 0; i < count; i++)
+            pick[i] = kept[order[i]];
+        qsort(pick, (size_t)count, sizeof *pick, cmp_int);
+        memcpy(kept, pick, (size_t)count * sizeof *pick);
+        free(pick);
+        free(order);
+        chosen = count;
+    } else if (nkept < count) {
+        fprintf(stderr, "condraughts study openings: only %d lines are within %d of equal\n", nkept,
+                margin);
+    }
+
+    size_t cap = (size_t)chosen * 256 + 8192, used = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        fail("out of memory");
+    char para[2048];
+    size_t pu = (size_t)snprintf(para, sizeof para, "Balanced %d-ply openings for %dx%d draughts (",
+                                 plies, cd_rules_width(var[0]), cd_rules_height(var[0]));
+    for (int v = 0; v < nv; v++)
+        pu += (size_t)snprintf(para + pu, sizeof para - pu, "%s%s", v ? ", " : "", var[v]->name);
+    snprintf(para + pu, sizeof para - pu,
+             "), one line each, for `condraughts study` and "
+             "`condraughts match --openings`.");
+    used = comment(buf, cap, used, para);
+    used += (size_t)snprintf(buf + used, cap - used, "#\n# Made by: %s\n#\n", command);
+    snprintf(para, sizeof para,
+             "Every line of %d plies from the start position (%ld lines, %d distinct positions) "
+             "was searched to depth %d by condraughts %s in each variant above. Kept: the lines "
+             "legal in every one of them, each leading to the same position there, whose "
+             "scores are all within %d hundredths of a man of equal (%d lines; %d were not "
+             "legal in all variants). Written: %d of them, chosen at random (seed %llu), in the "
+             "order of the move generator. After each line: its scores, White's view, in "
+             "hundredths of a man, in the order of the variants above.",
+             plies, L.all, L.n, depth, CD_VERSION, margin, nkept, illegal, chosen,
+             (unsigned long long)seed);
+    used = comment(buf, cap, used, para);
+    for (int i = 0; i < chosen && used < cap; i++) {
+        const line *ln = &L.v[kept[i]];
+        used += (size_t)snprintf(buf + used, cap - used, "%s  #", ln->text);
+        for (int v = 0; v < nv; v++)
+            used += (size_t)snprintf(buf + used, cap - used, " %+d", ln->score[v]);
+        used += (size_t)snprintf(buf + used, cap - used, "\n");
+    }
+    if (used >= cap)
+        fail("openings file too long");
+    if (study_write_atomic(out, buf, used) != 0)
+        fail("cannot write %s: %s", out, strerror(errno));
+    printf("%s: %d openings of %d plies (%d of %d positions within %d at depth %d)\n", out, chosen,
+           plies, nkept, L.n, margin, depth);
+    free(buf);
+    free(kept);
+    free(L.v);
+    free(L.seen);
+    return 0;
+}

@@ -1,0 +1,221 @@
+#!/bin/sh
+# condraughts study: a tiny study and its report's totals, the report without gnuplot, a run
+# killed (SIGKILL) and resumed against an uninterrupted one, two MPI ranks against one process
+# (byte-identical game files), a folder of other settings, and bad arguments (exit status 2,
+# one line on stderr). Prints "study: N passed, M failed".
+set -u
+BIN=build/condraughts
+while [ $# -gt 1 ]; do
+    case $1 in
+    --bin) BIN=$2 ;;
+    esac
+    shift 2
+done
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+DIR=$(mktemp -d /tmp/cd-study-XXXXXX)
+trap 'rm -rf "$DIR"' EXIT
+pass=0 fail=0
+check() { # description, expected, actual
+    if [ "$2" = "$3" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        printf 'study.sh: %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3"
+    fi
+}
+# The Results row of a variant in a report: games, White wins, Black wins, draws.
+row() { awk -F'|' -v v=" $2 " '$2 == v { print $3 + 0, $4 + 0, $5 + 0, $6 + 0; exit }' "$1"; }
+# The same counted from the Result tags of the game files.
+count() {
+    n=$(ls "$1/$2" | grep -c '\.pdn$')
+    w=$(cat "$1/$2"/*.pdn | grep -c '^\[Result "2-0"\]')
+    b=$(cat "$1/$2"/*.pdn | grep -c '^\[Result "0-2"\]')
+    d=$(cat "$1/$2"/*.pdn | grep -c '^\[Result "1-1"\]')
+    echo "$n $w $b $d"
+}
+# A report without the line that names its folder.
+body() { grep -v '^    condraughts study' "$1"; }
+files() { (cd "$1" && ls */*.pdn); }
+
+V="international constitutional"
+ARGS="--variants international,constitutional --games 4 --nodes 1000 --seed 7"
+
+# ---- a tiny study: 2 variants, 4 games each
+$BIN study $ARGS --out "$DIR/a" >"$DIR/a.out" 2>"$DIR/a.err"
+check "a tiny study exits 0" 0 $?
+check "a tiny study writes 8 game files" 8 "$(files "$DIR/a" | wc -l | tr -d ' ')"
+for v in $V; do
+    check "$v: the report's totals are the files' results" "$(count "$DIR/a" $v)" \
+        "$(row "$DIR/a/report.md" $v)"
+    check "$v: 4 games in the report" 4 "$(row "$DIR/a/report.md" $v | cut -d' ' -f1)"
+    sum=$(row "$DIR/a/report.md" $v | awk '{ print $2 + $3 + $4 }')
+    check "$v: wins and draws add up to the games" 4 "$sum"
+    check "$v: the summary line" 1 "$(grep -c "^$v  *4 games" "$DIR/a.out")"
+done
+bad=0
+for f in "$DIR"/a/*/*.pdn; do
+    [ "$($BIN pdn check "$f")" = "ok 1 games" ] || bad=$((bad + 1))
+done
+check "every game file passes pdn check" 0 $bad
+for tag in Opening Seed Adjudication; do
+    check "each game file has the $tag tag" 8 "$(cat "$DIR"/a/*/*.pdn | grep -c "^\[$tag \"")"
+done
+check "openings are played twice, the second time reversed" 4 \
+    "$(cat "$DIR"/a/*/*.pdn | grep -c '^\[Colours "reversed"\]')"
+check "the report has a draw-rate interval" 1 \
+    "$(grep -c '^| international | 4 | .* to .*% |$' "$DIR/a/report.md")"
+check "the report compares constitutional with international" 1 \
+    "$(grep -c '^| constitutional | international |' "$DIR/a/report.md")"
+if command -v gnuplot >/dev/null 2>&1; then
+    check "gnuplot drew the draw-rate plot" yes "$(grep -q '<svg' "$DIR/a/draw_rate.svg" &&
+        grep -q '](draw_rate.svg)' "$DIR/a/report.md" && echo yes)"
+    check "gnuplot drew the game-length plot" yes "$(grep -q '<svg' "$DIR/a/game_length.svg" &&
+        grep -q '](game_length.svg)' "$DIR/a/report.md" && echo yes)"
+else
+    echo "study.sh: gnuplot is not installed (gnuplot-nox): plots not checked"
+fi
+
+# ---- the same command again: nothing to play, the same files; without gnuplot the report
+# says so and is still written
+(cd "$DIR/a" && md5sum */*.pdn) >"$DIR/a.md5"
+rm "$DIR/a/report.md"
+env PATH=/nonexistent "$BIN" study $ARGS --out "$DIR/a" >/dev/null 2>"$DIR/a2.err"
+check "a finished study run again exits 0" 0 $?
+check "it plays nothing" "study: 8 of 8 games already played in $DIR/a" "$(cat "$DIR/a2.err")"
+check "its game files are unchanged" ok "$(cd "$DIR/a" && md5sum -c --quiet ../a.md5 && echo ok)"
+check "without gnuplot the report says so" 1 \
+    "$(grep -c 'gnuplot is not installed' "$DIR/a/report.md")"
+check "without gnuplot the report has no plots" 0 "$(grep -c '\.svg)' "$DIR/a/report.md")"
+
+# ---- SIGKILL midway, then the same command resumes: the games written are kept byte for
+# byte and the whole equals an uninterrupted run
+KARGS="--variants international,constitutional --games 8 --nodes 2000 --seed 5"
+$BIN study $KARGS --out "$DIR/ref" >/dev/null 2>&1
+check "the uninterrupted run exits 0" 0 $?
+try=0 killed=no
+while [ $try -lt 5 ] && [ $killed = no ]; do
+    try=$((try + 1))
+    rm -rf "$DIR/k"
+    $BIN study $KARGS --out "$DIR/k" >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ ! -e "$DIR/k/international/00004.pdn" ] && [ $i -lt 3000 ]; do
+        sleep 0.01
+        i=$((i + 1))
+    done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    n=$(files "$DIR/k" | wc -l | tr -d ' ')
+    [ "$n" -ge 1 ] && [ "$n" -lt 16 ] && killed=yes
+done
+check "the study was killed midway" yes $killed
+echo "study.sh: killed after $n of 16 games (try $try)"
+(cd "$DIR/k" && md5sum */*.pdn) >"$DIR/k.md5"
+$BIN study $KARGS --out "$DIR/k" >/dev/null 2>"$DIR/k.err"
+check "the resumed run exits 0" 0 $?
+check "the resumed run knows what was played" 1 \
+    "$(grep -c "^study: $n of 16 games already played" "$DIR/k.err")"
+check "the games written before the kill are unchanged" ok \
+    "$(cd "$DIR/k" && md5sum -c --quiet ../k.md5 && echo ok)"
+check "killed and resumed: the same game files" "$(files "$DIR/ref")" "$(files "$DIR/k")"
+same=0
+for f in $(files "$DIR/ref"); do cmp -s "$DIR/ref/$f" "$DIR/k/$f" && same=$((same + 1)); done
+check "killed and resumed: every game byte-identical to the uninterrupted run" 16 $same
+for v in $V; do
+    check "$v: killed and resumed, the same totals" "$(row "$DIR/ref/report.md" $v)" \
+        "$(row "$DIR/k/report.md" $v)"
+done
+check "killed and resumed: the same report" "$(body "$DIR/ref/report.md")" \
+    "$(body "$DIR/k/report.md")"
+check "no temporary file is left" 0 "$(find "$DIR/k" -name '*.tmp' | wc -l | tr -d ' ')"
+
+# ---- two MPI ranks against one process
+if command -v mpirun >/dev/null 2>&1; then
+    # the sanitizer builds: Open MPI keeps memory until exit, which is not this program's leak
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$BIN" study $ARGS \
+        --out "$DIR/m" >"$DIR/m.out" 2>"$DIR/m.err"
+    check "the MPI run exits 0" 0 $?
+    if grep -q 'MPI is not built in' "$DIR/m.err"; then
+        echo "study.sh: this build has no MPI (mpicc was missing): one process ran the study"
+    else
+        check "both ranks played" 2 "$(grep -c '^study: rank [01] played 4 games' "$DIR/m.err")"
+    fi
+    check "MPI: the same game files" "$(files "$DIR/a")" "$(files "$DIR/m")"
+    same=0
+    for f in $(files "$DIR/a"); do cmp -s "$DIR/a/$f" "$DIR/m/$f" && same=$((same + 1)); done
+    check "MPI: every game byte-identical to the single process's" 8 $same
+    for v in $V; do
+        check "$v: MPI, the same totals" "$(row "$DIR/a/report.md" $v)" \
+            "$(row "$DIR/m/report.md" $v)"
+    done
+    check "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
+else
+    echo "study.sh: SKIP the MPI run: mpirun is not installed (sh tools/deps.sh build)"
+fi
+
+# ---- endgame tables: a position in them ends the game with their result (openings already in
+# the 3-piece tables, so that no engine change can make this test miss them)
+for v in $V; do
+    $BIN egtb build --variant $v --pieces 3 --dir "$DIR/tb" --threads 1 >/dev/null 2>&1 ||
+        echo "study.sh: egtb build $v failed"
+done
+printf 'W:W28,33:B19\nW:WK46,K47:BK5  # two kings against one\n' >"$DIR/tb.txt"
+$BIN study $ARGS --openings "$DIR/tb.txt" --egtb "$DIR/tb" --out "$DIR/e" >/dev/null 2>&1
+check "a study with tables exits 0" 0 $?
+check "every game was ended by the tables" 8 \
+    "$(cat "$DIR"/e/*/*.pdn | grep -c '^\[Adjudication "tablebase: ')"
+check "the report counts the tables' results" 8 "$(awk -F'|' '
+    /^## How the games ended/ { on = 1 }
+    /^## How decisive/ { on = 0 }
+    on && /^\| variant/ { for (i = 2; i < NF; i++) if ($i ~ /tablebase/) col[i] = 1; next }
+    on && /^\| [a-z]/ { for (i in col) n += $i }
+    END { print n + 0 }' "$DIR/e/report.md")"
+bad=0
+for f in "$DIR"/e/*/*.pdn; do
+    [ "$($BIN pdn check "$f")" = "ok 1 games" ] || bad=$((bad + 1))
+done
+check "adjudicated games pass pdn check" 0 $bad
+
+# ---- a folder of other settings is not mixed in
+$BIN study --variants international,constitutional --games 4 --nodes 1000 --seed 8 \
+    --out "$DIR/a" >/dev/null 2>"$DIR/o.err"
+check "another seed in the same folder: exit status 2" 2 $?
+check "another seed in the same folder: one line" 1 "$(wc -l <"$DIR/o.err" | tr -d ' ')"
+check "another seed in the same folder: says why" 1 \
+    "$(grep -c 'is not a game of this study' "$DIR/o.err")"
+
+# ---- bad arguments: exit status 2 and one line on stderr, nothing written
+bad_args() { # description, arguments...
+    what=$1
+    shift
+    $BIN study "$@" >/dev/null 2>"$DIR/err"
+    check "$what: exit status 2" 2 $?
+    check "$what: one line on stderr" 1 "$(wc -l <"$DIR/err" | tr -d ' ')"
+}
+O="$DIR/bad"
+bad_args "no --out" --games 4
+bad_args "unknown variant" --variants international,nosuch --out "$O"
+bad_args "a variant twice" --variants killer,killer --out "$O"
+bad_args "odd --games" --games 3 --out "$O"
+bad_args "zero --games" --games 0 --out "$O"
+bad_args "more games than openings" --games 2000 --out "$O"
+bad_args "--nodes not a number" --nodes lots --out "$O"
+bad_args "--nodes and --movetime" --nodes 100 --movetime 1 --out "$O"
+bad_args "negative --movetime" --movetime -1 --out "$O"
+bad_args "unknown option" --frobnicate 1 --out "$O"
+bad_args "an option without its value" --out
+bad_args "a stray argument" international --out "$O"
+bad_args "missing openings file" --openings "$DIR/none.txt" --out "$O"
+bad_args "openings not legal in the variant" --variants russian --openings openings/10x10.txt \
+    --out "$O"
+bad_args "no openings for the board" --variants canadian --out "$O"
+bad_args "--egtb not a folder" --egtb "$DIR/none" --out "$O"
+bad_args "openings without its settings" openings --variants international --out "$O.txt"
+check "bad arguments write nothing" no "$([ -e "$O" ] || [ -e "$O.txt" ] && echo yes || echo no)"
+printf '32-28 19-23\n32-28 99-23\n' >"$DIR/bad.txt"
+bad_args "an illegal opening" --openings "$DIR/bad.txt" --games 2 --out "$O"
+check "an illegal opening: says where" 1 "$(grep -c "bad.txt:2:" "$DIR/err")"
+
+echo "study: $pass passed, $fail failed"
+[ $fail -eq 0 ]

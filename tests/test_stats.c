@@ -1,0 +1,119 @@
+/*
+ * test_stats.c -- the statistics of `condraughts study` (src/cli/stats.c) against published
+ * and hand-computed values: Wilson intervals, Newcombe's interval of a difference, mean,
+ * quantiles (R's default type 7), histograms.
+ */
+#include <math.h>
+
+#include "check.h"
+#include "stats.h"
+
+#define NEAR(got, want, tol) CHECK(fabs((got) - (want)) <= (tol))
+
+static void wilson(void)
+{
+    /* the brief's values, and Newcombe (1998) table I */
+    stats_interval w = stats_wilson(50, 100, STATS_Z95);
+    NEAR(w.lo, 0.4038, 5e-5);
+    NEAR(w.hi, 0.5962, 5e-5);
+    w = stats_wilson(0, 10, STATS_Z95);
+    CHECK(w.lo == 0.0);
+    NEAR(w.hi, 0.2775, 5e-5);
+    w = stats_wilson(10, 10, STATS_Z95);
+    NEAR(w.lo, 0.7225, 5e-5);
+    CHECK(w.hi == 1.0);
+    w = stats_wilson(1, 10, STATS_Z95);
+    NEAR(w.lo, 0.0179, 5e-5);
+    NEAR(w.hi, 0.4042, 5e-5);
+    w = stats_wilson(81, 263, STATS_Z95); /* Newcombe's 81/263 */
+    NEAR(w.lo, 0.2553, 5e-5);
+    NEAR(w.hi, 0.3662, 5e-5);
+    w = stats_wilson(15, 148, STATS_Z95); /* Newcombe's 15/148 */
+    NEAR(w.lo, 0.0624, 5e-5);
+    NEAR(w.hi, 0.1605, 5e-5);
+    /* nothing known, out-of-range counts */
+    w = stats_wilson(0, 0, STATS_Z95);
+    CHECK(w.lo == 0.0 && w.hi == 1.0);
+    w = stats_wilson(12, 10, STATS_Z95);
+    CHECK(w.hi == 1.0 && w.lo > 0.7);
+    /* symmetric: k/n and (n-k)/n mirror each other */
+    stats_interval a = stats_wilson(3, 17, STATS_Z95), b = stats_wilson(14, 17, STATS_Z95);
+    NEAR(a.lo, 1.0 - b.hi, 1e-12);
+    NEAR(a.hi, 1.0 - b.lo, 1e-12);
+    /* wider at 99% than at 95% */
+    stats_interval c = stats_wilson(3, 17, 2.5758293035489);
+    CHECK(c.lo < a.lo && c.hi > a.hi);
+}
+
+static void newcombe(void)
+{
+    /* Newcombe (1998), Stat. Med. 17:873-890, table II, method 10 */
+    stats_interval d = stats_newcombe(56, 70, 48, 80, STATS_Z95);
+    NEAR(d.lo, 0.0524, 5e-5);
+    NEAR(d.hi, 0.3339, 5e-5);
+    d = stats_newcombe(9, 10, 3, 10, STATS_Z95);
+    NEAR(d.lo, 0.1705, 5e-5);
+    NEAR(d.hi, 0.8090, 5e-5);
+    d = stats_newcombe(5, 56, 0, 29, STATS_Z95);
+    NEAR(d.lo, -0.0381, 5e-5);
+    NEAR(d.hi, 0.1926, 5e-5);
+    /* equal proportions: an interval around 0, antisymmetric in the order */
+    d = stats_newcombe(20, 50, 20, 50, STATS_Z95);
+    CHECK(d.lo < 0 && d.hi > 0);
+    NEAR(d.lo, -d.hi, 1e-12);
+}
+
+static void order_statistics(void)
+{
+    double x[] = {4, 1, 3, 2};
+    stats_sort(x, 4);
+    CHECK(x[0] == 1 && x[1] == 2 && x[2] == 3 && x[3] == 4);
+    NEAR(stats_mean(x, 4), 2.5, 1e-12);
+    NEAR(stats_quantile(x, 4, 0.5), 2.5, 1e-12);
+    NEAR(stats_quantile(x, 4, 0.25), 1.75, 1e-12);
+    NEAR(stats_quantile(x, 4, 0.75), 3.25, 1e-12);
+    NEAR(stats_quantile(x, 4, 0.0), 1, 1e-12);
+    NEAR(stats_quantile(x, 4, 1.0), 4, 1e-12);
+    /* R: quantile(1:10) = 1.00 3.25 5.50 7.75 10.00 */
+    double y[10];
+    for (int i = 0; i < 10; i++)
+        y[i] = 10 - i;
+    stats_sort(y, 10);
+    NEAR(stats_quantile(y, 10, 0.25), 3.25, 1e-12);
+    NEAR(stats_quantile(y, 10, 0.5), 5.5, 1e-12);
+    NEAR(stats_quantile(y, 10, 0.75), 7.75, 1e-12);
+    /* odd sample: the middle value; one value: itself; none: 0 */
+    double z[] = {7, 100, 3, 5, 9};
+    stats_sort(z, 5);
+    NEAR(stats_quantile(z, 5, 0.5), 7, 1e-12);
+    NEAR(stats_quantile(z, 5, 0.25), 5, 1e-12);
+    NEAR(stats_quantile(z, 5, 0.75), 9, 1e-12);
+    NEAR(stats_mean(z, 5), 24.8, 1e-12);
+    double one = 42;
+    NEAR(stats_quantile(&one, 1, 0.3), 42, 1e-12);
+    CHECK(stats_quantile(NULL, 0, 0.5) == 0.0);
+    CHECK(stats_mean(NULL, 0) == 0.0);
+}
+
+static void histogram(void)
+{
+    double x[] = {0, 9.9, 10, 25, 39, 40, 1000, -3};
+    long bins[4];
+    stats_histogram(x, 8, 10.0, bins, 4);
+    CHECK(bins[0] == 3); /* 0, 9.9 and -3 */
+    CHECK(bins[1] == 1); /* 10 */
+    CHECK(bins[2] == 1); /* 25 */
+    CHECK(bins[3] == 3); /* 39, and 40 and 1000 past the end */
+    stats_histogram(x, 8, 0.0, bins, 4);
+    CHECK(bins[0] == 0 && bins[3] == 0);
+}
+
+int main(void)
+{
+    wilson();
+    newcombe();
+    order_statistics();
+    histogram();
+    printf("test_stats: %d passed, %d failed\n", checks - failures, failures);
+    return failures != 0;
+}
