@@ -16,54 +16,11 @@
 #include <string.h>
 
 #include "condraughts.h"
+#include "slurp.h"
 
 #define PDN_MAX_FILE (512u << 20)
 
 static const char *usage_text = "usage: condraughts pdn check FILE [--variant V] [--verbose]";
-
-/* The whole file (or stdin for "-"), NUL-terminated; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-        if (cap >= PDN_MAX_FILE) {
-            free(buf);
-            buf = NULL;
-            errno = EFBIG;
-            break;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (f != stdin)
-        fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
-    return buf;
-}
 
 /* Line and column (1-based) of offset `at`. */
 static void place(const char *text, size_t at, int *line, size_t *col)
@@ -123,7 +80,7 @@ int cmd_pdn_check(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    char *text = slurp(file, &len);
+    char *text = cd_slurp(file, PDN_MAX_FILE, &len);
     if (!text) {
         fprintf(stderr, "%s: cannot read: %s\n", file, strerror(errno));
         return 2;

@@ -95,42 +95,6 @@ static void *xmalloc(size_t n)
 
 /* ------------------------------------------------------------------ files */
 
-char *study_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 14, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n + 1 < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            errno = EFBIG;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        if (len)
-            *len = n;
-    }
-    return buf;
-}
-
 int study_write_atomic(const char *path, const char *text, size_t len)
 {
     char tmp[PATH_MAX + 8];
@@ -402,7 +366,7 @@ static int game_done(const study *s, int v, int j)
     char path[PATH_MAX + 32], err[1024], why[600] = "";
     study_game_path(s, v, j, path, sizeof path);
     size_t len;
-    char *text = study_slurp(path, &len);
+    char *text = cd_slurp(path, STUDY_MAX_FILE, &len);
     if (!text) {
         if (errno == ENOENT)
             return 0;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "condraughts.h"
+#include "slurp.h"
 
 #define STUDY_MAX_VARIANTS 16
 #define STUDY_MAX_GAMES    99998 /* per variant: five-digit file names */
@@ -56,8 +57,8 @@ int study_check_tags(const study *s, int v, int j, const cd_pdn_tags *got, char 
 
 /* 0..n-1 in a shuffled order that depends on seed alone (free it); NULL if out of memory. */
 int *study_shuffle(int n, uint64_t seed);
-/* The whole file, NUL-terminated (free it), or NULL with errno set. */
-char *study_slurp(const char *path, size_t *len);
+/* The largest game or openings file read (cd_slurp, slurp.h). */
+#define STUDY_MAX_FILE (64u << 20)
 /* The position turned by 180 degrees with the colours swapped and the other side to move: the
  * same game seen from the other side of the board. */
 void study_mirror(const cd_position *in, cd_position *out);

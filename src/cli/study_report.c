@@ -159,7 +159,7 @@ static int read_game(const study *s, int v, int j, cd_game **out, game_rec *rec)
     study_game_path(s, v, j, path, sizeof path);
     *out = NULL;
     size_t len;
-    char *buf = study_slurp(path, &len);
+    char *buf = cd_slurp(path, STUDY_MAX_FILE, &len);
     if (!buf)
         return errno == ENOENT ? 0 : report_error("cannot read %s: %s", path, strerror(errno));
     cd_pdn_tags *tags = malloc(sizeof *tags);
