@@ -434,7 +434,8 @@ static void stats_section(report *R, FILE *out)
                 cd_egtb *tb = tables(R, stat_variants[v]);
                 cd_egtb_stats st;
                 char sig[32];
-                snprintf(sig, sizeof sig, "%d kings v %d", sigs[s].wk, sigs[s].bk);
+                snprintf(sig, sizeof sig, "%d king%s v %d", sigs[s].wk, sigs[s].wk > 1 ? "s" : "",
+                         sigs[s].bk);
                 const char *who = side == CD_WHITE ? "stronger" : "weaker";
                 if (!tb || cd_egtb_stats_of(tb, sigs[s], side, &st, NULL, 0) != CD_OK) {
                     fprintf(out, "| %s | %s | %s | not built | | | | | |\n", sig, who,
