@@ -3,7 +3,8 @@
  *
  * condraughts plays the family of diagonal draughts games (International,
  * Constitutional, Killer, Modern, Brazilian, Canadian, Russian, English,
- * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough).
+ * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough) and
+ * Frisian draughts (also Frysk!), whose pieces capture along ranks and files too.
  * Everything in the library is reachable from this header; every name starts
  * with cd_ (functions, types) or CD_ (constants).
  *
@@ -79,7 +80,9 @@ typedef enum cd_precedence {
     CD_PREC_MAJORITY, /* most pieces, kings count 1 (International) */
     CD_PREC_SPANISH,  /* most pieces, then most kings (Spanish, Portuguese) */
     CD_PREC_ITALIAN,  /* most pieces, then with a king, then most kings, then king met first */
-    CD_PREC_CZECH     /* a king must capture if a king can; otherwise free */
+    CD_PREC_CZECH,    /* a king must capture if a king can; otherwise free */
+    CD_PREC_VALUE     /* Frisian: highest value, a king worth just under 2 men (men + 2 kings,
+                         then fewer kings), then a capture with a king; then free (10x10 only) */
 } cd_precedence;
 
 /* What happens to a man that reaches the promotion row during a capture. */
@@ -115,6 +118,7 @@ typedef enum cd_goal {
 #define CD_RULE_MEN_TAKE_KINGS  0x0800u /* men may capture kings */
 #define CD_RULE_ALGEBRAIC       0x1000u /* the variant writes algebraic squares */
 #define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
+#define CD_RULE_ORTHOGONAL      0x4000u /* captures also along ranks and files (10x10 only) */
 
 /* Draw-rule flags (cd_rules.draw). All are "on" when set. */
 #define CD_DRAW_REPETITION   0x0001u /* n-fold repetition (cd_rules.repetitions) */
@@ -146,6 +150,8 @@ typedef struct cd_rules {
     unsigned draw;    /* CD_DRAW_* */
     int repetitions;  /* 3 = threefold; 4 for Italian */
     int no_progress;  /* moves per side for CD_DRAW_KINGS_ONLY (25 International) */
+    int king_moves;   /* Frisian: a king may make at most this many consecutive non-capturing
+                         moves while its side has men (3); 0: no limit (10x10 only) */
 } cd_rules;
 
 /* The built-in row for a name or alias (case-insensitive), or NULL. */
@@ -161,19 +167,38 @@ int cd_rules_height(const cd_rules *r);
 /* ---------------------------------------------------------------- position */
 
 /*
+ * The state behind the king-move limit (cd_rules.king_moves), per colour: the
+ * king whose consecutive non-capturing moves are being counted (its internal
+ * bit index) and how many it has made, 0 = none. A non-capturing move of that
+ * king adds one, of another king starts a new count of 1; a man move or a
+ * capture clears it, and so does losing that king or the last man. When the
+ * count reaches the limit that king has no non-capturing move (it may still
+ * capture). Invariants: len[c] == 0 implies sq[c] == 0; len[c] > 0 implies
+ * 1 <= len[c] <= king_moves, a king of colour c on bit sq[c], and colour c has
+ * men. Positions read from FEN, Hub or DXP strings (which cannot say it) start
+ * with no count.
+ */
+typedef struct cd_king_run {
+    uint8_t sq[2];  /* [colour] internal bit index of the counted king (0 when none) */
+    uint8_t len[2]; /* [colour] its consecutive non-capturing moves, 0 = none */
+} cd_king_run;
+
+/*
  * A position is a small value: copy it freely (copy-make). Fields are the
  * library's internal representation (bitboards in the geometry's ghost-square
  * layout); read them through the functions below.
  * Invariants: white and black are disjoint, kings is a subset of their union,
- * no bit is set outside the board's playable squares.
+ * no bit is set outside the board's playable squares, `run` as described
+ * above, and key is the Zobrist key of pieces, side to move and run.
  */
 typedef struct cd_position {
     uint64_t white[2]; /* [0] low word, [1] high word (12x12 only) */
     uint64_t black[2];
     uint64_t kings[2];
-    uint64_t key;          /* Zobrist key of pieces and side to move */
+    uint64_t key;          /* Zobrist key of pieces, side to move and run */
     const cd_rules *rules; /* the variant; never NULL in a valid position */
     int side;              /* CD_WHITE or CD_BLACK: side to move */
+    cd_king_run run;       /* king-move limit state (all zero unless rules->king_moves) */
 } cd_position;
 
 /* Piece codes returned by cd_position_piece. */
@@ -189,7 +214,15 @@ int cd_position_piece(const cd_position *pos, int sq);
 cd_result cd_position_set(cd_position *pos, int sq, int piece);
 /* Number of pieces: colour CD_WHITE/CD_BLACK, kings 0 = men, 1 = kings, -1 = both. */
 int cd_position_count(const cd_position *pos, int colour, int kings);
-/* Check that the position could occur: piece counts, men on promotion rows. */
+/* The king-move limit state of `colour` (cd_king_run): the count, 0 if none; *sq (may be
+ * NULL) gets the counted king's square number (0 if none). */
+int cd_position_king_run(const cd_position *pos, int colour, int *sq);
+/* Set it: `count` non-capturing moves in a row by the king of `colour` on square sq (count 0
+ * clears it). CD_ERR_ARG unless the rules have a limit, 0 <= count <= the limit, and for
+ * count > 0 a king of that colour stands on sq and the colour has men. Keeps the key right. */
+cd_result cd_position_set_king_run(cd_position *pos, int colour, int sq, int count);
+/* Check that the position could occur: piece counts, men on promotion rows, the king-move
+ * limit state. */
 cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen);
 
 /*
@@ -506,7 +539,7 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * The variant is the Variant tag's (cd_rules_find; `rules` itself when it has
  * that name, so a row with switches can be kept), else the GameType's (20
  * international, 21 english, 22 italian, 23 pool, 24 spanish, 25 russian,
- * 26 brazilian, 27 canadian, 28 portuguese, 29 czech), else `rules` (NULL:
+ * 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 40 frisian), else `rules` (NULL:
  * international). The start is the FEN tag's position, else the variant's.
  * The main line is replayed with cd_game_play (draw rules are switched off
  * while replaying, so a file that plays on is still read); comments {...},
@@ -564,7 +597,8 @@ typedef struct cd_egtb_material {
 } cd_egtb_material;
 
 /* A handle on the tables of `rules` in folder dir (need not exist yet). NULL when the
- * rules cannot have tables (board not 8x8/10x10, breakthrough goal) or out of memory. */
+ * rules cannot have tables (board not 8x8/10x10, breakthrough goal, Frisian rules: orthogonal
+ * captures, value precedence, king-move limit) or out of memory. */
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
 /* The last error met (missing or bad table file), or "" . */
@@ -597,11 +631,11 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
  * an example position. The table must exist (CD_ERR_IO with a message if not). */
 typedef struct cd_egtb_stats {
     uint64_t wins, draws, losses;
-    int longest;          /* plies of the longest win, 0 if none */
-    cd_position example;  /* a position of the longest win */
+    int longest;         /* plies of the longest win, 0 if none */
+    cd_position example; /* a position of the longest win */
 } cd_egtb_stats;
-cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_stats *st,
-                           char *err, size_t errlen);
+cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_stats *st, char *err,
+                           size_t errlen);
 
 /* Call fn on every position of signature m with `side` to move, with its value and
  * distance, in index order; stops early when fn returns nonzero. The table must exist

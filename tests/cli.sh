@@ -25,10 +25,23 @@ expect_error 2 "bad depth" perft --variant english x
 expect_error 2 "unknown command" frobnicate
 expect_error 2 "unknown switch" moves --switch nonsense
 expect_error 2 "bad number" analyse --depth -3
+expect_error 2 "--after: move '43-38' is not legal here" moves --variant frisian \
+    --fen "W:WK48,46:B1,5" --after "48-43,5-10,43-48,10-15,48-43,1-7,43-38"
 
 # moves in Hub form
 out=$("$bin" moves --variant international --fen "W:W33:B28")
 [ "$out" = "33x22x28" ] && ok || bad "moves: got '$out'"
+
+# Frisian: listed, and a king with 3 moves in a row (--after) has to let the man move
+"$bin" variants | grep -q '^frisian  *10x10  Frisian draughts$' && ok || bad "variants: no frisian"
+"$bin" variants | grep -q '^frysk  *10x10' && ok || bad "variants: no frysk"
+out=$("$bin" moves --variant frisian --fen "W:WK48,46:B1,5" --after "48-43 5-10 43-48 10-15 48-43 1-7")
+[ "$out" = "46-41" ] && ok || bad "moves --after: got '$out'"
+out=$("$bin" show --variant frisian --fen "W:WK48,46:B1,5" --after "48-43,5-10" | tail -1)
+[ "$out" = "white king 43 has made 1 of 3 non-capturing moves in a row" ] && ok || bad "show: '$out'"
+# the Frisian engine: a legal best move (the only one: 28 takes 29 along the row)
+out=$("$bin" analyse --variant frisian --fen "W:W28:B1,29" --depth 4 | tail -1)
+[ "$out" = "bestmove 28x30" ] && ok || bad "analyse frisian: got '$out'"
 
 # analyse ends with a legal best move
 out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | tail -1)

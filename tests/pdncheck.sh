@@ -39,6 +39,10 @@ expect_ok 1 "$dir/international-game.pdn"
 expect_ok 1 "$dir/russian-game.pdn"
 expect_ok 1 "$dir/english-ok.pdn"
 expect_ok 1 "$dir/russian-default.pdn" --variant russian
+# GameType 40 is Frisian (orthogonal captures: 7... 16x36 down the file, 11. 16x18 along the row)
+expect_ok 1 "$dir/frisian-game.pdn"
+out=$("$bin" pdn check "$dir/frisian-game.pdn" --verbose 2>&1)
+case "$out" in *"game 1 (line 1): frisian, 102 plies, 0-2"*) ok ;; *) bad "frisian --verbose: '$out'" ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat "$dir/international-game.pdn" "$dir/russian-game.pdn" "$dir/english-ok.pdn" "$dir"/../pdn/*.pdn >"$tmp/all.pdn"

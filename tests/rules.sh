@@ -9,11 +9,14 @@
 #     fen W:WK23:BK3,K35,K50
 #     switch origin-occupied        (optional, may repeat: passed as --switch NAME)
 #     flags keep                    (optional: passed as --keep)
+#     after 32-28 19-23 ...         (optional: moves played from the FEN first, passed as
+#                                    --after 32-28,19-23: state a FEN cannot hold, such as
+#                                    the Frisian king-move count)
 #     moves 23-1 23-5 ...           (the EXACT set of legal moves, Hub form, any order;
 #     moves ...                      may span several lines; a bare "moves" = no legal move)
 # Hub form: from-to for a quiet move; fromxtoxc1xc2... for a capture (captured squares ascending).
 # For each block the runner calls
-#     $BIN moves --variant V [--switch S]... [--keep] --fen FEN
+#     $BIN moves --variant V [--switch S]... [--keep] [--after M1,M2,...] --fen FEN
 # which must print every legal move, one per line, and compares the two sets exactly
 # (missing and extra moves are printed on failure; a move printed twice fails unless keep).
 # Output: "ok ..." / "FAIL ..." per block, then "rules: P passed, F failed".
@@ -85,6 +88,10 @@ for f in "$@"; do
                     else err = err "unknown flag " w[i] "; "
                 }
             }
+            else if (key == "after" && n >= 2) {
+                a = w[2]; for (i = 3; i <= n; i++) a = a "," w[i]
+                opts = opts " --after " a
+            }
             else if (key == "moves") { hasmoves = 1; for (i = 2; i <= n; i++) mv = mv " " w[i] }
             else err = err "bad line " NR ": " line "; "
         }
@@ -99,7 +106,7 @@ for f in "$@"; do
             echo "FAIL $label: malformed block: $err"
             fail=$((fail + 1)); continue
         fi
-        # $opts is split on purpose: it holds only --switch NAME / --keep words
+        # $opts is split on purpose: it holds only --switch NAME / --keep / --after M1,M2 words
         # shellcheck disable=SC2086
         "$BIN" moves --variant "$variant" $opts --fen "$fen" \
             > "$tmp.out" 2> "$tmp.err" < /dev/null

@@ -17,6 +17,12 @@
  * (cd_generate + cd_move_to_hub) and the reference's moves (ref_moves) are
  * compared as sorted multisets of Hub strings. cd_count_moves must agree with
  * the list length too.
+ * Variants with a king-move limit (Frisian, Frysk!): the position's count,
+ * which a FEN cannot hold (cd_position_king_run), is handed to the reference
+ * (ref_moves_run); random placements get a random count (often the full 3) for
+ * a random king of each side that has men; and every 40th position is also
+ * compared by perft to depth 3 (cd_perft against ref_perft_run), which checks
+ * how both sides carry the count from move to move ("perft-checks").
  * Switch names in the output: men = CD_CON_OBSTRUCT_BY_MEN, origin =
  * CD_CON_ORIGIN_OCCUPIED, sackings = CD_CON_SAC_KINGS_ONLY, nopass =
  * CD_CON_NO_PASS_TO_SAC.
@@ -25,8 +31,9 @@
  * and evidence that the configuration's own rule was exercised: "rule-changes"
  * = positions where the reference's list differs from the base rule set's
  * (Rule C and halt variants against their variant without the rule, a switch
- * against no switch), "dup-paths" = keep-convention positions where a Hub
- * string occurs more than once. On a mismatch: the variant, switches, FEN and
+ * against no switch, a king-move limit against the same position without a
+ * count), "dup-paths" = keep-convention positions where a Hub string occurs
+ * more than once. On a mismatch: the variant, switches, FEN and
  * the moves found by only one side.
  * Exit 0 if everything agrees, 1 after the first K mismatches (--max-fail,
  * default 10) or at the end if there was any, 2 on a usage or setup error.
@@ -50,7 +57,7 @@ static const char *const ALL_VARIANTS[] = {
     "antidraughts",  "breakthrough",   "brazilian", "brazilian-constitutional",
     "modern-8x8",    "canadian",       "russian",   "russian-constitutional",
     "english",       "italian",        "spanish",   "portuguese",
-    "czech",         "pool",
+    "czech",         "pool",           "frisian",   "frysk",
 };
 
 /* ------------------------------------------------------------ PRNG (xorshift64*) */
@@ -105,13 +112,18 @@ typedef struct {
     long skipped;     /* list overflow */
     long rule_active; /* the reference's list differs from the base rule set's */
     long dup_active;  /* keep: some Hub string occurs more than once */
+    long perfts;      /* positions also compared by perft (king-move limit variants) */
 } stats_t;
 
 /* What a configuration is compared with to show that its rule is exercised. */
 typedef struct {
     const char *variant; /* NULL: nothing */
     unsigned flags;
+    int no_run; /* the same variant without the position's king-move count */
 } base_t;
+
+#define PERFT_EVERY 40 /* king-move limit variants: every Nth position also by perft */
+#define PERFT_DEPTH 3
 
 static base_t cur_base;
 static char base_mv[REF_MAX][REF_MOVE_LEN];
@@ -165,7 +177,10 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
             exit(2);
         }
     }
-    int nr = ref_moves(variant, ref_flags, fen, ref_mv, REF_MAX, err, sizeof err);
+    ref_run run;
+    for (int c = 0; c < 2; c++)
+        run.len[c] = cd_position_king_run(pos, c, &run.sq[c]);
+    int nr = ref_moves_run(variant, ref_flags, fen, &run, ref_mv, REF_MAX, err, sizeof err);
     if (nr < 0) {
         fprintf(stderr, "reference failed on %s FEN %s: %s\n", variant, fen, err);
         exit(2);
@@ -186,8 +201,8 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
             break;
         }
     if (cur_base.variant) {
-        int nb =
-            ref_moves(cur_base.variant, cur_base.flags, fen, base_mv, REF_MAX, err, sizeof err);
+        int nb = ref_moves_run(cur_base.variant, cur_base.flags, fen, cur_base.no_run ? NULL : &run,
+                               base_mv, REF_MAX, err, sizeof err);
         if (nb < 0) {
             fprintf(stderr, "reference failed on %s FEN %s: %s\n", cur_base.variant, fen, err);
             exit(2);
@@ -201,6 +216,28 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
     int same = nf == nr && nc == nf;
     for (int i = 0; same && i < nf; i++)
         same = strcmp(fast_mv[i], ref_mv[i]) == 0;
+    if (same && pos->rules->king_moves && st->positions % PERFT_EVERY == 0) {
+        st->perfts++;
+        uint64_t pf = cd_perft(pos, PERFT_DEPTH);
+        long long pr = ref_perft_run(variant, ref_flags, fen, &run, PERFT_DEPTH, err, sizeof err);
+        if (pr < 0) {
+            fprintf(stderr, "reference perft failed on %s FEN %s: %s\n", variant, fen, err);
+            exit(2);
+        }
+        if ((long long)pf != pr) {
+            st->mismatches++;
+            total_failures++;
+            printf("MISMATCH variant=%s duplicates=%s perft %d\n  FEN %s counts W %d@%d B %d@%d\n"
+                   "  library %llu, reference %lld\n",
+                   variant, (ref_flags & REF_RULE_KEEP_DUPLICATES) ? "keep" : "drop", PERFT_DEPTH,
+                   fen, run.len[0], run.sq[0], run.len[1], run.sq[1], (unsigned long long)pf, pr);
+            if (total_failures >= max_fail) {
+                printf("stopping after %ld mismatches\n", total_failures);
+                exit(1);
+            }
+            return 1;
+        }
+    }
     if (same)
         return 0;
 
@@ -211,6 +248,9 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
         print_switches(switches, sw, sizeof sw);
         printf("MISMATCH variant=%s switches=%s (flags 0x%x) duplicates=%s\n  FEN %s\n", variant,
                sw, switches, (ref_flags & REF_RULE_KEEP_DUPLICATES) ? "keep" : "drop", fen);
+        if (run.len[0] || run.len[1])
+            printf("  king-move counts: white %d (king on %d), black %d (king on %d)\n", run.len[0],
+                   run.sq[0], run.len[1], run.sq[1]);
         printf("  library %d moves (cd_count_moves %d), reference %d moves\n", nf, nc, nr);
         /* Multiset difference of the two sorted lists. */
         int i = 0, j = 0;
@@ -295,6 +335,15 @@ static void random_placement(const cd_rules *r, int n, char *fen, size_t len, in
         if (bk + bm == 0)
             bm = 1;
     }
+    /* No side above its setup's pieces (only small setups such as Frysk!'s 5 need it). */
+    if (wk > cap)
+        wk = cap;
+    if (wk + wm > cap)
+        wm = cap - wk;
+    if (bk > cap)
+        bk = cap;
+    if (bk + bm > cap)
+        bm = cap - bk;
     for (int s = 1; s <= nsq; s++)
         cells[s] = CD_EMPTY;
     /* Place each piece on a random free square allowed for it. */
@@ -334,6 +383,33 @@ static void random_placement(const cd_rules *r, int n, char *fen, size_t len, in
     }
 }
 
+/* A king-move count for a random king of each colour that has men and kings, half the time (the
+ * full limit half of those times): the state a FEN cannot hold. */
+static void random_king_runs(cd_position *pos, const int *cells, int nsq, const char *variant,
+                             stats_t *st)
+{
+    int limit = pos->rules->king_moves;
+    for (int c = 0; c < 2; c++) {
+        int kings[80], nk = 0, men = 0;
+        for (int s = 1; s <= nsq; s++) {
+            if (cells[s] == (c == CD_WHITE ? CD_WHITE_KING : CD_BLACK_KING))
+                kings[nk++] = s;
+            men += cells[s] == (c == CD_WHITE ? CD_WHITE_MAN : CD_BLACK_MAN);
+        }
+        if (!nk || !men || rng_below(2))
+            continue;
+        int sq = kings[rng_below(nk)], len = rng_below(2) ? limit : rng_range(1, limit);
+        if (cd_position_set_king_run(pos, c, sq, len) != CD_OK) {
+            printf("MISMATCH variant=%s: cd_position_set_king_run(colour %d, square %d, %d) "
+                   "refused\n",
+                   variant, c, sq, len);
+            st->mismatches++;
+            if (++total_failures >= max_fail)
+                exit(1);
+        }
+    }
+}
+
 static void run_placements(const cd_rules *r, const char *variant, unsigned ref_flags,
                            unsigned switches, long count, stats_t *st)
 {
@@ -362,6 +438,8 @@ static void run_placements(const cd_rules *r, const char *variant, unsigned ref_
                     exit(1);
                 break;
             }
+        if (r->king_moves)
+            random_king_runs(&pos, cells, nsq, variant, st);
         compare_position(&pos, variant, ref_flags, switches, st);
     }
 }
@@ -421,8 +499,15 @@ static base_t base_of(const char *name, unsigned switches, int keep)
         {"modern", "international"},         {"brazilian-constitutional", "brazilian"},
         {"modern-8x8", "brazilian"},         {"russian-constitutional", "russian"},
     };
-    base_t b = {NULL, 0};
+    base_t b = {NULL, 0, 0};
     unsigned dup = keep ? REF_RULE_KEEP_DUPLICATES : 0u;
+    const cd_rules *r = cd_rules_find(name);
+    if (r && r->king_moves) {
+        b.variant = name;
+        b.flags = dup;
+        b.no_run = 1;
+        return b;
+    }
     if (switches) {
         b.variant = name;
         b.flags = dup;
@@ -511,11 +596,14 @@ int main(int argc, char **argv)
                                &st);
                 char sw[128];
                 print_switches(switch_sets[s], sw, sizeof sw);
-                char active[64] = "";
+                char active[96] = "";
                 if (cur_base.variant)
                     snprintf(active, sizeof active, "  rule-changes %6ld", st.rule_active);
                 else if (keep)
                     snprintf(active, sizeof active, "  dup-paths %6ld", st.dup_active);
+                if (rules.king_moves)
+                    snprintf(active + strlen(active), sizeof active - strlen(active),
+                             "  dup-paths %6ld  perft-checks %4ld", st.dup_active, st.perfts);
                 printf("%-24s %-26s %-4s positions %7ld  moves %9ld  captures %6ld  "
                        "both-kings %6ld%s  %s  %.1fs\n",
                        base->name, sw, keep ? "keep" : "drop", st.positions, st.moves,

@@ -1,7 +1,8 @@
 /*
  * test_unit.c -- unit tests of the library through its public header:
  * variant table, FEN/Hub/DXP parsing and writing with their error messages,
- * move text in and out, copy-make and the Zobrist key.
+ * move text in and out, copy-make and the Zobrist key, the Frisian king-move
+ * count (position state, key, validation).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +55,14 @@ static void test_variants(void)
     CHECK(cd_rules_find("shashki") == cd_rules_find("russian"));
     CHECK(cd_rules_find("killer-light") == cd_rules_find("modern"));
     CHECK(cd_rules_find("losing") == cd_rules_find("antidraughts"));
+    CHECK(cd_rules_find("Frisian") && cd_rules_find("frysk") &&
+          cd_rules_find("frisian") != cd_rules_find("frysk"));
     CHECK(cd_rules_find("nonsense") == NULL);
     CHECK(cd_rules_find(NULL) == NULL);
     int n = 0;
     while (cd_rules_at(n))
         n++;
-    CHECK(n == 18);
+    CHECK(n == 20);
     const char *names[] = {"international", "constitutional",
                            "killer",        "modern",
                            "brazilian",     "brazilian-constitutional",
@@ -68,7 +71,8 @@ static void test_variants(void)
                            "english",       "italian",
                            "spanish",       "portuguese",
                            "czech",         "pool",
-                           "antidraughts",  "breakthrough"};
+                           "antidraughts",  "breakthrough",
+                           "frisian",       "frysk"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(cd_rules_find(names[i]) && !strcmp(cd_rules_find(names[i])->name, names[i]));
     CHECK(cd_rules_find("constitutional")->flags & CD_RULE_CONSTITUTIONAL);
@@ -285,6 +289,12 @@ static void test_keys(void)
                 cd_position_to_fen(&q, 0, buf, sizeof buf);
                 cd_position r;
                 CHECK(cd_position_from_fen(&r, cd_rules_at(v), buf, err, sizeof err) == CD_OK);
+                for (int c = 0; c < 2; c++) { /* the king-move count a FEN cannot hold */
+                    int sq, len = cd_position_king_run(&q, c, &sq);
+                    if (len)
+                        CHECK(cd_position_set_king_run(&r, c, sq, len) == CD_OK);
+                }
+                CHECK(cd_position_validate(&q, err, sizeof err) == CD_OK);
                 if (r.key != q.key || cd_count_moves(&q) != cd_generate(&q, &list)) {
                     CHECK(r.key == q.key);
                     fprintf(stderr, "  %s %s\n", cd_rules_at(v)->name, buf);
@@ -294,6 +304,146 @@ static void test_keys(void)
             }
         }
     }
+}
+
+/* p after the moves of text (space separated), each checked legal. */
+static cd_position after(cd_position p, const char *text)
+{
+    char buf[256], err[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        cd_move m;
+        if (cd_move_parse(&p, t, &m, err, sizeof err) != CD_OK) {
+            fprintf(stderr, "test move %s: %s\n", t, err);
+            failures++;
+            return p;
+        }
+        cd_play(&p, &m, &p);
+    }
+    return p;
+}
+
+/* The key of pos computed from scratch: its FEN, then its king-move counts. */
+static uint64_t scratch_key(const cd_position *pos)
+{
+    char buf[512];
+    cd_position_to_fen(pos, 0, buf, sizeof buf);
+    cd_position r = fen(pos->rules->name, buf);
+    for (int c = 0; c < 2; c++) {
+        int sq, len = cd_position_king_run(pos, c, &sq);
+        if (len && cd_position_set_king_run(&r, c, sq, len) != CD_OK)
+            return 0;
+    }
+    return r.key;
+}
+
+/* The Frisian king-move count (cd_king_run): how moves change it, the key, validation. */
+static void test_king_run(void)
+{
+    const cd_rules *fr = cd_rules_find("frisian");
+    CHECK(fr->king_moves == 3 && (fr->flags & CD_RULE_ORTHOGONAL) &&
+          fr->precedence == CD_PREC_VALUE);
+    CHECK(cd_rules_find("international")->king_moves == 0);
+    cd_position s;
+    char buf[256], err[256];
+    cd_position_start(&s, cd_rules_find("frysk"));
+    cd_position_to_fen(&s, 0, buf, sizeof buf);
+    CHECK_STR(buf, "W:W46-50:B1-5");
+    CHECK(!s.run.len[0] && !s.run.len[1] && !s.run.sq[0] && !s.run.sq[1]);
+
+    /* White: king 48, man 46; Black: king 1, man 5. */
+    cd_position p0 = fen("frisian", "W:WK48,46:BK1,5"), sq_only;
+    int sq = -1;
+    CHECK(cd_position_king_run(&p0, CD_WHITE, &sq) == 0 && sq == 0);
+    cd_position p1 = after(p0, "48-43");
+    CHECK(cd_position_king_run(&p1, CD_WHITE, &sq) == 1 && sq == 43);
+    CHECK(p1.key == scratch_key(&p1));
+    /* the same pieces without the count are another position */
+    cd_position_to_fen(&p1, 0, buf, sizeof buf);
+    sq_only = fen("frisian", buf);
+    CHECK(sq_only.key != p1.key && cd_position_king_run(&sq_only, CD_WHITE, NULL) == 0);
+    /* back to the start's pieces, both kings with 2 moves: not the start position */
+    cd_position p4 = after(p0, "48-43 1-7 43-48 7-1");
+    CHECK(!memcmp(p4.white, p0.white, sizeof p0.white) &&
+          !memcmp(p4.kings, p0.kings, sizeof p0.kings));
+    CHECK(cd_position_king_run(&p4, CD_WHITE, &sq) == 2 && sq == 48);
+    CHECK(cd_position_king_run(&p4, CD_BLACK, &sq) == 2 && sq == 1);
+    CHECK(p4.key != p0.key && p4.key == scratch_key(&p4));
+    /* a third move makes 3: that king is stuck, the man must move */
+    cd_position p6 = after(p4, "48-43 1-7");
+    CHECK(cd_position_king_run(&p6, CD_WHITE, &sq) == 3 && sq == 43);
+    CHECK(cd_position_king_run(&p6, CD_BLACK, &sq) == 3 && sq == 7);
+    CHECK_STR(moves_of(&p6), "46-41");
+    CHECK(cd_count_moves(&p6) == 1);
+    CHECK(p6.key == scratch_key(&p6));
+    /* a man move clears the mover's count; Black's king is stuck too: only its man moves */
+    cd_position p7 = after(p6, "46-41");
+    CHECK(cd_position_king_run(&p7, CD_WHITE, NULL) == 0);
+    CHECK(cd_position_king_run(&p7, CD_BLACK, &sq) == 3 && sq == 7);
+    CHECK_STR(moves_of(&p7), "5-10");
+    CHECK(p7.key == scratch_key(&p7));
+    /* a move of another king starts a new count */
+    cd_position q0 = fen("frisian", "W:WK48,K50,46:B1");
+    cd_position q1 = after(q0, "48-43 1-7 43-48 7-12 50-44");
+    CHECK(cd_position_king_run(&q1, CD_WHITE, &sq) == 1 && sq == 44);
+    /* losing the counted king, or the last man, to a capture clears the count */
+    cd_position c0 = fen("frisian", "W:WK47,46:B1,15");
+    cd_position c1 = after(c0, "47-42 1-6 42-47 6-11");
+    CHECK(cd_position_king_run(&c1, CD_WHITE, &sq) == 2 && sq == 47);
+    cd_position c2 = after(fen("frisian", "W:WK47,50:BK23,1"), "47-41");
+    CHECK(cd_position_king_run(&c2, CD_WHITE, &sq) == 1 && sq == 41);
+    cd_position c3 = after(c2, "23x46x41"); /* the black king takes the white king... */
+    CHECK(cd_position_count(&c3, CD_WHITE, 1) == 0 &&
+          cd_position_king_run(&c3, CD_WHITE, NULL) == 0);
+    CHECK(c3.key == scratch_key(&c3));
+    cd_position d2 = after(fen("frisian", "W:WK3,31:B1,26"), "3-9");
+    CHECK(cd_position_king_run(&d2, CD_WHITE, NULL) == 1);
+    cd_position d3 = after(d2, "26x37x31"); /* ... or the last white man */
+    CHECK(cd_position_count(&d3, CD_WHITE, 0) == 0 &&
+          cd_position_king_run(&d3, CD_WHITE, NULL) == 0);
+    CHECK(d3.key == scratch_key(&d3));
+    /* a side without men has no count */
+    cd_position k1 = after(fen("frisian", "W:WK48:B1"), "48-43");
+    CHECK(cd_position_king_run(&k1, CD_WHITE, NULL) == 0);
+
+    /* setting it: a king of that colour with men, 0..limit; count 0 clears */
+    cd_position e = fen("frisian", "W:WK48,46:BK5,1");
+    uint64_t k0 = e.key;
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 48, 3) == CD_OK && e.key != k0);
+    CHECK(cd_position_validate(&e, err, sizeof err) == CD_OK);
+    CHECK_STR(moves_of(&e), "46-41");
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 48, 0) == CD_OK && e.key == k0);
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 48, 4) == CD_ERR_ARG);
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 46, 1) == CD_ERR_ARG); /* a man */
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 5, 1) == CD_ERR_ARG);  /* the other colour's */
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 47, 1) == CD_ERR_ARG); /* empty */
+    CHECK(cd_position_set_king_run(&e, 7, 48, 1) == CD_ERR_ARG);
+    cd_position i = fen("international", "W:WK48,46:BK5,1");
+    CHECK(cd_position_set_king_run(&i, CD_WHITE, 48, 1) == CD_ERR_ARG);
+    cd_position nomen = fen("frisian", "W:WK48:BK5,1");
+    CHECK(cd_position_set_king_run(&nomen, CD_WHITE, 48, 1) == CD_ERR_ARG);
+    /* editing the board keeps the count consistent: removing the king or the last man clears it */
+    CHECK(cd_position_set_king_run(&e, CD_BLACK, 5, 2) == CD_OK);
+    cd_position_set(&e, 5, CD_EMPTY);
+    CHECK(cd_position_king_run(&e, CD_BLACK, NULL) == 0 && e.key == scratch_key(&e));
+    CHECK(cd_position_set_king_run(&e, CD_WHITE, 48, 2) == CD_OK);
+    cd_position_set(&e, 46, CD_WHITE_KING);
+    CHECK(cd_position_king_run(&e, CD_WHITE, NULL) == 0 && e.key == scratch_key(&e));
+    /* validation catches a count the pieces do not allow */
+    cd_position bad = fen("frisian", "W:WK48,46:B1");
+    bad.run.len[0] = 1;
+    bad.run.sq[0] = (uint8_t)((47 - 1) + (47 - 1) / 10); /* square 47: empty */
+    CHECK(cd_position_validate(&bad, err, sizeof err) == CD_ERR_POSITION);
+    CHECK(strstr(err, "king-move count") != NULL);
+    bad.run.len[0] = 0; /* a square without a count */
+    CHECK(cd_position_validate(&bad, err, sizeof err) == CD_ERR_POSITION);
+    cd_position ib = fen("international", "W:WK48,46:B1");
+    ib.run.len[0] = 1;
+    ib.run.sq[0] = (uint8_t)((48 - 1) + (48 - 1) / 10);
+    CHECK(cd_position_validate(&ib, err, sizeof err) == CD_ERR_POSITION);
+    /* diagonal variants never get a count */
+    cd_position in = after(fen("international", "W:WK48,46:BK5,1"), "48-43 5-10 43-48");
+    CHECK(!in.run.len[0] && !in.run.len[1] && !in.run.sq[0] && !in.run.sq[1]);
 }
 
 static cd_game *game_from(const char *variant, const char *text)
@@ -441,6 +591,7 @@ int main(void)
     test_moves_text();
     test_circle();
     test_keys();
+    test_king_run();
     test_game();
     test_rule_c_tracks();
     test_king_zone();

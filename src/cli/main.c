@@ -1,10 +1,13 @@
 /*
  * main.c -- the `condraughts` command line: a thin front end over the library.
  *
- *   condraughts perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH
- *   condraughts moves --variant V [--fen FEN] [--keep] [--switch S]
- *   condraughts show  --variant V [--fen FEN]
- *   condraughts variants
+ *   condraughts perft --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] [--divide]
+ * DEPTH condraughts moves --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] condraughts
+ * show  --variant V [--fen FEN] [--after MOVES] condraughts variants
+ *
+ * --after MOVES: the position after these moves from the FEN (or the start), comma or space
+ * separated, in any form cd_move_parse reads; the way to reach state a FEN cannot hold (the
+ * Frisian king-move count).
  *
  * Errors: exit status 2 and one line on stderr saying what and where.
  */
@@ -55,6 +58,7 @@ static const struct {
 typedef struct {
     cd_rules rules;
     const char *fen;
+    const char *after; /* --after: moves played from the position first */
     int have_rules;
     int divide;
     int depth, multipv, level, side;
@@ -83,6 +87,10 @@ static void parse_options(int argc, char **argv, options *o)
             if (++i >= argc)
                 die("--fen needs a position");
             o->fen = argv[i];
+        } else if (!strcmp(a, "--after")) {
+            if (++i >= argc)
+                die("--after needs moves");
+            o->after = argv[i];
         } else if (!strcmp(a, "--egtb")) {
             if (++i >= argc)
                 die("--egtb needs a folder");
@@ -153,14 +161,30 @@ static void parse_options(int argc, char **argv, options *o)
 
 static void load_position(const options *o, cd_position *pos)
 {
+    char err[1024];
     if (!o->fen) {
         cd_position_start(pos, &o->rules);
-        return;
+    } else {
+        cd_result r = cd_position_from_fen(pos, &o->rules, o->fen, err, sizeof err);
+        if (r != CD_OK)
+            die("%s", err);
     }
-    char err[256];
-    cd_result r = cd_position_from_fen(pos, &o->rules, o->fen, err, sizeof err);
-    if (r != CD_OK)
-        die("%s", err);
+    for (const char *p = o->after; p && *p;) {
+        size_t n = strcspn(p, ", \t");
+        if (n) {
+            char text[256];
+            cd_move m;
+            if (n >= sizeof text)
+                die("--after: move too long: %.20s...", p);
+            memcpy(text, p, n);
+            text[n] = '\0';
+            if (cd_move_parse(pos, text, &m, err, sizeof err) != CD_OK)
+                die("--after: %s", err);
+            cd_play(pos, &m, pos);
+        }
+        p += n;
+        p += strspn(p, ", \t");
+    }
 }
 
 /* Endgame tables for the engine: --egtb DIR, else ./egtb when that folder exists. */
@@ -282,6 +306,15 @@ static void draw_position(const cd_position *pos)
     char fen[1024];
     cd_position_to_fen(pos, 0, fen, sizeof fen);
     printf("%s to move\nFEN %s\n", pos->side == CD_WHITE ? "White" : "Black", fen);
+    for (int c = 0; r->king_moves && c < 2; c++) {
+        int sq, len = cd_position_king_run(pos, c, &sq);
+        if (len) {
+            char name[16];
+            cd_square_to_text(r, sq, -1, name, sizeof name);
+            printf("%s king %s has made %d of %d non-capturing moves in a row\n",
+                   c == CD_WHITE ? "white" : "black", name, len, r->king_moves);
+        }
+    }
     if (r->flags & CD_RULE_CONSTITUTIONAL) {
         for (int sq = 1; sq <= n; sq++) {
             int pc = cd_position_piece(pos, sq);
@@ -644,9 +677,9 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: condraughts <command> [options]\n"
-        "  perft --variant V [--fen FEN] [--keep] [--switch S] [--divide] DEPTH\n"
-        "  moves --variant V [--fen FEN] [--keep] [--switch S]\n"
-        "  show  --variant V [--fen FEN]\n"
+        "  perft --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] [--divide] DEPTH\n"
+        "  moves --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S]\n"
+        "  show  --variant V [--fen FEN] [--after MOVES]\n"
         "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
         "          [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
         "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"

@@ -30,6 +30,23 @@
  * Bits used: 8x8 0..34 (steps 4/5), 10x10 0..53 (5/6), 10x8 0..42 (5/6) all
  * fit one 64-bit word; 12x12 uses 0..76 (6/7) and needs two words.
  *
+ * Orthogonal steps (Frisian captures along ranks and files, 10x10). The
+ * nearest square of the same colour along a rank is two columns away, along a
+ * file two rows away:
+ *
+ *     up -(W + 1) = -11    left -1    right +1    down +(W + 1) = +11
+ *
+ * Up and down stay in the column (two rows hold W squares plus one ghost bit)
+ * and fall off the word past the top or bottom row (plain shifts, no
+ * rotation: bit 53 + 11 would wrap round to bit 0). Left and right stay in the
+ * row except at one seam per row pair: the last square of an even row (5, 15,
+ * ..., 45: bits 4, 15, 26, 37, 48) is followed directly by the first square of
+ * the next, odd row (6, 16, ..., 46: bits 5, 16, 27, 38, 49), with no ghost
+ * bit between them. So a step right must not land on a first-of-odd-row bit,
+ * a step left not on a last-of-even-row bit (the other row ends meet a ghost
+ * bit, 10, 21, 32, 43, or fall off the word). Example: 23 (bit 24) has the
+ * orthogonal neighbours 13 (bit 13), 22 (23), 24 (25) and 33 (35).
+ *
  * Mirrored boards (Italian, Spanish, Portuguese: bottom-left corner light)
  * are the same graph reflected left-right; the variant's public square k-th
  * from the left in a row is internal square (half-1-k)-th from the left.
@@ -111,5 +128,22 @@ static inline uint64_t cd_zobrist(int colour, int king, int bit)
     return z ^ (z >> 31);
 }
 #define CD_ZOBRIST_SIDE 0xA5F1C3D2E4B69788ull
+
+/* Zobrist key of the king-move limit state of one colour (cd_king_run): `len` (1..) moves by the
+ * king on `bit`. Inputs disjoint from the pieces' (those stay below 4 * 128 + 4). */
+static inline uint64_t cd_zobrist_run(int colour, int bit, int len)
+{
+    return cd_zobrist(0, 0, 1024 + (colour * 64 + len) * 128 + bit);
+}
+
+/* Zobrist key of a position's whole king-move limit state (0 when there is none). */
+static inline uint64_t cd_run_key(const cd_king_run *run)
+{
+    uint64_t k = 0;
+    for (int c = 0; c < 2; c++)
+        if (run->len[c])
+            k ^= cd_zobrist_run(c, run->sq[c], run->len[c]);
+    return k;
+}
 
 #endif

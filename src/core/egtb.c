@@ -378,6 +378,11 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
     if ((rules->geometry != CD_GEOM_8X8 && rules->geometry != CD_GEOM_10X10) ||
         rules->goal == CD_GOAL_BREAKTHROUGH)
         return NULL;
+    /* Frisian: the retrograde steps here are diagonal only, and the king-move count is state the
+     * table index does not hold. */
+    if ((rules->flags & CD_RULE_ORTHOGONAL) || rules->king_moves ||
+        rules->precedence == CD_PREC_VALUE)
+        return NULL;
     cd_egtb *tb = calloc(1, sizeof *tb);
     if (!tb)
         return NULL;

@@ -1,6 +1,10 @@
 /*
  * movegen.c -- the move generator entry points: one instantiation of
- * movegen_body.h per board geometry, dispatched once per call.
+ * movegen_body.h per board geometry, plus the 10x10 one with the Frisian
+ * rules (movegen_frisian.c), dispatched once per call: the diagonal variants
+ * never run a line of the Frisian code. The Frisian body lives in its own
+ * translation unit so that its code does not change the compiler's inlining
+ * budget, and so its decisions, for the diagonal bodies here.
  */
 #include "movegen.h"
 
@@ -15,6 +19,7 @@ static inline int ctz128(cd_u128 x)
 }
 
 /* 64-bit geometries */
+#define FRISIAN   0
 #define BB        uint64_t
 #define BB_BITS   64
 #define LOADBB(a) ((a)[0])
@@ -73,6 +78,14 @@ static inline int ctz128(cd_u128 x)
 #define BOTM      (((cd_u128)0x1f80ull) << 64)
 #include "movegen_body.h"
 
+/* Does the position need the Frisian body (orthogonal captures, value precedence or a king-move
+ * limit)? */
+static inline int frisian(const cd_position *pos)
+{
+    const cd_rules *r = pos->rules;
+    return (r->flags & CD_RULE_ORTHOGONAL) || r->king_moves || r->precedence == CD_PREC_VALUE;
+}
+
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                    int *pathlen)
 {
@@ -80,7 +93,9 @@ int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *wan
         *pathlen = 0;
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: return generate_g8(pos, list, want, path, pathlen);
-    case CD_GEOM_10X10: return generate_g10(pos, list, want, path, pathlen);
+    case CD_GEOM_10X10:
+        return frisian(pos) ? cd_frisian_generate(pos, list, want, path, pathlen)
+                            : generate_g10(pos, list, want, path, pathlen);
     case CD_GEOM_12X12: return generate_g12(pos, list, want, path, pathlen);
     default: return generate_g108(pos, list, want, path, pathlen);
     }
@@ -95,7 +110,7 @@ int cd_count_moves(const cd_position *pos)
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: return count_g8(pos);
-    case CD_GEOM_10X10: return count_g10(pos);
+    case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_count(pos) : count_g10(pos);
     case CD_GEOM_12X12: return count_g12(pos);
     default: return count_g108(pos);
     }
@@ -105,7 +120,12 @@ void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: play_g8(pos, m, out); break;
-    case CD_GEOM_10X10: play_g10(pos, m, out); break;
+    case CD_GEOM_10X10:
+        if (frisian(pos))
+            cd_frisian_play(pos, m, out);
+        else
+            play_g10(pos, m, out);
+        break;
     case CD_GEOM_12X12: play_g12(pos, m, out); break;
     default: play_g108(pos, m, out); break;
     }
@@ -123,15 +143,16 @@ void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
             int bit = w * 64 + __builtin_ctzll(x);
             key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
         }
+    key ^= cd_run_key(&pos->run); /* read before out (maybe pos) is written */
     cd_play_nokey(pos, m, out);
-    out->key = key;
+    out->key = key ^ cd_run_key(&out->run);
 }
 
 uint64_t cd_perft(const cd_position *pos, int depth)
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: return perft_g8(pos, depth);
-    case CD_GEOM_10X10: return perft_g10(pos, depth);
+    case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_perft(pos, depth) : perft_g10(pos, depth);
     case CD_GEOM_12X12: return perft_g12(pos, depth);
     default: return perft_g108(pos, depth);
     }
@@ -141,7 +162,12 @@ void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: king_zone_g8(pos, out); break;
-    case CD_GEOM_10X10: king_zone_g10(pos, out); break;
+    case CD_GEOM_10X10:
+        if (frisian(pos))
+            cd_frisian_king_zone(pos, out);
+        else
+            king_zone_g10(pos, out);
+        break;
     case CD_GEOM_12X12: king_zone_g12(pos, out); break;
     default: king_zone_g108(pos, out); break;
     }
@@ -151,7 +177,12 @@ void cd_king_targets(const cd_position *pos, int from, uint64_t out[2])
 {
     switch (pos->rules->geometry) {
     case CD_GEOM_8X8: king_targets_g8(pos, from, out); break;
-    case CD_GEOM_10X10: king_targets_g10(pos, from, out); break;
+    case CD_GEOM_10X10:
+        if (frisian(pos))
+            cd_frisian_king_targets(pos, from, out);
+        else
+            king_targets_g10(pos, from, out);
+        break;
     case CD_GEOM_12X12: king_targets_g12(pos, from, out); break;
     default: king_targets_g108(pos, from, out); break;
     }

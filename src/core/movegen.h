@@ -41,4 +41,14 @@ void cd_position_rekey(cd_position *pos);
  * side to move in one direct jump. */
 void cd_king_zone_bits(const cd_position *pos, uint64_t out[2]);
 
+/* The entry points of the Frisian body (movegen_frisian.c: 10x10 with orthogonal captures, value
+ * precedence or a king-move limit), called by the dispatch in movegen.c only. */
+int cd_frisian_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                        int *pathlen);
+int cd_frisian_count(const cd_position *pos);
+void cd_frisian_play(const cd_position *pos, const cd_move *m, cd_position *out);
+uint64_t cd_frisian_perft(const cd_position *pos, int depth);
+void cd_frisian_king_zone(const cd_position *pos, uint64_t out[2]);
+void cd_frisian_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+
 #endif

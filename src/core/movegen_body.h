@@ -7,16 +7,54 @@
  *   TOPM  top row (White's promotion row)     BOTM  bottom row (Black's)
  *   LOADBB(a)  build a BB from a uint64_t[2]  BBCTZ(x), BBPOP(x)
  *   BB_BITS    64 or 128
- * Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right; 3 - d is the
- * opposite of d. A shifted bitboard may carry ghost bits; every use ANDs it
- * with a subset of ALLM (empty, victims, ...) before shifting again.
+ *   FRISIAN    1 for the body with the Frisian rules (orthogonal captures,
+ *              value precedence, the king-move limit, capture lists longer
+ *              than a cd_movelist in perft), then also VSTEP (up/down step),
+ *              ORTHO_LSEAM and ORTHO_RSEAM (bits a step left / right must not
+ *              land on; board.h); 0 for the diagonal bodies, which contain
+ *              none of that code.
+ * Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right, and in the
+ * Frisian body 4 up, 5 left, 6 right, 7 down; d ^ 3 is the opposite of d.
+ * Direction sets are bit masks (bit d). A shifted bitboard may carry ghost
+ * bits; every use ANDs it with a subset of ALLM (empty, victims, ...) before
+ * shifting again.
  */
 
 #define CAT2(a, b) a##_##b
 #define CAT(a, b)  CAT2(a, b)
 #define F(name)    CAT(name, GN)
 
-#if BB_BITS == 64
+/* NDIR: capture directions. UNROLL_DIRS before the direction loops of the
+ * recursive capture searches: unrolled in the diagonal bodies; not in the
+ * Frisian one, where 8 unrolled directions inlined into the recursion make
+ * the compiler run for tens of minutes and gigabytes, and the branch-free
+ * table step below does not need it. */
+#if FRISIAN
+#define NDIR 8
+#define UNROLL_DIRS
+#else
+#define NDIR        4
+#define UNROLL_DIRS _Pragma("GCC unroll 4")
+#endif
+
+#if BB_BITS == 64 && FRISIAN
+/* A rotation as below, with orthogonal steps (board.h): the source is masked
+ * first so that no playable bit wraps round onto the board (up: bit 0 would
+ * land on bit 53; down: bit 53 on bit 0), the result so that no step crosses
+ * a row seam (left onto ORTHO_LSEAM, right onto ORTHO_RSEAM). */
+static inline BB F(sh)(BB x, int d)
+{
+    static const int rot[8] = {64 - (HALF + 1), 64 - HALF, HALF, HALF + 1,
+                               64 - VSTEP,      63,        1,    VSTEP};
+    static const BB pre[8] = {~(BB)0, ~(BB)0, ~(BB)0, ~(BB)0,
+                              ~(BB)1, ~(BB)0, ~(BB)0, ~((BB)1 << (64 - VSTEP))};
+    static const BB post[8] = {~(BB)0, ~(BB)0,           ~(BB)0,           ~(BB)0,
+                               ~(BB)0, ~(BB)ORTHO_LSEAM, ~(BB)ORTHO_RSEAM, ~(BB)0};
+    int s = rot[d];
+    x &= pre[d];
+    return ((x << s) | (x >> ((64 - s) & 63))) & post[d];
+}
+#elif BB_BITS == 64
 /* A rotation instead of a shift: the bits that wrap round land above the
  * board (every board here uses fewer than 57 bits), where every caller masks
  * them off, and a rotation by a table value needs no branch on d. */
@@ -27,6 +65,9 @@ static inline BB F(sh)(BB x, int d)
     return (x << s) | (x >> ((64 - s) & 63));
 }
 #else
+#if FRISIAN
+#error "the Frisian body is for 64-bit geometries"
+#endif
 static inline BB F(sh)(BB x, int d)
 {
     switch (d) {
@@ -57,15 +98,38 @@ static inline BB F(slide)(BB from, BB empty, int d)
 
 /* ------------------------------------------------------------------ captures */
 
+/* Where captures are stored. The diagonal bodies store into a cd_movelist (CD_MAX_MOVES); the
+ * Frisian one into any buffer (CTX_ROOM), so that perft can go on with a bigger one when a
+ * crowded position has more capture paths than that (F(captures_big)). */
+#if FRISIAN
+#define CTX_MOVES(c)    ((c)->moves)
+#define CTX_COUNT(c)    ((c)->count)
+#define CTX_OVERFLOW(c) ((c)->overflow)
+#define CTX_ROOM(c)     ((c)->room)
+#else
+#define CTX_MOVES(c)    ((c)->list->moves)
+#define CTX_COUNT(c)    ((c)->list->count)
+#define CTX_OVERFLOW(c) ((c)->list->overflow)
+#define CTX_ROOM(c)     CD_MAX_MOVES
+#endif
+
 typedef struct F(ctx) {
+#if FRISIAN
+    cd_move *moves; /* room of them */
+    int count, room, overflow;
+#else
     cd_movelist *list;
+#endif
     const cd_rules *r;
-    BB opp;        /* enemy pieces (all may be jumped by a king) */
-    BB vman;       /* enemy pieces a man may jump */
-    BB oppk;       /* enemy kings */
-    BB empty;      /* empty squares, the mover's origin included */
-    BB promo;      /* the mover's promotion row */
-    int mandirs;   /* bit d set: men capture in direction d */
+    BB opp;      /* enemy pieces (all may be jumped by a king) */
+    BB vman;     /* enemy pieces a man may jump */
+    BB oppk;     /* enemy kings */
+    BB empty;    /* empty squares, the mover's origin included */
+    BB promo;    /* the mover's promotion row */
+    int mandirs; /* bit d set: men capture in direction d */
+#if FRISIAN
+    int kdirs; /* directions kings capture in */
+#endif
     int from;      /* origin bit index */
     int best;      /* best precedence rank so far, -1 if no capture yet */
     int king;      /* the moving piece started as a king */
@@ -86,13 +150,17 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
     case CD_PREC_SPANISH: rank = n * 64 + nk; break;
     case CD_PREC_ITALIAN: rank = (n << 24) | (c->king << 23) | (nk << 18) | (int)order; break;
     case CD_PREC_CZECH: rank = c->king; break;
+#if FRISIAN
+    /* men + 2 kings, then fewer kings, then made by a king (only in this body: a bigger switch
+     * costs the diagonal bodies the inlining of this function into the man capture search) */
+    case CD_PREC_VALUE: rank = ((n + nk) * 32 - nk) * 2 + c->king; break;
+#endif
     default: rank = 0; break;
     }
-    cd_movelist *l = c->list;
     if (rank < c->best)
         return;
     if (rank > c->best) {
-        l->count = 0;
+        CTX_COUNT(c) = 0;
         c->uncounted = 0;
         c->best = rank;
     }
@@ -115,15 +183,15 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
         *c->pathlen_out = len;
     }
     if (n >= 3 && !(c->r->flags & CD_RULE_KEEP_DUPLICATES)) {
-        for (int i = 0; i < l->count; i++)
-            if (cd_move_equal(&l->moves[i], &m))
+        for (int i = 0; i < CTX_COUNT(c); i++)
+            if (cd_move_equal(&CTX_MOVES(c)[i], &m))
                 return;
     }
-    if (l->count >= CD_MAX_MOVES) {
-        l->overflow = 1;
+    if (CTX_COUNT(c) >= CTX_ROOM(c)) {
+        CTX_OVERFLOW(c) = 1;
         return;
     }
-    l->moves[l->count++] = m;
+    CTX_MOVES(c)[CTX_COUNT(c)++] = m;
 }
 
 static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
@@ -134,8 +202,8 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
 static int F(man_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order)
 {
     int found = 0;
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
+    UNROLL_DIRS
+    for (int d = 0; d < NDIR; d++) {
         if (!(c->mandirs >> d & 1))
             continue;
         BB over = F(sh)(sq, d) & c->vman & ~cap;
@@ -178,13 +246,14 @@ static int F(man_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order)
  * going on straight is tried once, from the last landing square (from every
  * landing square it reaches the same next piece: trying it from each would
  * list one capture several times). Going back is blocked by the piece just
- * jumped. */
+ * jumped. With orthogonal captures "the other directions" are the 6 that are
+ * neither straight on nor back. */
 static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
                         int dirs)
 {
     int found = 0;
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
+    UNROLL_DIRS
+    for (int d = 0; d < NDIR; d++) {
         if (!(dirs >> d & 1))
             continue;
         BB x = F(sh)(sq, d);
@@ -200,7 +269,11 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
         int k = (x & c->oppk) != 0;
         unsigned ord = order | (k && n < 16 ? 1u << (15 - n) : 0u);
         BB cap2 = cap | x;
+#if FRISIAN
+        int more = 0, perp = c->kdirs & ~(1 << d | 1 << (d ^ 3));
+#else
         int more = 0, perp = (d == 0 || d == 3) ? 6 : 9; /* the two other diagonals */
+#endif
         for (BB l = land; l; l = c->flying ? F(sh)(l, d) & c->empty : 0) {
             if (n < CD_MAX_PATH)
                 c->path[n] = BBCTZ(l);
@@ -226,18 +299,20 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
 static inline BB F(man_jumpers)(BB men, BB victims, BB empty, int dirs)
 {
     BB r = 0;
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++)
+#pragma GCC unroll 8
+    for (int d = 0; d < NDIR; d++)
         if (dirs >> d & 1)
-            r |= men & F(sh)(victims & F(sh)(empty, 3 - d), 3 - d);
+            r |= men & F(sh)(victims & F(sh)(empty, d ^ 3), d ^ 3);
     return r;
 }
 
-/* Does any king of `kings` have a jump? */
-static inline int F(king_can_jump)(BB kings, BB victims, BB empty, int flying)
+/* Does any king of `kings` have a jump in one of the directions `dirs`? */
+static inline int F(king_can_jump)(BB kings, BB victims, BB empty, int flying, int dirs)
 {
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
+#pragma GCC unroll 8
+    for (int d = 0; d < NDIR; d++) {
+        if (!(dirs >> d & 1))
+            continue;
         BB x = F(sh)(kings, d);
         if (flying) {
             BB f = x & empty;
@@ -246,23 +321,56 @@ static inline int F(king_can_jump)(BB kings, BB victims, BB empty, int flying)
                 f = F(sh)(f, d) & empty;
             }
         }
-        if (x & victims & F(sh)(empty, 3 - d))
+        if (x & victims & F(sh)(empty, d ^ 3))
             return 1;
     }
     return 0;
 }
 
+/* Capture directions of men: the diagonals (forward only unless men capture backwards), and in
+ * the Frisian body with orthogonal captures also up, left, right and down (without backward
+ * captures: forward and sideways). */
 static inline int F(man_dirs)(const cd_rules *r, int side)
 {
-    if (r->flags & CD_RULE_MEN_BACKWARD)
-        return 15;
-    return side == CD_WHITE ? 3 : 12;
+    int dirs = (r->flags & CD_RULE_MEN_BACKWARD) ? 15 : side == CD_WHITE ? 3 : 12;
+#if FRISIAN
+    if (r->flags & CD_RULE_ORTHOGONAL)
+        dirs |= (r->flags & CD_RULE_MEN_BACKWARD) ? 0xf0 : side == CD_WHITE ? 0x70 : 0xe0;
+#endif
+    return dirs;
 }
 
-/* Generate all captures of the side to move into list; returns their number (0: none).
- * With `counting`, only captures that could have duplicates are stored. */
+/* Capture directions of kings. */
+static inline int F(king_dirs)(const cd_rules *r)
+{
+#if FRISIAN
+    if (r->flags & CD_RULE_ORTHOGONAL)
+        return 0xff;
+#endif
+    (void)r;
+    return 15;
+}
+
+#if FRISIAN
+/* The king of the side to move that has used up its non-capturing moves (cd_king_run), or 0. */
+static inline BB F(run_blocked)(const cd_position *pos)
+{
+    int c = pos->side, len = pos->run.len[c], limit = pos->rules->king_moves;
+    return limit && len >= limit ? (BB)1 << pos->run.sq[c] : 0;
+}
+#endif
+
+/* Generate all captures of the side to move; returns their number (0: none). With `counting`,
+ * only captures that could have duplicates are stored. The diagonal bodies store into list; the
+ * Frisian one into moves[0..room-1] (*stored of them, *overflow set when they did not all fit). */
+#if FRISIAN
+static int F(gen_captures_into)(const cd_position *pos, cd_move *moves, int room, int *stored,
+                                int *overflow, const cd_move *want, int *path, int *pathlen,
+                                int counting)
+#else
 static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
                            int *path, int *pathlen, int counting)
+#endif
 {
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
@@ -272,12 +380,24 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     int mandirs = F(man_dirs)(r, pos->side);
     BB men = F(man_jumpers)(own & ~k, vman, empty, mandirs);
     BB kings = own & k;
+    F(ctx) c;
+#if FRISIAN
+    *stored = 0;
+    *overflow = 0;
+    if (!men && !kings)
+        return 0;
+    c.moves = moves;
+    c.count = 0;
+    c.room = room;
+    c.overflow = 0;
+    c.kdirs = F(king_dirs)(r);
+#else
     list->count = 0;
     list->overflow = 0;
     if (!men && !kings)
         return 0;
-    F(ctx) c;
     c.list = list;
+#endif
     c.r = r;
     c.opp = opp;
     c.oppk = opp & k;
@@ -303,10 +423,57 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
         c.from = BBCTZ(m);
         c.king = 1;
         c.empty = empty | m;
-        F(king_caps)(&c, m, 0, 0, 0, 0, 0, 15);
+        F(king_caps)(&c, m, 0, 0, 0, 0, 0, F(king_dirs)(r));
     }
-    return list->count + c.uncounted;
+#if FRISIAN
+    *stored = c.count;
+    *overflow = c.overflow;
+#endif
+    return CTX_COUNT(&c) + c.uncounted;
 }
+
+#if FRISIAN
+static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
+                           int *path, int *pathlen, int counting)
+{
+    return F(gen_captures_into)(pos, list->moves, CD_MAX_MOVES, &list->count, &list->overflow, want,
+                                path, pathlen, counting);
+}
+
+/*
+ * Captures that do not fit a cd_movelist (CD_MAX_MOVES): possible in crowded
+ * positions under the keep convention, where every path counts (a Frisian
+ * king alone against 15 pieces can have over a thousand). The number of
+ * captures (depth 1: counting), or the perft below them, with a heap buffer
+ * grown until they all fit; 0 if memory runs out. (The diagonal bodies keep
+ * the plain cd_movelist: their keep lists stay far below CD_MAX_MOVES in
+ * play, and a bigger store would cost their hot path; README, "Variants".)
+ */
+static uint64_t F(perft)(const cd_position *pos, int depth);
+static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out);
+
+__attribute__((cold, noinline)) static uint64_t F(captures_big)(const cd_position *pos, int depth)
+{
+    for (size_t room = 4 * CD_MAX_MOVES; room <= ((size_t)1 << 24); room *= 4) {
+        cd_move *moves = malloc(room * sizeof *moves);
+        if (!moves)
+            return 0;
+        int stored, overflow;
+        int n = F(gen_captures_into)(pos, moves, (int)room, &stored, &overflow, NULL, NULL, NULL,
+                                     depth <= 1);
+        uint64_t total = depth <= 1 ? (uint64_t)n : 0;
+        for (int i = 0; !overflow && depth > 1 && i < stored; i++) {
+            cd_position next;
+            F(play)(pos, &moves[i], &next);
+            total += F(perft)(&next, depth - 1);
+        }
+        free(moves);
+        if (!overflow)
+            return total;
+    }
+    return 0;
+}
+#endif
 
 /* Cheap test for any capture (bitboards only), so that the capture search
  * and its set-up run only where a capture exists. */
@@ -319,8 +486,8 @@ static inline int F(has_captures)(const cd_position *pos)
     BB vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
     if (F(man_jumpers)(own & ~k, vman, empty, F(man_dirs)(r, pos->side)))
         return 1;
-    return (own & k) &&
-           F(king_can_jump)(own & k, opp, empty, (r->flags & CD_RULE_FLYING_KINGS) != 0);
+    return (own & k) && F(king_can_jump)(own & k, opp, empty,
+                                         (r->flags & CD_RULE_FLYING_KINGS) != 0, F(king_dirs)(r));
 }
 
 /* ------------------------------------------------------------ constitutional */
@@ -445,7 +612,7 @@ static void F(con_init)(const cd_position *pos, BB o, F(con) * c)
     c->sac = c->men_sacrifice ? bk | bm : bk;
     c->kjump = 0;
     for (BB e = ekings; e; e &= e - 1)
-        if (F(king_can_jump)(e & (~e + 1), c->ours, empty, flying))
+        if (F(king_can_jump)(e & (~e + 1), c->ours, empty, flying, 15))
             c->kjump |= e & (~e + 1);
     c->mjump =
         (c->men_obstruct || c->men_sacrifice) ? F(man_jumpers)(emen, vman, empty, emandirs) : 0;
@@ -575,7 +742,11 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
         }
     }
     int con = F(con_active)(pos, opp, k);
-    for (BB kings = own & k; kings; kings &= kings - 1) {
+    BB movers = own & k;
+#if FRISIAN
+    movers &= ~F(run_blocked)(pos);
+#endif
+    for (BB kings = movers; kings; kings &= kings - 1) {
         BB o = kings & (~kings + 1);
         int from = BBCTZ(o);
         for (BB to = F(king_quiet)(pos, o, empty, con); to; to &= to - 1)
@@ -597,13 +768,21 @@ static int F(count)(const cd_position *pos)
 {
     if (F(has_captures)(pos)) {
         cd_movelist list;
+#if FRISIAN
+        int n = F(gen_captures)(pos, &list, NULL, NULL, NULL, 1);
+        return list.overflow ? (int)F(captures_big)(pos, 1) : n;
+#else
         return F(gen_captures)(pos, &list, NULL, NULL, NULL, 1);
+#endif
     }
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
     BB men = own & ~k, kings = own & k;
+#if FRISIAN
+    kings &= ~F(run_blocked)(pos);
+#endif
     int n;
     if (pos->side == CD_WHITE)
         n = BBPOP(F(sh)(men, 0) & empty) + BBPOP(F(sh)(men, 1) & empty);
@@ -640,6 +819,23 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
         w &= ~cap;
     }
     k &= ~cap;
+#if FRISIAN
+    /* The king-move limit state (cd_king_run), computed before `out` (maybe pos) is written. */
+    cd_king_run run = pos->run;
+    int c = pos->side, o = c ^ 1;
+    BB mine = c == CD_WHITE ? w : b, theirs = c == CD_WHITE ? b : w;
+    if (run.len[o] && (!((BB)1 << run.sq[o] & theirs & k) || !(theirs & ~k)))
+        run.sq[o] = run.len[o] = 0; /* the counted king or the last men were captured */
+    if (pos->rules->king_moves && !m->ncaptured && (LOADBB(pos->kings) & from) && (mine & ~k)) {
+        run.len[c] = run.len[c] && run.sq[c] == m->from ? run.len[c] + 1 : 1;
+        run.sq[c] = m->to;
+    } else {
+        run.sq[c] = run.len[c] = 0;
+    }
+    out->run = run;
+#else
+    out->run = (cd_king_run){{0, 0}, {0, 0}};
+#endif
     out->rules = pos->rules;
     out->key = pos->key;
     F(store)(w, out->white);
@@ -654,6 +850,10 @@ static uint64_t F(perft)(const cd_position *pos, int depth)
         return depth == 1 ? (uint64_t)F(count)(pos) : 1;
     cd_movelist list;
     F(generate)(pos, &list, NULL, NULL, NULL);
+#if FRISIAN
+    if (list.overflow && F(has_captures)(pos))
+        return F(captures_big)(pos, depth);
+#endif
     uint64_t n = 0;
     for (int i = 0; i < list.count; i++) {
         cd_position next;
@@ -680,9 +880,21 @@ static void F(king_targets)(const cd_position *pos, int from, uint64_t out[2])
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB opp = pos->side == CD_WHITE ? b : w;
     BB o = (BB)1 << from;
+#if FRISIAN
+    if (o & F(run_blocked)(pos)) {
+        F(store)(0, out);
+        return;
+    }
+#endif
     F(store)(F(king_quiet)(pos, o, ALLM & ~(w | b), F(con_active)(pos, opp, k)), out);
 }
 
 #undef F
 #undef CAT
 #undef CAT2
+#undef NDIR
+#undef UNROLL_DIRS
+#undef CTX_MOVES
+#undef CTX_COUNT
+#undef CTX_OVERFLOW
+#undef CTX_ROOM

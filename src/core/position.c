@@ -17,7 +17,55 @@ static uint64_t compute_key(const cd_position *pos)
                 key ^= cd_zobrist(c, cd_bb_test(pos->kings, bit), bit);
             }
     }
-    return key;
+    return key ^ cd_run_key(&pos->run);
+}
+
+/* Does colour c have a king on bit `bit`, and men? (What a count > 0 needs.) */
+static int run_possible(const cd_position *pos, int c, int bit)
+{
+    const uint64_t *own = c == CD_WHITE ? pos->white : pos->black;
+    const cd_geom *g = cd_geom_of(pos->rules);
+    if (bit < 0 || bit >= g->nbits || !cd_internal_of_bit(g, bit))
+        return 0;
+    return cd_bb_test(own, bit) && cd_bb_test(pos->kings, bit) && cd_position_count(pos, c, 0) > 0;
+}
+
+/* Clear a colour's count that the pieces no longer allow (after editing squares). */
+static void run_fix(cd_position *pos)
+{
+    for (int c = 0; c < 2; c++)
+        if (pos->run.len[c] && !run_possible(pos, c, pos->run.sq[c])) {
+            pos->key ^= cd_zobrist_run(c, pos->run.sq[c], pos->run.len[c]);
+            pos->run.len[c] = 0;
+            pos->run.sq[c] = 0;
+        }
+}
+
+int cd_position_king_run(const cd_position *pos, int colour, int *sq)
+{
+    int c = colour == CD_BLACK ? CD_BLACK : CD_WHITE;
+    int len = pos->run.len[c];
+    if (sq)
+        *sq = len ? cd_bit_to_sq(pos->rules, pos->run.sq[c]) : 0;
+    return len;
+}
+
+cd_result cd_position_set_king_run(cd_position *pos, int colour, int sq, int count)
+{
+    if (!pos || (colour != CD_WHITE && colour != CD_BLACK) || count < 0 ||
+        count > pos->rules->king_moves)
+        return CD_ERR_ARG;
+    int bit = 0;
+    if (count) {
+        bit = cd_sq_to_bit(pos->rules, sq);
+        if (!run_possible(pos, colour, bit))
+            return CD_ERR_ARG;
+    }
+    pos->key ^= cd_run_key(&pos->run);
+    pos->run.sq[colour] = (uint8_t)bit;
+    pos->run.len[colour] = (uint8_t)count;
+    pos->key ^= cd_run_key(&pos->run);
+    return CD_OK;
 }
 
 void cd_position_empty(cd_position *pos, const cd_rules *rules, int side)
@@ -65,14 +113,17 @@ cd_result cd_position_set(cd_position *pos, int sq, int piece)
     cd_bb_clear(pos->white, bit);
     cd_bb_clear(pos->black, bit);
     cd_bb_clear(pos->kings, bit);
-    if (piece == CD_EMPTY)
+    if (piece == CD_EMPTY) {
+        run_fix(pos);
         return CD_OK;
+    }
     int colour = (piece == CD_BLACK_MAN || piece == CD_BLACK_KING) ? CD_BLACK : CD_WHITE;
     int king = piece >= CD_WHITE_KING;
     cd_bb_set(colour == CD_WHITE ? pos->white : pos->black, bit);
     if (king)
         cd_bb_set(pos->kings, bit);
     pos->key ^= cd_zobrist(colour, king, bit);
+    run_fix(pos);
     return CD_OK;
 }
 
@@ -118,6 +169,21 @@ cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
         if (err)
             snprintf(err, errlen, "bad side to move");
         return CD_ERR_POSITION;
+    }
+    for (int c = 0; c < 2; c++) {
+        int len = pos->run.len[c], bit = pos->run.sq[c];
+        const char *why = NULL;
+        if (!len && bit)
+            why = "a counted king without a count";
+        else if (len && len > r->king_moves)
+            why = r->king_moves ? "over the variant's limit" : "the variant has no limit";
+        else if (len && !run_possible(pos, c, bit))
+            why = "no king of that colour on the counted square, or no men";
+        if (why) {
+            if (err)
+                snprintf(err, errlen, "%s king-move count %d: %s", names[c], len, why);
+            return CD_ERR_POSITION;
+        }
     }
     return CD_OK;
 }

@@ -3,8 +3,17 @@
  *
  * Sources: /work/shared/RULES.md, rules/constitutional.md (section 2, switches
  * of section 3), rules/killer-modern-hoogland.md (sections 0-3),
- * rules/variants.md (table 1), perft.md section 0. Nothing here is taken from
- * the library's generator.
+ * rules/variants.md (tables 1 and 2: Frisian), perft.md sections 0 and 2.7.
+ * Nothing here is taken from the library's generator.
+ *
+ * Frisian (and Frysk!, the same rules from 5 men each), from the rule text:
+ * pieces also capture along ranks and files, over the nearest square of their
+ * colour two cells away (steps of two cells); a king flies along those lines
+ * too, but its non-capturing moves stay diagonal. The capture of highest value
+ * is compulsory, a king counting just under two men; on equal value one made
+ * with a king; then free. A king may not make more than 3 consecutive
+ * non-capturing moves while its side has men: the state (which king, how many)
+ * is kept per side beside the board (ref_run).
  *
  * Representation: board[row][col], row 0 at the top as White sees the board,
  * col 0 at the left. On the normal boards cell (0,0) is not playable, so the
@@ -30,7 +39,7 @@
 
 enum { EMPTY = 0, WMAN = 1, BMAN = 2, WKING = 3, BKING = 4, BLOCK = 5 };
 enum { WHITE = 0, BLACK = 1 };
-enum { PREC_FREE, PREC_MAJORITY, PREC_SPANISH, PREC_ITALIAN, PREC_CZECH };
+enum { PREC_FREE, PREC_MAJORITY, PREC_SPANISH, PREC_ITALIAN, PREC_CZECH, PREC_VALUE };
 enum { PROMO_END, PROMO_CONTINUE, PROMO_STOP };
 enum { HALT_NONE, HALT_KILLER, HALT_MODERN };
 
@@ -45,10 +54,15 @@ typedef struct {
     int halt;            /* halt rule for the final landing of a king capture */
     bool rule_c;         /* constitutional Rule C on quiet king moves */
     bool mirrored;       /* the bottom-left corner is not playable, so cell (0,0) is */
+    bool ortho;          /* captures also along ranks and files (Frisian) */
+    int king_moves;      /* max consecutive non-capturing moves of one king while men remain, 0 */
 } variant_t;
 
 /*
  * variants.md table 1, killer-modern-hoogland.md, constitutional.md.
+ * Frisian: variants.md table 1 (men and kings capture diagonally and
+ * orthogonally, value precedence, then a king) and table 2 (the king-move
+ * limit); Frysk! is Frisian from W:W46-50:B1-5 (perft.md 2.8).
  * Mirrored boards (Italian, Spanish, Portuguese; variants.md table 1 and the
  * notes for implementers) have the playable cells where row + col is even,
  * and are numbered like the others on their own playable cells, from the
@@ -56,27 +70,35 @@ typedef struct {
  */
 static const variant_t VARIANTS[] = {
     /* name                      size back   fly   m>K    precedence     promotion       halt C
-       mirrored */
-    {"international", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false},
-    {"constitutional", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, true, false},
-    {"killer", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_KILLER, false, false},
-    {"modern", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false},
-    {"antidraughts", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false},
-    {"breakthrough", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false},
-    {"brazilian", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false},
+       mirrored ortho king-moves */
+    {"international", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false,
+     false, 0},
+    {"constitutional", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, true, false,
+     false, 0},
+    {"killer", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_KILLER, false, false, false, 0},
+    {"modern", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false, false, 0},
+    {"antidraughts", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false,
+     0},
+    {"breakthrough", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false,
+     0},
+    {"brazilian", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false, 0},
     {"brazilian-constitutional", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, true,
-     false},
-    {"modern-8x8", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false},
-    {"canadian", 12, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false},
-    {"russian", 8, true, true, true, PREC_FREE, PROMO_CONTINUE, HALT_NONE, false, false},
+     false, false, 0},
+    {"modern-8x8", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false, false,
+     0},
+    {"canadian", 12, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false, 0},
+    {"russian", 8, true, true, true, PREC_FREE, PROMO_CONTINUE, HALT_NONE, false, false, false, 0},
     {"russian-constitutional", 8, true, true, true, PREC_FREE, PROMO_CONTINUE, HALT_NONE, true,
-     false},
-    {"english", 8, false, false, true, PREC_FREE, PROMO_STOP, HALT_NONE, false, false},
-    {"italian", 8, false, false, false, PREC_ITALIAN, PROMO_STOP, HALT_NONE, false, true},
-    {"spanish", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true},
-    {"portuguese", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true},
-    {"czech", 8, false, true, true, PREC_CZECH, PROMO_STOP, HALT_NONE, false, false},
-    {"pool", 8, true, true, true, PREC_FREE, PROMO_END, HALT_NONE, false, false},
+     false, false, 0},
+    {"english", 8, false, false, true, PREC_FREE, PROMO_STOP, HALT_NONE, false, false, false, 0},
+    {"italian", 8, false, false, false, PREC_ITALIAN, PROMO_STOP, HALT_NONE, false, true, false, 0},
+    {"spanish", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true, false, 0},
+    {"portuguese", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true, false,
+     0},
+    {"czech", 8, false, true, true, PREC_CZECH, PROMO_STOP, HALT_NONE, false, false, false, 0},
+    {"pool", 8, true, true, true, PREC_FREE, PROMO_END, HALT_NONE, false, false, false, 0},
+    {"frisian", 10, true, true, true, PREC_VALUE, PROMO_END, HALT_NONE, false, false, true, 3},
+    {"frysk", 10, true, true, true, PREC_VALUE, PROMO_END, HALT_NONE, false, false, true, 3},
 };
 
 static const struct {
@@ -120,10 +142,17 @@ typedef struct {
     bool mirrored; /* playable cells have row + col even (else odd) */
     int side;      /* side to move */
     unsigned char c[MAXN][MAXN];
+    ref_run run; /* king-move limit: per colour the counted king's square and its moves */
 } board_t;
 
-static const int DR[4] = {-1, -1, 1, 1};
-static const int DC[4] = {-1, 1, -1, 1};
+/* Step directions: the 4 diagonals (one cell each way), then the 4 orthogonal ones of Frisian
+   captures (two cells: the nearest cell of the same colour along a rank or file). */
+#define NDIRS 8
+static const int DR[NDIRS] = {-1, -1, 1, 1, -2, 0, 0, 2};
+static const int DC[NDIRS] = {-1, 1, -1, 1, 0, -2, 2, 0};
+
+/* The directions a capture may take: the 4 diagonals, and the 4 orthogonals in Frisian. */
+static int capture_dirs(const variant_t *v) { return v->ortho ? 8 : 4; }
 
 static int colour_of(int p)
 {
@@ -310,6 +339,8 @@ typedef struct {
     int from, to;                /* square numbers */
     int ncap;                    /* pieces captured */
     int caps[MAXCAP];            /* captured squares in the order they were jumped */
+    int turns[MAXCAP];           /* after jump i: the square where the piece turned to make jump
+                                    i + 1, 0 where it went on straight (and after the last jump) */
     unsigned char kinds[MAXCAP]; /* 1 if that captured piece is a king */
     bool with_king;              /* the moving piece was a king when the move started */
     bool ends_king;              /* the moving piece is a king after the move */
@@ -338,8 +369,9 @@ static void mvec_push(mvec_t *v, const move_t *m)
 
 /* ------------------------------------------------------------ jumps */
 
-/* One jump available to a piece: the piece jumped and every landing square. */
+/* One jump available to a piece: its direction, the piece jumped and every landing square. */
 typedef struct {
+    int dir;
     int cr, cc;
     int nland;
     int lr[MAXN], lc[MAXN];
@@ -352,12 +384,14 @@ typedef struct {
  * the caller empties the moving piece's start square.
  */
 static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], int side, int r,
-                      int c, bool king, jump_t out[4])
+                      int c, bool king, jump_t out[NDIRS])
 {
     int nj = 0;
     bool fly = king && v->flying;
-    for (int d = 0; d < 4; d++) {
-        if (!king && !v->men_backward && DR[d] != forward_dr(side))
+    for (int d = 0; d < capture_dirs(v); d++) {
+        /* men without backward captures: forward diagonals, forward and sideways orthogonals */
+        if (!king && !v->men_backward && DR[d] != 2 * forward_dr(side) &&
+            DR[d] != forward_dr(side) && DR[d] != 0)
             continue;
         int rr = r + DR[d], cc = c + DC[d];
         if (fly)
@@ -373,6 +407,7 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
         if (!king && !v->men_take_kings && is_king(p))
             continue;
         jump_t *j = &out[nj];
+        j->dir = d;
         j->cr = rr;
         j->cc = cc;
         j->nland = 0;
@@ -417,13 +452,15 @@ typedef struct {
     bool cap[MAXN][MAXN];
     int ncap;
     int caps[MAXCAP];
+    int dirs[MAXCAP];  /* direction of each jump */
+    int lands[MAXCAP]; /* square each jump landed on */
     unsigned char kinds[MAXCAP];
     mvec_t *out;
 } cctx;
 
 static bool can_continue(cctx *x, int r, int c, bool king)
 {
-    jump_t j[4];
+    jump_t j[NDIRS];
     return find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, j) > 0;
 }
 
@@ -436,6 +473,8 @@ static void record(cctx *x, int r, int c, bool king)
     m.ncap = x->ncap;
     memcpy(m.caps, x->caps, sizeof(int) * (size_t)x->ncap);
     memcpy(m.kinds, x->kinds, (size_t)x->ncap);
+    for (int i = 0; i + 1 < x->ncap; i++)
+        m.turns[i] = x->dirs[i + 1] != x->dirs[i] ? x->lands[i] : 0;
     m.with_king = x->start_king;
     m.ends_king = king || r == far_row(x->b.n, x->side);
     mvec_push(x->out, &m);
@@ -459,13 +498,14 @@ static bool halt_applies(const variant_t *v, bool last_is_king, int ncap)
  */
 static void explore(cctx *x, int r, int c, bool king)
 {
-    jump_t js[4];
+    jump_t js[NDIRS];
     int nj = find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, js);
     for (int k = 0; k < nj; k++) {
         jump_t *j = &js[k];
         int p = x->b.c[j->cr][j->cc];
         x->cap[j->cr][j->cc] = true;
         x->caps[x->ncap] = sq_of(x->b.n, j->cr, j->cc);
+        x->dirs[x->ncap] = j->dir;
         x->kinds[x->ncap] = is_king(p) ? 1 : 0;
         x->ncap++;
         bool cont[MAXN], nk[MAXN], any = false;
@@ -477,8 +517,10 @@ static void explore(cctx *x, int r, int c, bool king)
         }
         if (any) {
             for (int l = 0; l < j->nland; l++)
-                if (cont[l])
+                if (cont[l]) {
+                    x->lands[x->ncap - 1] = sq_of(x->b.n, j->lr[l], j->lc[l]);
                     explore(x, j->lr[l], j->lc[l], nk[l]);
+                }
         } else {
             int nl = j->nland;
             if (king && halt_applies(x->v, is_king(p), x->ncap))
@@ -540,9 +582,23 @@ static int italian_cmp(const move_t *a, const move_t *b)
     return 0;
 }
 
+/* Frisian value: a man counts 1, a king just under 2 (men + 2 kings, then fewer kings), then a
+   capture made with a king. >0 if a is better. */
+static int value_cmp(const move_t *a, const move_t *b)
+{
+    int ka = nkings(a), kb = nkings(b);
+    int va = a->ncap + ka, vb = b->ncap + kb; /* men + 2 kings */
+    if (va != vb)
+        return va > vb ? 1 : -1;
+    if (ka != kb)
+        return ka < kb ? 1 : -1;
+    return (int)a->with_king - (int)b->with_king;
+}
+
 static int prec_cmp(const variant_t *v, const move_t *a, const move_t *b)
 {
     switch (v->prec) {
+    case PREC_VALUE: return value_cmp(a, b);
     case PREC_MAJORITY: return (a->ncap > b->ncap) - (a->ncap < b->ncap);
     case PREC_SPANISH:
         if (a->ncap != b->ncap)
@@ -577,13 +633,16 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Same move: same from and to, and the same captured set (drop) or sequence (keep). */
+/* Same move: same from and to, and the same captured set (drop) or path (keep: the same pieces in
+   the same order, turning on the same squares; a king going on straight over a second piece may
+   have "landed" anywhere between the two, which is one path). */
 static bool same_move(const move_t *a, const move_t *b, bool keep)
 {
     if (a->from != b->from || a->to != b->to || a->ncap != b->ncap)
         return false;
     if (keep)
-        return memcmp(a->caps, b->caps, sizeof(int) * (size_t)a->ncap) == 0;
+        return memcmp(a->caps, b->caps, sizeof(int) * (size_t)a->ncap) == 0 &&
+               memcmp(a->turns, b->turns, sizeof(int) * (size_t)a->ncap) == 0;
     int sa[MAXCAP], sb[MAXCAP];
     memcpy(sa, a->caps, sizeof(int) * (size_t)a->ncap);
     memcpy(sb, b->caps, sizeof(int) * (size_t)b->ncap);
@@ -616,7 +675,7 @@ static void remove_duplicates(mvec_t *mv, bool keep)
 static bool track(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], int side, int r,
                   int c, bool king, int tr, int tc)
 {
-    jump_t js[4];
+    jump_t js[NDIRS];
     int nj = find_jumps(v, b, cap, side, r, c, king, js);
     for (int k = 0; k < nj; k++)
         if (js[k].cr == tr && js[k].cc == tc)
@@ -685,6 +744,24 @@ static bool sac(const variant_t *v, const board_t *b, unsigned flags, int or_, i
 
 /* ------------------------------------------------------------ quiet moves */
 
+static bool has_men(const board_t *b, int side)
+{
+    for (int r = 0; r < b->n; r++)
+        for (int c = 0; c < b->n; c++)
+            if (b->c[r][c] == (side == WHITE ? WMAN : BMAN))
+                return true;
+    return false;
+}
+
+/* The king-move limit (Frisian): a king that has made king_moves non-capturing moves in a row may
+   not make another while its side still has men. */
+static bool king_may_move(const variant_t *v, const board_t *b, int r, int c)
+{
+    int s = b->side;
+    return !(v->king_moves && b->run.len[s] >= v->king_moves && b->run.sq[s] == sq_of(b->n, r, c) &&
+             has_men(b, s));
+}
+
 static void add_quiet(mvec_t *out, const board_t *b, int fr, int fc, int tr, int tc, bool king)
 {
     move_t m;
@@ -712,6 +789,8 @@ static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, mv
                 }
                 continue;
             }
+            if (!king_may_move(v, b, r, c))
+                continue;
             for (int d = 0; d < 4; d++) {
                 /* The empty squares P1, P2, ... along this diagonal. */
                 int pr[MAXN], pc[MAXN], np = 0;
@@ -782,6 +861,12 @@ static int hub_string(const move_t *m, char *buf, size_t len)
 int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[REF_MOVE_LEN],
               int max, char *err, size_t errlen)
 {
+    return ref_moves_run(variant, flags, fen, NULL, out, max, err, errlen);
+}
+
+int ref_moves_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
+                  char (*out)[REF_MOVE_LEN], int max, char *err, size_t errlen)
+{
     const variant_t *v = find_variant(variant);
     if (!v) {
         set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
@@ -790,6 +875,8 @@ int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[
     board_t b;
     if (parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
+    if (run)
+        b.run = *run;
     mvec_t mv = {0};
     if (!generate(v, flags, &b, &mv)) {
         free(mv.m);
@@ -816,12 +903,17 @@ int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[
 
 /* ------------------------------------------------------------ perft */
 
-static void play(board_t *b, const move_t *m)
+/* Make the move, and keep the king-move count (Frisian): a non-capturing king move of a side that
+   has men counts one more for that king if it made the side's previous moves, else starts at 1
+   for it; any other move (a man's, a capture) and a side without men have no count; a side that
+   loses its counted king or its last man in the opponent's capture loses its count. */
+static void play(const variant_t *v, board_t *b, const move_t *m)
 {
     int fr, fc, tr, tc;
     rc_of(b, m->from, &fr, &fc);
     rc_of(b, m->to, &tr, &tc);
     int p = b->c[fr][fc];
+    bool king_move = is_king(p);
     b->c[fr][fc] = EMPTY;
     for (int i = 0; i < m->ncap; i++) {
         int r, c;
@@ -831,7 +923,23 @@ static void play(board_t *b, const move_t *m)
     if (m->ends_king)
         p = b->side == WHITE ? WKING : BKING;
     b->c[tr][tc] = (unsigned char)p;
-    b->side = 1 - b->side;
+    int me = b->side, opp = 1 - me;
+    if (v->king_moves) {
+        if (king_move && m->ncap == 0 && has_men(b, me)) {
+            bool same = b->run.len[me] > 0 && b->run.sq[me] == m->from;
+            b->run.len[me] = same ? b->run.len[me] + 1 : 1;
+            b->run.sq[me] = m->to;
+        } else {
+            b->run.len[me] = b->run.sq[me] = 0;
+        }
+        if (b->run.len[opp]) {
+            int r, c;
+            rc_of(b, b->run.sq[opp], &r, &c);
+            if (b->c[r][c] != (opp == WHITE ? WKING : BKING) || !has_men(b, opp))
+                b->run.len[opp] = b->run.sq[opp] = 0;
+        }
+    }
+    b->side = opp;
 }
 
 static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b, int depth)
@@ -847,7 +955,7 @@ static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b,
     } else {
         for (int i = 0; i < mv.n && total >= 0; i++) {
             board_t nb = *b;
-            play(&nb, &mv.m[i]);
+            play(v, &nb, &mv.m[i]);
             long long s = perft_rec(v, flags, &nb, depth - 1);
             total = s < 0 ? -1 : total + s;
         }
@@ -859,6 +967,12 @@ static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b,
 long long ref_perft(const char *variant, unsigned flags, const char *fen, int depth, char *err,
                     size_t errlen)
 {
+    return ref_perft_run(variant, flags, fen, NULL, depth, err, errlen);
+}
+
+long long ref_perft_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
+                        int depth, char *err, size_t errlen)
+{
     const variant_t *v = find_variant(variant);
     if (!v) {
         set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
@@ -867,6 +981,8 @@ long long ref_perft(const char *variant, unsigned flags, const char *fen, int de
     board_t b;
     if (parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
+    if (run)
+        b.run = *run;
     if (depth <= 0)
         return 1;
     long long r = perft_rec(v, flags, &b, depth);

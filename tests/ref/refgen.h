@@ -1,6 +1,6 @@
 /*
- * refgen.h -- a deliberately naive reference move generator for the diagonal
- * draughts variants of condraughts.
+ * refgen.h -- a deliberately naive reference move generator for the draughts
+ * variants of condraughts (the diagonal ones and Frisian).
  *
  * Written only from the rule texts (/work/shared/RULES.md, the rules/ directory,
  * perft.md section 0), independently of the library's bitboard generator,
@@ -51,6 +51,23 @@ int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[
  */
 long long ref_perft(const char *variant, unsigned flags, const char *fen, int depth, char *err,
                     size_t errlen);
+
+/*
+ * The Frisian king-move limit state, which a FEN cannot hold: per colour
+ * (0 white, 1 black) the square number of the king whose consecutive
+ * non-capturing moves are counted and how many it has made (0: none). A king
+ * that has made the variant's limit (3) may not make another while its side
+ * has men. Ignored by variants without the limit.
+ */
+typedef struct ref_run {
+    int sq[2], len[2];
+} ref_run;
+
+/* ref_moves and ref_perft from a position with this state (NULL: none, as a FEN starts). */
+int ref_moves_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
+                  char (*out)[REF_MOVE_LEN], int max, char *err, size_t errlen);
+long long ref_perft_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
+                        int depth, char *err, size_t errlen);
 
 /* 1 if the reference knows the variant name (canonical or alias), else 0. */
 int ref_variant_known(const char *variant);
