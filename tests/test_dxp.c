@@ -87,6 +87,11 @@ static void test_examples(void)
     CHECK(m.type == 'A' && !strcmp(m.name, "Tornado voor Windows 4.0") && m.code == 0,
           "GAMEACC name '%s' code %d", m.name, m.code);
     round_trip(acc);
+    /* a blank name field is well formed: it decodes to "" and is sent back as 32 blanks */
+    const char *blank = "A                                0";
+    CHECK(cd_dxp_decode(blank, strlen(blank), &m, err, sizeof err) == 0 && m.name[0] == '\0',
+          "blank GAMEACC name");
+    round_trip(blank);
     round_trip("E00");
     round_trip("E21");
     CHECK(cd_dxp_decode("B005Z", 5, &m, err, sizeof err) == 0 && m.move_number == 5 &&

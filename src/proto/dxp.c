@@ -73,11 +73,13 @@ static int check_range(const char *what, int v, int lo, int hi, char *err, size_
     return 0;
 }
 
+/* A name may be empty (32 blanks on the wire): a peer that sends a blank name field has sent a
+ * well-formed message, and what we decode we must be able to send back. */
 static int check_name(const char *name, char *err, size_t errlen)
 {
     size_t n = strlen(name);
-    if (n == 0 || n > CD_DXP_NAME_LEN) {
-        set_err(err, errlen, "name must have 1..%d characters", CD_DXP_NAME_LEN);
+    if (n > CD_DXP_NAME_LEN) {
+        set_err(err, errlen, "name must have at most %d characters", CD_DXP_NAME_LEN);
         return -1;
     }
     if (name[0] == ' ') {
