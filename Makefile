@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -33,6 +33,10 @@ $(LIB): $(CORE_OBJ)
 	ar rcs $@ $^
 
 CLI_SRC := $(wildcard src/cli/*.c)
+# Tower draughts (src/towers/, docs/towers.md): compiled into the CLI (`condraughts towers`).
+TOWERS_SRC := $(wildcard src/towers/*.c)
+CLI_SRC += $(TOWERS_SRC)
+$(BIN): $(wildcard src/towers/*.h)
 PROTO_SRC := $(wildcard src/proto/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
@@ -53,7 +57,8 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
-              cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress
+              cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
+              turkish-test towers-test towers-ref-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -66,6 +71,13 @@ test-nobrowser: $(CORE_TESTS)
 
 unit: $(BUILD)/test_unit
 	$(BUILD)/test_unit
+
+# Turkish draughts (the full 8x8 board): geometry, FEN/Hub/notation round trips, copy-make, PDN.
+$(BUILD)/test_turkish: tests/test_turkish.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+turkish-test: $(BUILD)/test_turkish
+	$(BUILD)/test_turkish
 
 perft-test: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes $(PERFT_MAX) tests/perft/*.perft
@@ -304,3 +316,26 @@ $(BUILD)/slowclient: tests/load/slowclient.c
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -o $@
 load-test: $(BIN) $(BUILD)/slowclient
 	sh tests/load/run.sh --bin $(BIN) --slow $(BUILD)/slowclient --seconds $(LOAD_SECONDS)
+
+# ---------------------------------------------------------------- tower draughts (src/towers/)
+# Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)
+# and `condraughts towers` end to end; towers-ref-test checks the generator against the
+# independent reference tests/ref/towerref.c (random games, perft).
+.PHONY: towers-test towers-ref-test
+TOWERS_PERFT_MAX ?= 10000000
+$(BUILD)/test_towers: tests/test_towers.c tests/check.h $(TOWERS_SRC) src/towers/towers.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/towers -Itests tests/test_towers.c $(TOWERS_SRC) -o $@
+
+towers-test: $(BUILD)/test_towers $(BIN)
+	$(BUILD)/test_towers --perft tests/perft/towers.counts --max-nodes $(TOWERS_PERFT_MAX) --bin $(BIN)
+
+TOWERS_REF_GAMES ?= 1000
+$(BUILD)/test_towers_ref: tests/test_towers_ref.c tests/ref/towerref.c tests/ref/towerref.h \
+                          tests/check.h $(TOWERS_SRC) src/towers/towers.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/towers -Itests -Itests/ref tests/test_towers_ref.c \
+	  tests/ref/towerref.c $(TOWERS_SRC) -o $@
+
+towers-ref-test: $(BUILD)/test_towers_ref
+	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7

@@ -4,7 +4,8 @@
  * condraughts plays the family of diagonal draughts games (International,
  * Constitutional, Killer, Modern, Brazilian, Canadian, Russian, English,
  * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough) and
- * Frisian draughts (also Frysk!), whose pieces capture along ranks and files too.
+ * Frisian draughts (also Frysk!), whose pieces capture along ranks and files too,
+ * and Turkish draughts (Dama), played orthogonally on all 64 squares.
  * Everything in the library is reachable from this header; every name starts
  * with cd_ (functions, types) or CD_ (constants).
  *
@@ -67,10 +68,11 @@ enum { CD_WHITE = 0, CD_BLACK = 1 };
 
 /* Board geometries. Internally each is a bitboard with ghost squares. */
 typedef enum cd_geometry_id {
-    CD_GEOM_8X8 = 0, /* 32 playable squares */
-    CD_GEOM_10X10,   /* 50 */
-    CD_GEOM_12X12,   /* 72 */
-    CD_GEOM_10X8,    /* 10 files x 8 ranks, 40 squares */
+    CD_GEOM_8X8 = 0,  /* 32 playable squares */
+    CD_GEOM_10X10,    /* 50 */
+    CD_GEOM_12X12,    /* 72 */
+    CD_GEOM_10X8,     /* 10 files x 8 ranks, 40 squares */
+    CD_GEOM_8X8_FULL, /* all 64 cells playable (Turkish): square n = row * 8 + col + 1 */
     CD_GEOM_COUNT
 } cd_geometry_id;
 
@@ -96,7 +98,8 @@ typedef enum cd_promotion {
 typedef enum cd_halt {
     CD_HALT_NONE = 0,
     CD_HALT_KILLER, /* land right behind the last piece if that piece is a king */
-    CD_HALT_MODERN  /* the same, only when two or more pieces are captured */
+    CD_HALT_MODERN, /* the same, only when two or more pieces are captured */
+    CD_HALT_EVERY   /* Thai (8x8 only): a king lands right behind every piece it captures */
 } cd_halt;
 
 /* How a game is won. */
@@ -119,6 +122,18 @@ typedef enum cd_goal {
 #define CD_RULE_ALGEBRAIC       0x1000u /* the variant writes algebraic squares */
 #define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
 #define CD_RULE_ORTHOGONAL      0x4000u /* captures also along ranks and files (10x10 only) */
+/* Hoogland (docs/variants.md): kings also capture enemy kings along ranks and files (10x10). */
+#define CD_RULE_HOOGLAND        0x8000u
+#define CD_HOOG_KINGS_ONLY      0x10000u /* switch: only while only kings are on the board */
+#define CD_HOOG_FIRST_JUMP      0x20000u /* switch: an orthogonal jump only as the first jump */
+/* Folk rules of the Russian row (docs/variants.md). */
+#define CD_RULE_NORTHERN        0x40000u  /* a captured king becomes a man instead of leaving */
+#define CD_RULE_SAMOYED         0x80000u  /* pieces of either colour are captured */
+#define CD_RULE_STAVROPOL       0x100000u /* a player may move the opponent's pieces too */
+#define CD_RULE_TWO_MOVE        0x200000u /* each turn is two moves by the same player */
+#define CD_RULE_DIAGONAL_START  0x400000u /* men start in the double corners (2, 4, 6) */
+/* Thai (8x8 only): a jumped piece leaves the board at once (it blocks nothing afterwards). */
+#define CD_RULE_REMOVE_AT_ONCE  0x800000u
 
 /* Draw-rule flags (cd_rules.draw). All are "on" when set. */
 #define CD_DRAW_REPETITION   0x0001u /* n-fold repetition (cd_rules.repetitions) */
@@ -158,7 +173,7 @@ typedef struct cd_rules {
 const cd_rules *cd_rules_find(const char *name);
 /* The i-th built-in row (0..), or NULL past the end. */
 const cd_rules *cd_rules_at(int i);
-/* Playable squares of the rules' board (32, 50, 72 or 40). */
+/* Playable squares of the rules' board (32, 50, 72, 40 or 64). */
 int cd_rules_squares(const cd_rules *r);
 /* Board width and height in cells. */
 int cd_rules_width(const cd_rules *r);
@@ -189,7 +204,8 @@ typedef struct cd_king_run {
  * layout); read them through the functions below.
  * Invariants: white and black are disjoint, kings is a subset of their union,
  * no bit is set outside the board's playable squares, `run` as described
- * above, and key is the Zobrist key of pieces, side to move and run.
+ * above, `second` is 0 unless the rules have CD_RULE_TWO_MOVE, and key is the
+ * Zobrist key of pieces, side to move, run and second.
  */
 typedef struct cd_position {
     uint64_t white[2]; /* [0] low word, [1] high word (12x12 only) */
@@ -199,6 +215,8 @@ typedef struct cd_position {
     const cd_rules *rules; /* the variant; never NULL in a valid position */
     int side;              /* CD_WHITE or CD_BLACK: side to move */
     cd_king_run run;       /* king-move limit state (all zero unless rules->king_moves) */
+    uint8_t second;        /* CD_RULE_TWO_MOVE: 1 while `side` makes the second move of its
+                              turn (0 otherwise, and in every position read from text) */
 } cd_position;
 
 /* Piece codes returned by cd_position_piece. */
@@ -221,8 +239,12 @@ int cd_position_king_run(const cd_position *pos, int colour, int *sq);
  * clears it). CD_ERR_ARG unless the rules have a limit, 0 <= count <= the limit, and for
  * count > 0 a king of that colour stands on sq and the colour has men. Keeps the key right. */
 cd_result cd_position_set_king_run(cd_position *pos, int colour, int sq, int count);
+/* Two-move rule (CD_RULE_TWO_MOVE): make the side to move be at the second move of its turn
+ * (1) or the first (0), which a FEN cannot say. CD_ERR_ARG for other rules. Keeps the key
+ * right. */
+cd_result cd_position_set_second(cd_position *pos, int second);
 /* Check that the position could occur: piece counts, men on promotion rows, the king-move
- * limit state. */
+ * limit state, the two-move state. */
 cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen);
 
 /*
@@ -539,7 +561,7 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * The variant is the Variant tag's (cd_rules_find; `rules` itself when it has
  * that name, so a row with switches can be kept), else the GameType's (20
  * international, 21 english, 22 italian, 23 pool, 24 spanish, 25 russian,
- * 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 40 frisian), else `rules` (NULL:
+ * 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 30 turkish, 40 frisian), else `rules` (NULL:
  * international). The start is the FEN tag's position, else the variant's.
  * The main line is replayed with cd_game_play (draw rules are switched off
  * while replaying, so a file that plays on is still read); comments {...},
@@ -597,8 +619,8 @@ typedef struct cd_egtb_material {
 } cd_egtb_material;
 
 /* A handle on the tables of `rules` in folder dir (need not exist yet). NULL when the
- * rules cannot have tables (board not 8x8/10x10, breakthrough goal, Frisian rules: orthogonal
- * captures, value precedence, king-move limit) or out of memory. */
+ * rules cannot have tables (board not 8x8/10x10 dark squares, so not Turkish; breakthrough goal;
+ * Frisian rules: orthogonal captures, value precedence, king-move limit) or out of memory. */
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
 /* The last error met (missing or bad table file), or "" . */

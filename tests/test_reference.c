@@ -23,7 +23,10 @@
  * a random king of each side that has men; and every 40th position is also
  * compared by perft to depth 3 (cd_perft against ref_perft_run), which checks
  * how both sides carry the count from move to move ("perft-checks").
- * Switch names in the output: men = CD_CON_OBSTRUCT_BY_MEN, origin =
+ * Turkish: both promotion rules during a capture (the variant's, a man goes on as a man, and
+ * "promote-continue", crowned at once and going on as a king: REF_TURKISH_PROMOTE_CONTINUE); every
+ * 40th position also by perft to depth 3 (pieces taken leave during the move, so a capture may end
+ * on a square it emptied). Switch names in the output: men = CD_CON_OBSTRUCT_BY_MEN, origin =
  * CD_CON_ORIGIN_OCCUPIED, sackings = CD_CON_SAC_KINGS_ONLY, nopass =
  * CD_CON_NO_PASS_TO_SAC.
  * Output: one line per variant/switches/convention with the positions and
@@ -53,11 +56,36 @@
 #define MAX_FAIL_SHOWN_PER_CONFIG 3
 
 static const char *const ALL_VARIANTS[] = {
-    "international", "constitutional", "killer",    "modern",
-    "antidraughts",  "breakthrough",   "brazilian", "brazilian-constitutional",
-    "modern-8x8",    "canadian",       "russian",   "russian-constitutional",
-    "english",       "italian",        "spanish",   "portuguese",
-    "czech",         "pool",           "frisian",   "frysk",
+    "international",
+    "constitutional",
+    "killer",
+    "modern",
+    "antidraughts",
+    "breakthrough",
+    "brazilian",
+    "brazilian-constitutional",
+    "modern-8x8",
+    "canadian",
+    "russian",
+    "russian-constitutional",
+    "english",
+    "italian",
+    "spanish",
+    "portuguese",
+    "czech",
+    "pool",
+    "frisian",
+    "frysk",
+    "turkish",
+    "hoogland",
+    "spantsiretti",
+    "russian-giveaway",
+    "russian-diagonal",
+    "russian-northern",
+    "samoyed",
+    "stavropol",
+    "russian-two-move",
+    "thai",
 };
 
 /* ------------------------------------------------------------ PRNG (xorshift64*) */
@@ -143,6 +171,9 @@ static void print_switches(unsigned flags, char *buf, size_t len)
         {CD_CON_ORIGIN_OCCUPIED, "origin"},
         {CD_CON_SAC_KINGS_ONLY, "sackings"},
         {CD_CON_NO_PASS_TO_SAC, "nopass"},
+        {REF_TURKISH_PROMOTE_CONTINUE, "promote-continue"},
+        {CD_HOOG_KINGS_ONLY, "hoog-kings-only"},
+        {CD_HOOG_FIRST_JUMP, "hoog-first-jump"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (flags & names[i].bit) {
@@ -153,6 +184,18 @@ static void print_switches(unsigned flags, char *buf, size_t len)
         }
     if (k == 0)
         snprintf(buf, len, "-");
+}
+
+/* Rules whose positions are also compared by perft now and then: the king-move limit (state carried
+ * from move to move) and Turkish (pieces taken leave during the move, so playing a capture may put
+ * the mover on a square it emptied, and a man crosses the last row mid-capture). */
+static int perft_checked(const cd_rules *r)
+{
+    /* also the rules that change what a move does, not which moves there are: Northern,
+     * Samoyed, Stavropol, two-move, Thai */
+    return r->king_moves || cd_rules_squares(r) == cd_rules_width(r) * cd_rules_height(r) ||
+           (r->flags & (CD_RULE_NORTHERN | CD_RULE_SAMOYED | CD_RULE_STAVROPOL | CD_RULE_TWO_MOVE |
+                        CD_RULE_REMOVE_AT_ONCE));
 }
 
 /* Compare the two generators on pos. Returns 0 if they agree. */
@@ -216,10 +259,13 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
     int same = nf == nr && nc == nf;
     for (int i = 0; same && i < nf; i++)
         same = strcmp(fast_mv[i], ref_mv[i]) == 0;
-    if (same && pos->rules->king_moves && st->positions % PERFT_EVERY == 0) {
+    if (same && perft_checked(pos->rules) && st->positions % PERFT_EVERY == 0) {
         st->perfts++;
         uint64_t pf = cd_perft(pos, PERFT_DEPTH);
-        long long pr = ref_perft_run(variant, ref_flags, fen, &run, PERFT_DEPTH, err, sizeof err);
+        long long pr =
+            pos->second
+                ? ref_perft_two_move(variant, ref_flags, fen, 1, PERFT_DEPTH, err, sizeof err)
+                : ref_perft_run(variant, ref_flags, fen, &run, PERFT_DEPTH, err, sizeof err);
         if (pr < 0) {
             fprintf(stderr, "reference perft failed on %s FEN %s: %s\n", variant, fen, err);
             exit(2);
@@ -291,14 +337,11 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
 
 /* ------------------------------------------------------------ positions */
 
-/* Row of square sq on an n x n board numbered as in condraughts.h. */
-static int square_row(int n, int sq) { return (sq - 1) / (n / 2); }
-
 /* Random placement: a FEN, with the piece codes in cells[1..N]. */
-static void random_placement(const cd_rules *r, int n, char *fen, size_t len, int *cells)
+static void random_placement(const cd_rules *r, char *fen, size_t len, int *cells)
 {
-    int nsq = n * n / 2;
-    int cap = r->men_rows * (n / 2); /* pieces a side starts with */
+    int nsq = cd_rules_squares(r), rows = cd_rules_height(r);
+    int cap = r->men_rows * (nsq / rows); /* pieces a side starts with */
     int wm, bm, wk, bk;
     int white_to_move = rng_below(2);
     int kind = rng_below(100);
@@ -355,9 +398,9 @@ static void random_placement(const cd_rules *r, int n, char *fen, size_t len, in
                 int s = rng_range(1, nsq);
                 if (cells[s] != CD_EMPTY)
                     continue;
-                if (code[t] == CD_WHITE_MAN && square_row(n, s) == 0)
+                if (code[t] == CD_WHITE_MAN && cd_square_row(r, s) == 0)
                     continue;
-                if (code[t] == CD_BLACK_MAN && square_row(n, s) == n - 1)
+                if (code[t] == CD_BLACK_MAN && cd_square_row(r, s) == rows - 1)
                     continue;
                 cells[s] = code[t];
                 break;
@@ -413,13 +456,12 @@ static void random_king_runs(cd_position *pos, const int *cells, int nsq, const 
 static void run_placements(const cd_rules *r, const char *variant, unsigned ref_flags,
                            unsigned switches, long count, stats_t *st)
 {
-    int n = cd_rules_width(r);
     int nsq = cd_rules_squares(r);
     char fen[1024], err[256];
     int cells[80];
     cd_position pos;
     for (long i = 0; i < count; i++) {
-        random_placement(r, n, fen, sizeof fen, cells);
+        random_placement(r, fen, sizeof fen, cells);
         cd_result res = cd_position_from_fen(&pos, r, fen, err, sizeof err);
         if (res != CD_OK) {
             if (st->rejected < 3)
@@ -495,9 +537,16 @@ static base_t base_of(const char *name, unsigned switches, int keep)
     static const struct {
         const char *variant, *base;
     } map[] = {
-        {"constitutional", "international"}, {"killer", "international"},
-        {"modern", "international"},         {"brazilian-constitutional", "brazilian"},
-        {"modern-8x8", "brazilian"},         {"russian-constitutional", "russian"},
+        {"constitutional", "international"},
+        {"killer", "international"},
+        {"modern", "international"},
+        {"brazilian-constitutional", "brazilian"},
+        {"modern-8x8", "brazilian"},
+        {"russian-constitutional", "russian"},
+        {"hoogland", "international"},
+        {"russian-northern", "russian"},
+        {"samoyed", "russian"},
+        {"stavropol", "russian"},
     };
     base_t b = {NULL, 0, 0};
     unsigned dup = keep ? REF_RULE_KEEP_DUPLICATES : 0u;
@@ -565,6 +614,12 @@ int main(int argc, char **argv)
         CD_CON_OBSTRUCT_BY_MEN | CD_CON_ORIGIN_OCCUPIED | CD_CON_SAC_KINGS_ONLY |
             CD_CON_NO_PASS_TO_SAC,
     };
+    /* Turkish: the promotion rule during a capture, the variant's (a man on the last row goes on as
+     * a man) and the other reading (crowned at once, goes on as a king: CD_PROMO_CONTINUE). */
+    static const unsigned turkish_sets[] = {0, REF_TURKISH_PROMOTE_CONTINUE};
+    /* Hoogland: its two switches (docs/variants.md), alone and together. */
+    static const unsigned hoogland_sets[] = {0, CD_HOOG_KINGS_ONLY, CD_HOOG_FIRST_JUMP,
+                                             CD_HOOG_KINGS_ONLY | CD_HOOG_FIRST_JUMP};
     long grand_positions = 0, grand_moves = 0, configs = 0, bad_configs = 0;
     clock_t t0 = clock();
     for (int v = 0; v < nnames; v++) {
@@ -577,25 +632,32 @@ int main(int argc, char **argv)
             fprintf(stderr, "unknown variant for the reference: %s\n", base->name);
             return 2;
         }
-        int nsets = is_rule_c(base) ? (int)(sizeof switch_sets / sizeof switch_sets[0]) : 1;
+        int turkish = strcmp(base->name, "turkish") == 0;
+        int hoogland = (base->flags & CD_RULE_HOOGLAND) != 0;
+        const unsigned *sets = turkish ? turkish_sets : hoogland ? hoogland_sets : switch_sets;
+        int nsets = turkish           ? (int)(sizeof turkish_sets / sizeof turkish_sets[0])
+                    : hoogland        ? (int)(sizeof hoogland_sets / sizeof hoogland_sets[0])
+                    : is_rule_c(base) ? (int)(sizeof switch_sets / sizeof switch_sets[0])
+                                      : 1;
         for (int s = 0; s < nsets; s++)
             for (int keep = 0; keep < 2; keep++) {
                 cd_rules rules = *base;
-                rules.flags |= switch_sets[s];
+                rules.flags |= sets[s] & ~REF_TURKISH_PROMOTE_CONTINUE;
+                if (sets[s] & REF_TURKISH_PROMOTE_CONTINUE)
+                    rules.promotion = CD_PROMO_CONTINUE;
                 if (keep)
                     rules.flags |= CD_RULE_KEEP_DUPLICATES;
-                unsigned ref_flags = switch_sets[s] | (keep ? REF_RULE_KEEP_DUPLICATES : 0u);
+                unsigned ref_flags = sets[s] | (keep ? REF_RULE_KEEP_DUPLICATES : 0u);
                 rng_seed(seed, base->name, ref_flags);
-                cur_base = base_of(base->name, switch_sets[s], keep);
+                cur_base = base_of(base->name, sets[s], keep);
                 stats_t st;
                 memset(&st, 0, sizeof st);
                 clock_t c0 = clock();
                 long playouts = positions / 2;
-                run_playouts(&rules, base->name, ref_flags, switch_sets[s], playouts, &st);
-                run_placements(&rules, base->name, ref_flags, switch_sets[s], positions - playouts,
-                               &st);
+                run_playouts(&rules, base->name, ref_flags, sets[s], playouts, &st);
+                run_placements(&rules, base->name, ref_flags, sets[s], positions - playouts, &st);
                 char sw[128];
-                print_switches(switch_sets[s], sw, sizeof sw);
+                print_switches(sets[s], sw, sizeof sw);
                 char active[96] = "";
                 if (cur_base.variant)
                     snprintf(active, sizeof active, "  rule-changes %6ld", st.rule_active);
@@ -604,6 +666,9 @@ int main(int argc, char **argv)
                 if (rules.king_moves)
                     snprintf(active + strlen(active), sizeof active - strlen(active),
                              "  dup-paths %6ld  perft-checks %4ld", st.dup_active, st.perfts);
+                else if (perft_checked(&rules))
+                    snprintf(active + strlen(active), sizeof active - strlen(active),
+                             "  perft-checks %4ld", st.perfts);
                 printf("%-24s %-26s %-4s positions %7ld  moves %9ld  captures %6ld  "
                        "both-kings %6ld%s  %s  %.1fs\n",
                        base->name, sw, keep ? "keep" : "drop", st.positions, st.moves,

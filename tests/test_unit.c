@@ -62,17 +62,37 @@ static void test_variants(void)
     int n = 0;
     while (cd_rules_at(n))
         n++;
-    CHECK(n == 20);
-    const char *names[] = {"international", "constitutional",
-                           "killer",        "modern",
-                           "brazilian",     "brazilian-constitutional",
-                           "modern-8x8",    "canadian",
-                           "russian",       "russian-constitutional",
-                           "english",       "italian",
-                           "spanish",       "portuguese",
-                           "czech",         "pool",
-                           "antidraughts",  "breakthrough",
-                           "frisian",       "frysk"};
+    CHECK(n >= 28);
+    for (int i = 0; i < n; i++) /* names are unique: each row is found by its own name */
+        CHECK(cd_rules_find(cd_rules_at(i)->name) == cd_rules_at(i));
+    const char *names[] = {"international",
+                           "constitutional",
+                           "killer",
+                           "modern",
+                           "brazilian",
+                           "brazilian-constitutional",
+                           "modern-8x8",
+                           "canadian",
+                           "russian",
+                           "russian-constitutional",
+                           "english",
+                           "italian",
+                           "spanish",
+                           "portuguese",
+                           "czech",
+                           "pool",
+                           "antidraughts",
+                           "breakthrough",
+                           "frisian",
+                           "frysk",
+                           "hoogland",
+                           "russian-giveaway",
+                           "spantsiretti",
+                           "russian-diagonal",
+                           "russian-two-move",
+                           "russian-northern",
+                           "samoyed",
+                           "stavropol"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(cd_rules_find(names[i]) && !strcmp(cd_rules_find(names[i])->name, names[i]));
     CHECK(cd_rules_find("constitutional")->flags & CD_RULE_CONSTITUTIONAL);
@@ -294,6 +314,8 @@ static void test_keys(void)
                     if (len)
                         CHECK(cd_position_set_king_run(&r, c, sq, len) == CD_OK);
                 }
+                if (q.second) /* nor the two-move state */
+                    CHECK(cd_position_set_second(&r, 1) == CD_OK);
                 CHECK(cd_position_validate(&q, err, sizeof err) == CD_OK);
                 if (r.key != q.key || cd_count_moves(&q) != cd_generate(&q, &list)) {
                     CHECK(r.key == q.key);
@@ -583,6 +605,60 @@ static void test_rule_c_tracks(void)
                    "30-21") == 0);
 }
 
+/* Issue 8: the 80-cell geometry, the giveaway goal, the two-move turn. */
+static void test_family(void)
+{
+    /* The 10x8 board with International rules against dctl's Spantsiretti perft (drop; dctl
+     * board_rectangular.cpp, FMJD-forum t=3014): checks the geometry that spantsiretti (Russian
+     * rules on it) uses. */
+    cd_rules intl108 = *cd_rules_find("international");
+    intl108.geometry = CD_GEOM_10X8;
+    intl108.men_rows = 3;
+    static const uint64_t dctl[] = {9, 81, 658, 4265, 27117, 167140, 1029319, 6127190};
+    cd_position p;
+    cd_position_start(&p, &intl108);
+    for (int d = 1; d <= 8; d++)
+        CHECK(cd_perft(&p, d) == dctl[d - 1]);
+
+    /* Thai captures (pieces leave as they are jumped, kings land right behind each) against
+     * dctl's Thai perft (perft.md 3.8), which starts from 12 men a side (3 rows; Thai is
+     * played with 8): this row's rules with men_rows 3 */
+    cd_rules thai12 = *cd_rules_find("thai");
+    thai12.men_rows = 3;
+    static const uint64_t dthai[] = {7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963648};
+    cd_position_start(&p, &thai12);
+    for (int d = 1; d <= 9; d++)
+        CHECK(cd_perft(&p, d) == dthai[d - 1]);
+
+    /* giveaway: the side to move without a move wins (here: without pieces) */
+    cd_reason why;
+    cd_game *g = game_from("russian-giveaway", "W:WK29:B25");
+    char err[256];
+    CHECK(cd_game_play_text(g, "29x22", err, sizeof err) == CD_OK);
+    CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_PIECES);
+    cd_game_free(g);
+    g = game_from("russian", "W:WK29:B25");
+    CHECK(cd_game_play_text(g, "29x22", err, sizeof err) == CD_OK);
+    CHECK(cd_game_status(g, &why) == CD_WHITE_WINS && why == CD_REASON_NO_PIECES);
+    cd_game_free(g);
+
+    /* two-move: White, White, Black, Black, White; the key tells the two halves apart */
+    cd_position_start(&p, cd_rules_find("russian-two-move"));
+    cd_position q = after(p, "c3-d4");
+    CHECK(q.side == CD_WHITE && q.second == 1);
+    cd_position q2 = q;
+    CHECK(cd_position_set_second(&q2, 0) == CD_OK && q2.key != q.key);
+    q = after(q, "d4-c5");
+    CHECK(q.side == CD_BLACK && q.second == 0);
+    q = after(q, "b6:d4");
+    CHECK(q.side == CD_BLACK && q.second == 1);
+    q = after(q, "d4-c3");
+    CHECK(q.side == CD_WHITE && q.second == 0);
+    CHECK(cd_position_set_second(&p, 1) == CD_OK);
+    cd_position_start(&p, cd_rules_find("russian"));
+    CHECK(cd_position_set_second(&p, 1) == CD_ERR_ARG);
+}
+
 int main(void)
 {
     test_variants();
@@ -595,6 +671,7 @@ int main(void)
     test_game();
     test_rule_c_tracks();
     test_king_zone();
+    test_family();
     printf("unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -198,8 +198,12 @@
       }
     }
 
+    // Turkish draughts: every cell is a square (game.squares covers the board); shade them as a
+    // chequer so the files and ranks read, numbers in a darker ink on the light cells
+    const full = game.squares.length === game.width * game.height;
     for (const sq of game.squares) {
       const [dr, dc] = displayRC(game, sq.row, sq.col);
+      const lightCell = full && (sq.row + sq.col) % 2 === 0;
       const x = dc * CELL, y = dr * CELL;
       const cls = ['sq'];
       if (last.has(sq.n)) cls.push('last');
@@ -211,9 +215,10 @@
       if (capSquares.has(sq.n)) cls.push('captured');
       if (fromSquares.has(sq.n)) cls.push('movable');
       const g = el('g', { class: cls.join(' '), 'data-sq': sq.n, transform: `translate(${x},${y})` }, svg);
-      el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'dark' }, g);
+      el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: lightCell ? 'light' : 'dark' }, g);
       el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'overlay' }, g);
       const num = el('text', { x: 5, y: 19, class: 'num' }, g);
+      if (lightCell) num.setAttribute('style', 'fill: #8a6240');
       num.textContent = sq.n;
 
       const p = game.board[sq.n - 1] || '';

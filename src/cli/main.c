@@ -27,6 +27,7 @@
 #include "pdncheck.h"
 #include "server.h"
 #include "study.h"
+#include "towers_cmd.h"
 
 #define BENCH_DEPTH 11
 
@@ -52,6 +53,8 @@ static const struct {
     {"sacrifice-by-kings-only", CD_CON_SAC_KINGS_ONLY},
     {"no-pass-to-sacrifice", CD_CON_NO_PASS_TO_SAC},
     {"keep-duplicates", CD_RULE_KEEP_DUPLICATES},
+    {"hoogland-kings-only", CD_HOOG_KINGS_ONLY},
+    {"hoogland-first-jump", CD_HOOG_FIRST_JUMP},
 };
 
 /* Options shared by the commands. */
@@ -141,7 +144,8 @@ static void parse_options(int argc, char **argv, options *o)
                     break;
             if (k == sizeof switches / sizeof switches[0])
                 die("unknown switch '%s' (obstruct-by-men, origin-occupied, "
-                    "sacrifice-by-kings-only, no-pass-to-sacrifice, keep-duplicates)",
+                    "sacrifice-by-kings-only, no-pass-to-sacrifice, keep-duplicates, "
+                    "hoogland-kings-only, hoogland-first-jump)",
                     argv[i]);
             add |= switches[k].flag;
         } else if (a[0] == '-' && a[1] == '-') {
@@ -700,6 +704,7 @@ static void usage(FILE *f)
         "  egtb stats --variant V --white KK --black K [--to-move white|black] [--dir egtb]\n"
         "  egtb probe --variant V --fen FEN [--moves] [--dir egtb]\n"
         "  egtb report --claims FILE [--dir egtb]  (Markdown: claims checked, statistics)\n"
+        "  towers perft|moves|show|play --game bashni|lasker [--pos TEXT] ...  (tower draughts)\n"
         "  variants\n"
         "  version\n");
 }
@@ -737,6 +742,8 @@ int main(int argc, char **argv)
         return cmd_pdn(argc - 2, argv + 2);
     if (!strcmp(cmd, "study"))
         return cmd_study(argc - 2, argv + 2);
+    if (!strcmp(cmd, "towers")) /* tower draughts: src/cli/towers_cmd.c */
+        return cmd_towers(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))
         return cmd_variants();
     if (!strcmp(cmd, "version")) {

@@ -50,6 +50,13 @@
  * Mirrored boards (Italian, Spanish, Portuguese: bottom-left corner light)
  * are the same graph reflected left-right; the variant's public square k-th
  * from the left in a row is internal square (half-1-k)-th from the left.
+ *
+ * The full board (CD_GEOM_8X8_FULL, Turkish draughts) is different: every
+ * cell is playable, so a row holds W squares (half == W) and there are no
+ * ghost bits: square n (row by row from the top-left, a8 = 1 ... h1 = 64) is
+ * bit n - 1, i.e. bit = row * 8 + col. Its generator (movegen_turkish.c) steps
+ * up -8, left -1, right +1, down +8 with file masks against the wrap-round.
+ * `full` marks it; the helpers below branch on it, outside every hot path.
  */
 #ifndef CD_BOARD_H
 #define CD_BOARD_H
@@ -58,6 +65,7 @@
 
 typedef struct cd_geom {
     int width, height, half, squares, nbits;
+    int full; /* 1: every cell is playable (half == width, bit = n - 1, no ghost bits) */
 } cd_geom;
 
 extern const cd_geom cd_geoms[CD_GEOM_COUNT];
@@ -67,13 +75,17 @@ static inline const cd_geom *cd_geom_of(const cd_rules *r) { return &cd_geoms[r-
 /* Internal (unmirrored) square number 1..N -> bit. */
 static inline int cd_bit_of_internal(const cd_geom *g, int n)
 {
-    return (n - 1) + (n - 1) / g->width;
+    return g->full ? n - 1 : (n - 1) + (n - 1) / g->width;
 }
 
 /* Bit -> internal square number 1..N, or 0 for a ghost/out-of-range bit. */
 static inline int cd_internal_of_bit(const cd_geom *g, int bit)
 {
-    if (bit < 0 || bit >= g->nbits || bit % (g->width + 1) == g->width)
+    if (bit < 0 || bit >= g->nbits)
+        return 0;
+    if (g->full)
+        return bit + 1;
+    if (bit % (g->width + 1) == g->width)
         return 0;
     return bit - bit / (g->width + 1) + 1;
 }
@@ -128,6 +140,7 @@ static inline uint64_t cd_zobrist(int colour, int king, int bit)
     return z ^ (z >> 31);
 }
 #define CD_ZOBRIST_SIDE 0xA5F1C3D2E4B69788ull
+#define CD_ZOBRIST_SECOND 0x3C6EF372FE94F82Bull /* cd_position.second (two-move rule) */
 
 /* Zobrist key of the king-move limit state of one colour (cd_king_run): `len` (1..) moves by the
  * king on `bit`. Inputs disjoint from the pieces' (those stay below 4 * 128 + 4). */

@@ -375,6 +375,8 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
     call_once(&binom_once, binom_init);
     if (!rules || !dir || strlen(dir) >= sizeof((cd_egtb *)0)->dir - 64)
         return NULL;
+    /* Not Turkish either (CD_GEOM_8X8_FULL): its orthogonal moves, all 64 squares and captures
+     * that remove pieces as they go have no retrograde generator here. */
     if ((rules->geometry != CD_GEOM_8X8 && rules->geometry != CD_GEOM_10X10) ||
         rules->goal == CD_GOAL_BREAKTHROUGH)
         return NULL;
@@ -382,6 +384,12 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
      * table index does not hold. */
     if ((rules->flags & CD_RULE_ORTHOGONAL) || rules->king_moves ||
         rules->precedence == CD_PREC_VALUE)
+        return NULL;
+    /* Stavropol: a position's predecessors include moves of the other colour; two-move: the
+     * half of the turn is state the index does not hold; Northern: a capture of a king keeps
+     * the piece count (king to man) while a promotion goes back (man to king), a cycle
+     * between tables of one size that the build order by size cannot break. */
+    if (rules->flags & (CD_RULE_STAVROPOL | CD_RULE_TWO_MOVE | CD_RULE_NORTHERN))
         return NULL;
     cd_egtb *tb = calloc(1, sizeof *tb);
     if (!tb)

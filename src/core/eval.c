@@ -133,9 +133,50 @@ static int on_drawing_square(const cd_position *pos, int colour)
     return 0;
 }
 
+/*
+ * Turkish draughts (the full 8x8 board, every cell a square, bit = row * 8 + col): its own small
+ * evaluation. Material (a man 100, a flying orthogonal king 300), advance (rows from the start
+ * rows, more near promotion), men on the four central files, and a runaway bonus for a man on the
+ * last two rows before promotion whose square ahead is free; endings with kings only and at most
+ * one king more are scored down (the lone king runs along the open lines).
+ */
+static int eval_turkish(const cd_position *pos)
+{
+    static const int adv[8] = {0, 0, 0, 4, 10, 18, 30, 0}; /* by rows advanced from rank 1 */
+    uint64_t w = pos->white[0], b = pos->black[0], k = pos->kings[0];
+    uint64_t occ = w | b;
+    int score = 0, men[2], kings[2];
+    for (int c = 0; c < 2; c++) {
+        men[c] = __builtin_popcountll((c == CD_WHITE ? w : b) & ~k);
+        kings[c] = __builtin_popcountll((c == CD_WHITE ? w : b) & k);
+    }
+    for (int c = 0; c < 2; c++) {
+        uint64_t m = (c == CD_WHITE ? w : b) & ~k;
+        int t = men[c] * 100 + kings[c] * 300;
+        for (uint64_t x = m; x; x &= x - 1) {
+            int bit = __builtin_ctzll(x), row = bit / 8, col = bit % 8;
+            int ranks = c == CD_WHITE ? 7 - row : row; /* 0 on the own back row */
+            t += adv[ranks];
+            if (col >= 2 && col <= 5)
+                t += 4;
+            int ahead = c == CD_WHITE ? bit - 8 : bit + 8;
+            if (ranks >= 5 && !(occ >> ahead & 1))
+                t += ranks == 6 ? 40 : 15;
+        }
+        if (kings[c] && !kings[c ^ 1])
+            t += 50;
+        score += c == CD_WHITE ? t : -t;
+    }
+    if (!men[0] && !men[1] && kings[0] && kings[1] && abs(kings[0] - kings[1]) <= 1)
+        score /= 4;
+    return score;
+}
+
 int cd_eval_white(const cd_position *pos)
 {
     const cd_rules *r = pos->rules;
+    if (r->geometry == CD_GEOM_8X8_FULL)
+        return eval_turkish(pos);
     const cd_eval_weights *w = weights_of(r);
     side_stats s[2];
     stats(pos, CD_WHITE, &s[0]);

@@ -4,7 +4,9 @@
  * rules (movegen_frisian.c), dispatched once per call: the diagonal variants
  * never run a line of the Frisian code. The Frisian body lives in its own
  * translation unit so that its code does not change the compiler's inlining
- * budget, and so its decisions, for the diagonal bodies here.
+ * budget, and so its decisions, for the diagonal bodies here. Turkish draughts
+ * (CD_GEOM_8X8_FULL, every cell a square) has a generator of its own,
+ * movegen_turkish.c, dispatched the same way.
  */
 #include "movegen.h"
 
@@ -20,6 +22,7 @@ static inline int ctz128(cd_u128 x)
 
 /* 64-bit geometries */
 #define FRISIAN   0
+#define FOLK      0
 #define BB        uint64_t
 #define BB_BITS   64
 #define LOADBB(a) ((a)[0])
@@ -78,12 +81,21 @@ static inline int ctz128(cd_u128 x)
 #define BOTM      (((cd_u128)0x1f80ull) << 64)
 #include "movegen_body.h"
 
-/* Does the position need the Frisian body (orthogonal captures, value precedence or a king-move
- * limit)? */
+/* Does the position need the Frisian body (orthogonal captures, Hoogland's orthogonal king
+ * captures, value precedence or a king-move limit)? */
 static inline int frisian(const cd_position *pos)
 {
     const cd_rules *r = pos->rules;
-    return (r->flags & CD_RULE_ORTHOGONAL) || r->king_moves || r->precedence == CD_PREC_VALUE;
+    return (r->flags & (CD_RULE_ORTHOGONAL | CD_RULE_HOOGLAND)) || r->king_moves ||
+           r->precedence == CD_PREC_VALUE;
+}
+
+/* Does the position need the folk body (8x8 with a folk rule of the Russian row, or Thai)? */
+static inline int folk(const cd_position *pos)
+{
+    return (pos->rules->flags & (CD_RULE_NORTHERN | CD_RULE_SAMOYED | CD_RULE_STAVROPOL |
+                                 CD_RULE_TWO_MOVE | CD_RULE_REMOVE_AT_ONCE)) != 0 ||
+           pos->rules->halt == CD_HALT_EVERY;
 }
 
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
@@ -92,11 +104,14 @@ int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *wan
     if (pathlen)
         *pathlen = 0;
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: return generate_g8(pos, list, want, path, pathlen);
+    case CD_GEOM_8X8:
+        return folk(pos) ? cd_folk_generate(pos, list, want, path, pathlen)
+                         : generate_g8(pos, list, want, path, pathlen);
     case CD_GEOM_10X10:
         return frisian(pos) ? cd_frisian_generate(pos, list, want, path, pathlen)
                             : generate_g10(pos, list, want, path, pathlen);
     case CD_GEOM_12X12: return generate_g12(pos, list, want, path, pathlen);
+    case CD_GEOM_8X8_FULL: return cd_turkish_generate(pos, list, want, path, pathlen);
     default: return generate_g108(pos, list, want, path, pathlen);
     }
 }
@@ -109,9 +124,10 @@ int cd_generate(const cd_position *pos, cd_movelist *list)
 int cd_count_moves(const cd_position *pos)
 {
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: return count_g8(pos);
+    case CD_GEOM_8X8: return folk(pos) ? cd_folk_count(pos) : count_g8(pos);
     case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_count(pos) : count_g10(pos);
     case CD_GEOM_12X12: return count_g12(pos);
+    case CD_GEOM_8X8_FULL: return cd_turkish_count(pos);
     default: return count_g108(pos);
     }
 }
@@ -119,7 +135,12 @@ int cd_count_moves(const cd_position *pos)
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 {
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: play_g8(pos, m, out); break;
+    case CD_GEOM_8X8:
+        if (folk(pos))
+            cd_folk_play(pos, m, out);
+        else
+            play_g8(pos, m, out);
+        break;
     case CD_GEOM_10X10:
         if (frisian(pos))
             cd_frisian_play(pos, m, out);
@@ -127,12 +148,18 @@ void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
             play_g10(pos, m, out);
         break;
     case CD_GEOM_12X12: play_g12(pos, m, out); break;
+    case CD_GEOM_8X8_FULL: cd_turkish_play(pos, m, out); break;
     default: play_g108(pos, m, out); break;
     }
 }
 
 void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
 {
+    if (folk(pos)) { /* moves of either colour, captures of either colour, two-move turns */
+        cd_play_nokey(pos, m, out);
+        cd_position_rekey(out);
+        return;
+    }
     int c = pos->side;
     int king = cd_bb_test(pos->kings, m->from);
     uint64_t key = pos->key ^ cd_zobrist(c, king, m->from) ^
@@ -151,9 +178,10 @@ void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
 uint64_t cd_perft(const cd_position *pos, int depth)
 {
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: return perft_g8(pos, depth);
+    case CD_GEOM_8X8: return folk(pos) ? cd_folk_perft(pos, depth) : perft_g8(pos, depth);
     case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_perft(pos, depth) : perft_g10(pos, depth);
     case CD_GEOM_12X12: return perft_g12(pos, depth);
+    case CD_GEOM_8X8_FULL: return cd_turkish_perft(pos, depth);
     default: return perft_g108(pos, depth);
     }
 }
@@ -161,7 +189,12 @@ uint64_t cd_perft(const cd_position *pos, int depth)
 void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
 {
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: king_zone_g8(pos, out); break;
+    case CD_GEOM_8X8:
+        if (folk(pos))
+            cd_folk_king_zone(pos, out);
+        else
+            king_zone_g8(pos, out);
+        break;
     case CD_GEOM_10X10:
         if (frisian(pos))
             cd_frisian_king_zone(pos, out);
@@ -169,6 +202,7 @@ void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
             king_zone_g10(pos, out);
         break;
     case CD_GEOM_12X12: king_zone_g12(pos, out); break;
+    case CD_GEOM_8X8_FULL: cd_turkish_king_zone(pos, out); break;
     default: king_zone_g108(pos, out); break;
     }
 }
@@ -176,7 +210,12 @@ void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
 void cd_king_targets(const cd_position *pos, int from, uint64_t out[2])
 {
     switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: king_targets_g8(pos, from, out); break;
+    case CD_GEOM_8X8:
+        if (folk(pos))
+            cd_folk_king_targets(pos, from, out);
+        else
+            king_targets_g8(pos, from, out);
+        break;
     case CD_GEOM_10X10:
         if (frisian(pos))
             cd_frisian_king_targets(pos, from, out);
@@ -184,6 +223,7 @@ void cd_king_targets(const cd_position *pos, int from, uint64_t out[2])
             king_targets_g10(pos, from, out);
         break;
     case CD_GEOM_12X12: king_targets_g12(pos, from, out); break;
+    case CD_GEOM_8X8_FULL: cd_turkish_king_targets(pos, from, out); break;
     default: king_targets_g108(pos, from, out); break;
     }
 }

@@ -51,4 +51,24 @@ uint64_t cd_frisian_perft(const cd_position *pos, int depth);
 void cd_frisian_king_zone(const cd_position *pos, uint64_t out[2]);
 void cd_frisian_king_targets(const cd_position *pos, int from, uint64_t out[2]);
 
+/* The entry points of the folk body (movegen_folk.c: 8x8 with the Samoyed, Northern, Stavropol or
+ * two-move rule), called by the dispatch in movegen.c only. */
+int cd_folk_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                     int *pathlen);
+int cd_folk_count(const cd_position *pos);
+void cd_folk_play(const cd_position *pos, const cd_move *m, cd_position *out);
+uint64_t cd_folk_perft(const cd_position *pos, int depth);
+void cd_folk_king_zone(const cd_position *pos, uint64_t out[2]);
+void cd_folk_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+
+/* The entry points of the Turkish generator (movegen_turkish.c: the full 8x8 board,
+ * CD_GEOM_8X8_FULL), called by the dispatch in movegen.c only. */
+int cd_turkish_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                        int *pathlen);
+int cd_turkish_count(const cd_position *pos);
+void cd_turkish_play(const cd_position *pos, const cd_move *m, cd_position *out);
+uint64_t cd_turkish_perft(const cd_position *pos, int depth);
+void cd_turkish_king_zone(const cd_position *pos, uint64_t out[2]);
+void cd_turkish_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+
 #endif

@@ -7,6 +7,12 @@
  *   TOPM  top row (White's promotion row)     BOTM  bottom row (Black's)
  *   LOADBB(a)  build a BB from a uint64_t[2]  BBCTZ(x), BBPOP(x)
  *   BB_BITS    64 or 128
+ *   FOLK       1 for the 8x8 body with the folk rules of the Russian row
+ *              (docs/variants.md: Samoyed captures of either colour, Northern
+ *              demotion of captured kings, Stavropol moves of either colour,
+ *              the two-move turn) and Thai captures (pieces removed as they are
+ *              jumped, kings landing right behind each); 0 elsewhere, which then
+ *              contain none of it.
  *   FRISIAN    1 for the body with the Frisian rules (orthogonal captures,
  *              value precedence, the king-move limit, capture lists longer
  *              than a cd_movelist in perft), then also VSTEP (up/down step),
@@ -128,7 +134,13 @@ typedef struct F(ctx) {
     BB promo;    /* the mover's promotion row */
     int mandirs; /* bit d set: men capture in direction d */
 #if FRISIAN
-    int kdirs; /* directions kings capture in */
+    int kdirs;  /* directions kings capture in from the start square */
+    int kdirs2; /* ... after the first jump (Hoogland first-jump switch: diagonals only) */
+    BB ovict;   /* pieces a king may jump orthogonally (Hoogland: enemy kings only) */
+#endif
+#if FOLK
+    int remove; /* Thai: a jumped piece leaves at once (no block, its square may be crossed) */
+    int every;  /* Thai: a king lands right behind every piece it jumps */
 #endif
     int from;      /* origin bit index */
     int best;      /* best precedence rank so far, -1 if no capture yet */
@@ -197,6 +209,43 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
 static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
                         int dirs);
 
+#if FOLK
+/* King jumps under the Thai rules (c->remove, c->every): jumped pieces leave the board at once,
+ * so they block nothing and their squares may be crossed and landed on again; the king flies up
+ * to a piece but lands right behind it (c->every), then may jump on in any direction, even back
+ * (nothing of the piece just taken is left to stop it). */
+static int F(king_caps_thai)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
+                             int dirs)
+{
+    int found = 0;
+    BB empty = c->remove ? c->empty | cap : c->empty;
+    for (int d = 0; d < NDIR; d++) {
+        if (!(dirs >> d & 1))
+            continue;
+        BB x = F(sh)(sq, d);
+        if (c->flying)
+            while (x & empty)
+                x = F(sh)(x, d);
+        if (!(x & c->opp & ~cap))
+            continue;
+        BB land = F(sh)(x, d) & empty;
+        if (!land)
+            continue;
+        found = 1;
+        int k = (x & c->oppk) != 0;
+        BB cap2 = cap | x;
+        int next_dirs = c->remove ? 15 : ((d == 0 || d == 3) ? 6 : 9) | 1 << d;
+        for (BB l = land; l; l = c->flying && !c->every ? F(sh)(l, d) & empty : 0) {
+            if (n < CD_MAX_PATH)
+                c->path[n] = BBCTZ(l);
+            if (!F(king_caps)(c, l, cap2, n + 1, nk + k, order, promoted, next_dirs))
+                F(add_capture)(c, l, cap2, n + 1, nk + k, order, promoted);
+        }
+    }
+    return found;
+}
+#endif
+
 /* Jumps of a man standing on sq. Returns 1 if it can jump at all; the caller
  * adds the move ending on sq when it cannot. */
 static int F(man_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order)
@@ -252,6 +301,10 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
                         int dirs)
 {
     int found = 0;
+#if FOLK
+    if (c->remove | c->every)
+        return F(king_caps_thai)(c, sq, cap, n, nk, order, promoted, dirs);
+#endif
     UNROLL_DIRS
     for (int d = 0; d < NDIR; d++) {
         if (!(dirs >> d & 1))
@@ -260,8 +313,13 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
         if (c->flying)
             while (x & c->empty)
                 x = F(sh)(x, d);
+#if FRISIAN
+        if (!(x & (d < 4 ? c->opp : c->ovict) & ~cap))
+            continue;
+#else
         if (!(x & c->opp & ~cap))
             continue;
+#endif
         BB land = F(sh)(x, d) & c->empty;
         if (!land)
             continue;
@@ -270,16 +328,15 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
         unsigned ord = order | (k && n < 16 ? 1u << (15 - n) : 0u);
         BB cap2 = cap | x;
 #if FRISIAN
-        int more = 0, perp = c->kdirs & ~(1 << d | 1 << (d ^ 3));
+        int more = 0, perp = c->kdirs2 & ~(1 << d | 1 << (d ^ 3)), on = c->kdirs2 & 1 << d;
 #else
-        int more = 0, perp = (d == 0 || d == 3) ? 6 : 9; /* the two other diagonals */
+        int more = 0, perp = (d == 0 || d == 3) ? 6 : 9, on = 1 << d; /* the other diagonals */
 #endif
         for (BB l = land; l; l = c->flying ? F(sh)(l, d) & c->empty : 0) {
             if (n < CD_MAX_PATH)
                 c->path[n] = BBCTZ(l);
             BB next = c->flying ? F(sh)(l, d) & c->empty : 0;
-            more |=
-                F(king_caps)(c, l, cap2, n + 1, nk + k, ord, promoted, next ? perp : perp | 1 << d);
+            more |= F(king_caps)(c, l, cap2, n + 1, nk + k, ord, promoted, next ? perp : perp | on);
         }
         if (more)
             continue;
@@ -340,14 +397,21 @@ static inline int F(man_dirs)(const cd_rules *r, int side)
     return dirs;
 }
 
-/* Capture directions of kings. */
-static inline int F(king_dirs)(const cd_rules *r)
+/* Capture directions of kings: the diagonals, and the orthogonals in Frisian and in Hoogland
+ * (there only over enemy kings, and under its kings-only switch only while no man is on the
+ * board). */
+static inline int F(king_dirs)(const cd_position *pos)
 {
 #if FRISIAN
-    if (r->flags & CD_RULE_ORTHOGONAL)
+    unsigned fl = pos->rules->flags;
+    if (fl & CD_RULE_ORTHOGONAL)
+        return 0xff;
+    if ((fl & CD_RULE_HOOGLAND) &&
+        (!(fl & CD_HOOG_KINGS_ONLY) ||
+         !((LOADBB(pos->white) | LOADBB(pos->black)) & ~LOADBB(pos->kings))))
         return 0xff;
 #endif
-    (void)r;
+    (void)pos;
     return 15;
 }
 
@@ -376,6 +440,11 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
+#if FOLK
+    int samoyed = (r->flags & CD_RULE_SAMOYED) != 0;
+    if (samoyed)
+        opp = w | b; /* narrowed to "all but the mover" for each mover below */
+#endif
     BB vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
     int mandirs = F(man_dirs)(r, pos->side);
     BB men = F(man_jumpers)(own & ~k, vman, empty, mandirs);
@@ -390,7 +459,9 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     c.count = 0;
     c.room = room;
     c.overflow = 0;
-    c.kdirs = F(king_dirs)(r);
+    c.kdirs = F(king_dirs)(pos);
+    c.kdirs2 = (r->flags & CD_HOOG_FIRST_JUMP) ? 15 : c.kdirs;
+    c.ovict = (r->flags & CD_RULE_HOOGLAND) ? opp & k : opp;
 #else
     list->count = 0;
     list->overflow = 0;
@@ -411,11 +482,21 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     c.pathlen_out = pathlen;
     c.counting = counting;
     c.uncounted = 0;
+#if FOLK
+    c.remove = (r->flags & CD_RULE_REMOVE_AT_ONCE) != 0;
+    c.every = r->halt == CD_HALT_EVERY;
+#endif
     for (; men; men &= men - 1) {
         BB m = men & (~men + 1);
         c.from = BBCTZ(m);
         c.king = 0;
         c.empty = empty | m;
+#if FOLK
+        if (samoyed) { /* every piece but the mover itself */
+            c.opp = c.vman = (w | b) & ~m;
+            c.oppk = k & ~m;
+        }
+#endif
         F(man_caps)(&c, m, 0, 0, 0, 0);
     }
     for (; kings; kings &= kings - 1) {
@@ -423,7 +504,13 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
         c.from = BBCTZ(m);
         c.king = 1;
         c.empty = empty | m;
-        F(king_caps)(&c, m, 0, 0, 0, 0, 0, F(king_dirs)(r));
+#if FOLK
+        if (samoyed) {
+            c.opp = c.vman = (w | b) & ~m;
+            c.oppk = k & ~m;
+        }
+#endif
+        F(king_caps)(&c, m, 0, 0, 0, 0, 0, F(king_dirs)(pos));
     }
 #if FRISIAN
     *stored = c.count;
@@ -483,11 +570,22 @@ static inline int F(has_captures)(const cd_position *pos)
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
+#if FOLK
+    if (r->flags & CD_RULE_SAMOYED)
+        opp = w | b; /* a piece next to itself is impossible: every piece is a victim */
+#endif
     BB vman = (r->flags & CD_RULE_MEN_TAKE_KINGS) ? opp : opp & ~k;
     if (F(man_jumpers)(own & ~k, vman, empty, F(man_dirs)(r, pos->side)))
         return 1;
-    return (own & k) && F(king_can_jump)(own & k, opp, empty,
-                                         (r->flags & CD_RULE_FLYING_KINGS) != 0, F(king_dirs)(r));
+    if (!(own & k))
+        return 0;
+    int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0, kd = F(king_dirs)(pos);
+#if FRISIAN
+    if (r->flags & CD_RULE_HOOGLAND) /* orthogonally only over kings */
+        return F(king_can_jump)(own & k, opp, empty, flying, 15) ||
+               ((kd & 0xf0) && F(king_can_jump)(own & k, opp & k, empty, flying, 0xf0));
+#endif
+    return F(king_can_jump)(own & k, opp, empty, flying, kd);
 }
 
 /* ------------------------------------------------------------ constitutional */
@@ -754,9 +852,56 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
     }
 }
 
+#if FOLK
+/* Append `more` to `list` (overflow marked). */
+static void F(append)(cd_movelist *list, const cd_movelist *more)
+{
+    for (int i = 0; i < more->count; i++) {
+        if (list->count >= CD_MAX_MOVES) {
+            list->overflow = 1;
+            return;
+        }
+        list->moves[list->count++] = more->moves[i];
+    }
+    list->overflow |= more->overflow;
+}
+
+/* Stavropol: the moves of the pieces of either colour, each by its own colour's rules; a
+ * capture by either colour is compulsory. A side without pieces of its own has no move. */
+static int F(generate_stavropol)(const cd_position *pos, cd_movelist *list, const cd_move *want,
+                                 int *path, int *pathlen)
+{
+    cd_position q = *pos;
+    q.side ^= 1;
+    list->count = 0;
+    list->overflow = 0;
+    if (!(LOADBB(pos->side == CD_WHITE ? pos->white : pos->black)))
+        return 0;
+    cd_movelist more;
+    int ca = F(has_captures)(pos), cb = F(has_captures)(&q);
+    if (ca || cb) {
+        if (ca)
+            F(gen_captures)(pos, list, want, path, pathlen, 0);
+        if (cb) {
+            F(gen_captures)(&q, &more, want, path, pathlen, 0);
+            F(append)(list, &more);
+        }
+        return list->count;
+    }
+    F(gen_quiet)(pos, list);
+    F(gen_quiet)(&q, &more);
+    F(append)(list, &more);
+    return list->count;
+}
+#endif
+
 static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                        int *pathlen)
 {
+#if FOLK
+    if (pos->rules->flags & CD_RULE_STAVROPOL)
+        return F(generate_stavropol)(pos, list, want, path, pathlen);
+#endif
     if (F(has_captures)(pos) && F(gen_captures)(pos, list, want, path, pathlen, 0))
         return list->count;
     F(gen_quiet)(pos, list);
@@ -766,6 +911,12 @@ static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move 
 /* Move count without building the quiet list (bulk counting). */
 static int F(count)(const cd_position *pos)
 {
+#if FOLK
+    if (pos->rules->flags & CD_RULE_STAVROPOL) {
+        cd_movelist list;
+        return F(generate_stavropol)(pos, &list, NULL, NULL, NULL);
+    }
+#endif
     if (F(has_captures)(pos)) {
         cd_movelist list;
 #if FRISIAN
@@ -811,6 +962,17 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     /* not XOR: a capture may end on its own origin square (from == to) */
     if ((k & from) || (m->flags & CD_MOVE_PROMOTES))
         k = (k & ~from) | to;
+#if FOLK
+    /* Stavropol: the piece on `from` may be the opponent's; Samoyed: captured pieces of either
+     * colour; Northern: a captured king stays as a man of its colour. */
+    BB gone = (pos->rules->flags & CD_RULE_NORTHERN) ? cap & ~LOADBB(pos->kings) : cap;
+    if (w & from)
+        w = (w & ~from) | to;
+    else
+        b = (b & ~from) | to;
+    w &= ~gone;
+    b &= ~gone;
+#else
     if (pos->side == CD_WHITE) {
         w = (w & ~from) | to;
         b &= ~cap;
@@ -818,6 +980,7 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
         b = (b & ~from) | to;
         w &= ~cap;
     }
+#endif
     k &= ~cap;
 #if FRISIAN
     /* The king-move limit state (cd_king_run), computed before `out` (maybe pos) is written. */
@@ -841,6 +1004,16 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     F(store)(w, out->white);
     F(store)(b, out->black);
     F(store)(k, out->kings);
+#if FOLK
+    /* two-move: the side changes after the second move of a turn */
+    if (pos->rules->flags & CD_RULE_TWO_MOVE) {
+        int second = pos->second;
+        out->second = (uint8_t)!second;
+        out->side = second ? pos->side ^ 1 : pos->side;
+        return;
+    }
+#endif
+    out->second = 0;
     out->side = pos->side ^ 1;
 }
 

@@ -11,6 +11,7 @@
 #include "movegen.h"
 
 #define FRISIAN     1
+#define FOLK        0
 #define BB          uint64_t
 #define BB_BITS     64
 #define LOADBB(a)   ((a)[0])

@@ -30,6 +30,8 @@ int cd_square_col(const cd_rules *r, int sq)
     if (sq < 1 || sq > g->squares)
         return -1;
     int row = (sq - 1) / g->half, k = (sq - 1) % g->half;
+    if (g->full)
+        return k; /* every cell is a square */
     int odd_first = (r->flags & CD_RULE_MIRRORED) ? (row & 1) : !(row & 1);
     return 2 * k + odd_first;
 }

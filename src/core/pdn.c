@@ -140,7 +140,8 @@ static const struct {
 } gametypes[] = {
     {20, "international"}, {21, "english"}, {22, "italian"},   {23, "pool"},
     {24, "spanish"},       {25, "russian"}, {26, "brazilian"}, {27, "canadian"},
-    {28, "portuguese"},    {29, "czech"},   {40, "frisian"},
+    {28, "portuguese"},    {29, "czech"},   {30, "turkish"},   {40, "frisian"},
+    {41, "spantsiretti"},
 };
 
 static const char *gametype_variant(int type)
@@ -575,7 +576,7 @@ static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
         const char *name = gametype_variant(type);
         if (!name)
             return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                        "unsupported GameType %d (supported: 20-29, 40)", type);
+                        "unsupported GameType %d (supported: 20-30, 40)", type);
         r = rules && name_eq(rules->name, name) ? rules : cd_rules_find(name);
         if (!r)
             return fail(rd, h->gametype_at, CD_ERR_VARIANT, "no rules for GameType %d", type);

@@ -17,7 +17,7 @@ static uint64_t compute_key(const cd_position *pos)
                 key ^= cd_zobrist(c, cd_bb_test(pos->kings, bit), bit);
             }
     }
-    return key ^ cd_run_key(&pos->run);
+    return key ^ cd_run_key(&pos->run) ^ (pos->second ? CD_ZOBRIST_SECOND : 0);
 }
 
 /* Does colour c have a king on bit `bit`, and men? (What a count > 0 needs.) */
@@ -80,10 +80,23 @@ void cd_position_start(cd_position *pos, const cd_rules *rules)
 {
     const cd_geom *g = cd_geom_of(rules);
     cd_position_empty(pos, rules, rules->first);
+    if ((rules->flags & CD_RULE_DIAGONAL_START) && rules->geometry == CD_GEOM_8X8) {
+        /* docs/variants.md: Black in the a8 double corner (b8 a7 / d8 c7 b6 a5 / f8 e7 d6 c5 b4
+         * a3), White in the h1 one, point-symmetric */
+        static const int black[12] = {1, 2, 3, 5, 6, 7, 9, 10, 13, 14, 17, 21};
+        for (int i = 0; i < 12; i++) {
+            cd_bb_set(pos->black, cd_sq_to_bit(rules, black[i]));
+            cd_bb_set(pos->white, cd_sq_to_bit(rules, 33 - black[i]));
+        }
+        pos->key = compute_key(pos);
+        return;
+    }
     int n = rules->men_rows * g->half;
+    /* Turkish (the full board): the men stand on rows 2-3 and 6-7, the back rows stay empty */
+    int skip = g->full ? g->half : 0;
     for (int sq = 1; sq <= n; sq++) {
-        cd_bb_set(pos->black, cd_sq_to_bit(rules, sq));
-        cd_bb_set(pos->white, cd_sq_to_bit(rules, g->squares + 1 - sq));
+        cd_bb_set(pos->black, cd_sq_to_bit(rules, skip + sq));
+        cd_bb_set(pos->white, cd_sq_to_bit(rules, g->squares + 1 - skip - sq));
     }
     pos->key = compute_key(pos);
 }
@@ -170,6 +183,11 @@ cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
             snprintf(err, errlen, "bad side to move");
         return CD_ERR_POSITION;
     }
+    if (pos->second > 1 || (pos->second && !(r->flags & CD_RULE_TWO_MOVE))) {
+        if (err)
+            snprintf(err, errlen, "a second move of the turn without the two-move rule");
+        return CD_ERR_POSITION;
+    }
     for (int c = 0; c < 2; c++) {
         int len = pos->run.len[c], bit = pos->run.sq[c];
         const char *why = NULL;
@@ -185,6 +203,15 @@ cd_result cd_position_validate(const cd_position *pos, char *err, size_t errlen)
             return CD_ERR_POSITION;
         }
     }
+    return CD_OK;
+}
+
+cd_result cd_position_set_second(cd_position *pos, int second)
+{
+    if (!pos || (second != 0 && second != 1) || (second && !(pos->rules->flags & CD_RULE_TWO_MOVE)))
+        return CD_ERR_ARG;
+    pos->second = (uint8_t)second;
+    pos->key = compute_key(pos);
     return CD_OK;
 }
 

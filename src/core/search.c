@@ -135,6 +135,19 @@ static int excluded(const search *s, const cd_move *m)
 }
 
 static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
+                       int quiet);
+
+/* The value of child `next` of `pos` for the side to move in pos, in the window (alpha, beta):
+ * negamax, except under the two-move rule, where the same side may move again in the child. */
+static inline int child(search *s, const cd_position *pos, const cd_position *next, int alpha,
+                        int beta, int depth, int ply, int quiet)
+{
+    if (next->side == pos->side)
+        return search_node(s, next, alpha, beta, depth, ply + 1, quiet);
+    return -search_node(s, next, -beta, -alpha, depth, ply + 1, quiet);
+}
+
+static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                        int quiet)
 {
     cd_engine *e = s->e;
@@ -236,19 +249,19 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         int newdepth = depth - 1 + (e->use_single && n == 1 && depth > 0 && ply < 2 * depth + 8);
         int v;
         if (searched == 0) {
-            v = -search_node(s, &next, -beta, -alpha, newdepth, ply + 1, q);
+            v = child(s, pos, &next, alpha, beta, newdepth, ply, q);
         } else {
             /* 7. late move reductions */
             int red = 0;
             if (e->use_lmr && depth >= 3 && !capture && searched >= 3 &&
                 !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
                 red = searched >= 8 ? 2 : 1;
-            v = -search_node(s, &next, -alpha - 1, -alpha, newdepth - red, ply + 1, q);
+            v = child(s, pos, &next, alpha, alpha + 1, newdepth - red, ply, q);
             if (v > alpha && red)
-                v = -search_node(s, &next, -alpha - 1, -alpha, newdepth, ply + 1, q);
+                v = child(s, pos, &next, alpha, alpha + 1, newdepth, ply, q);
             /* 6. PVS re-search */
             if (v > alpha && v < beta)
-                v = -search_node(s, &next, -beta, -alpha, newdepth, ply + 1, q);
+                v = child(s, pos, &next, alpha, beta, newdepth, ply, q);
         }
         searched++;
         if (s->stopped)

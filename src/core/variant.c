@@ -43,10 +43,9 @@
 #include "board.h"
 
 const cd_geom cd_geoms[CD_GEOM_COUNT] = {
-    [CD_GEOM_8X8] = {8, 8, 4, 32, 35},
-    [CD_GEOM_10X10] = {10, 10, 5, 50, 54},
-    [CD_GEOM_12X12] = {12, 12, 6, 72, 77},
-    [CD_GEOM_10X8] = {10, 8, 5, 40, 43},
+    [CD_GEOM_8X8] = {8, 8, 4, 32, 35, 0},      [CD_GEOM_10X10] = {10, 10, 5, 50, 54, 0},
+    [CD_GEOM_12X12] = {12, 12, 6, 72, 77, 0},  [CD_GEOM_10X8] = {10, 8, 5, 40, 43, 0},
+    [CD_GEOM_8X8_FULL] = {8, 8, 8, 64, 64, 1},
 };
 
 /* Movement shared by the International family: men capture backwards, kings fly. */
@@ -105,18 +104,57 @@ static const cd_rules rows[] = {
      CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_LOSING, 'x', D_OPEN, 3, 25, 0},
     {"breakthrough", "Breakthrough draughts", "20", CD_GEOM_10X10, CD_WHITE, 4, INTL,
      CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_BREAKTHROUGH, 'x', D_OPEN, 3, 25, 0},
+    /* issue 8: Hoogland and the folk rules of the Russian row (docs/variants.md) */
+    {"hoogland", "Hoogland draughts", "20", CD_GEOM_10X10, CD_WHITE, 4, INTL | CD_RULE_HOOGLAND,
+     CD_PREC_MAJORITY, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', D_FMJD, 3, 25, 0},
+    {"russian-giveaway", "Russian giveaway (poddavki)", "25", CD_GEOM_8X8, CD_WHITE, 3, INTL | ALG,
+     CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_LOSING, ':', D_OPEN, 3, 15, 0},
+    {"spantsiretti", "80-cell draughts (Spantsiretti)", "41", CD_GEOM_10X8, CD_WHITE, 3, INTL | ALG,
+     CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL, ':', D_FMJD64, 3, 15, 0},
+    {"russian-diagonal", "Diagonal Russian draughts", "25", CD_GEOM_8X8, CD_WHITE, 3,
+     INTL | ALG | CD_RULE_DIAGONAL_START, CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE,
+     CD_GOAL_NORMAL, ':', D_FMJD64, 3, 15, 0},
+    {"russian-two-move", "Two-move Russian draughts", "25", CD_GEOM_8X8, CD_WHITE, 3,
+     INTL | ALG | CD_RULE_TWO_MOVE, CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL,
+     ':', D_OPEN, 3, 15, 0},
+    {"russian-northern", "Northern Russian draughts", "25", CD_GEOM_8X8, CD_WHITE, 3,
+     INTL | ALG | CD_RULE_NORTHERN, CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL,
+     ':', D_OPEN, 3, 15, 0},
+    {"samoyed", "Samoyed draughts", "25", CD_GEOM_8X8, CD_WHITE, 3, INTL | ALG | CD_RULE_SAMOYED,
+     CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL, ':', D_OPEN, 3, 15, 0},
+    {"stavropol", "Stavropol draughts", "25", CD_GEOM_8X8, CD_WHITE, 3,
+     INTL | ALG | CD_RULE_STAVROPOL, CD_PREC_FREE, CD_PROMO_CONTINUE, CD_HALT_NONE, CD_GOAL_NORMAL,
+     ':', D_OPEN, 3, 15, 0},
+    {"thai", "Thai draughts", "31", CD_GEOM_8X8, CD_BLACK, 2,
+     CD_RULE_FLYING_KINGS | CD_RULE_MEN_TAKE_KINGS | CD_RULE_REMOVE_AT_ONCE, CD_PREC_FREE,
+     CD_PROMO_STOP, CD_HALT_EVERY, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 0},
     {"frisian", "Frisian draughts", "40", CD_GEOM_10X10, CD_WHITE, 4, INTL | ORTHO, CD_PREC_VALUE,
      CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 3},
     {"frysk", "Frysk! (Frisian, 5 men each)", "40", CD_GEOM_10X10, CD_WHITE, 1, INTL | ORTHO,
      CD_PREC_VALUE, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 3},
+    /* Turkish draughts (Dama): all 64 squares, orthogonal moves, captured pieces leave at once,
+     * no 180-degree turn, majority; a man crossing the last row mid-capture goes on as a man
+     * (docs/turkish.md, movegen_turkish.c). men_rows 2: rows 2-3 and 6-7 (the back rows stay
+     * empty, position.c). */
+    {"turkish", "Turkish draughts (Dama)", "30", CD_GEOM_8X8_FULL, CD_WHITE, 2,
+     ALG | CD_RULE_FLYING_KINGS | CD_RULE_MEN_TAKE_KINGS, CD_PREC_MAJORITY, CD_PROMO_END,
+     CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 0},
 };
 
 static const struct {
     const char *alias, *name;
 } aliases[] = {
-    {"normal", "international"}, {"standard", "international"}, {"american", "english"},
-    {"checkers", "english"},     {"shashki", "russian"},        {"killer-light", "modern"},
+    {"normal", "international"},
+    {"standard", "international"},
+    {"american", "english"},
+    {"checkers", "english"},
+    {"shashki", "russian"},
+    {"killer-light", "modern"},
     {"losing", "antidraughts"},
+    {"poddavki", "russian-giveaway"},
+    {"giveaway", "russian-giveaway"},
+    {"80-cell", "spantsiretti"},
+    {"dama", "turkish"},
 };
 
 static int name_eq(const char *a, const char *b)

@@ -2,9 +2,11 @@
  * refgen.c -- naive reference move generator (see refgen.h).
  *
  * Sources: /work/shared/RULES.md, rules/constitutional.md (section 2, switches
- * of section 3), rules/killer-modern-hoogland.md (sections 0-3),
- * rules/variants.md (tables 1 and 2: Frisian), perft.md sections 0 and 2.7.
- * Nothing here is taken from the library's generator.
+ * of section 3), rules/killer-modern-hoogland.md (sections 0-4),
+ * rules/variants.md (tables 1 and 2: Frisian, Turkish, Thai, 80-cell),
+ * perft.md sections 0, 2.7, 3.8 and 3.9, and docs/variants.md (our chosen
+ * folk rules of the Russian row and Hoogland). Nothing here is taken from the
+ * library's generator.
  *
  * Frisian (and Frysk!, the same rules from 5 men each), from the rule text:
  * pieces also capture along ranks and files, over the nearest square of their
@@ -15,13 +17,55 @@
  * non-capturing moves while its side has men: the state (which king, how many)
  * is kept per side beside the board (ref_run).
  *
+ * Hoogland (killer-modern-hoogland.md section 4, docs/variants.md):
+ * International, and a king may also capture an enemy KING along a rank or
+ * file with the Frisian geometry (flying: empty squares, exactly one enemy
+ * king, any empty square beyond); never a man that way; men never capture
+ * orthogonally; majority by piece count; the two kinds of jump mix freely
+ * (decision 1), jumped pieces block until the move ends (decision 3).
+ * Switches: REF_HOOG_KINGS_ONLY (orthogonal jumps only while the board holds
+ * kings only), REF_HOOG_FIRST_JUMP (an orthogonal jump only as the first jump
+ * of a capture; later jumps diagonal).
+ *
+ * The Russian row (docs/variants.md): Spantsiretti is Russian on 10 files x
+ * 8 ranks; russian-giveaway and russian-diagonal generate as Russian (goal and
+ * start position differ); russian-northern turns a captured king into a man
+ * of its colour when the move ends (in play()); samoyed jumps pieces of either
+ * colour; stavropol lets the side to move move a piece of either colour by that
+ * colour's rules, capture compulsory over both colours; russian-two-move makes
+ * each turn two moves (perft only: ref_perft_two_move).
+ *
+ * Turkish (variants.md table 1, perft.md 3.9): all 64 cells, orthogonal play.
+ * Men step forward or sideways and capture forward or sideways over an
+ * adjacent piece; kings fly along ranks and files. Captured pieces leave the
+ * board at once (squares may be crossed again), a 180-degree turn between two
+ * jumps is illegal, majority (every piece 1). A man reaching the far row
+ * during a capture stays a man (crowned if the move ends there), or with
+ * REF_TURKISH_PROMOTE_CONTINUE is crowned at once and goes on as a king.
+ * Both give the kish perft numbers of perft.md 3.9 to depth 9; kish's own
+ * source crowns only at the end, hence the default. Those numbers also need
+ * the keep convention to count a king that goes on straight from each of its
+ * landing squares as a separate path (keep_landings).
+ *
+ * Thai (variants.md table 1, perft.md 3.8; dctl's rule traits for thai:
+ * flying kings, men jump forward only, "land behind piece", "passing capture",
+ * which there also allows a king to reverse): men move and capture forward
+ * only; a king moves flying, and when capturing it may approach from any
+ * distance but lands on the square right behind the captured piece; captured
+ * pieces leave at once; free choice; a man reaching the far row is crowned
+ * when the move ends (it cannot go on capturing forward from there anyway).
+ * perft.md 3.8's numbers are reproduced from the three-row start
+ * W:W21-32:B1-12 (dctl's test position), not from the two-row game start.
+ *
  * Representation: board[row][col], row 0 at the top as White sees the board,
  * col 0 at the left. On the normal boards cell (0,0) is not playable, so the
  * playable cells are those with row + col odd; on the mirrored boards
  * (Italian, Spanish, Portuguese: the bottom-left corner is not playable) cell
- * (0,0) is playable and the playable cells have row + col even. Square numbers
- * run 1..N over the playable cells row by row, left to right, from the
- * top-left playable cell. White men move up (row decreasing), Black men down.
+ * (0,0) is playable and the playable cells have row + col even; on the Turkish
+ * board every cell is playable. Boards have `rows` rows and `cols` columns
+ * (10 x 8 cells for Spantsiretti: 8 rows of 10). Square numbers run 1..N over
+ * the playable cells row by row, left to right, from the top-left playable
+ * cell. White men move up (row decreasing), Black men down.
  *
  * Speed is not a goal: every question is answered by direct loops over the
  * board and by plain depth-first search over capture sequences.
@@ -42,10 +86,12 @@ enum { WHITE = 0, BLACK = 1 };
 enum { PREC_FREE, PREC_MAJORITY, PREC_SPANISH, PREC_ITALIAN, PREC_CZECH, PREC_VALUE };
 enum { PROMO_END, PROMO_CONTINUE, PROMO_STOP };
 enum { HALT_NONE, HALT_KILLER, HALT_MODERN };
+enum { GEOM_DARK = 0, GEOM_ALL };
+enum { FOLK_NONE = 0, FOLK_NORTHERN, FOLK_SAMOYED, FOLK_STAVROPOL, FOLK_TWO_MOVE };
 
 typedef struct {
     const char *name;
-    int size;            /* board is size x size cells */
+    int size;            /* board is size x size cells (size rows of `cols` cells if cols is set) */
     bool men_backward;   /* men capture in all 4 diagonals (else forward only) */
     bool flying;         /* kings move and capture any distance */
     bool men_take_kings; /* men may capture kings */
@@ -56,6 +102,17 @@ typedef struct {
     bool mirrored;       /* the bottom-left corner is not playable, so cell (0,0) is */
     bool ortho;          /* captures also along ranks and files (Frisian) */
     int king_moves;      /* max consecutive non-capturing moves of one king while men remain, 0 */
+    /* The fields below are zero for the variants above them in the table. */
+    int cols;           /* cells per row when not `size` (Spantsiretti: 10) */
+    int geom;           /* GEOM_DARK: the dark cells; GEOM_ALL: every cell, orthogonal play */
+    int folk;           /* FOLK_*: a folk rule of the Russian row */
+    bool remove_now;    /* captured pieces leave at once (Turkish, Thai) */
+    bool no_reverse;    /* no 180-degree turn between two jumps (Turkish) */
+    bool land_behind;   /* a capturing king lands right behind the captured piece (Thai) */
+    bool hoogland;      /* kings also capture enemy kings orthogonally (Frisian geometry) */
+    bool keep_landings; /* keep: a king going on straight from different landing squares makes
+                           different paths (Turkish, as kish counts: perft.md 3.9) */
+    unsigned hoog;      /* the REF_HOOG_* switches in force (set per call from the flags) */
 } variant_t;
 
 /*
@@ -67,46 +124,85 @@ typedef struct {
  * notes for implementers) have the playable cells where row + col is even,
  * and are numbered like the others on their own playable cells, from the
  * top-left one (include/condraughts.h "Squares"), so square 1 is cell (0,0).
+ * The newer rows use designated initialisers; see the comment at the top for
+ * their rules and start positions in refgen.h.
  */
+/* clang-format off */
 static const variant_t VARIANTS[] = {
-    /* name                      size back   fly   m>K    precedence     promotion       halt C
-       mirrored ortho king-moves */
-    {"international", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false,
-     false, 0},
-    {"constitutional", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, true, false,
-     false, 0},
-    {"killer", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_KILLER, false, false, false, 0},
-    {"modern", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false, false, 0},
-    {"antidraughts", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false,
-     0},
-    {"breakthrough", 10, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false,
-     0},
-    {"brazilian", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false, 0},
-    {"brazilian-constitutional", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, true,
-     false, false, 0},
-    {"modern-8x8", 8, true, true, true, PREC_MAJORITY, PROMO_END, HALT_MODERN, false, false, false,
-     0},
-    {"canadian", 12, true, true, true, PREC_MAJORITY, PROMO_END, HALT_NONE, false, false, false, 0},
-    {"russian", 8, true, true, true, PREC_FREE, PROMO_CONTINUE, HALT_NONE, false, false, false, 0},
-    {"russian-constitutional", 8, true, true, true, PREC_FREE, PROMO_CONTINUE, HALT_NONE, true,
-     false, false, 0},
-    {"english", 8, false, false, true, PREC_FREE, PROMO_STOP, HALT_NONE, false, false, false, 0},
-    {"italian", 8, false, false, false, PREC_ITALIAN, PROMO_STOP, HALT_NONE, false, true, false, 0},
-    {"spanish", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true, false, 0},
-    {"portuguese", 8, false, true, true, PREC_SPANISH, PROMO_STOP, HALT_NONE, false, true, false,
-     0},
-    {"czech", 8, false, true, true, PREC_CZECH, PROMO_STOP, HALT_NONE, false, false, false, 0},
-    {"pool", 8, true, true, true, PREC_FREE, PROMO_END, HALT_NONE, false, false, false, 0},
-    {"frisian", 10, true, true, true, PREC_VALUE, PROMO_END, HALT_NONE, false, false, true, 3},
-    {"frysk", 10, true, true, true, PREC_VALUE, PROMO_END, HALT_NONE, false, false, true, 3},
+    {.name = "international", .size = 10, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
+    {.name = "constitutional", .size = 10, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .rule_c = true},
+    {.name = "killer", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_KILLER},
+    {.name = "modern", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_MODERN},
+    {.name = "antidraughts", .size = 10, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
+    {.name = "breakthrough", .size = 10, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
+    {.name = "brazilian", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END},
+    {.name = "brazilian-constitutional", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .rule_c = true},
+    {.name = "modern-8x8", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_MODERN},
+    {.name = "canadian", .size = 12, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END},
+    {.name = "russian", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_FREE, .promo = PROMO_CONTINUE},
+    {.name = "russian-constitutional", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .rule_c = true},
+    {.name = "english", .size = 8, .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_STOP},
+    {.name = "italian", .size = 8, .prec = PREC_ITALIAN, .promo = PROMO_STOP, .mirrored = true},
+    {.name = "spanish", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_SPANISH,
+     .promo = PROMO_STOP, .mirrored = true},
+    {.name = "portuguese", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_SPANISH,
+     .promo = PROMO_STOP, .mirrored = true},
+    {.name = "czech", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_CZECH,
+     .promo = PROMO_STOP},
+    {.name = "pool", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_FREE, .promo = PROMO_END},
+    {.name = "frisian", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_VALUE, .promo = PROMO_END, .ortho = true, .king_moves = 3},
+    {.name = "frysk", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_VALUE, .promo = PROMO_END, .ortho = true, .king_moves = 3},
+    /* Hoogland: International + orthogonal king-takes-king captures. */
+    {.name = "hoogland", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_MAJORITY, .promo = PROMO_END, .hoogland = true},
+    /* The Russian row (docs/variants.md). */
+    {.name = "spantsiretti", .size = 8, .cols = 10, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
+    {.name = "russian-giveaway", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
+    {.name = "russian-diagonal", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
+    {.name = "russian-northern", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_NORTHERN},
+    {.name = "samoyed", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_SAMOYED},
+    {.name = "stavropol", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
+     .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_STAVROPOL},
+    {.name = "russian-two-move", .size = 8, .men_backward = true, .flying = true,
+     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_TWO_MOVE},
+    /* Turkish: every cell, orthogonal; promo is PROMO_CONTINUE with REF_TURKISH_PROMOTE_CONTINUE. */
+    {.name = "turkish", .size = 8, .geom = GEOM_ALL, .men_backward = false, .flying = true,
+     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .remove_now = true,
+     .no_reverse = true, .keep_landings = true},
+    /* Thai. */
+    {.name = "thai", .size = 8, .men_backward = false, .flying = true, .men_take_kings = true,
+     .prec = PREC_FREE, .promo = PROMO_END, .remove_now = true, .land_behind = true},
 };
+/* clang-format on */
 
 static const struct {
     const char *alias, *name;
 } ALIASES[] = {
-    {"normal", "international"}, {"standard", "international"}, {"american", "english"},
-    {"checkers", "english"},     {"shashki", "russian"},        {"killer-light", "modern"},
-    {"losing", "antidraughts"},
+    {"normal", "international"},      {"standard", "international"},
+    {"american", "english"},          {"checkers", "english"},
+    {"shashki", "russian"},           {"killer-light", "modern"},
+    {"losing", "antidraughts"},       {"80-cell", "spantsiretti"},
+    {"poddavki", "russian-giveaway"}, {"giveaway", "russian-giveaway"},
 };
 
 static bool same_name(const char *a, const char *b)
@@ -132,27 +228,76 @@ static const variant_t *find_variant(const char *name)
 
 int ref_variant_known(const char *variant) { return find_variant(variant) != NULL; }
 
+/* The variant with the per-call switches applied (Turkish promotion, Hoogland switches). */
+static variant_t effective_variant(const variant_t *v, unsigned flags)
+{
+    variant_t e = *v;
+    if (e.geom == GEOM_ALL && (flags & REF_TURKISH_PROMOTE_CONTINUE))
+        e.promo = PROMO_CONTINUE;
+    if (e.hoogland)
+        e.hoog = flags & (REF_HOOG_KINGS_ONLY | REF_HOOG_FIRST_JUMP);
+    return e;
+}
+
 /* ------------------------------------------------------------ board */
 
 #define MAXN   12
-#define MAXCAP 80 /* more than the pieces one side can have on 12x12 (30) */
+#define MAXCAP 80 /* more than the pieces one board can hold in play (Turkish: 32, 12x12: 60) */
 
 typedef struct {
-    int n;         /* cells per side */
-    bool mirrored; /* playable cells have row + col even (else odd) */
-    int side;      /* side to move */
+    int rows, cols; /* cells: rows top to bottom, cols left to right */
+    bool mirrored;  /* playable cells have row + col even (else odd) */
+    bool all;       /* every cell is playable (Turkish) */
+    int side;       /* side to move */
     unsigned char c[MAXN][MAXN];
     ref_run run; /* king-move limit: per colour the counted king's square and its moves */
 } board_t;
 
 /* Step directions: the 4 diagonals (one cell each way), then the 4 orthogonal ones of Frisian
-   captures (two cells: the nearest cell of the same colour along a rank or file). */
-#define NDIRS 8
-static const int DR[NDIRS] = {-1, -1, 1, 1, -2, 0, 0, 2};
-static const int DC[NDIRS] = {-1, 1, -1, 1, 0, -2, 2, 0};
+   and Hoogland captures (two cells: the nearest cell of the same colour along a rank or file),
+   then the 4 orthogonal ones of the Turkish board (one cell). */
+#define NDIRS 12
+static const int DR[NDIRS] = {-1, -1, 1, 1, -2, 0, 0, 2, -1, 0, 0, 1};
+static const int DC[NDIRS] = {-1, 1, -1, 1, 0, -2, 2, 0, 0, -1, 1, 0};
 
-/* The directions a capture may take: the 4 diagonals, and the 4 orthogonals in Frisian. */
-static int capture_dirs(const variant_t *v) { return v->ortho ? 8 : 4; }
+/* The direction opposite to d. */
+static int opposite_dir(int d)
+{
+    for (int e = 0; e < NDIRS; e++)
+        if (DR[e] == -DR[d] && DC[e] == -DC[d])
+            return e;
+    return -1;
+}
+
+/* An orthogonal direction of the dark-square boards (Frisian geometry). */
+static bool dark_ortho_dir(int d) { return d >= 4 && d < 8; }
+
+/* The directions of non-capturing moves (men keep only their forward, and on the Turkish board
+   sideways, ones). */
+static int move_dirs(const variant_t *v, int dirs[NDIRS])
+{
+    int base = v->geom == GEOM_ALL ? 8 : 0;
+    for (int i = 0; i < 4; i++)
+        dirs[i] = base + i;
+    return 4;
+}
+
+/* The directions a capture of a man (king: `king`) may take, before the men's forward filter:
+   the 4 diagonals; and the 4 orthogonals in Frisian, and for Hoogland kings; the 4 one-cell
+   orthogonals on the Turkish board. */
+static int capture_dirs(const variant_t *v, bool king, int dirs[NDIRS])
+{
+    int n = 0;
+    if (v->geom == GEOM_ALL) {
+        for (int d = 8; d < 12; d++)
+            dirs[n++] = d;
+        return n;
+    }
+    int top = (v->ortho || (v->hoogland && king)) ? 8 : 4;
+    for (int d = 0; d < top; d++)
+        dirs[n++] = d;
+    return n;
+}
 
 static int colour_of(int p)
 {
@@ -167,15 +312,33 @@ static bool is_king(int p) { return p == WKING || p == BKING; }
 
 static bool on_board(const board_t *b, int r, int c)
 {
-    return r >= 0 && r < b->n && c >= 0 && c < b->n;
+    return r >= 0 && r < b->rows && c >= 0 && c < b->cols;
 }
 
-static int sq_of(int n, int r, int c) { return r * (n / 2) + c / 2 + 1; }
+static bool playable(const board_t *b, int r, int c)
+{
+    return on_board(b, r, c) && (b->all || (r + c) % 2 == (b->mirrored ? 0 : 1));
+}
+
+static int nsquares(const board_t *b) { return b->all ? b->rows * b->cols : b->rows * b->cols / 2; }
+
+static int sq_of(const board_t *b, int r, int c)
+{
+    if (b->all)
+        return r * b->cols + c + 1;
+    return r * (b->cols / 2) + c / 2 + 1;
+}
 
 /* Cell of square sq: row-major over the playable cells of each row. */
 static void rc_of(const board_t *b, int sq, int *r, int *c)
 {
-    int i = sq - 1, half = b->n / 2;
+    int i = sq - 1;
+    if (b->all) {
+        *r = i / b->cols;
+        *c = i % b->cols;
+        return;
+    }
+    int half = b->cols / 2;
     *r = i / half;
     int odd_row = *r % 2;
     /* Normal board: row 0 starts at col 1. Mirrored: row 0 starts at col 0. */
@@ -184,9 +347,27 @@ static void rc_of(const board_t *b, int sq, int *r, int *c)
 }
 
 /* The row where `side`'s men are crowned. */
-static int far_row(int n, int side) { return side == WHITE ? 0 : n - 1; }
+static int far_row(const board_t *b, int side) { return side == WHITE ? 0 : b->rows - 1; }
 
 static int forward_dr(int side) { return side == WHITE ? -1 : 1; }
+
+static bool has_men(const board_t *b, int side)
+{
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++)
+            if (b->c[r][c] == (side == WHITE ? WMAN : BMAN))
+                return true;
+    return false;
+}
+
+static bool has_pieces(const board_t *b, int side)
+{
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++)
+            if (colour_of(b->c[r][c]) == side)
+                return true;
+    return false;
+}
 
 /* ------------------------------------------------------------ FEN */
 
@@ -226,11 +407,30 @@ static bool read_int(const char **p, int *v)
     return true;
 }
 
-/* Parse one piece field after its colour letter, up to ':' or the end. */
+/* An algebraic square (file a.. from White's left, rank 1 at White's side) at *p: its square
+   number, 0 if it is no playable cell of the board, -1 if *p is not algebraic. */
+static int read_algebraic(const char **p, const board_t *b)
+{
+    const char *q = *p;
+    if (!islower((unsigned char)*q) || !isdigit((unsigned char)q[1]))
+        return -1;
+    int col = *q - 'a';
+    q++;
+    int rank;
+    read_int(&q, &rank);
+    *p = q;
+    int row = b->rows - rank;
+    if (rank < 1 || !playable(b, row, col))
+        return 0;
+    return sq_of(b, row, col);
+}
+
+/* Parse one piece field after its colour letter, up to ':' or the end. Squares are numbers (also
+   ranges "a-z") or algebraic ("c3"). */
 static int parse_field(const char **pp, board_t *b, int colour, char *err, size_t errlen)
 {
     const char *p = *pp;
-    int nsq = b->n * b->n / 2;
+    int nsq = nsquares(b);
     skip_spaces(&p);
     if (*p == ':' || *p == '\0') {
         *pp = p;
@@ -244,17 +444,26 @@ static int parse_field(const char **pp, board_t *b, int colour, char *err, size_
             p++;
         }
         int a, z;
-        if (!read_int(&p, &a)) {
-            set_err(err, errlen, "FEN: square number expected at \"%.20s\"", p);
+        int alg = read_algebraic(&p, b);
+        if (alg == 0) {
+            set_err(err, errlen, "FEN: algebraic square not on the board before \"%.20s\"", p);
             return -1;
         }
-        z = a;
-        skip_spaces(&p);
-        if (*p == '-') {
-            p++;
-            if (!read_int(&p, &z)) {
-                set_err(err, errlen, "FEN: range end expected at \"%.20s\"", p);
+        if (alg > 0) {
+            a = z = alg;
+        } else {
+            if (!read_int(&p, &a)) {
+                set_err(err, errlen, "FEN: square number expected at \"%.20s\"", p);
                 return -1;
+            }
+            z = a;
+            skip_spaces(&p);
+            if (*p == '-') {
+                p++;
+                if (!read_int(&p, &z)) {
+                    set_err(err, errlen, "FEN: range end expected at \"%.20s\"", p);
+                    return -1;
+                }
             }
         }
         if (a < 1 || z > nsq || z < a) {
@@ -290,8 +499,10 @@ static int parse_field(const char **pp, board_t *b, int colour, char *err, size_
 static int parse_fen(const char *fen, const variant_t *v, board_t *b, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
-    b->n = v->size;
+    b->rows = v->size;
+    b->cols = v->cols ? v->cols : v->size;
     b->mirrored = v->mirrored;
+    b->all = v->geom == GEOM_ALL;
     if (!fen) {
         set_err(err, errlen, "FEN: NULL");
         return -1;
@@ -340,7 +551,9 @@ typedef struct {
     int ncap;                    /* pieces captured */
     int caps[MAXCAP];            /* captured squares in the order they were jumped */
     int turns[MAXCAP];           /* after jump i: the square where the piece turned to make jump
-                                    i + 1, 0 where it went on straight (and after the last jump) */
+                                    i + 1, 0 where it went on straight (and after the last jump);
+                                    with keep_landings (Turkish) the landing square of every jump
+                                    but the last */
     unsigned char kinds[MAXCAP]; /* 1 if that captured piece is a king */
     bool with_king;              /* the moving piece was a king when the move started */
     bool ends_king;              /* the moving piece is a king after the move */
@@ -377,22 +590,49 @@ typedef struct {
     int lr[MAXN], lc[MAXN];
 } jump_t;
 
+/* May a piece of `side` jump piece p? Samoyed: a piece of either colour; else an enemy piece. */
+static bool jumpable(const variant_t *v, int side, int p)
+{
+    if (v->folk == FOLK_SAMOYED)
+        return colour_of(p) >= 0;
+    return colour_of(p) == 1 - side;
+}
+
 /*
  * All jumps of a piece of `side` standing (conceptually) on (r,c), a king if
- * `king`. `cap` marks pieces already jumped in this sequence: they stay on the
- * board (they block) but cannot be jumped again. Only EMPTY cells are free;
- * the caller empties the moving piece's start square.
+ * `king`, as jump number ncap + 1 of its capture, the previous jump (if any)
+ * having gone in direction prev_dir (-1: none). `cap` marks pieces already
+ * jumped in this sequence: they stay on the board (they block) but cannot be
+ * jumped again (in the variants where captured pieces leave at once the caller
+ * empties their cells instead). Only EMPTY cells are free; the caller empties
+ * the moving piece's start square.
  */
 static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], int side, int r,
-                      int c, bool king, jump_t out[NDIRS])
+                      int c, bool king, int ncap, int prev_dir, jump_t out[NDIRS])
 {
     int nj = 0;
     bool fly = king && v->flying;
-    for (int d = 0; d < capture_dirs(v); d++) {
+    int dirs[NDIRS];
+    int nd = capture_dirs(v, king, dirs);
+    for (int i = 0; i < nd; i++) {
+        int d = dirs[i];
         /* men without backward captures: forward diagonals, forward and sideways orthogonals */
         if (!king && !v->men_backward && DR[d] != 2 * forward_dr(side) &&
             DR[d] != forward_dr(side) && DR[d] != 0)
             continue;
+        /* Turkish: no 180-degree turn between two jumps */
+        if (v->no_reverse && prev_dir >= 0 && d == opposite_dir(prev_dir))
+            continue;
+        /* Hoogland: an orthogonal jump is a king's, over a king; the switches restrict it */
+        bool hoog = v->hoogland && dark_ortho_dir(d);
+        if (hoog) {
+            if (!king)
+                continue;
+            if ((v->hoog & REF_HOOG_FIRST_JUMP) && ncap > 0)
+                continue;
+            if ((v->hoog & REF_HOOG_KINGS_ONLY) && (has_men(b, WHITE) || has_men(b, BLACK)))
+                continue;
+        }
         int rr = r + DR[d], cc = c + DC[d];
         if (fly)
             while (on_board(b, rr, cc) && b->c[rr][cc] == EMPTY) {
@@ -402,9 +642,11 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
         if (!on_board(b, rr, cc))
             continue;
         int p = b->c[rr][cc];
-        if (colour_of(p) != 1 - side || cap[rr][cc])
+        if (!jumpable(v, side, p) || cap[rr][cc])
             continue;
         if (!king && !v->men_take_kings && is_king(p))
+            continue;
+        if (hoog && !is_king(p))
             continue;
         jump_t *j = &out[nj];
         j->dir = d;
@@ -416,7 +658,7 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
             j->lr[j->nland] = lr;
             j->lc[j->nland] = lc;
             j->nland++;
-            if (!fly)
+            if (!fly || v->land_behind)
                 break;
             lr += DR[d];
             lc += DC[d];
@@ -429,16 +671,16 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
 
 /* A piece of `side` lands on row lr during a capture: is it a king now (Russian
    crowns a man at once on the far row and it goes on capturing as a king)? */
-static bool king_after_landing(const variant_t *v, int n, int side, bool king, int lr)
+static bool king_after_landing(const variant_t *v, const board_t *b, int side, bool king, int lr)
 {
-    return king || (v->promo == PROMO_CONTINUE && lr == far_row(n, side));
+    return king || (v->promo == PROMO_CONTINUE && lr == far_row(b, side));
 }
 
 /* Does the capture end there (English and the other forward-capture variants:
    a man that reaches the far row ends its move)? */
-static bool stops_after_landing(const variant_t *v, int n, int side, bool king, int lr)
+static bool stops_after_landing(const variant_t *v, const board_t *b, int side, bool king, int lr)
 {
-    return !king && v->promo == PROMO_STOP && lr == far_row(n, side);
+    return !king && v->promo == PROMO_STOP && lr == far_row(b, side);
 }
 
 /* ------------------------------------------------------------ legal captures */
@@ -458,10 +700,10 @@ typedef struct {
     mvec_t *out;
 } cctx;
 
-static bool can_continue(cctx *x, int r, int c, bool king)
+static bool can_continue(cctx *x, int r, int c, bool king, int prev_dir)
 {
     jump_t j[NDIRS];
-    return find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, j) > 0;
+    return find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, x->ncap, prev_dir, j) > 0;
 }
 
 static void record(cctx *x, int r, int c, bool king)
@@ -469,14 +711,14 @@ static void record(cctx *x, int r, int c, bool king)
     move_t m;
     memset(&m, 0, sizeof m);
     m.from = x->from;
-    m.to = sq_of(x->b.n, r, c);
+    m.to = sq_of(&x->b, r, c);
     m.ncap = x->ncap;
     memcpy(m.caps, x->caps, sizeof(int) * (size_t)x->ncap);
     memcpy(m.kinds, x->kinds, (size_t)x->ncap);
     for (int i = 0; i + 1 < x->ncap; i++)
-        m.turns[i] = x->dirs[i + 1] != x->dirs[i] ? x->lands[i] : 0;
+        m.turns[i] = (x->v->keep_landings || x->dirs[i + 1] != x->dirs[i]) ? x->lands[i] : 0;
     m.with_king = x->start_king;
-    m.ends_king = king || r == far_row(x->b.n, x->side);
+    m.ends_king = king || r == far_row(&x->b, x->side);
     mvec_push(x->out, &m);
 }
 
@@ -494,32 +736,37 @@ static bool halt_applies(const variant_t *v, bool last_is_king, int ncap)
  * squares are split into those from which the capture can go on and those from
  * which it cannot: if any can go on, only those may be chosen (the capture must
  * be continued while possible); otherwise each landing ends the move (a halt
- * rule keeps only the square right behind the last captured piece).
+ * rule keeps only the square right behind the last captured piece). In the
+ * variants where captured pieces leave at once (Turkish, Thai) the jumped
+ * piece's cell is emptied for the rest of the search instead of being marked.
  */
-static void explore(cctx *x, int r, int c, bool king)
+static void explore(cctx *x, int r, int c, bool king, int prev_dir)
 {
     jump_t js[NDIRS];
-    int nj = find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, js);
+    int nj = find_jumps(x->v, &x->b, x->cap, x->side, r, c, king, x->ncap, prev_dir, js);
     for (int k = 0; k < nj; k++) {
         jump_t *j = &js[k];
         int p = x->b.c[j->cr][j->cc];
-        x->cap[j->cr][j->cc] = true;
-        x->caps[x->ncap] = sq_of(x->b.n, j->cr, j->cc);
+        if (x->v->remove_now)
+            x->b.c[j->cr][j->cc] = EMPTY;
+        else
+            x->cap[j->cr][j->cc] = true;
+        x->caps[x->ncap] = sq_of(&x->b, j->cr, j->cc);
         x->dirs[x->ncap] = j->dir;
         x->kinds[x->ncap] = is_king(p) ? 1 : 0;
         x->ncap++;
         bool cont[MAXN], nk[MAXN], any = false;
         for (int l = 0; l < j->nland; l++) {
-            nk[l] = king_after_landing(x->v, x->b.n, x->side, king, j->lr[l]);
-            cont[l] = !stops_after_landing(x->v, x->b.n, x->side, king, j->lr[l]) &&
-                      can_continue(x, j->lr[l], j->lc[l], nk[l]);
+            nk[l] = king_after_landing(x->v, &x->b, x->side, king, j->lr[l]);
+            cont[l] = !stops_after_landing(x->v, &x->b, x->side, king, j->lr[l]) &&
+                      can_continue(x, j->lr[l], j->lc[l], nk[l], j->dir);
             any = any || cont[l];
         }
         if (any) {
             for (int l = 0; l < j->nland; l++)
                 if (cont[l]) {
-                    x->lands[x->ncap - 1] = sq_of(x->b.n, j->lr[l], j->lc[l]);
-                    explore(x, j->lr[l], j->lc[l], nk[l]);
+                    x->lands[x->ncap - 1] = sq_of(&x->b, j->lr[l], j->lc[l]);
+                    explore(x, j->lr[l], j->lc[l], nk[l], j->dir);
                 }
         } else {
             int nl = j->nland;
@@ -529,17 +776,21 @@ static void explore(cctx *x, int r, int c, bool king)
                 record(x, j->lr[l], j->lc[l], nk[l]);
         }
         x->ncap--;
-        x->cap[j->cr][j->cc] = false;
+        if (x->v->remove_now)
+            x->b.c[j->cr][j->cc] = (unsigned char)p;
+        else
+            x->cap[j->cr][j->cc] = false;
     }
 }
 
-/* All complete capture sequences of the side to move, before precedence. */
-static void all_captures(const variant_t *v, const board_t *b, mvec_t *out)
+/* All complete capture sequences of the pieces of `side` (normally the side to move), before
+   precedence. */
+static void all_captures(const variant_t *v, const board_t *b, int side, mvec_t *out)
 {
-    for (int r = 0; r < b->n; r++)
-        for (int c = 0; c < b->n; c++) {
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++) {
             int p = b->c[r][c];
-            if (colour_of(p) != b->side)
+            if (colour_of(p) != side)
                 continue;
             cctx *x = calloc(1, sizeof *x);
             if (!x) {
@@ -549,11 +800,11 @@ static void all_captures(const variant_t *v, const board_t *b, mvec_t *out)
             x->v = v;
             x->b = *b;
             x->b.c[r][c] = EMPTY; /* the start square counts as empty */
-            x->side = b->side;
-            x->from = sq_of(b->n, r, c);
+            x->side = side;
+            x->from = sq_of(b, r, c);
             x->start_king = is_king(p);
             x->out = out;
-            explore(x, r, c, is_king(p));
+            explore(x, r, c, is_king(p), -1);
             free(x);
         }
 }
@@ -635,7 +886,8 @@ static int cmp_int(const void *a, const void *b)
 
 /* Same move: same from and to, and the same captured set (drop) or path (keep: the same pieces in
    the same order, turning on the same squares; a king going on straight over a second piece may
-   have "landed" anywhere between the two, which is one path). */
+   have "landed" anywhere between the two, which is one path; except in Turkish, where each of
+   those landing squares makes its own path, as the kish numbers of perft.md 3.9 count them). */
 static bool same_move(const move_t *a, const move_t *b, bool keep)
 {
     if (a->from != b->from || a->to != b->to || a->ncap != b->ncap)
@@ -676,7 +928,7 @@ static bool track(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], in
                   int c, bool king, int tr, int tc)
 {
     jump_t js[NDIRS];
-    int nj = find_jumps(v, b, cap, side, r, c, king, js);
+    int nj = find_jumps(v, b, cap, side, r, c, king, 0, -1, js);
     for (int k = 0; k < nj; k++)
         if (js[k].cr == tr && js[k].cc == tc)
             return true;
@@ -685,9 +937,9 @@ static bool track(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], in
         bool found = false;
         cap[j->cr][j->cc] = true;
         for (int l = 0; l < j->nland && !found; l++) {
-            if (stops_after_landing(v, b->n, side, king, j->lr[l]))
+            if (stops_after_landing(v, b, side, king, j->lr[l]))
                 continue;
-            bool nk = king_after_landing(v, b->n, side, king, j->lr[l]);
+            bool nk = king_after_landing(v, b, side, king, j->lr[l]);
             found = track(v, b, cap, side, j->lr[l], j->lc[l], nk, tr, tc);
         }
         cap[j->cr][j->cc] = false;
@@ -701,8 +953,8 @@ static bool track(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN], in
 static bool capturable(const variant_t *v, const board_t *h, int tr, int tc, bool kings_only)
 {
     int enemy = 1 - h->side;
-    for (int r = 0; r < h->n; r++)
-        for (int c = 0; c < h->n; c++) {
+    for (int r = 0; r < h->rows; r++)
+        for (int c = 0; c < h->cols; c++) {
             int p = h->c[r][c];
             if (colour_of(p) != enemy || (kings_only && !is_king(p)))
                 continue;
@@ -744,55 +996,54 @@ static bool sac(const variant_t *v, const board_t *b, unsigned flags, int or_, i
 
 /* ------------------------------------------------------------ quiet moves */
 
-static bool has_men(const board_t *b, int side)
-{
-    for (int r = 0; r < b->n; r++)
-        for (int c = 0; c < b->n; c++)
-            if (b->c[r][c] == (side == WHITE ? WMAN : BMAN))
-                return true;
-    return false;
-}
-
 /* The king-move limit (Frisian): a king that has made king_moves non-capturing moves in a row may
    not make another while its side still has men. */
 static bool king_may_move(const variant_t *v, const board_t *b, int r, int c)
 {
     int s = b->side;
-    return !(v->king_moves && b->run.len[s] >= v->king_moves && b->run.sq[s] == sq_of(b->n, r, c) &&
+    return !(v->king_moves && b->run.len[s] >= v->king_moves && b->run.sq[s] == sq_of(b, r, c) &&
              has_men(b, s));
 }
 
-static void add_quiet(mvec_t *out, const board_t *b, int fr, int fc, int tr, int tc, bool king)
+static void add_quiet(mvec_t *out, const board_t *b, int side, int fr, int fc, int tr, int tc,
+                      bool king)
 {
     move_t m;
     memset(&m, 0, sizeof m);
-    m.from = sq_of(b->n, fr, fc);
-    m.to = sq_of(b->n, tr, tc);
+    m.from = sq_of(b, fr, fc);
+    m.to = sq_of(b, tr, tc);
     m.with_king = king;
-    m.ends_king = king || tr == far_row(b->n, b->side);
+    m.ends_king = king || tr == far_row(b, side);
     mvec_push(out, &m);
 }
 
-static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, mvec_t *out)
+/* The non-capturing moves of the pieces of `side` (normally the side to move). */
+static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, int side, mvec_t *out)
 {
-    for (int r = 0; r < b->n; r++)
-        for (int c = 0; c < b->n; c++) {
+    int dirs[NDIRS];
+    int nd = move_dirs(v, dirs);
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++) {
             int p = b->c[r][c];
-            if (colour_of(p) != b->side)
+            if (colour_of(p) != side)
                 continue;
             if (!is_king(p)) {
-                int tr = r + forward_dr(b->side);
-                for (int dc = -1; dc <= 1; dc += 2) {
-                    int tc = c + dc;
+                /* one step forward; on the Turkish board also sideways */
+                for (int i = 0; i < nd; i++) {
+                    int d = dirs[i];
+                    if (DR[d] != forward_dr(side) && !(v->geom == GEOM_ALL && DR[d] == 0))
+                        continue;
+                    int tr = r + DR[d], tc = c + DC[d];
                     if (on_board(b, tr, tc) && b->c[tr][tc] == EMPTY)
-                        add_quiet(out, b, r, c, tr, tc, false);
+                        add_quiet(out, b, side, r, c, tr, tc, false);
                 }
                 continue;
             }
             if (!king_may_move(v, b, r, c))
                 continue;
-            for (int d = 0; d < 4; d++) {
-                /* The empty squares P1, P2, ... along this diagonal. */
+            for (int i = 0; i < nd; i++) {
+                int d = dirs[i];
+                /* The empty squares P1, P2, ... along this line. */
                 int pr[MAXN], pc[MAXN], np = 0;
                 int tr = r + DR[d], tc = c + DC[d];
                 while (on_board(b, tr, tc) && b->c[tr][tc] == EMPTY) {
@@ -806,7 +1057,7 @@ static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, mv
                 }
                 if (!v->rule_c) {
                     for (int j = 0; j < np; j++)
-                        add_quiet(out, b, r, c, pr[j], pc[j], true);
+                        add_quiet(out, b, side, r, c, pr[j], pc[j], true);
                     continue;
                 }
                 /* Rule C: legal iff SAC(D) or no passed square is king-threatened
@@ -821,7 +1072,7 @@ static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, mv
                     else
                         legal = sac(v, b, flags, r, c, pr[j], pc[j]);
                     if (legal)
-                        add_quiet(out, b, r, c, pr[j], pc[j], true);
+                        add_quiet(out, b, side, r, c, pr[j], pc[j], true);
                     if (!passed_threat && j + 1 < np)
                         passed_threat = kt(v, b, flags, r, c, pr[j], pc[j]);
                 }
@@ -831,16 +1082,25 @@ static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, mv
 
 /* ------------------------------------------------------------ generation */
 
-/* All legal moves of b (structured). Returns false on memory exhaustion. */
+/* All legal moves of b (structured). Returns false on memory exhaustion.
+   Stavropol: the pieces of both colours, each by its own colour's rules, capture compulsory over
+   both; nothing for a side without pieces of its own. */
 static bool generate(const variant_t *v, unsigned flags, const board_t *b, mvec_t *out)
 {
     out->n = 0;
-    all_captures(v, b, out);
+    bool both = v->folk == FOLK_STAVROPOL;
+    if (both && !has_pieces(b, b->side))
+        return !out->oom;
+    for (int s = 0; s < 2; s++)
+        if (s == b->side || both)
+            all_captures(v, b, s, out);
     if (out->n > 0) {
         filter_precedence(v, out);
         remove_duplicates(out, (flags & REF_RULE_KEEP_DUPLICATES) != 0);
     } else {
-        quiet_moves(v, flags, b, out);
+        for (int s = 0; s < 2; s++)
+            if (s == b->side || both)
+                quiet_moves(v, flags, b, s, out);
     }
     return !out->oom;
 }
@@ -867,11 +1127,13 @@ int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[
 int ref_moves_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
                   char (*out)[REF_MOVE_LEN], int max, char *err, size_t errlen)
 {
-    const variant_t *v = find_variant(variant);
-    if (!v) {
+    const variant_t *vv = find_variant(variant);
+    if (!vv) {
         set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
         return -1;
     }
+    variant_t ev = effective_variant(vv, flags);
+    const variant_t *v = &ev;
     board_t b;
     if (parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
@@ -906,7 +1168,9 @@ int ref_moves_run(const char *variant, unsigned flags, const char *fen, const re
 /* Make the move, and keep the king-move count (Frisian): a non-capturing king move of a side that
    has men counts one more for that king if it made the side's previous moves, else starts at 1
    for it; any other move (a man's, a capture) and a side without men have no count; a side that
-   loses its counted king or its last man in the opponent's capture loses its count. */
+   loses its counted king or its last man in the opponent's capture loses its count.
+   The moving piece is crowned as a piece of its own colour (Stavropol: it may be the opponent's).
+   Northern: a captured king stays, as a man of its colour. */
 static void play(const variant_t *v, board_t *b, const move_t *m)
 {
     int fr, fc, tr, tc;
@@ -918,10 +1182,14 @@ static void play(const variant_t *v, board_t *b, const move_t *m)
     for (int i = 0; i < m->ncap; i++) {
         int r, c;
         rc_of(b, m->caps[i], &r, &c);
-        b->c[r][c] = EMPTY;
+        int q = b->c[r][c];
+        if (v->folk == FOLK_NORTHERN && is_king(q))
+            b->c[r][c] = colour_of(q) == WHITE ? WMAN : BMAN;
+        else
+            b->c[r][c] = EMPTY;
     }
     if (m->ends_king)
-        p = b->side == WHITE ? WKING : BKING;
+        p = colour_of(p) == WHITE ? WKING : BKING;
     b->c[tr][tc] = (unsigned char)p;
     int me = b->side, opp = 1 - me;
     if (v->king_moves) {
@@ -942,7 +1210,9 @@ static void play(const variant_t *v, board_t *b, const move_t *m)
     b->side = opp;
 }
 
-static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b, int depth)
+/* `second`: (two-move variant) the side to move has made the first move of its turn. */
+static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b, int depth,
+                           bool second)
 {
     mvec_t mv = {0};
     if (!generate(v, flags, b, &mv)) {
@@ -953,10 +1223,13 @@ static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b,
     if (depth == 1) {
         total = mv.n;
     } else {
+        bool two = v->folk == FOLK_TWO_MOVE;
         for (int i = 0; i < mv.n && total >= 0; i++) {
             board_t nb = *b;
             play(v, &nb, &mv.m[i]);
-            long long s = perft_rec(v, flags, &nb, depth - 1);
+            if (two && !second)
+                nb.side = b->side; /* the second move of the same turn */
+            long long s = perft_rec(v, flags, &nb, depth - 1, two && !second);
             total = s < 0 ? -1 : total + s;
         }
     }
@@ -964,20 +1237,16 @@ static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b,
     return total;
 }
 
-long long ref_perft(const char *variant, unsigned flags, const char *fen, int depth, char *err,
-                    size_t errlen)
+static long long perft_start(const char *variant, unsigned flags, const char *fen,
+                             const ref_run *run, bool second, int depth, char *err, size_t errlen)
 {
-    return ref_perft_run(variant, flags, fen, NULL, depth, err, errlen);
-}
-
-long long ref_perft_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
-                        int depth, char *err, size_t errlen)
-{
-    const variant_t *v = find_variant(variant);
-    if (!v) {
+    const variant_t *vv = find_variant(variant);
+    if (!vv) {
         set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
         return -1;
     }
+    variant_t ev = effective_variant(vv, flags);
+    const variant_t *v = &ev;
     board_t b;
     if (parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
@@ -985,8 +1254,26 @@ long long ref_perft_run(const char *variant, unsigned flags, const char *fen, co
         b.run = *run;
     if (depth <= 0)
         return 1;
-    long long r = perft_rec(v, flags, &b, depth);
+    long long r = perft_rec(v, flags, &b, depth, second && v->folk == FOLK_TWO_MOVE);
     if (r < 0)
         set_err(err, errlen, "out of memory");
     return r;
+}
+
+long long ref_perft(const char *variant, unsigned flags, const char *fen, int depth, char *err,
+                    size_t errlen)
+{
+    return perft_start(variant, flags, fen, NULL, false, depth, err, errlen);
+}
+
+long long ref_perft_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
+                        int depth, char *err, size_t errlen)
+{
+    return perft_start(variant, flags, fen, run, false, depth, err, errlen);
+}
+
+long long ref_perft_two_move(const char *variant, unsigned flags, const char *fen, int second_move,
+                             int depth, char *err, size_t errlen)
+{
+    return perft_start(variant, flags, fen, NULL, second_move != 0, depth, err, errlen);
 }

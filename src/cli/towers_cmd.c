@@ -1,0 +1,380 @@
+/*
+ * towers_cmd.c -- `condraughts towers`: tower draughts (src/towers/, docs/towers.md).
+ *
+ *   condraughts towers perft --game bashni|lasker [--pos TEXT] [--rule R] [--divide] DEPTH
+ *   condraughts towers moves --game G [--pos TEXT] [--rule R]
+ *   condraughts towers show  --game G [--pos TEXT]
+ *   condraughts towers play  --game G [--pos TEXT] [--rule R] [--side white|black] [--depth D]
+ *
+ * --game defaults to bashni. --rule picks the capture convention (docs/towers.md): turkish (a
+ * tower is jumped at most once a move and a jumped square can be neither passed nor landed on
+ * until the move ends; the Bashni default), once (at most once, emptied squares are free; the
+ * Lasca default), rejump (a reduced tower whose top is still an enemy piece may be jumped
+ * again).
+ * Errors: exit status 2 and one line on stderr saying what and where.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "towers_cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../towers/towers.h"
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "condraughts: towers ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+typedef struct topts {
+    tw_game game;
+    const char *pos;
+    int rules; /* -1 = the game's default */
+    int divide;
+    int side; /* the human's colour in play */
+    int depth;
+    const char *args[4];
+    int nargs;
+} topts;
+
+static const struct {
+    const char *name;
+    int rules;
+} rule_names[] = {
+    {"rejump", TW_RULE_REJUMP},
+    {"once", 0},
+    {"turkish", TW_RULE_BLOCK},
+};
+
+static void parse(const char *cmd, int argc, char **argv, topts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->game = TW_BASHNI;
+    o->rules = -1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--game")) {
+            if (++i >= argc)
+                die("%s: --game needs bashni or lasker", cmd);
+            if (tw_game_find(argv[i], &o->game))
+                die("%s: unknown game '%s' (bashni, lasker)", cmd, argv[i]);
+        } else if (!strcmp(a, "--pos")) {
+            if (++i >= argc)
+                die("%s: --pos needs a position", cmd);
+            o->pos = argv[i];
+        } else if (!strcmp(a, "--rule")) {
+            if (++i >= argc)
+                die("%s: --rule needs rejump, once or turkish", cmd);
+            size_t k;
+            for (k = 0; k < sizeof rule_names / sizeof rule_names[0]; k++)
+                if (!strcmp(argv[i], rule_names[k].name))
+                    break;
+            if (k == sizeof rule_names / sizeof rule_names[0])
+                die("%s: unknown rule '%s' (rejump, once, turkish)", cmd, argv[i]);
+            o->rules = rule_names[k].rules;
+        } else if (!strcmp(a, "--divide")) {
+            o->divide = 1;
+        } else if (!strcmp(a, "--side")) {
+            if (++i >= argc)
+                die("%s: --side needs white or black", cmd);
+            if (!strcmp(argv[i], "white"))
+                o->side = 0;
+            else if (!strcmp(argv[i], "black"))
+                o->side = 1;
+            else
+                die("%s: --side: '%s' is not white or black", cmd, argv[i]);
+        } else if (!strcmp(a, "--depth")) {
+            if (++i >= argc)
+                die("%s: --depth needs a number", cmd);
+            char *end;
+            long v = strtol(argv[i], &end, 10);
+            if (*end || end == argv[i] || v < 1 || v > 30)
+                die("%s: --depth: bad number '%s' (1-30)", cmd, argv[i]);
+            o->depth = (int)v;
+        } else if (a[0] == '-' && a[1] == '-') {
+            die("%s: unknown option '%s'", cmd, a);
+        } else if (o->nargs < 4) {
+            o->args[o->nargs++] = a;
+        } else {
+            die("%s: too many arguments", cmd);
+        }
+    }
+}
+
+static void load(const char *cmd, const topts *o, tw_pos *p)
+{
+    if (o->pos) {
+        char err[768];
+        if (tw_parse(p, o->game, o->pos, err, sizeof err))
+            die("%s: %s", cmd, err);
+    } else {
+        tw_start(p, o->game);
+    }
+    if (o->rules >= 0)
+        p->rules = (uint8_t)o->rules;
+}
+
+static const char *rules_name(unsigned rules)
+{
+    for (size_t k = 0; k < sizeof rule_names / sizeof rule_names[0]; k++)
+        if ((unsigned)rule_names[k].rules == rules)
+            return rule_names[k].name;
+    return "?";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int sub_perft(int argc, char **argv)
+{
+    topts o;
+    parse("perft", argc, argv, &o);
+    if (o.nargs != 1)
+        die("perft: give one DEPTH");
+    char *end;
+    long depth = strtol(o.args[0], &end, 10);
+    if (*end || end == o.args[0] || depth < 0 || depth > 64)
+        die("perft: bad depth '%s' (0-64)", o.args[0]);
+    tw_pos p;
+    load("perft", &o, &p);
+    double t0 = now();
+    uint64_t total = 0;
+    if (o.divide && depth >= 1) {
+        tw_move *moves;
+        long n = tw_generate_all(&p, &moves);
+        if (n < 0)
+            die("perft: out of memory");
+        char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
+        if (!text)
+            die("perft: out of memory");
+        for (long i = 0; i < n; i++) {
+            tw_make(&p, &moves[i]);
+            uint64_t k = tw_perft(&p, (int)depth - 1);
+            tw_unmake(&p, &moves[i]);
+            tw_move_text((tw_game)p.game, &moves[i], text[i], TW_MOVE_TEXT);
+            printf("%s %llu\n", text[i], (unsigned long long)k);
+            total += k;
+        }
+        free(text);
+        free(moves);
+        printf("perft %ld %llu\n", depth, (unsigned long long)total);
+    } else {
+        for (int d = 1; d <= depth; d++) {
+            uint64_t n = tw_perft(&p, d);
+            printf("perft %d %llu\n", d, (unsigned long long)n);
+            fflush(stdout);
+            total += n;
+        }
+    }
+    double s = now() - t0;
+    printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
+           s > 0 ? (double)total / s : 0.0);
+    return 0;
+}
+
+static void print_moves(const tw_pos *p, const char *indent)
+{
+    tw_move *moves;
+    long n = tw_generate_all(p, &moves);
+    if (n < 0)
+        die("moves: out of memory");
+    free(moves);
+    char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
+    if (!text)
+        die("moves: out of memory");
+    tw_move_texts(p, text, n);
+    for (long i = 0; i < n; i++)
+        printf("%s%s\n", indent, text[i]);
+    free(text);
+}
+
+static int sub_moves(int argc, char **argv)
+{
+    topts o;
+    parse("moves", argc, argv, &o);
+    if (o.nargs)
+        die("moves: unexpected argument '%s'", o.args[0]);
+    tw_pos p;
+    load("moves", &o, &p);
+    print_moves(&p, "");
+    return 0;
+}
+
+/* The board with the stacks (top first) in each cell, then every tower in full. */
+static void show(const tw_pos *p)
+{
+    tw_game g = (tw_game)p->game;
+    int w = tw_width(g), n = tw_squares(g), cell = 1;
+    for (int sq = 0; sq < n; sq++)
+        if (p->height[sq] > cell)
+            cell = p->height[sq];
+    if (cell > 6)
+        cell = 6;
+    printf("%s, %s to move, captures: %s\n",
+           g == TW_BASHNI ? "Bashni (column draughts)" : "Lasca (Lasker)",
+           p->side ? "Black" : "White", rules_name(p->rules));
+    for (int r = w - 1; r >= 0; r--) {
+        printf("%2d ", r + 1);
+        for (int f = 0; f < w; f++) {
+            int sq = tw_square_at(g, f, r);
+            char st[64];
+            if (sq < 0)
+                snprintf(st, sizeof st, " ");
+            else if (!p->height[sq])
+                snprintf(st, sizeof st, ".");
+            else {
+                tw_stack_text(p, sq, st, sizeof st);
+                if (p->height[sq] > cell) {
+                    st[cell - 1] = '+';
+                    st[cell] = '\0';
+                }
+            }
+            printf(" %-*s", cell, st);
+        }
+        printf("\n");
+    }
+    printf("   ");
+    for (int f = 0; f < w; f++)
+        printf(" %-*c", cell, 'a' + f);
+    printf("\n");
+    for (int sq = 0; sq < n; sq++) {
+        if (p->height[sq] < 2)
+            continue;
+        char name[8], st[64];
+        tw_square_name(g, sq, name, sizeof name);
+        tw_stack_text(p, sq, st, sizeof st);
+        int own = 1;
+        while (own < p->height[sq] && (p->stack[sq] >> (2 * own) & 1) == (p->stack[sq] & 1))
+            own++;
+        printf("tower %s = %s (%s: %d %s, %d prisoner%s)\n", name, st,
+               p->stack[sq] & 1 ? "black" : "white", own, own > 1 ? "pieces" : "piece",
+               p->height[sq] - own, p->height[sq] - own == 1 ? "" : "s");
+    }
+    char text[TW_POS_TEXT];
+    tw_format(p, text, sizeof text);
+    printf("position %s\n", text);
+}
+
+static int sub_show(int argc, char **argv)
+{
+    topts o;
+    parse("show", argc, argv, &o);
+    if (o.nargs)
+        die("show: unexpected argument '%s'", o.args[0]);
+    tw_pos p;
+    load("show", &o, &p);
+    show(&p);
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+static int sub_play(int argc, char **argv)
+{
+    topts o;
+    parse("play", argc, argv, &o);
+    if (o.nargs)
+        die("play: unexpected argument '%s'", o.args[0]);
+    tw_pos p;
+    load("play", &o, &p);
+    int depth = o.depth ? o.depth : 6;
+    int human = o.side;
+    printf("condraughts towers: %s. You play %s; the engine searches %d plies.\n"
+           "Type a move (c3-d4, or a capture c3:e5:c7), or: moves, show, quit, help.\n\n",
+           tw_game_name((tw_game)p.game), human ? "Black" : "White", depth);
+    char line[1024];
+    int ply = 0, shown = 0;
+    for (;;) {
+        if (!shown) {
+            show(&p);
+            shown = 1;
+        }
+        if (tw_game_over(&p)) {
+            printf("Game over: %s has no move, %s wins.\n", p.side ? "Black" : "White",
+                   p.side ? "White" : "Black");
+            return 0;
+        }
+        if (p.side != human) {
+            tw_search_result r;
+            tw_search(&p, depth, 4000000, &r);
+            char mv[TW_MOVE_TEXT];
+            tw_move_text((tw_game)p.game, &r.best, mv, sizeof mv);
+            printf("%d%s %s  (engine: score %d, depth %d, %llu nodes)\n\n", ply / 2 + 1,
+                   p.side ? "..." : ".", mv, r.score, r.depth, (unsigned long long)r.nodes);
+            tw_make(&p, &r.best);
+            ply++;
+            shown = 0;
+            continue;
+        }
+        printf("%s> ", p.side ? "Black" : "White");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin)) {
+            printf("\n");
+            return 0;
+        }
+        char *cmd = trim(line);
+        if (!*cmd)
+            continue;
+        if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
+            return 0;
+        if (!strcmp(cmd, "help")) {
+            printf("A quiet move is from-to (c3-d4); a capture lists every landing square: "
+                   "c3:e5:c7.\nCommands: moves (the legal moves), show (the board), quit.\n");
+        } else if (!strcmp(cmd, "moves")) {
+            print_moves(&p, "  ");
+        } else if (!strcmp(cmd, "show")) {
+            shown = 0;
+        } else {
+            tw_move m;
+            char err[512];
+            if (tw_move_parse(&p, cmd, &m, err, sizeof err)) {
+                printf("%s\n", err);
+                continue;
+            }
+            char mv[TW_MOVE_TEXT];
+            tw_move_text((tw_game)p.game, &m, mv, sizeof mv);
+            printf("%d%s %s\n", ply / 2 + 1, p.side ? "..." : ".", mv);
+            tw_make(&p, &m);
+            ply++;
+            shown = 0;
+        }
+    }
+}
+
+int cmd_towers(int argc, char **argv)
+{
+    if (argc < 1)
+        die("needs a subcommand: perft, moves, show, play");
+    const char *sub = argv[0];
+    if (!strcmp(sub, "perft"))
+        return sub_perft(argc - 1, argv + 1);
+    if (!strcmp(sub, "moves"))
+        return sub_moves(argc - 1, argv + 1);
+    if (!strcmp(sub, "show"))
+        return sub_show(argc - 1, argv + 1);
+    if (!strcmp(sub, "play"))
+        return sub_play(argc - 1, argv + 1);
+    die("unknown subcommand '%s' (perft, moves, show, play)", sub);
+    return 2;
+}
