@@ -106,7 +106,8 @@ static cd_egtb *open_tables(const egtb_options *o)
 {
     cd_egtb *tb = cd_egtb_open(o->rules, o->dir);
     if (!tb)
-        die("variant %s has no tablebases (8x8 and 10x10 boards only; not breakthrough, "
+        die("variant %s has no tablebases (the diagonal 8x8 and 10x10 boards only; not "
+            "breakthrough, "
             "Frisian, Stavropol, two-move or Northern)",
             o->rules->name);
     return tb;

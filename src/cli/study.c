@@ -164,7 +164,9 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
     const char *name = r->geometry == CD_GEOM_10X10 ? "10x10.txt"
                        : r->geometry == CD_GEOM_8X8 ? "8x8.txt"
                                                     : NULL;
-    if (!name)
+    /* the files hold openings from the usual start with one move a turn (4 and 3 rows of men) */
+    if (!name || r->men_rows != (r->geometry == CD_GEOM_10X10 ? 4 : 3) ||
+        (r->flags & (CD_RULE_DIAGONAL_START | CD_RULE_TWO_MOVE | CD_RULE_STAVROPOL)))
         return 0;
     snprintf(path, len, "openings/%s", name);
     if (access(path, R_OK) == 0)

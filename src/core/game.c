@@ -273,7 +273,8 @@ const char *cd_reason_str(cd_reason r)
 
 const char *cd_status_pdn(const cd_rules *r, cd_status s)
 {
-    int big = r->geometry != CD_GEOM_8X8;
+    /* "2-0" on the International-sized boards; "1-0" on the 8x8 family, Turkish and 80-cell */
+    int big = r->geometry == CD_GEOM_10X10 || r->geometry == CD_GEOM_12X12;
     switch (s) {
     case CD_WHITE_WINS: return big ? "2-0" : "1-0";
     case CD_BLACK_WINS: return big ? "0-2" : "0-1";
