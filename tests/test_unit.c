@@ -526,6 +526,17 @@ static void test_game(void)
     CHECK(cd_game_ply(g) == 50);
     cd_game_free(g);
 
+    /* Frisian: 25 moves each with kings and no capture is a draw ([V] line 241) */
+    static const char *const fshuffle[] = {"50-45", "1-6", "45-50", "6-1"};
+    g = game_from("frisian", "W:WK46,K50:BK1,K5"); /* kings only: no king-move limit */
+    cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION);
+    for (int i = 0; i < 49; i++)
+        play_all(g, fshuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, fshuffle + 1, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_NO_PROGRESS);
+    cd_game_free(g);
+
     /* win by capturing the last piece; antidraughts reverses it */
     g = game_from("international", "W:W33:B28");
     play_all(g, (const char *const[]){"33x22"}, 1);

@@ -31,8 +31,11 @@
  *    cannot express the count; they start with none (count 0), so a game
  *    started from a FEN with kings may allow a king one run of 3 more moves
  *    than the game that led to it.
- *  - Draw rules: threefold repetition only (variants.md table 2: the Frisian
- *    move-count rules were not researched; none is implemented).
+ *  - Draw rules: threefold repetition, and 25 moves each with kings only and
+ *    no capture (../shared/sources/checkers-varieties-russian-international.txt:
+ *    "If the opponents made 25 moves with kings in a row and did not take a
+ *    single foreign checker, the game ends in a draw"). The official Frisian
+ *    endgame counts were not found; none is implemented.
  *  - Duplicate captures: dropped by default (same from, to and captured set
  *    is one move), every distinct path with CD_RULE_KEEP_DUPLICATES (a path:
  *    the pieces taken in order and the squares where the piece turns).
@@ -129,9 +132,11 @@ static const cd_rules rows[] = {
      CD_RULE_FLYING_KINGS | CD_RULE_MEN_TAKE_KINGS | CD_RULE_REMOVE_AT_ONCE, CD_PREC_FREE,
      CD_PROMO_STOP, CD_HALT_EVERY, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 0},
     {"frisian", "Frisian draughts", "40", CD_GEOM_10X10, CD_WHITE, 4, INTL | ORTHO, CD_PREC_VALUE,
-     CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 3},
+     CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY, 3,
+     25, 3},
     {"frysk", "Frysk! (Frisian, 5 men each)", "40", CD_GEOM_10X10, CD_WHITE, 1, INTL | ORTHO,
-     CD_PREC_VALUE, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x', CD_DRAW_REPETITION, 3, 0, 3},
+     CD_PREC_VALUE, CD_PROMO_END, CD_HALT_NONE, CD_GOAL_NORMAL, 'x',
+     CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY, 3, 25, 3},
     /* Turkish draughts (Dama): all 64 squares, orthogonal moves, captured pieces leave at once,
      * no 180-degree turn, majority; a man crossing the last row mid-capture goes on as a man
      * (docs/turkish.md, movegen_turkish.c). men_rows 2: rows 2-3 and 6-7 (the back rows stay
