@@ -420,6 +420,127 @@ for g in $INT $RUS $DEF; do
     case "$c" in 200 | 409) ok ;; *) bad "parallel engine $g: $c" ;; esac
 done
 
+# ------------------------------------------------------------ tower draughts (/api/towers)
+# tmoves: the legal moves of a towers game object, one a line
+tmoves() { printf '%s' "$BODY" | sed 's/.*"moves":\[//; s/\].*//' | tr ',' '\n' | tr -d '"'; }
+req POST /api/towers/games '{"game":"lasker"}'
+check "towers: create lasker 201" is "$CODE" 201
+check "towers: create is JSON" is "$TYPE" application/json
+TW=$(field id)
+check "towers: id is hex" sh -c "printf '%s' '$TW' | grep -Eq '^[0-9a-f]{8}$'"
+check "towers: game lasker" is "$(field game)" lasker
+check "towers: human white by default" is "$(field human)" white
+check "towers: white to move" is "$(field side)" white
+check "towers: lasker start position" is "$(field position)" \
+    "W:a1=w,c1=w,e1=w,g1=w,b2=w,d2=w,f2=w,a3=w,c3=w,e3=w,g3=w,a5=b,c5=b,e5=b,g5=b,b6=b,d6=b,f6=b,a7=b,c7=b,e7=b,g7=b"
+check "towers: lasker has 6 moves" is "$(tmoves | grep -c .)" 6
+check "towers: move list" has '"moves":\["a3-b4","c3-b4","c3-d4","e3-d4","e3-f4","g3-f4"\]'
+check "towers: result null" has '"result":null'
+check "towers: 7x7 board" has '"board":{"width":7,"height":7,"squares":\[{"square":"a1","file":0,"rank":0,"stack":"w"}'
+check "towers: 25 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 25
+req GET "/api/towers/games/$TW"
+check "towers: get 200" is "$CODE" 200
+check "towers: get same game" is "$(field id)" "$TW"
+req POST "/api/towers/games/$TW/move" '{"move":"c3-d4"}'
+check "towers: move 200" is "$CODE" 200
+check "towers: black to move" is "$(field side)" black
+check "towers: history" has '"history":\["c3-d4"\]'
+check "towers: d4 holds a white soldier" has '"square":"d4","file":3,"rank":3,"stack":"w"'
+req POST "/api/towers/games/$TW/engine" '{"depth":4}'
+check "towers: engine 200" is "$CODE" 200
+check "towers: engine moved" is "$(num ply)" 2
+check "towers: white to move after the engine" is "$(field side)" white
+check "towers: engine reports its move" has '"last_engine":{"move":"[a-g][1-7][-:]'
+req POST "/api/towers/games/$TW/engine"
+check "towers: engine with the default depth 200" is "$CODE" 200
+check "towers: ply 3" is "$(num ply)" 3
+# bad input: 400 (or 404, 405, 413) and the game unchanged
+req GET "/api/towers/games/$TW"
+BEFORE=$BODY
+req POST "/api/towers/games/$TW/move" '{"move":"a1-a2"}'
+check "towers: illegal move 400" is "$CODE" 400
+check "towers: illegal move says why" has '"error":"[^"]'
+req POST "/api/towers/games/$TW/move" '{"move":"zz"}'
+check "towers: malformed move 400" is "$CODE" 400
+req POST "/api/towers/games/$TW/move" '{"move":42}'
+check "towers: move not a string 400" is "$CODE" 400
+check "towers: move not a string message" has "'move' must be a string"
+req POST "/api/towers/games/$TW/move" '{}'
+check "towers: move missing 400" is "$CODE" 400
+check "towers: move missing message" has "'move' is required"
+req POST "/api/towers/games/$TW/move" '{"move":"c3-d4"'
+check "towers: malformed JSON 400" is "$CODE" 400
+check "towers: malformed JSON message" has '"error":"malformed JSON"'
+req POST "/api/towers/games/$TW/move" '[1,2]'
+check "towers: body not an object 400" is "$CODE" 400
+req POST "/api/towers/games/$TW/engine" '{"depth":99}'
+check "towers: depth too large 400" is "$CODE" 400
+req POST "/api/towers/games/$TW/engine" '{"depth":"deep"}'
+check "towers: depth not a number 400" is "$CODE" 400
+req POST "/api/towers/games/$TW/move" "$(printf '{"move":"%070000d"}' 0)"
+check "towers: body too large 413" is "$CODE" 413
+req GET "/api/towers/games/$TW"
+check "towers: bad input left the game unchanged" is "$BODY" "$BEFORE"
+req POST /api/towers/games '{"game":"chess"}'
+check "towers: unknown game 400" is "$CODE" 400
+check "towers: unknown game message" has "unknown game 'chess'"
+req POST /api/towers/games '{"game":"bashni","side":"green"}'
+check "towers: bad side 400" is "$CODE" 400
+req POST /api/towers/games '{"game":'
+check "towers: create malformed JSON 400" is "$CODE" 400
+req GET /api/towers/games/ffffffff
+check "towers: unknown id 404" is "$CODE" 404
+check "towers: unknown id message" has '"error":"unknown game"'
+req POST /api/towers/games/ffffffff/move '{"move":"c3-d4"}'
+check "towers: move in an unknown game 404" is "$CODE" 404
+req POST /api/towers/games/ffffffff/engine '{}'
+check "towers: engine in an unknown game 404" is "$CODE" 404
+req GET "/api/towers/games/$TW/nothing"
+check "towers: unknown action 404" is "$CODE" 404
+req GET /api/towers/other
+check "towers: unknown route 404" is "$CODE" 404
+req GET "/api/towers/games/$TW/move"
+check "towers: GET move 405" is "$CODE" 405
+req GET /api/towers/games
+check "towers: GET games 405" is "$CODE" 405
+# Bashni: the engine plays White for a human playing Black
+req POST /api/towers/games '{"game":"bashni","side":"black"}'
+check "towers: create bashni 201" is "$CODE" 201
+TB2=$(field id)
+check "towers: human black" is "$(field human)" black
+check "towers: bashni 8x8, 32 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 32
+check "towers: bashni has 7 moves" is "$(tmoves | grep -c .)" 7
+req POST "/api/towers/games/$TB2/engine" '{}'
+check "towers: engine opens as White" is "$(field side)" black
+# a game to its end: the engine plays both sides at depth 1
+i=0
+while [ $i -lt 600 ]; do
+    req POST "/api/towers/games/$TB2/engine" '{"depth":1}'
+    [ "$CODE" = 200 ] || break
+    has '"result":null' || break
+    i=$((i + 1))
+done
+check "towers: a game ends" has '"result":"\(white\|black\|draw\)"'
+check "towers: the finished game has no moves" has '"moves":\[\]'
+req POST "/api/towers/games/$TB2/engine" '{}'
+check "towers: engine after the end 409" is "$CODE" 409
+req POST "/api/towers/games/$TB2/move" '{"move":"c3-d4"}'
+check "towers: move after the end 409" is "$CODE" 409
+req DELETE "/api/towers/games/$TB2"
+check "towers: delete 200" is "$CODE" 200
+req GET "/api/towers/games/$TB2"
+check "towers: deleted game 404" is "$CODE" 404
+# at most 64 games: the least recently used is evicted
+req GET "/api/towers/games/$TW"
+n=0
+while [ $n -lt 64 ]; do
+    req POST /api/towers/games '{"game":"lasker"}'
+    n=$((n + 1))
+done
+check "towers: still creating games" is "$CODE" 201
+req GET "/api/towers/games/$TW"
+check "towers: the oldest game was evicted" is "$CODE" 404
+
 # ------------------------------------------------------------ restart
 req GET "/api/games/$INT"
 INTFEN=$(field fen)

@@ -28,6 +28,7 @@
 #endif
 
 #include "server.h"
+#include "jsonbody.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "condraughts.h"
+#include "towers_api.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
 #define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
@@ -622,67 +624,10 @@ typedef struct request {
     int too_large, responded;
 } request;
 
-/* The body as a JSON object (an empty body is {} unless required). NULL with err set on error. */
+/* The request body as a JSON object (jsonbody.h). */
 static cJSON *parse_body(const request *rq, int required, char *err, size_t errlen)
 {
-    size_t i = 0;
-    while (i < rq->len && strchr(" \t\r\n", rq->body[i]))
-        i++;
-    if (i == rq->len) {
-        if (required) {
-            snprintf(err, errlen, "a JSON object body is required");
-            return NULL;
-        }
-        return cJSON_CreateObject();
-    }
-    cJSON *j = cJSON_ParseWithLength(rq->body, rq->len);
-    if (!j) {
-        snprintf(err, errlen, "malformed JSON");
-        return NULL;
-    }
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        snprintf(err, errlen, "the JSON body must be an object");
-        return NULL;
-    }
-    return j;
-}
-
-/* Optional string field: 0 when absent or a string, -1 (err set) when of another type. */
-static int get_string(const cJSON *o, const char *name, const char **out, char *err, size_t errlen)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsString(v) || !v->valuestring) {
-        snprintf(err, errlen, "'%s' must be a string", name);
-        return -1;
-    }
-    *out = v->valuestring;
-    return 0;
-}
-
-/* Optional number field within [lo, hi]; *present says whether it was given. */
-static int get_number(const cJSON *o, const char *name, double lo, double hi, int integer,
-                      double *out, int *present, char *err, size_t errlen)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (present)
-        *present = 0;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    double d = v->valuedouble;
-    if (!cJSON_IsNumber(v) || d != d || d < lo || d > hi || (integer && d != (double)(long)d)) {
-        if (integer)
-            snprintf(err, errlen, "'%s' must be an integer from %g to %g", name, lo, hi);
-        else
-            snprintf(err, errlen, "'%s' must be a number from %g to %g", name, lo, hi);
-        return -1;
-    }
-    *out = d;
-    if (present)
-        *present = 1;
-    return 0;
+    return cd_json_body(rq->body, rq->len, required, err, errlen);
 }
 
 /* ---------------------------------------------------------------- search helpers */
@@ -699,8 +644,8 @@ static int read_search_opts(const cJSON *body, int level, double cap, search_opt
 {
     double mt = 0, depth = 0;
     int has_mt = 0, has_depth = 0;
-    if (get_number(body, "movetime", 0.001, MAX_SEARCH, 0, &mt, &has_mt, err, errlen) ||
-        get_number(body, "depth", 1, 64, 1, &depth, &has_depth, err, errlen))
+    if (cd_json_number(body, "movetime", 0.001, MAX_SEARCH, 0, &mt, &has_mt, err, errlen) ||
+        cd_json_number(body, "depth", 1, 64, 1, &depth, &has_depth, err, errlen))
         return -1;
     so->depth = has_depth ? (int)depth : 0;
     so->movetime = has_mt ? mt : has_depth ? 0 : 0.05 * level * level;
@@ -844,13 +789,13 @@ static int read_player_opts(const cJSON *body, int *human, int *level, char *err
     const char *h = NULL;
     double lv = 0;
     int has_level = 0;
-    if (get_string(body, "human", &h, err, errlen))
+    if (cd_json_string(body, "human", &h, err, errlen))
         return -1;
     if (h && (*human = parse_human(h)) < 0) {
         snprintf(err, errlen, "'human' must be \"white\", \"black\", \"both\" or \"none\"");
         return -1;
     }
-    if (get_number(body, "level", 1, 10, 1, &lv, &has_level, err, errlen))
+    if (cd_json_number(body, "level", 1, 10, 1, &lv, &has_level, err, errlen))
         return -1;
     if (has_level)
         *level = (int)lv;
@@ -865,8 +810,8 @@ static enum MHD_Result api_create(reply *c, const request *rq)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     const char *variant = "constitutional", *fen = NULL;
     int human = HUMAN_WHITE, level = 3;
-    if (get_string(body, "variant", &variant, err, sizeof err) ||
-        get_string(body, "fen", &fen, err, sizeof err) ||
+    if (cd_json_string(body, "variant", &variant, err, sizeof err) ||
+        cd_json_string(body, "fen", &fen, err, sizeof err) ||
         read_player_opts(body, &human, &level, err, sizeof err)) {
         cJSON_Delete(body);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
@@ -897,7 +842,7 @@ static enum MHD_Result api_import(reply *c, const request *rq)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     const char *pdn = NULL;
     int human = HUMAN_WHITE, level = 3;
-    if (get_string(body, "pdn", &pdn, err, sizeof err) ||
+    if (cd_json_string(body, "pdn", &pdn, err, sizeof err) ||
         read_player_opts(body, &human, &level, err, sizeof err) ||
         (!pdn && snprintf(err, sizeof err, "'pdn' is required") > 0)) {
         cJSON_Delete(body);
@@ -982,7 +927,7 @@ static enum MHD_Result api_move(reply *c, const char *id, const request *rq)
     if (!body)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     const char *text = NULL;
-    if (get_string(body, "move", &text, err, sizeof err) ||
+    if (cd_json_string(body, "move", &text, err, sizeof err) ||
         (!text && snprintf(err, sizeof err, "'move' is required") > 0)) {
         cJSON_Delete(body);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
@@ -1024,7 +969,7 @@ static enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     char err[1024] = "";
     cJSON *body = parse_body(rq, 0, err, sizeof err);
     double plies = 1;
-    if (!body || get_number(body, "plies", 0, 100000, 1, &plies, NULL, err, sizeof err)) {
+    if (!body || cd_json_number(body, "plies", 0, 100000, 1, &plies, NULL, err, sizeof err)) {
         cJSON_Delete(body);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     }
@@ -1443,6 +1388,12 @@ static enum MHD_Result route(reply *c, const char *url, const char *method, cons
         return serve_static(c, url);
     }
     const char *p = url + 4;
+    if (!strncmp(p, "/towers", 7) && (!p[7] || p[7] == '/')) { /* tower draughts: towers_api.c */
+        towers_reply t;
+        towers_api(p + 7, method, rq->body, rq->len, &t);
+        c->allow = t.allow;
+        return t.body ? send_buffer(c, t.status, "application/json", t.body, t.len) : MHD_NO;
+    }
     if (!strcmp(p, "/variants"))
         return m == M_GET ? api_variants(c) : send_405(c, "GET");
     if (!strcmp(p, "/games") || !strcmp(p, "/games/")) {

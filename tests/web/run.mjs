@@ -384,6 +384,51 @@ async function main() {
     await phone.close();
   });
 
+  await step('towers.html: new Lasca game, c3-d4 by clicking, the engine replies; fits a phone', async () => {
+    const tp = await context.newPage();
+    const errs = [];
+    tp.on('pageerror', (e) => errs.push(e.message));
+    await tp.goto(baseUrl + 'towers.html');
+    await tp.waitForSelector('#app[data-ready="1"]');
+    await tp.selectOption('#side', 'white');
+    const oldId = await tp.evaluate(() => window.towers.state.game && window.towers.state.game.id);
+    await tp.click('#btn-new-lasker');
+    await tp.waitForFunction((o) => {
+      const g = window.towers.state.game;
+      return g && g.id !== o && g.game === 'lasker' && document.getElementById('app').dataset.busy === '0';
+    }, oldId);
+    assert(await tp.locator('#board g.sq').count() === 25, 'not 25 playable squares');
+    assert(await tp.locator('#board g.sq[data-stack="w"]').count() === 11, 'not 11 white soldiers');
+    assert(await tp.locator('#board g.sq[data-stack="b"]').count() === 11, 'not 11 black soldiers');
+    await tp.click('#board [data-sq="c3"]');
+    const dests = await tp.$$eval('#board g.dest', (els) => els.map((e) => e.dataset.sq).sort());
+    assert(JSON.stringify(dests) === '["b4","d4"]', 'destinations ' + JSON.stringify(dests));
+    await tp.click('#board [data-sq="d4"]');
+    await tp.waitForFunction(() => {
+      const a = document.getElementById('app');
+      return a.dataset.busy === '0' && Number(a.dataset.ply) >= 2;
+    });
+    const g = await tp.evaluate(() => window.towers.state.game);
+    assert(g.history[0] === 'c3-d4', 'history ' + JSON.stringify(g.history));
+    assert(g.side === 'white' && g.last_engine && g.last_engine.move === g.history[1], 'no engine reply');
+    const drawn = await tp.$$eval('#board g.sq', (els) => els.map((e) => e.dataset.sq + '=' + e.dataset.stack).join(','));
+    const want = g.board.squares.map((q) => q.square + '=' + q.stack).join(',');
+    assert(drawn === want, 'board drawn ' + drawn + ' is not the game ' + want);
+    assert(await tp.locator('#board .disc').count() === 22, 'not 22 discs drawn');
+    const list = await tp.textContent('#movelist');
+    assert(/1\.\s*c3-d4/.test(list), 'move list: ' + list);
+    assert(await tp.isHidden('#error'), 'an error is shown: ' + await tp.textContent('#error-text'));
+    await tp.screenshot({ path: path.join(outDir, '11-towers.png'), fullPage: true });
+    await tp.setViewportSize({ width: 390, height: 844 });
+    const box = await tp.locator('#board').boundingBox();
+    const sw = await tp.evaluate(() => document.documentElement.scrollWidth);
+    assert(box.width <= 390 && box.width >= 250, 'board width on a phone ' + box.width);
+    assert(sw <= 391, 'page scroll width on a phone ' + sw);
+    await tp.screenshot({ path: path.join(outDir, '12-towers-phone.png'), fullPage: false });
+    assert(errs.length === 0, errs.join('; '));
+    await tp.close();
+  });
+
   await step('no JavaScript errors on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

@@ -1,0 +1,67 @@
+/*
+ * jsonbody.c -- JSON request bodies (see jsonbody.h).
+ */
+#include "jsonbody.h"
+
+#include <stdio.h>
+#include <string.h>
+
+cJSON *cd_json_body(const char *body, size_t len, int required, char *err, size_t errlen)
+{
+    size_t i = 0;
+    while (i < len && strchr(" \t\r\n", body[i]))
+        i++;
+    if (i == len) {
+        if (required) {
+            snprintf(err, errlen, "a JSON object body is required");
+            return NULL;
+        }
+        return cJSON_CreateObject();
+    }
+    cJSON *j = cJSON_ParseWithLength(body, len);
+    if (!j) {
+        snprintf(err, errlen, "malformed JSON");
+        return NULL;
+    }
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        snprintf(err, errlen, "the JSON body must be an object");
+        return NULL;
+    }
+    return j;
+}
+
+int cd_json_string(const cJSON *o, const char *name, const char **out, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v) || !v->valuestring) {
+        snprintf(err, errlen, "'%s' must be a string", name);
+        return -1;
+    }
+    *out = v->valuestring;
+    return 0;
+}
+
+int cd_json_number(const cJSON *o, const char *name, double lo, double hi, int integer, double *out,
+                   int *present, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (present)
+        *present = 0;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    double d = v->valuedouble;
+    if (!cJSON_IsNumber(v) || d != d || d < lo || d > hi || (integer && d != (double)(long)d)) {
+        if (integer)
+            snprintf(err, errlen, "'%s' must be an integer from %g to %g", name, lo, hi);
+        else
+            snprintf(err, errlen, "'%s' must be a number from %g to %g", name, lo, hi);
+        return -1;
+    }
+    *out = d;
+    if (present)
+        *present = 1;
+    return 0;
+}
