@@ -230,7 +230,7 @@ FUZZ_TARGETS := fen move pdn dxp hub http
 FUZZ_SECONDS ?= 300
 FUZZ_SRC_dxp := src/proto/dxp.c
 FUZZ_SRC_hub := src/proto/hub.c
-FUZZ_SRC_http := src/web/server.c src/web/jsonbody.c src/web/towers_api.c $(TOWERS_SRC)
+FUZZ_SRC_http := src/web/server.c src/web/apiutil.c src/web/towers_api.c $(TOWERS_SRC)
 FUZZ_LIBS_http := -lmicrohttpd -lcjson
 FUZZ_DEPS := tests/fuzz/fuzz.h $(PROTO_SRC) $(WEB_SRC) $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -55,39 +55,6 @@
 #define REF_MAX                   4096
 #define MAX_FAIL_SHOWN_PER_CONFIG 3
 
-static const char *const ALL_VARIANTS[] = {
-    "international",
-    "constitutional",
-    "killer",
-    "modern",
-    "antidraughts",
-    "breakthrough",
-    "brazilian",
-    "brazilian-constitutional",
-    "modern-8x8",
-    "canadian",
-    "russian",
-    "russian-constitutional",
-    "english",
-    "italian",
-    "spanish",
-    "portuguese",
-    "czech",
-    "pool",
-    "frisian",
-    "frysk",
-    "turkish",
-    "hoogland",
-    "spantsiretti",
-    "russian-giveaway",
-    "russian-diagonal",
-    "russian-northern",
-    "samoyed",
-    "stavropol",
-    "russian-two-move",
-    "thai",
-};
-
 /* ------------------------------------------------------------ PRNG (xorshift64*) */
 
 static uint64_t rng_state;
@@ -602,8 +569,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (nnames == 0)
-        for (size_t i = 0; i < sizeof ALL_VARIANTS / sizeof ALL_VARIANTS[0]; i++)
-            names[nnames++] = ALL_VARIANTS[i];
+        for (int i = 0; cd_rules_at(i) && nnames < 64; i++) /* every built-in row */
+            names[nnames++] = cd_rules_at(i)->name;
 
     static const unsigned switch_sets[] = {
         0,

@@ -2,10 +2,10 @@
  * egtb_cmd.c -- `condraughts egtb build|stats|probe`: the endgame tablebases
  * from the command line (the library does the work: src/core/egtb.c).
  */
+#include "cliutil.h"
 #include "egtb_cmd.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,23 +15,7 @@
 
 #define DEFAULT_DIR "egtb"
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("condraughts: egtb: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#define die(...) cli_die("condraughts: egtb: ", __VA_ARGS__)
 
 typedef struct egtb_options {
     const cd_rules *rules;
@@ -137,7 +121,7 @@ static void on_progress(const char *sig, const char *phase, uint64_t done, uint6
                         uint64_t all_done, uint64_t all_total, void *user)
 {
     progress_state *ps = user;
-    double t = now();
+    double t = cli_now();
     if (strcmp(ps->sig, sig) != 0) {
         snprintf(ps->sig, sizeof ps->sig, "%s", sig);
         ps->sig_start = t;
@@ -175,7 +159,7 @@ static int cmd_build(const egtb_options *o)
     if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
         die("cannot create folder %s: %s", o->dir, strerror(errno));
     cd_egtb *tb = open_tables(o);
-    progress_state ps = {.start = now(), .tty = isatty(2)};
+    progress_state ps = {.start = cli_now(), .tty = isatty(2)};
     char err[1024];
     cd_result r = cd_egtb_build(tb, o->pieces, o->kings_pieces, o->threads, on_progress, &ps, err,
                                 sizeof err);
@@ -183,11 +167,11 @@ static int cmd_build(const egtb_options *o)
     if (r != CD_OK)
         die("build: %s", err);
     char el[32];
-    fmt_time(now() - ps.start, el, sizeof el);
+    fmt_time(cli_now() - ps.start, el, sizeof el);
     printf("built %s tables up to %d pieces", o->rules->name, o->pieces);
     if (o->kings_pieces > o->pieces)
         printf(" (kings only up to %d)", o->kings_pieces);
-    printf(" in %s (%.1f s) with %d threads, folder %s\n", el, now() - ps.start, o->threads,
+    printf(" in %s (%.1f s) with %d threads, folder %s\n", el, cli_now() - ps.start, o->threads,
            o->dir);
     return 0;
 }

@@ -12,13 +12,12 @@
  * Errors: exit status 2 and one line on stderr saying what and where.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "cliutil.h"
 #include "condraughts.h"
 #include "dxp.h"
 #include "egtb_cmd.h"
@@ -31,18 +30,7 @@
 
 #define BENCH_DEPTH 11
 
-static const char *prog = "condraughts";
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
+#define die(...) cli_die("condraughts: ", __VA_ARGS__)
 
 static const struct {
     const char *name;
@@ -206,13 +194,6 @@ static cd_egtb *attach_egtb(const options *o, cd_engine *e)
     return tb;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmd_perft(int argc, char **argv)
 {
     options o;
@@ -225,7 +206,7 @@ static int cmd_perft(int argc, char **argv)
         die("perft: bad depth '%s' (0-64)", o.args[0]);
     cd_position pos;
     load_position(&o, &pos);
-    double t0 = now();
+    double t0 = cli_now();
     uint64_t total = 0;
     if (o.divide && depth >= 1) {
         static cd_movelist list;
@@ -248,7 +229,7 @@ static int cmd_perft(int argc, char **argv)
             total += n;
         }
     }
-    double s = now() - t0;
+    double s = cli_now() - t0;
     printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
            s > 0 ? (double)total / s : 0.0);
     return 0;

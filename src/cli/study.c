@@ -13,6 +13,7 @@
  * report from the files (study_report.c) as a single process does.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cliutil.h"
 #include "study.h"
 
 #include <errno.h>
@@ -22,8 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef CD_HAVE_MPI
@@ -76,13 +77,6 @@ static void fail(const char *fmt, ...)
         MPI_Abort(MPI_COMM_WORLD, 2);
 #endif
     exit(2);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void *xmalloc(size_t n)
@@ -484,7 +478,7 @@ typedef struct progress {
 
 static void progress_show(const study *s, progress *p, int last)
 {
-    double t = now();
+    double t = cli_now();
     int tenth = p->total ? (int)(10 * p->done / p->total) : 10;
     if (p->tty ? !last && t - p->shown < 0.25 && p->done < p->total
                : tenth == p->tenth && (!last || p->shown_done == p->done))
@@ -767,7 +761,7 @@ int cmd_study(int argc, char **argv)
         MPI_Allreduce(&mine, &p.total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
 #endif
     p.tty = isatty(2);
-    p.start = p.shown = now();
+    p.start = p.shown = cli_now();
     int speak = world.rank == 0;
     if (speak && p.total < total)
         fprintf(stderr, "study: %ld of %ld games already played in %s\n", total - p.total, total,
@@ -781,7 +775,7 @@ int cmd_study(int argc, char **argv)
         for (int v = 0; v < c->nvariants; v++)
             tb[v] = cd_egtb_open(c->variants[v], c->egtb);
     int ranks_done = 0;
-    double t0 = now();
+    double t0 = cli_now();
     for (long k = 0; k < mine; k++) {
         int v = todo[k] / c->games, j = todo[k] % c->games;
         char adjud[128];
@@ -800,7 +794,7 @@ int cmd_study(int argc, char **argv)
         }
 #endif
     }
-    double played = now() - t0;
+    double played = cli_now() - t0;
 #ifdef CD_HAVE_MPI
     if (world.mpi && world.rank) {
         int msg[2] = {0, 0};

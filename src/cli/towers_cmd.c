@@ -14,26 +14,16 @@
  * Errors: exit status 2 and one line on stderr saying what and where.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cliutil.h"
 #include "towers_cmd.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../towers/towers.h"
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "condraughts: towers ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
+#define die(...) cli_die("condraughts: towers ", __VA_ARGS__)
 
 typedef struct topts {
     tw_game game;
@@ -131,13 +121,6 @@ static const char *rules_name(unsigned rules)
     return "?";
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int sub_perft(int argc, char **argv)
 {
     topts o;
@@ -150,7 +133,7 @@ static int sub_perft(int argc, char **argv)
         die("perft: bad depth '%s' (0-64)", o.args[0]);
     tw_pos p;
     load("perft", &o, &p);
-    double t0 = now();
+    double t0 = cli_now();
     uint64_t total = 0;
     if (o.divide && depth >= 1) {
         tw_move *moves;
@@ -179,7 +162,7 @@ static int sub_perft(int argc, char **argv)
             total += n;
         }
     }
-    double s = now() - t0;
+    double s = cli_now() - t0;
     printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
            s > 0 ? (double)total / s : 0.0);
     return 0;

@@ -26,6 +26,24 @@
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                    int *pathlen);
 
+/* Append a non-capturing move (bit indices) to l, or mark it overflowed when full: the one
+ * quiet-move store of every generator body. */
+static inline void cd_push_quiet(cd_movelist *l, int from, int to, int flags)
+{
+    if (l->count >= CD_MAX_MOVES) {
+        l->overflow = 1;
+        return;
+    }
+    cd_move *m = &l->moves[l->count++];
+    m->captured = 0;
+    m->captured_hi = 0;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->ncaptured = 0;
+    m->flags = (uint8_t)flags;
+    m->reserved = 0;
+}
+
 /* Make a move without updating the Zobrist key (perft and other key-free loops). */
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
 

@@ -765,18 +765,7 @@ static inline int F(con_sac)(const F(con) * c, BB x)
 
 static inline void F(push)(cd_movelist *l, int from, BB to, int flags)
 {
-    if (l->count >= CD_MAX_MOVES) {
-        l->overflow = 1;
-        return;
-    }
-    cd_move *m = &l->moves[l->count++];
-    m->captured = 0;
-    m->captured_hi = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)BBCTZ(to);
-    m->ncaptured = 0;
-    m->flags = (uint8_t)flags;
-    m->reserved = 0;
+    cd_push_quiet(l, from, BBCTZ(to), flags);
 }
 
 /* Is Rule C active for this position (constitutional and the enemy has kings)? */

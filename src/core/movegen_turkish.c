@@ -341,18 +341,7 @@ static int gen_captures(const tpos *t, const cd_rules *r, cd_move *moves, int ro
 
 static inline void push(cd_movelist *l, int from, bb to, int flags)
 {
-    if (l->count >= CD_MAX_MOVES) {
-        l->overflow = 1;
-        return;
-    }
-    cd_move *m = &l->moves[l->count++];
-    m->captured = 0;
-    m->captured_hi = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)__builtin_ctzll(to);
-    m->ncaptured = 0;
-    m->flags = (uint8_t)flags;
-    m->reserved = 0;
+    cd_push_quiet(l, from, __builtin_ctzll(to), flags);
 }
 
 /* Non-capturing destinations of a king on o. */

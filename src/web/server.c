@@ -28,7 +28,7 @@
 #endif
 
 #include "server.h"
-#include "jsonbody.h"
+#include "apiutil.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -110,23 +110,6 @@ static void free_game(web_game *w)
 {
     cd_game_free(w->game);
     free(w);
-}
-
-static void random_id(char *out)
-{
-    unsigned char b[ID_HEX / 2];
-    int fd = open("/dev/urandom", O_RDONLY);
-    ssize_t got = fd >= 0 ? read(fd, b, sizeof b) : -1;
-    if (fd >= 0)
-        close(fd);
-    if (got != (ssize_t)sizeof b) {
-        static unsigned seed;
-        seed = seed * 1103515245u + 12345u + (unsigned)time(NULL) + (unsigned)getpid();
-        for (size_t i = 0; i < sizeof b; i++)
-            b[i] = (unsigned char)((seed >> (i * 8)) ^ (unsigned)rand());
-    }
-    for (size_t i = 0; i < sizeof b; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 /* A fresh copy of g's moves from its start position (same draw rules). NULL on failure. */
@@ -624,7 +607,7 @@ typedef struct request {
     int too_large, responded;
 } request;
 
-/* The request body as a JSON object (jsonbody.h). */
+/* The request body as a JSON object (apiutil.h). */
 static cJSON *parse_body(const request *rq, int required, char *err, size_t errlen)
 {
     return cd_json_body(rq->body, rq->len, required, err, errlen);
@@ -770,7 +753,7 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level)
         return send_busy(c, "too many games (delete some)");
     }
     do
-        random_id(w->id);
+        cd_api_random_id(w->id, ID_HEX);
     while (find_game(w->id));
     w->next = S.games;
     S.games = w;

@@ -14,18 +14,15 @@
 #endif
 
 #include "towers_api.h"
-#include "jsonbody.h"
+#include "apiutil.h"
 
 #include <cjson/cJSON.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../towers/towers.h"
 
@@ -91,7 +88,7 @@ static void reply_405(towers_reply *r, const char *allow)
 
 /* ---------------------------------------------------------------- request bodies */
 
-/* The body as a JSON object (an empty body is {}); fields (jsonbody.h). */
+/* The body as a JSON object (an empty body is {}); fields (apiutil.h). */
 static cJSON *parse_body(const char *body, size_t len, char *err, size_t errlen)
 {
     return cd_json_body(body, len, 0, err, errlen);
@@ -111,23 +108,6 @@ static int get_int(const cJSON *o, const char *name, int lo, int hi, int *out, c
 }
 
 /* ---------------------------------------------------------------- games */
-
-static void random_id(char *out)
-{
-    unsigned char b[TID_HEX / 2];
-    int fd = open("/dev/urandom", O_RDONLY);
-    ssize_t got = fd >= 0 ? read(fd, b, sizeof b) : -1;
-    if (fd >= 0)
-        close(fd);
-    if (got != (ssize_t)sizeof b) {
-        static unsigned seed;
-        seed = seed * 1103515245u + 12345u + (unsigned)time(NULL) + (unsigned)T.clock;
-        for (size_t i = 0; i < sizeof b; i++)
-            b[i] = (unsigned char)(seed >> (i * 8));
-    }
-    for (size_t i = 0; i < sizeof b; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
 
 /* (lock) */
 static tgame *find_game(const char *id)
@@ -155,7 +135,7 @@ static tgame *new_slot(void)
     }
     memset(g, 0, sizeof *g);
     do
-        random_id(g->id);
+        cd_api_random_id(g->id, TID_HEX);
     while (find_game(g->id));
     g->used = 1;
     g->touched = ++T.clock;

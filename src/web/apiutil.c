@@ -1,10 +1,15 @@
 /*
- * jsonbody.c -- JSON request bodies (see jsonbody.h).
+ * apiutil.c -- helpers shared by the two JSON APIs (see apiutil.h).
  */
-#include "jsonbody.h"
+#define _POSIX_C_SOURCE 200809L
+#include "apiutil.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 cJSON *cd_json_body(const char *body, size_t len, int required, char *err, size_t errlen)
 {
@@ -64,4 +69,22 @@ int cd_json_number(const cJSON *o, const char *name, double lo, double hi, int i
     if (present)
         *present = 1;
     return 0;
+}
+
+void cd_api_random_id(char *out, int hex)
+{
+    unsigned char b[16];
+    size_t n = (size_t)hex / 2;
+    int fd = open("/dev/urandom", O_RDONLY);
+    ssize_t got = fd >= 0 ? read(fd, b, n) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (got != (ssize_t)n) {
+        static unsigned seed;
+        seed = seed * 1103515245u + 12345u + (unsigned)time(NULL) + (unsigned)getpid();
+        for (size_t i = 0; i < n; i++)
+            b[i] = (unsigned char)((seed >> (i * 8)) ^ (unsigned)rand());
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
 }

@@ -1,10 +1,10 @@
 /*
- * jsonbody.h -- reading HTTP request bodies as JSON objects (cJSON) with a
- * clear error message: shared by the game API (server.c) and the tower-draughts
- * API (towers_api.c).
+ * apiutil.h -- helpers shared by the game API (server.c) and the tower-draughts
+ * API (towers_api.c): request bodies read as JSON objects (cJSON) with a clear
+ * error message, and random game ids.
  */
-#ifndef CD_JSONBODY_H
-#define CD_JSONBODY_H
+#ifndef CD_APIUTIL_H
+#define CD_APIUTIL_H
 
 #include <stddef.h>
 
@@ -23,5 +23,9 @@ int cd_json_string(const cJSON *o, const char *name, const char **out, char *err
  * may be NULL. */
 int cd_json_number(const cJSON *o, const char *name, double lo, double hi, int integer, double *out,
                    int *present, char *err, size_t errlen);
+
+/* A random id of `hex` lowercase hex digits (even, at most 32) into out[hex + 1], from
+ * /dev/urandom, or a time-seeded generator when that cannot be read. */
+void cd_api_random_id(char *out, int hex);
 
 #endif
