@@ -126,5 +126,11 @@ expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
 
+# DXP sends the clock in minutes: a --time that is not whole minutes is refused (both sides would
+# otherwise play on different clocks)
+err=$("$bin" dxp --initiate --time 90 2>&1 >/dev/null); st=$?
+[ "$st" -eq 2 ] && printf '%s' "$err" | grep -qF -- "--time 90 is not whole minutes (DXP sends minutes), e.g. 120" &&
+    ok || bad "dxp --time 90: status $st, stderr '$err'"
+
 echo "match tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
