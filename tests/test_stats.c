@@ -110,10 +110,10 @@ static void histogram(void)
 
 /*
  * The expected values below were computed once by an independent Python script (not part of the
- * repository) written from fishtest's formulas: L(e) = 1/(1 + 10^(-e/400)); counts regularised
- * by adding 0.001 to each when one is zero; mu, var the mean and population variance of the pair
- * scores i/4; LLR = N (s1 - s0)(2 mu - s0 - s1) / (2 var); se = sqrt(var / N);
- * Elo = -400 log10(1/p - 1).
+ * repository) written from fishtest's formulas (LLRcalc.py: regularize, LLR_alt2):
+ * L(e) = 1/(1 + 10^(-e/400)); counts regularised by adding 0.001 to each when one is zero;
+ * mu, var the mean and population variance of the pair scores i/4;
+ * LLR = N (s1 - s0)(2 mu - s0 - s1) / (2 var); se = sqrt(var / N); Elo = -400 log10(1/p - 1).
  */
 static void elo_and_sprt(void)
 {

@@ -191,15 +191,14 @@ static void reap(match_player *p, double wait)
     double end = cli_now() + wait;
     while (waitpid(p->pid, NULL, WNOHANG) == 0) {
         if (cli_now() >= end) {
-            kill(-p->pid, SIGKILL);
+            kill(-p->pid, SIGKILL); /* the group: the shell and the engine it started */
             waitpid(p->pid, NULL, 0);
             break;
         }
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    kill(-p->pid, SIGKILL); /* whatever the engine's shell left behind */
-    p->pid = 0;
+    p->pid = 0; /* reaped: its process group id may not be used again */
 }
 
 static void close_pipes(match_player *p)

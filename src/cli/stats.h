@@ -78,8 +78,9 @@ typedef struct stats_sprt {
 
 /*
  * The SPRT of a match on the pentanomial counts of game pairs: penta[j] pairs in which the
- * first engine scored j/2 points out of 2 (j = 0..4). Logistic Elo, the generalized SPRT in
- * its normal approximation (M. Van den Bergh; as fishtest computes it):
+ * first engine scored j/2 points out of 2 (j = 0..4). Logistic Elo, the generalized SPRT
+ * (GSPRT, M. Van den Bergh) with the log-likelihood ratio in its quadratic (normal)
+ * approximation, LLR_alt2 in fishtest's LLRcalc.py:
  *   LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)
  * with N the number of pairs, mu and var the mean and variance of the pair score (0, 1/4, ...,
  * 1 per game), s0 = stats_elo_score(elo0), s1 = stats_elo_score(elo1). When a count is zero,
