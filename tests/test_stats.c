@@ -140,6 +140,17 @@ static void elo_and_sprt(void)
     NEAR(e.lo, 8.220274737185147, 1e-9);
     NEAR(e.hi, 111.24508672118412, 1e-9);
 
+    /* all lost: the Wilson interval of 0/20 games, [0, 0.16113], is below -286.6 Elo; 10/10
+     * pairs won: above +166.2 (Python: the Wilson formula, then -400 log10(1/p - 1)) */
+    long t0[3] = {20, 0, 0};
+    e = stats_elo_estimate(t0, tri_v, 3, STATS_Z95);
+    CHECK(e.elo == -999.0 && e.lo == -999.0);
+    NEAR(e.hi, -286.6135254494834, 1e-6);
+    long pw[5] = {0, 0, 0, 0, 10};
+    e = stats_elo_estimate(pw, penta_v, 5, STATS_Z95);
+    CHECK(e.elo == 999.0 && e.hi == 999.0);
+    NEAR(e.lo, 166.201527183891, 1e-6);
+
     stats_sprt s = stats_sprt_penta(p1, 0, 5, 0.05, 0.05);
     NEAR(s.llr, 1.4057662529, 1e-9);
     NEAR(s.lower, -2.9444389791664403, 1e-12);

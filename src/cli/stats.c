@@ -134,6 +134,12 @@ stats_elo_est stats_elo_estimate(const long *count, const double *value, int k, 
     e.elo = stats_elo(mu);
     e.lo = stats_elo(mu - z * e.se);
     e.hi = stats_elo(mu + z * e.se);
+    if (n > 0.0 && var == 0.0 && (mu == 0.0 || mu == 1.0)) {
+        /* all lost or all won: no spread to measure, the Wilson interval of k = 0 or n */
+        stats_interval w = stats_wilson(mu == 0.0 ? 0 : (long)n, (long)n, z);
+        e.lo = stats_elo(w.lo);
+        e.hi = stats_elo(w.hi);
+    }
     return e;
 }
 

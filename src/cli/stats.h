@@ -66,7 +66,9 @@ typedef struct stats_elo_est {
  * was seen count[i] times. The mean and the variance of the outcomes give the standard error of
  * the mean, se = sd / sqrt(N) (population variance, as fishtest); the interval is the Elo of
  * score -+ z se. Trinomial: values 0, 1/2, 1 over games; pentanomial: 0, 1/4, 1/2, 3/4, 1 over
- * game pairs (each opening with both colours), which takes the pairing into account.
+ * game pairs (each opening with both colours), which takes the pairing into account. When
+ * every outcome scored 0 (or every one 1) there is no spread: the interval is then the Elo of
+ * the Wilson interval of 0 (or N) successes in N (stats_wilson).
  */
 stats_elo_est stats_elo_estimate(const long *count, const double *value, int k, double z);
 
