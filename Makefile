@@ -194,6 +194,8 @@ pdn-test: $(BUILD)/test_pdn
 
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
+	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
+	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
 $(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.c src/proto/dxp.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c src/proto/dxp.c $(LIB) -o $@
