@@ -551,8 +551,11 @@ const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i);
 /*
  * Write one game: the tags Event, Site, Date, Round, White, Black (from
  * `tags`, "?" when missing), Result (the game's cd_game_status), GameType
- * (rules->gametype), Variant (when the rules are not the GameType's own
- * variant, e.g. constitutional, killer), SetUp and FEN (when the game did not
+ * (rules->gametype when that number means these rules; else the number of
+ * docs/pdn.md in PDN 3.0's long form, e.g. "60,W,10,10,N2,0" for
+ * constitutional, so other programs cannot replay the game under the wrong
+ * rules), Variant (when the rules are not their GameType's own row, e.g.
+ * constitutional, killer), SetUp and FEN (when the game did not
  * start from the variant's start position), then every other tag of `tags`
  * (may be NULL) in order; a blank line; the movetext in the variant's notation
  * (cd_move_to_text) with move numbers, wrapped at 80 columns, and the result;

@@ -143,18 +143,30 @@ cd_result cd_pdn_tag_set(cd_pdn_tags *t, const char *name, const char *value)
 /* ------------------------------------------------------------------ variants */
 
 /*
- * GameType numbers read: PDN 3.0's table (20-31, 40, 41) and the numbers lidraughts writes for
- * its own variants (its Variant classes: Breakthrough 96, Frysk! 97, Antidraughts 98).
+ * GameType numbers read (and written, see gametype_tag): PDN 3.0's table (20-31, 40, 41), the
+ * numbers lidraughts writes for its own variants (its Variant classes: Breakthrough 96, Frysk!
+ * 97, Antidraughts 98), and for the rows no one has numbered condraughts' own block 60-72, clear
+ * of both (docs/pdn.md), so no other program replays them under the wrong rules.
  */
 static const struct {
     int type;
     const char *name;
 } gametypes[] = {
-    {20, "international"}, {21, "english"},      {22, "italian"},      {23, "pool"},
-    {24, "spanish"},       {25, "russian"},      {26, "brazilian"},    {27, "canadian"},
-    {28, "portuguese"},    {29, "czech"},        {30, "turkish"},      {31, "thai"},
-    {40, "frisian"},       {41, "spantsiretti"}, {96, "breakthrough"}, {97, "frysk"},
-    {98, "antidraughts"},
+    {20, "international"},    {21, "english"},
+    {22, "italian"},          {23, "pool"},
+    {24, "spanish"},          {25, "russian"},
+    {26, "brazilian"},        {27, "canadian"},
+    {28, "portuguese"},       {29, "czech"},
+    {30, "turkish"},          {31, "thai"},
+    {40, "frisian"},          {41, "spantsiretti"},
+    {96, "breakthrough"},     {97, "frysk"},
+    {98, "antidraughts"},     {60, "constitutional"},
+    {61, "killer"},           {62, "modern"},
+    {63, "hoogland"},         {64, "brazilian-constitutional"},
+    {65, "modern-8x8"},       {66, "russian-constitutional"},
+    {67, "russian-giveaway"}, {68, "russian-diagonal"},
+    {69, "russian-two-move"}, {70, "russian-northern"},
+    {71, "samoyed"},          {72, "stavropol"},
 };
 
 /* "20 international, 21 english, ..." for messages. */
@@ -210,6 +222,26 @@ static int own_gametype(const cd_rules *r)
 {
     const char *name = gametype_variant(gametype_number(r->gametype));
     return name && name_eq(name, r->name);
+}
+
+/*
+ * The GameType written for r: its row's own ("20", "25", ...) when that number means r, else the
+ * number gametypes gives r, in PDN 3.0's full form (start colour, width, height, notation, invert
+ * flag) so a program that knows no such number still learns the board: "60,W,10,10,N2,0".
+ */
+static void gametype_tag(const cd_rules *r, char *out, size_t len)
+{
+    snprintf(out, len, "%s", r->gametype);
+    if (own_gametype(r))
+        return;
+    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++)
+        if (name_eq(gametypes[i].name, r->name)) {
+            int algebraic = (r->flags & CD_RULE_ALGEBRAIC) != 0;
+            snprintf(out, len, "%d,%c,%d,%d,%s,0", gametypes[i].type,
+                     r->first == CD_WHITE ? 'W' : 'B', cd_rules_width(r), cd_rules_height(r),
+                     algebraic ? "A0" : "N2");
+            return;
+        }
 }
 
 /* ------------------------------------------------------------------ writer */
@@ -268,7 +300,9 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
         put_tag(&b, roster[i], v ? v : !strcmp(roster[i], "Date") ? "????.??.??" : "?");
     }
     put_tag(&b, "Result", result);
-    put_tag(&b, "GameType", r->gametype);
+    char gametype[64];
+    gametype_tag(r, gametype, sizeof gametype);
+    put_tag(&b, "GameType", gametype);
     if (!own_gametype(r))
         put_tag(&b, "Variant", r->name);
     cd_position initial;
