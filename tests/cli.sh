@@ -58,6 +58,8 @@ printf '%s' "$out" | grep -q '^1\. 32-28 ' && ok || bad "play: no PDN of the gam
 expect_error 2 "levels are 1 to 10" play --level 99
 expect_error 2 "bad number" play --level 0
 expect_error 2 "'x' at column 6 is not followed by a square" moves --after 32-27x
+expect_error 2 "'33-29' is not legal here (capturing is compulsory); legal moves: 33x22" moves \
+    --fen "W:W33:B28" --after 33-29
 out=$(printf '32-28\nundo\nresign\n' | "$bin" play --variant international --level 1)
 printf '%s' "$out" | grep -q "took back your 32-28 and the engine's [0-9]*-[0-9]*; your move" && ok ||
     bad "play: undo does not say what it took back"

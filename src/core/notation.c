@@ -595,7 +595,12 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
     } else {
         sbuf b = {err, errlen, 0};
         char tmp[256];
-        snprintf(tmp, sizeof tmp, "move '%s' is not legal here; legal moves:", text);
+        /* every legal move captures: say that this is why the move is refused */
+        int forced = list->count > 0;
+        for (int i = 0; i < list->count; i++)
+            forced &= list->moves[i].ncaptured > 0;
+        snprintf(tmp, sizeof tmp, "move '%s' is not legal here%s; legal moves:", text,
+                 forced ? " (capturing is compulsory)" : "");
         sb_puts(&b, tmp);
         for (int i = 0; i < list->count && i < 40; i++) {
             cd_move_to_text(pos, &list->moves[i], -1, tmp, sizeof tmp);
