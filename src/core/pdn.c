@@ -152,30 +152,52 @@ static const struct {
     int type;
     const char *name;
 } gametypes[] = {
-    {20, "international"},    {21, "english"},
-    {22, "italian"},          {23, "pool"},
-    {24, "spanish"},          {25, "russian"},
-    {26, "brazilian"},        {27, "canadian"},
-    {28, "portuguese"},       {29, "czech"},
-    {30, "turkish"},          {31, "thai"},
-    {40, "frisian"},          {41, "spantsiretti"},
-    {96, "breakthrough"},     {97, "frysk"},
-    {98, "antidraughts"},     {60, "constitutional"},
-    {61, "killer"},           {62, "modern"},
-    {63, "hoogland"},         {64, "brazilian-constitutional"},
-    {65, "modern-8x8"},       {66, "russian-constitutional"},
-    {67, "russian-giveaway"}, {68, "russian-diagonal"},
-    {69, "russian-two-move"}, {70, "russian-northern"},
-    {71, "samoyed"},          {72, "stavropol"},
+    /* PDN 3.0 */
+    {20, "international"},
+    {21, "english"},
+    {22, "italian"},
+    {23, "pool"},
+    {24, "spanish"},
+    {25, "russian"},
+    {26, "brazilian"},
+    {27, "canadian"},
+    {28, "portuguese"},
+    {29, "czech"},
+    {30, "turkish"},
+    {31, "thai"},
+    {40, "frisian"},
+    {41, "spantsiretti"},
+    /* condraughts' own block (docs/pdn.md) */
+    {60, "constitutional"},
+    {61, "killer"},
+    {62, "modern"},
+    {63, "hoogland"},
+    {64, "brazilian-constitutional"},
+    {65, "modern-8x8"},
+    {66, "russian-constitutional"},
+    {67, "russian-giveaway"},
+    {68, "russian-diagonal"},
+    {69, "russian-two-move"},
+    {70, "russian-northern"},
+    {71, "samoyed"},
+    {72, "stavropol"},
+    /* lidraughts */
+    {96, "breakthrough"},
+    {97, "frysk"},
+    {98, "antidraughts"},
 };
 
-/* "20 international, 21 english, ..." for messages. */
+/* "20 international, 21 english, ..., 60-72 condraughts' own" for messages. */
 static void gametype_list(char *out, size_t len)
 {
     sbuf b = {out, len, 0};
     for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++) {
         char tmp[48];
-        snprintf(tmp, sizeof tmp, "%s%d %s", i ? ", " : "", gametypes[i].type, gametypes[i].name);
+        int own = gametypes[i].type >= 60 && gametypes[i].type <= 72;
+        if (own && gametypes[i].type != 60)
+            continue;
+        snprintf(tmp, sizeof tmp, "%s%d %s", i ? ", " : "", gametypes[i].type,
+                 own ? "to 72 condraughts' own (docs/pdn.md)" : gametypes[i].name);
         sb_puts(&b, tmp);
     }
     sb_end(&b);
@@ -666,7 +688,7 @@ static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
     } else if (h->has_gametype) {
         const char *name = gametype_variant(type);
         if (!name) {
-            char list[512];
+            char list[768];
             gametype_list(list, sizeof list);
             return fail(rd, h->gametype_at, CD_ERR_VARIANT,
                         "unsupported GameType %d (supported: %s; or give a Variant tag)", type,
