@@ -755,7 +755,9 @@ static int move_shape(const char *w, size_t n, char *out, size_t outlen, const c
             i++;
         if (i < n && isdigit((unsigned char)w[i]))
             return 0;
-        int num = atoi(w + digits);
+        int num = 0;
+        for (size_t d = digits; d < i; d++)
+            num = num * 10 + (w[d] - '0');
         if (letter && turned) {
             int width = cd_rules_width(turned), height = cd_rules_height(turned);
             int col = tolower(letter) - 'a';
