@@ -199,6 +199,8 @@ pdn-test: $(BUILD)/test_pdn
 
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
+	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
+	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
 $(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.c src/proto/dxp.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c src/proto/dxp.c $(LIB) -o $@
@@ -272,9 +274,11 @@ fuzz-ci: fuzz-build
 	rm -rf build-fuzz/ci
 	sh tests/fuzz/run.sh --out build-fuzz/ci --seed 1 $(FUZZ_CI_RUNS)
 
-# `condraughts pdn check` on good and bad files.
+# `condraughts pdn check` on good and bad files, and on the real files of ../shared/data/real-pdn
+# (games read and refused per file as tests/pdncheck/real-pdn.expected says; skipped without them).
 pdncheck-test: $(BIN)
 	sh tests/pdncheck.sh --bin $(BIN)
+	sh tests/pdncheck-real.sh --bin $(BIN) --dir ../shared/data/real-pdn
 
 # Hub robustness: garbage lines, stop during every kind of search, a few timed games (lenient
 # here; `make hub-games` holds every move to 5% of its time).

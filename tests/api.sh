@@ -388,6 +388,23 @@ req POST /api/games/import '{"human":"white"}'
 check "import without pdn 400" is "$CODE" 400
 req POST /api/games/import '{"pdn":1}'
 check "pdn of wrong type 400" is "$CODE" 400
+# issue 15: "variant" for a PDN without GameType/Variant tags (the tags win), the tags kept
+req POST /api/games/import '{"pdn":"1. c3-d4 f6-g5 *","variant":"russian"}'
+check "import with variant 201" is "$CODE" 201
+check "import with variant: russian" is "$(field variant)" russian
+check "import with variant: 2 plies" is "$(num ply)" 2
+req POST /api/games/import '{"pdn":"[GameType \"20\"]\n1. 32-28 *","variant":"russian"}'
+check "the GameType tag wins over variant" is "$(field variant)" international
+req POST /api/games/import '{"pdn":"1. 32-28 *","variant":"chess"}'
+check "import with an unknown variant 400" is "$CODE" 400
+check "import with an unknown variant says which" has "unknown variant 'chess'"
+req POST /api/games/import '{"pdn":"[Event \"Club night\"]\n[Site \"Leeuwarden\"]\n[White \"Smith, A.\"]\n[Black \"Jones\"]\n[Round \"3\"]\n\n1. 32-28 *"}'
+IMP=$(field id)
+req GET "/api/games/$IMP/pdn"
+check "export keeps Event" has '\[Event "Club night"\]'
+check "export keeps Site" has '\[Site "Leeuwarden"\]'
+check "export keeps the players" has '\[White "Smith, A."\]'
+check "export keeps Round" has '\[Round "3"\]'
 
 # ------------------------------------------------------------ SSE analysis
 req POST /api/games '{"variant":"international"}'
