@@ -3,9 +3,7 @@
 # Usage: tests/cli.sh [--bin PATH]
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_error STATUS PATTERN ARGS...: exit status, one line on stderr matching PATTERN
 expect_error() {
@@ -53,5 +51,4 @@ printf '%s' "$out" | grep -q "move '32-26' is not legal here" && ok || bad "play
 printf '%s' "$out" | grep -q "Game over: 0-2, Black wins (resignation)" && ok || bad "play: no result line"
 printf '%s' "$out" | grep -q '^1\. 32-28 ' && ok || bad "play: no PDN of the game"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary cli
