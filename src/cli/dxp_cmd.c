@@ -232,6 +232,9 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--time")) {
             if (int_arg(a, val, 1, 999 * 60, &v))
                 return 2;
+            if (v % 60) /* GAMEREQ carries minutes: both sides must get the same clock */
+                return usage("--time %ld is not whole minutes (DXP sends minutes), e.g. %ld", v,
+                             (v + 30) / 60 > 0 ? (v + 30) / 60 * 60 : 60);
             o->set.time = (double)v;
         } else if (!strcmp(a, "--moves")) {
             if (int_arg(a, val, 0, 999, &v))

@@ -641,8 +641,7 @@ static int run_initiator(session *s, const cd_position *start)
         cd_dxp_msg m = {.type = CD_DXP_GAMEREQ, .version = 1};
         snprintf(m.name, sizeof m.name, "%s", o->name);
         m.colour = s->mine ^ 1;
-        int minutes = (int)((o->time + 59) / 60);
-        m.minutes = minutes > 999 ? 999 : minutes;
+        m.minutes = (int)(o->time / 60); /* whole minutes (src/cli/dxp_cmd.c) */
         m.moves = o->moves;
         m.setup = !standard;
         if (m.setup)
