@@ -3,9 +3,7 @@
 # Usage: tests/cli.sh [--bin PATH]
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_error STATUS PATTERN ARGS...: exit status, one line on stderr matching PATTERN
 expect_error() {
@@ -68,5 +66,4 @@ out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | gre
 [ "$out" -ge 1 ] && ok || bad "analyse: no 'win in N moves' score"
 [ "$("$bin" moves | wc -l)" -eq 9 ] && ok || bad "moves without --variant: not International's 9"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary cli

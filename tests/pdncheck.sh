@@ -5,9 +5,7 @@
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
 dir=$(dirname "$0")/pdncheck
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_ok N FILE [ARGS...]
 expect_ok() {
@@ -78,5 +76,4 @@ for args in "" "check" "check $tmp/none.pdn" "check a b" "check --variant nosuch
     [ "$st" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && ok || bad "pdn $args: status $st, '$err'"
 done
 
-echo "pdncheck: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary pdncheck

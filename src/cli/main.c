@@ -19,7 +19,7 @@
 
 #include "cliutil.h"
 #include "condraughts.h"
-#include "dxp.h"
+#include "dxp_cmd.h"
 #include "egtb_cmd.h"
 #include "hub.h"
 #include "match.h"
