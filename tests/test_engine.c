@@ -128,7 +128,9 @@ static void test_time_limit(int threads)
         if (t > worst)
             worst = t;
     }
-    CHECK(worst <= 0.3 * 1.05 + 0.01);
+    /* with more threads than free cores (a loaded machine, the thread sanitizer) a helper may
+     * wait for a time slice before it sees the stop: 10 ms more */
+    CHECK(worst <= 0.3 * 1.05 + (threads > 1 ? 0.02 : 0.01));
     printf("engine: movetime 0.300 s, worst %.3f s (%d thread%s)\n", worst, threads,
            threads > 1 ? "s" : "");
     /* depth and node limits */
