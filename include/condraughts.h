@@ -490,7 +490,13 @@ void cd_engine_ponderhit(cd_engine *e);
  * Switch a search step on (1) or off (0), to measure what it gains:
  * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
  * "history", "ttcut" transposition-table cut-offs, "single" the extension of
- * forced single replies. All are on by default. CD_ERR_ARG for an unknown name.
+ * forced single replies, "qshots" shots in quiescence, "lmrlog" logarithmic
+ * LMR, "probcut" ProbCut, "timeman" time that follows the search; "classic" 1
+ * switches the last four off (the search before issue 13). All are on by
+ * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
+ * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
+ * 1-64; CD_ERR_OVERFLOW if out of memory). CD_ERR_ARG for an unknown name or
+ * a value out of range.
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 

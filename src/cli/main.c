@@ -55,6 +55,7 @@ typedef struct {
     int depth, multipv, level, side;
     double time;
     size_t hash;
+    int threads;      /* --threads: search threads (analyse, play) */
     const char *egtb; /* endgame tables folder (--egtb) */
     const char *args[8];
     int nargs;
@@ -91,7 +92,7 @@ static void parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--divide")) {
             o->divide = 1;
         } else if (!strcmp(a, "--depth") || !strcmp(a, "--multipv") || !strcmp(a, "--level") ||
-                   !strcmp(a, "--hash")) {
+                   !strcmp(a, "--hash") || !strcmp(a, "--threads")) {
             if (++i >= argc)
                 die("%s needs a number", a);
             char *end;
@@ -106,6 +107,8 @@ static void parse_options(int argc, char **argv, options *o)
                 o->multipv = v > 64 ? 64 : (int)v;
             else if (!strcmp(a, "--level"))
                 o->level = (int)v;
+            else if (!strcmp(a, "--threads"))
+                o->threads = v > 64 ? 64 : (int)v;
             else
                 o->hash = (size_t)v;
         } else if (!strcmp(a, "--time")) {
@@ -409,6 +412,8 @@ static int cmd_analyse(int argc, char **argv)
     load_position(&o, &pos);
     cd_game *g = cd_game_new(&o.rules, &pos);
     cd_engine *e = cd_engine_new(o.hash);
+    if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
+        die("cannot start %d search threads", o.threads);
     if (!g || !e)
         die("out of memory");
     cd_egtb *tb = attach_egtb(&o, e);
@@ -486,6 +491,8 @@ static int cmd_play(int argc, char **argv)
     load_position(&o, &start);
     cd_game *g = cd_game_new(&o.rules, &start);
     cd_engine *e = cd_engine_new(o.hash);
+    if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
+        die("cannot start %d search threads", o.threads);
     if (!g || !e)
         die("out of memory");
     cd_egtb *tb = attach_egtb(&o, e);
@@ -620,9 +627,9 @@ static void usage(FILE *f)
         "  moves --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S]\n"
         "  show  --variant V [--fen FEN] [--after MOVES]\n"
         "  analyse [--variant V] [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
-        "          [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
+        "          [--egtb DIR]  (endgame tables; default ./egtb when it exists) [--threads N]\n"
         "  play  [--variant V] [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
-        "        [--egtb DIR]\n"
+        "        [--egtb DIR] [--threads N]\n"
         "  bench [DEPTH]\n"
         "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"

@@ -2,10 +2,13 @@
  * engine.h -- internal state of the engine: transposition table, move
  * ordering tables, time control, stop flags.
  *
- * Transposition table: 2^k buckets of 16-byte entries, always-replace on a
- * deeper or newer entry. An entry keeps the upper 32 bits of the Zobrist key
- * for verification and the best move as its index in the generator's list
- * (the generator is deterministic, so the index names the same move again).
+ * Transposition table (tt.c): 2^k buckets of TT_WAYS = 4 entries, one
+ * 64-byte cache line per bucket; a position's bucket is key & tt_mask. An
+ * entry is two 64-bit words: data = score (16 bits) | move (16) | depth (8) |
+ * bound (2) << 40 | age (8) << 48, and lock = key ^ data, so a probe verifies
+ * all 64 key bits and rejects an entry torn by concurrent writers. The best
+ * move is kept as its index in the generator's list (the generator is
+ * deterministic, so the index names the same move again).
  */
 #ifndef CD_ENGINE_H
 #define CD_ENGINE_H
@@ -16,19 +19,36 @@
 
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
+enum { TT_WAYS = 4 };
+
 typedef struct tt_entry {
-    uint32_t check; /* key >> 32 */
+    _Atomic uint64_t data, lock;
+} tt_entry;
+
+typedef struct tt_bucket {
+    tt_entry e[TT_WAYS];
+} tt_bucket;
+
+/* one entry unpacked */
+typedef struct tt_data {
     int16_t score;
     int16_t move; /* index in the move list, -1 none */
     int8_t depth;
     uint8_t bound;
     uint8_t age;
-    uint8_t pad[5];
-} tt_entry;
+} tt_data;
+
+/* per-thread move ordering tables of a helper thread (lazy SMP) */
+typedef struct cd_worker {
+    int history[2][128][128];
+    cd_move killers[CD_MAX_PLY][2];
+} cd_worker;
+
+enum { CD_MAX_THREADS = 64 };
 
 struct cd_engine {
-    tt_entry *tt;
-    size_t tt_mask; /* entries - 1 (a power of two) */
+    tt_bucket *tt;
+    size_t tt_mask; /* buckets - 1 (a power of two) */
     uint8_t age;
     int history[2][128][128]; /* [side][from][to], quiet moves that caused cutoffs */
     cd_move killers[CD_MAX_PLY][2];
@@ -38,12 +58,20 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
+    /* the sharper search (search.c steps 9-12); option "classic" switches them all off */
+    int use_qshots, use_lmrlog, use_probcut, use_timeman;
+    int lmr_div;             /* LMR divisor in hundredths (option "lmrdiv") */
+    int probcut_margin;      /* ProbCut margin (option "pcmargin") */
+    int8_t lmr[64][64];      /* reduction by [depth][moves searched], from lmr_div */
+    int threads;             /* search threads, 1 to CD_MAX_THREADS (option "threads") */
+    cd_worker *workers;      /* threads - 1 helper tables, or NULL */
+    atomic_int helpers_stop; /* set when the main thread has finished its search */
 };
 
 /* tt.c */
 int cd_tt_alloc(cd_engine *e, size_t mb);
 void cd_tt_clear(cd_engine *e);
-tt_entry *cd_tt_probe(cd_engine *e, uint64_t key);
+int cd_tt_probe(cd_engine *e, uint64_t key, tt_data *out);
 void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int bound);
 
 /* eval.c: White's point of view */

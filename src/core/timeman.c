@@ -5,7 +5,13 @@
  * search. With a clock: remaining / moves-to-go (default 30) plus most of
  * the increment, hard at three times that but never more than 40% of the
  * remaining time; a 50 ms safety margin for the protocol round trip.
+ * search.c (step 12) moves the soft limit within [0.6, hard] by the
+ * stability of the best move and the score.
+ *
+ * The clock is CLOCK_MONOTONIC: a change of the wall clock (NTP, the user)
+ * neither stops a search at once nor lets it run on.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
 #include "engine.h"
@@ -13,7 +19,7 @@
 long long cd_now_ms(void)
 {
     struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

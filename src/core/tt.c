@@ -1,10 +1,38 @@
 /*
  * tt.c -- the transposition table.
+ *
+ * Layout (engine.h): 2^k buckets of 4 entries of 16 bytes, one 64-byte cache
+ * line per bucket, the table aligned to 64 bytes. An entry is two 64-bit
+ * words, `data` (score, move index, depth, bound, age) and `lock`, the
+ * Zobrist key XOR data; a probe accepts an entry only when lock ^ data gives
+ * the key back, so an entry torn by two threads writing at once is never
+ * believed (lockless hashing, Hyatt and Mann). The words are relaxed atomics:
+ * plain loads and stores on x86-64, and no data race for the sanitizer.
+ *
+ * Replacement: an entry of the same position is overwritten (keeping its move
+ * when the new result has none); otherwise the empty entry, else the entry of
+ * an older search, else the shallowest one.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+
+static inline uint64_t pack(int score, int move, int depth, int bound, int age)
+{
+    return (uint64_t)(uint16_t)score | (uint64_t)(uint16_t)move << 16 |
+           (uint64_t)(uint8_t)depth << 32 | (uint64_t)(bound & 3) << 40 |
+           (uint64_t)(uint8_t)age << 48;
+}
+
+static inline void unpack(uint64_t d, tt_data *out)
+{
+    out->score = (int16_t)(uint16_t)d;
+    out->move = (int16_t)(uint16_t)(d >> 16);
+    out->depth = (int8_t)(uint8_t)(d >> 32);
+    out->bound = (uint8_t)((d >> 40) & 3);
+    out->age = (uint8_t)(d >> 48);
+}
 
 int cd_tt_alloc(cd_engine *e, size_t mb)
 {
@@ -13,11 +41,12 @@ int cd_tt_alloc(cd_engine *e, size_t mb)
     if (mb > 65536)
         mb = 65536;
     size_t n = 1;
-    while (n * 2 * sizeof(tt_entry) <= mb * 1024 * 1024)
+    while (n * 2 * sizeof(tt_bucket) <= mb * 1024 * 1024)
         n *= 2;
-    tt_entry *t = calloc(n, sizeof *t);
+    tt_bucket *t = aligned_alloc(64, n * sizeof *t);
     if (!t)
         return 0;
+    memset(t, 0, n * sizeof *t);
     free(e->tt);
     e->tt = t;
     e->tt_mask = n - 1;
@@ -30,25 +59,51 @@ void cd_tt_clear(cd_engine *e)
     e->age = 0;
 }
 
-tt_entry *cd_tt_probe(cd_engine *e, uint64_t key)
+int cd_tt_probe(cd_engine *e, uint64_t key, tt_data *out)
 {
-    tt_entry *t = &e->tt[key & e->tt_mask];
-    return (t->bound != TT_NONE && t->check == (uint32_t)(key >> 32)) ? t : NULL;
+    tt_bucket *b = &e->tt[key & e->tt_mask];
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
+        uint64_t l = atomic_load_explicit(&b->e[i].lock, memory_order_relaxed);
+        if ((l ^ d) == key && ((d >> 40) & 3) != TT_NONE) {
+            unpack(d, out);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int bound)
 {
-    tt_entry *t = &e->tt[key & e->tt_mask];
-    uint32_t check = (uint32_t)(key >> 32);
-    /* keep a deeper entry of the current search for another position */
-    if (t->bound != TT_NONE && t->check != check && t->age == e->age && t->depth > depth)
-        return;
-    if (t->check == check && move < 0)
-        move = t->move; /* keep the old best move when this search has none */
-    t->check = check;
-    t->score = (int16_t)score;
-    t->move = (int16_t)move;
-    t->depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth);
-    t->bound = (uint8_t)bound;
-    t->age = e->age;
+    tt_bucket *b = &e->tt[key & e->tt_mask];
+    int age = e->age;
+    depth = depth < 0 ? 0 : depth > 127 ? 127 : depth;
+    int victim = 0, worst = 1 << 30;
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
+        uint64_t l = atomic_load_explicit(&b->e[i].lock, memory_order_relaxed);
+        tt_data t;
+        unpack(d, &t);
+        if (t.bound == TT_NONE) {
+            if (worst > -1000) {
+                victim = i;
+                worst = -1000;
+            }
+            continue;
+        }
+        if ((l ^ d) == key) {
+            if (move < 0)
+                move = t.move; /* keep the old best move when this search has none */
+            victim = i;
+            break;
+        }
+        int v = t.depth - (t.age != (uint8_t)age ? 256 : 0);
+        if (v < worst) {
+            worst = v;
+            victim = i;
+        }
+    }
+    uint64_t d = pack(score, move, depth, bound, age);
+    atomic_store_explicit(&b->e[victim].data, d, memory_order_relaxed);
+    atomic_store_explicit(&b->e[victim].lock, key ^ d, memory_order_relaxed);
 }

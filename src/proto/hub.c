@@ -27,7 +27,8 @@
  * Errors: `error message="..."` (the spec's form). Parameters: variant (enum of every
  * condraughts variant; Hub's normal/killer/bt/losing, pydraughts' and lidraughts' names such as
  * standard and frysk! are accepted as values too), hash (MiB, default 64, applied at `init` or
- * at once after it), threads (1 only), numbering (top-left or variant, see Moves).
+ * at once after it), threads (1 to HUB_THREADS_MAX, lazy SMP), numbering (top-left or variant,
+ * see Moves).
  * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
  * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
  * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
@@ -74,6 +75,7 @@
 #define HUB_COUNTRY          "International"
 #define HUB_HASH_DEFAULT     64
 #define HUB_HASH_MAX         32768
+#define HUB_THREADS_MAX      64  /* the engine's CD_MAX_THREADS */
 #define HUB_DEFAULT_MOVETIME 1.0 /* seconds, for `go think` when `level` set no limit */
 #define HUB_MAX_ARGS         64
 #define HUB_MAX_LINE         (1 << 20)
@@ -262,6 +264,7 @@ typedef struct hub {
     long hash_mb;
     long max_hash_mb;   /* set-param hash limit */
     int numbering;      /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
+    long threads;       /* search threads (set-param threads), 0: 1 */
     uint64_t max_nodes; /* cap on every search's nodes (0: none) */
     hub_level level;
 
@@ -590,8 +593,8 @@ static const cd_rules *find_variant(const char *name)
 
 static int ensure_engine(hub *h)
 {
-    if (!h->engine)
-        h->engine = cd_engine_new((size_t)h->hash_mb);
+    if (!h->engine && (h->engine = cd_engine_new((size_t)h->hash_mb)) && h->threads > 1)
+        cd_engine_set_option(h->engine, "threads", (int)h->threads);
     return h->engine != NULL;
 }
 
@@ -616,7 +619,8 @@ static void cmd_hub(hub *h, const hub_line *l)
                HUB_AUTHOR, HUB_COUNTRY);
     say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
     say_locked(h, "param name=hash value=%ld type=int min=1 max=%ld", h->hash_mb, h->max_hash_mb);
-    say_locked(h, "param name=threads value=1 type=int min=1 max=1");
+    say_locked(h, "param name=threads value=%ld type=int min=1 max=%d", h->threads ? h->threads : 1,
+               HUB_THREADS_MAX);
     say_locked(h, "param name=numbering value=%s type=enum values=\"top-left variant\"",
                h->numbering ? "variant" : "top-left");
     say_locked(h, "wait");
@@ -672,10 +676,16 @@ static void cmd_set_param(hub *h, const hub_line *l)
         h->hash_mb = mb;
     } else if (!strcmp(n->value, "threads")) {
         long t;
-        if (!parse_long(v->value, 1, 1, &t)) {
-            hub_error(h, "set-param: threads must be 1 (one search thread), not '%s'", v->value);
+        if (!parse_long(v->value, 1, HUB_THREADS_MAX, &t)) {
+            hub_error(h, "set-param: threads must be an integer from 1 to %d, not '%s'",
+                      HUB_THREADS_MAX, v->value);
             return;
         }
+        if (h->engine && cd_engine_set_option(h->engine, "threads", (int)t) != CD_OK) {
+            hub_error(h, "set-param: cannot allocate %ld search threads", t);
+            return;
+        }
+        h->threads = t;
     } else if (!strcmp(n->value, "numbering")) {
         if (strcmp(v->value, "top-left") && strcmp(v->value, "variant")) {
             hub_error(h, "set-param: numbering must be top-left or variant, not '%s'", v->value);
