@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: pattern-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -58,7 +58,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test
+              turkish-test towers-test towers-ref-test pattern-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -78,6 +78,14 @@ $(BUILD)/test_turkish: tests/test_turkish.c tests/check.h $(LIB)
 
 turkish-test: $(BUILD)/test_turkish
 	$(BUILD)/test_turkish
+
+# The learned evaluation's machinery (src/core/pattern.c) and the weights files' errors.
+$(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+pattern-test: $(BUILD)/test_pattern $(BIN)
+	$(BUILD)/test_pattern
+	sh tests/weights.sh --bin $(BIN)
 
 perft-test: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes $(PERFT_MAX) tests/perft/*.perft

@@ -483,7 +483,8 @@ void cd_engine_ponderhit(cd_engine *e);
  * Switch a search step on (1) or off (0), to measure what it gains:
  * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
  * "history", "ttcut" transposition-table cut-offs, "single" the extension of
- * forced single replies. All are on by default. CD_ERR_ARG for an unknown name.
+ * forced single replies (all on by default); "classic-eval" the hand-set evaluation instead of
+ * the learned one (off by default). CD_ERR_ARG for an unknown name.
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 
@@ -494,6 +495,17 @@ void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
 
 /* Static evaluation of a position (side to move's view), for tests and tools. */
 int cd_evaluate(const cd_position *pos);
+
+/*
+ * The learned evaluation (docs/training.md): load the weights file of every learned family
+ * (international.cdw, constitutional.cdw, russian.cdw) from dir. Until it is called, and for
+ * variants without a learned family, the hand-set evaluation applies. On failure (a file missing
+ * or corrupt) err names the file and the fault, and the families loaded so far stay loaded.
+ * Not thread-safe: call it before searching.
+ */
+cd_result cd_eval_load(const char *dir, char *err, size_t errlen);
+/* 1 if the variant is evaluated with learned weights. */
+int cd_eval_learned(const cd_rules *r);
 
 /*
  * bench: fixed positions from several variants searched to a fixed depth,

@@ -37,7 +37,8 @@ struct cd_engine {
     atomic_llong ponderhit_ms; /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
-    cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
+    int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
+    cd_egtb *egtb;        /* endgame tables probed in the search (not owned), or NULL */
 };
 
 /* tt.c */
@@ -46,8 +47,11 @@ void cd_tt_clear(cd_engine *e);
 tt_entry *cd_tt_probe(cd_engine *e, uint64_t key);
 void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int bound);
 
-/* eval.c: White's point of view */
+/* eval.c: White's point of view (learned where loaded, else hand-set), the hand-set one, and the
+ * engine's choice from the side to move's view */
 int cd_eval_white(const cd_position *pos);
+int cd_eval_classic_white(const cd_position *pos);
+int cd_engine_evaluate(const cd_engine *e, const cd_position *pos);
 
 /* timeman.c: milliseconds since an arbitrary origin, and this move's budget */
 long long cd_now_ms(void);

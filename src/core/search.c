@@ -189,12 +189,12 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (n == 0)
         return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
     if (ply >= CD_MAX_PLY - 1)
-        return cd_evaluate(pos);
+        return cd_engine_evaluate(e, pos);
     int capture = list.moves[0].ncaptured > 0;
 
     /* 3. quiescence */
     if (depth <= 0 && !capture)
-        return cd_evaluate(pos);
+        return cd_engine_evaluate(e, pos);
     if (depth < 0)
         depth = 0;
 
@@ -328,9 +328,10 @@ cd_engine *cd_engine_new(size_t tt_mb)
 
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
-    static const char *names[] = {"lmr", "aspiration", "killers", "history", "ttcut", "single"};
-    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,
-                     &e->use_history, &e->use_ttcut,      &e->use_single};
+    static const char *names[] = {"lmr",   "aspiration", "killers",     "history",
+                                  "ttcut", "single",     "classic-eval"};
+    int *fields[] = {&e->use_lmr,   &e->use_aspiration, &e->use_killers,     &e->use_history,
+                     &e->use_ttcut, &e->use_single,     &e->use_classic_eval};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (name && !strcmp(name, names[i])) {
             *fields[i] = value != 0;
