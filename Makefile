@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: pattern-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -58,7 +58,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test pattern-test
+              turkish-test towers-test towers-ref-test match-test pattern-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -148,6 +148,11 @@ $(BUILD)/test_stats: tests/test_stats.c src/cli/stats.c src/cli/stats.h tests/ch
 study-test: $(BUILD)/test_stats $(BIN)
 	$(BUILD)/test_stats
 	sh tests/study.sh --bin $(BIN)
+
+# condraughts match, the referee: fake Hub engines that hang, overrun, resign, move illegally or
+# die; adjudications; clocks; Hub 1; the SPRT (its formulas: test_stats in study-test).
+match-test: $(BIN)
+	sh tests/match.sh --bin $(BIN)
 
 # Sanitizers: a separate build tree, smaller perft budget.
 asan:

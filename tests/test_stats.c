@@ -1,7 +1,7 @@
 /*
  * test_stats.c -- the statistics of `condraughts study` (src/cli/stats.c) against published
  * and hand-computed values: Wilson intervals, Newcombe's interval of a difference, mean,
- * quantiles (R's default type 7), histograms.
+ * quantiles (R's default type 7), histograms; Elo estimates and the match SPRT (LLR).
  */
 #include <math.h>
 
@@ -108,12 +108,85 @@ static void histogram(void)
     CHECK(bins[0] == 0 && bins[3] == 0);
 }
 
+/*
+ * The expected values below were computed once by an independent Python script (not part of the
+ * repository) written from fishtest's formulas (LLRcalc.py: regularize, LLR_alt2):
+ * L(e) = 1/(1 + 10^(-e/400)); counts regularised by adding 0.001 to each when one is zero;
+ * mu, var the mean and population variance of the pair scores i/4;
+ * LLR = N (s1 - s0)(2 mu - s0 - s1) / (2 var); se = sqrt(var / N); Elo = -400 log10(1/p - 1).
+ */
+static void elo_and_sprt(void)
+{
+    NEAR(stats_elo(0.5), 0.0, 1e-12);
+    NEAR(stats_elo(0.75), 190.848501887865, 1e-9); /* 400 log10(3) */
+    CHECK(stats_elo(0.0) == -999.0 && stats_elo(1.0) == 999.0);
+    NEAR(stats_elo_score(190.848501887865), 0.75, 1e-12);
+    NEAR(stats_elo_score(-100.0), 0.359935000, 1e-9);
+
+    static const double penta_v[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    static const double tri_v[3] = {0.0, 0.5, 1.0};
+    long p1[5] = {5, 30, 100, 50, 15};
+    stats_elo_est e = stats_elo_estimate(p1, penta_v, 5, STATS_Z95);
+    NEAR(e.score, 0.55, 1e-12);
+    NEAR(e.se, 0.01541103500742244, 1e-12);
+    NEAR(e.elo, 34.86007028756008, 1e-9);
+    NEAR(e.lo, 13.762116758004506, 1e-9);
+    NEAR(e.hi, 56.21773467744544, 1e-9);
+    long t1[3] = {30, 40, 50}; /* losses, draws, wins */
+    e = stats_elo_estimate(t1, tri_v, 3, STATS_Z95);
+    NEAR(e.score, 0.5833333333333334, 1e-12);
+    NEAR(e.se, 0.036483126490454716, 1e-12);
+    NEAR(e.elo, 58.45121427129523, 1e-9);
+    NEAR(e.lo, 8.220274737185147, 1e-9);
+    NEAR(e.hi, 111.24508672118412, 1e-9);
+
+    /* all lost: the Wilson interval of 0/20 games, [0, 0.16113], is below -286.6 Elo; 10/10
+     * pairs won: above +166.2 (Python: the Wilson formula, then -400 log10(1/p - 1)) */
+    long t0[3] = {20, 0, 0};
+    e = stats_elo_estimate(t0, tri_v, 3, STATS_Z95);
+    CHECK(e.elo == -999.0 && e.lo == -999.0);
+    NEAR(e.hi, -286.6135254494834, 1e-6);
+    long pw[5] = {0, 0, 0, 0, 10};
+    e = stats_elo_estimate(pw, penta_v, 5, STATS_Z95);
+    CHECK(e.elo == 999.0 && e.hi == 999.0);
+    NEAR(e.lo, 166.201527183891, 1e-6);
+
+    stats_sprt s = stats_sprt_penta(p1, 0, 5, 0.05, 0.05);
+    NEAR(s.llr, 1.4057662529, 1e-9);
+    NEAR(s.lower, -2.9444389791664403, 1e-12);
+    NEAR(s.upper, 2.9444389791664403, 1e-12);
+    CHECK(s.verdict == 0);
+    long p2[5] = {10, 20, 40, 20, 10};
+    s = stats_sprt_penta(p2, 0, 5, 0.05, 0.05);
+    NEAR(s.llr, -0.0345128005, 1e-9);
+    CHECK(s.verdict == 0);
+    long p3[5] = {0, 2, 10, 20, 8}; /* a zero count: regularised */
+    s = stats_sprt_penta(p3, 0, 10, 0.05, 0.05);
+    NEAR(s.llr, 3.0113516493, 1e-9);
+    CHECK(s.verdict == 1);
+    long p4[5] = {20, 40, 30, 10, 0};
+    s = stats_sprt_penta(p4, -5, 5, 0.05, 0.05);
+    NEAR(s.llr, -4.9738617033, 1e-9);
+    CHECK(s.verdict == -1);
+    long p5[5] = {1, 0, 0, 0, 0};
+    s = stats_sprt_penta(p5, 0, 5, 0.05, 0.05);
+    NEAR(s.llr, -1.9486887271, 1e-9);
+    long p6[5] = {0, 0, 0, 0, 0};
+    s = stats_sprt_penta(p6, 0, 5, 0.05, 0.05);
+    CHECK(s.llr == 0.0 && s.verdict == 0);
+    /* other error rates move the bounds: ln(0.1 / 0.95), ln(0.9 / 0.05) */
+    s = stats_sprt_penta(p1, 0, 5, 0.05, 0.1);
+    NEAR(s.lower, log(0.1 / 0.95), 1e-12);
+    NEAR(s.upper, log(0.9 / 0.05), 1e-12);
+}
+
 int main(void)
 {
     wilson();
     newcombe();
     order_statistics();
     histogram();
+    elo_and_sprt();
     printf("test_stats: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -576,65 +576,7 @@ static int cmd_play(int argc, char **argv)
     return 0;
 }
 
-static int cmd_match(int argc, char **argv)
-{
-    match_options m;
-    memset(&m, 0, sizeof m);
-    m.rules = cd_rules_find("international");
-    m.max_plies = 400;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (!strcmp(a, "--quiet")) {
-            m.quiet = 1;
-            continue;
-        }
-        if (!v)
-            die("match: %s needs a value", a);
-        i++;
-        if (!strcmp(a, "--variant")) {
-            if (!(m.rules = cd_rules_find(v)))
-                die("unknown variant '%s' (try: condraughts variants)", v);
-        } else if (!strcmp(a, "--engine1") || !strcmp(a, "--engine2")) {
-            m.engine[a[8] - '1'] = v;
-        } else if (!strcmp(a, "--openings")) {
-            m.openings = v;
-        } else if (!strcmp(a, "--pdn")) {
-            m.pdn_file = v;
-        } else if (!strcmp(a, "--games") || !strcmp(a, "--depth") || !strcmp(a, "--max-plies") ||
-                   !strcmp(a, "--hash") || !strcmp(a, "--nodes")) {
-            long long n = strtoll(v, &end, 10);
-            if (*end || n < 1 || n > 1000000000LL)
-                die("match: bad number '%s' for %s", v, a);
-            if (!strcmp(a, "--games"))
-                m.games = (int)n;
-            else if (!strcmp(a, "--depth"))
-                m.depth = n > 100 ? 100 : (int)n;
-            else if (!strcmp(a, "--max-plies"))
-                m.max_plies = (int)n;
-            else if (!strcmp(a, "--hash"))
-                m.hash = (size_t)n;
-            else
-                m.nodes = (uint64_t)n;
-        } else if (!strcmp(a, "--time") || !strcmp(a, "--clock") || !strcmp(a, "--inc")) {
-            double t = strtod(v, &end);
-            if (*end || !(t >= 0) || t > 1e6)
-                die("match: bad seconds '%s' for %s", v, a);
-            if (!strcmp(a, "--time"))
-                m.movetime = t;
-            else if (!strcmp(a, "--clock"))
-                m.game_time = t;
-            else
-                m.increment = t;
-        } else {
-            die("match: unknown option '%s'", a);
-        }
-    }
-    if (!m.depth && !m.nodes && m.movetime <= 0 && m.game_time <= 0)
-        m.movetime = 0.1;
-    return cd_match_main(&m);
-}
+static int cmd_match(int argc, char **argv) { return cd_match_cli(argc, argv); }
 
 /* condraughts hub [--variant V]: the Hub protocol on stdin/stdout (for the Hub GUI). */
 static int cmd_hub(int argc, char **argv)
@@ -673,6 +615,10 @@ static void usage(FILE *f)
         "  bench [DEPTH]\n"
         "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"
         "        [--games N] [--depth D | --nodes N | --time S | --clock S --inc S] [--pdn FILE]\n"
+        "        [--engine1-protocol|--engine2-protocol auto|hub2|hub1] [--concurrency N]\n"
+        "        [--sprt ELO0,ELO1[,ALPHA,BETA]] [--egtb DIR] [--max-plies P]\n"
+        "        [--resign-score S --resign-moves N] [--draw-score S --draw-moves N\n"
+        "        --draw-after P] [--timemargin S] [--hang S] [--move-limit S]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
         "        [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"

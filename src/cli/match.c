@@ -1,208 +1,62 @@
 /*
- * match.c -- `condraughts match`: engine against engine, each opening twice
- * with colours reversed, games written as PDN, and a summary with the Elo
- * difference and its 95% interval. This is how every strength claim of the
- * project is measured.
+ * match.c -- `condraughts match`: the referee of engine-against-engine matches, the measuring
+ * instrument behind every strength claim of the project (docs/strength.md).
  *
- * A player is either this program's own engine ("self", optionally with a
- * different hash size) or any Hub engine given as a command line, driven
- * over pipes (hub / init / set-param variant / pos / level / go think).
+ * Each opening is played twice with colours reversed (a game pair). A player is the built-in
+ * engine ("self", "self:option=value,...") or a Hub engine command line (match_player.c: Hub 2,
+ * or Hub 1 as Scan 2.0 speaks it). The referee keeps the clocks: time is measured here on the
+ * monotonic clock, each engine is told its real remaining time, the increment is added after
+ * each move. Results that the rules do not give:
+ *   time forfeit   a move took longer than the remaining clock (--clock), the move time (--time)
+ *                  or, without a time limit, --move-limit, each plus --timemargin. The rule is
+ *                  simply "loses on time" (no draw for an opponent unable to win).
+ *   hung           after that limit the referee sends `stop` and waits --hang seconds more; an
+ *                  engine still silent loses on time, is killed and started again, and the match
+ *                  goes on. An engine whose output closes loses and is started again.
+ *   illegal move   the mover loses (the move text is reported).
+ *   adjudication   --egtb DIR: the tablebase value as soon as the position is in the tables;
+ *                  --resign-score S --resign-moves N: an engine whose own score was <= -S
+ *                  (hundredths of a man) on N moves in a row loses (one-sided, as cutechess by
+ *                  default); --draw-score S --draw-moves N --draw-after P: a draw once both
+ *                  engines' scores were within [-S, S] on their last N moves each, from ply P on;
+ *                  --max-plies P: a draw after P plies of a game.
+ * Adjudicated games are recorded in the PDN with a Termination tag saying why.
+ *
+ * --sprt elo0,elo1[,alpha,beta] stops as soon as the sequential test on the pentanomial counts of
+ * the finished game pairs accepts H0 or H1 (stats_sprt_penta in stats.c), from the 8th pair on.
+ * --concurrency N plays N games at once, one thread and one pair of players each.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cliutil.h"
 #include "condraughts.h"
 #include "match.h"
+#include "match_player.h"
+#include "stats.h"
 
-typedef struct player {
-    const char *cmd; /* NULL: built-in engine */
-    cd_engine *engine;
-    pid_t pid;
-    FILE *to, *from;
-    char name[128];
-} player;
+#define MATCH_MAX_CONCURRENCY 64
+/* No SPRT verdict before this many game pairs: with a handful of pairs the variance estimate,
+ * and with it the normal approximation of the LLR, is meaningless (one won pair alone gives an
+ * LLR of about 18 after the regularisation). */
+#define MATCH_SPRT_MIN_PAIRS 8
 
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void fail(const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "condraughts match: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    exit(2);
-}
-
-/* Read one line from a Hub engine; 0 on EOF. */
-static int hub_line(player *p, char *buf, size_t len)
-{
-    if (!fgets(buf, (int)len, p->from))
-        return 0;
-    buf[strcspn(buf, "\r\n")] = '\0';
-    return 1;
-}
-
-static void hub_send(player *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(p->to, fmt, ap);
-    va_end(ap);
-    fputc('\n', p->to);
-    fflush(p->to);
-}
-
-/* Wait for a line starting with `word`; 0 on EOF. */
-static int hub_expect(player *p, const char *word, char *buf, size_t len)
-{
-    size_t n = strlen(word);
-    while (hub_line(p, buf, len))
-        if (!strncmp(buf, word, n) && (buf[n] == '\0' || buf[n] == ' '))
-            return 1;
-    return 0;
-}
-
-static void player_start(player *p, const cd_rules *r, size_t hash)
-{
-    if (!p->cmd || !strncmp(p->cmd, "self", 4)) {
-        /* the built-in engine; "self:lmr=0,killers=0" switches search steps off */
-        p->engine = cd_engine_new(hash);
-        if (!p->engine)
-            fail("out of memory");
-        snprintf(p->name, sizeof p->name, "condraughts %s%s%s", CD_VERSION,
-                 p->cmd && p->cmd[4] ? " " : "", p->cmd && p->cmd[4] ? p->cmd + 5 : "");
-        if (p->cmd && p->cmd[4] == ':') {
-            char opts[256];
-            snprintf(opts, sizeof opts, "%s", p->cmd + 5);
-            for (char *tok = strtok(opts, ","); tok; tok = strtok(NULL, ",")) {
-                char *eq = strchr(tok, '=');
-                if (!eq)
-                    fail("engine option '%s' needs =value", tok);
-                *eq = '\0';
-                if (cd_engine_set_option(p->engine, tok, atoi(eq + 1)) != CD_OK)
-                    fail("unknown engine option '%s'", tok);
-            }
-        } else if (p->cmd && p->cmd[4]) {
-            fail("bad engine '%s' (self or self:option=value,...)", p->cmd);
-        }
-        p->cmd = NULL;
-        return;
-    }
-    int in[2], out[2];
-    if (pipe(in) || pipe(out))
-        fail("pipe failed");
-    p->pid = fork();
-    if (p->pid < 0)
-        fail("fork failed");
-    if (p->pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[1]);
-        close(out[0]);
-        execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    p->to = fdopen(in[1], "w");
-    p->from = fdopen(out[0], "r");
-    char line[4096];
-    hub_send(p, "hub");
-    snprintf(p->name, sizeof p->name, "%s", p->cmd);
-    while (hub_line(p, line, sizeof line)) {
-        char *nm = strstr(line, "name=");
-        if (!strncmp(line, "id ", 3) && nm) {
-            nm += 5;
-            size_t k = strcspn(nm, " ");
-            snprintf(p->name, sizeof p->name, "%.*s", (int)k, nm);
-        }
-        if (!strcmp(line, "wait"))
-            break;
-    }
-    hub_send(p, "set-param name=variant value=%s", r->name);
-    hub_send(p, "init");
-    if (!hub_expect(p, "ready", line, sizeof line))
-        fail("engine '%s' did not answer init", p->cmd);
-}
-
-static void player_stop(player *p)
-{
-    if (p->engine)
-        cd_engine_free(p->engine);
-    if (p->cmd && p->pid > 0) {
-        hub_send(p, "quit");
-        fclose(p->to);
-        fclose(p->from);
-        waitpid(p->pid, NULL, 0);
-    }
-}
-
-static void player_new_game(player *p)
-{
-    if (p->engine)
-        cd_engine_clear(p->engine);
-    else
-        hub_send(p, "new-game");
-}
-
-/* Ask a player for its move; 0 if it has none or sent an illegal one. */
-static int player_move(player *p, const cd_game *g, const match_options *o, double clock[2],
-                       cd_move *out)
-{
-    const cd_position *pos = cd_game_position(g);
-    if (p->engine) {
-        cd_limits l = {0};
-        l.depth = o->depth;
-        l.nodes = o->nodes;
-        l.movetime = o->movetime;
-        if (o->game_time > 0) {
-            l.time[0] = clock[0];
-            l.time[1] = clock[1];
-            l.inc[0] = l.inc[1] = o->increment;
-        }
-        cd_search_result res;
-        if (cd_search(p->engine, g, &l, NULL, NULL, &res) != CD_OK || !res.has_move)
-            return 0;
-        *out = res.best;
-        return 1;
-    }
-    char line[8192], buf[64];
-    cd_position_to_hub(cd_game_position_at(g, 0), buf, sizeof buf);
-    /* the start position and the moves so far */
-    size_t used = (size_t)snprintf(line, sizeof line, "pos pos=%s", buf);
-    if (cd_game_ply(g) > 0) {
-        used += (size_t)snprintf(line + used, sizeof line - used, " moves=\"");
-        for (int i = 0; i < cd_game_ply(g) && used < sizeof line - 200; i++) {
-            char mv[256];
-            cd_move_to_hub(cd_game_position_at(g, i), cd_game_move(g, i), mv, sizeof mv);
-            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? " " : "", mv);
-        }
-        snprintf(line + used, sizeof line - used, "\"");
-    }
-    hub_send(p, "%s", line);
-    if (o->depth)
-        hub_send(p, "level depth=%d", o->depth);
-    else if (o->movetime > 0)
-        hub_send(p, "level move-time=%g", o->movetime);
-    else if (o->game_time > 0)
-        hub_send(p, "level time=%g inc=%g", clock[pos->side], o->increment);
-    hub_send(p, "go think");
-    if (!hub_expect(p, "done", line, sizeof line))
-        return 0;
-    char *m = strstr(line, "move=");
-    if (!m)
-        return 0;
-    m += 5;
-    m[strcspn(m, " ")] = '\0';
-    char err[1024];
-    return cd_move_parse(pos, m, out, err, sizeof err) == CD_OK;
+    cli_die("condraughts match: ", "%s", msg);
 }
 
 /* All lines of `plies` moves from the game's position (ongoing games only). */
@@ -310,115 +164,540 @@ static int load_openings(const char *file, const cd_rules *r, cd_game ***out)
     return n;
 }
 
-/* Elo difference for a score fraction. */
-static double elo(double p)
+/* ------------------------------------------------------------------ the match */
+
+/* How a game ended, when not by the rules alone. */
+enum {
+    END_RULES,
+    END_TABLEBASE,
+    END_RESIGN,
+    END_DRAW,
+    END_MAX_PLIES,
+    END_TIME,
+    END_HUNG,
+    END_ILLEGAL,
+    END_KINDS
+};
+static const char *const end_names[END_KINDS] = {
+    "rules", "tablebase", "resign", "draw score", "max plies", "time forfeit", "hung", "illegal"};
+
+typedef struct shared {
+    const match_options *o;
+    cd_game **openings;
+    int nopen;
+    int games; /* games to play at most */
+    cd_egtb *tb;
+    FILE *pdn;
+    char name[2][128];
+    pthread_mutex_t lock;
+    int next, stop;
+    signed char *score2; /* per game: engine 1's points x 2 (0, 1, 2), -1 not finished */
+    int cap;
+    long w, d, l, played;
+    long penta[5], pairs;
+    long ends[END_KINDS];
+    stats_sprt sprt;
+    double used_sum[2], used_max[2]; /* per engine: seconds per move, referee's clock */
+    long moves[2];
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    match_player pl[2]; /* pl[0] is engine 1 */
+    pthread_t thread;
+    double used_sum[2], used_max[2]; /* this worker's moves, added to shared at the end */
+    long moves[2];
+} worker;
+
+typedef struct game_end {
+    int kind;
+    char why[200];
+} game_end;
+
+static void set_end(game_end *e, int kind, const char *fmt, ...)
 {
-    if (p <= 0)
-        return -999;
-    if (p >= 1)
-        return 999;
-    return -400.0 * log10(1.0 / p - 1.0);
+    va_list ap;
+    va_start(ap, fmt);
+    e->kind = kind;
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
 }
 
-static void write_pdn(FILE *f, const cd_game *g, const char *white, const char *black, int round,
-                      const char *event)
+static const char *colour_name(int c) { return c == CD_WHITE ? "White" : "Black"; }
+
+/* The tablebase's verdict on the position, if it has one: 1 and the game ended. */
+static int adjudicate_tb(cd_egtb *tb, cd_game *g, game_end *e)
 {
-    char rnd[16];
-    snprintf(rnd, sizeof rnd, "%d", round);
-    cd_pdn_tags *tags = malloc(sizeof *tags);
-    cd_pdn_tags_init(tags);
-    cd_pdn_tag_set(tags, "Event", event);
-    cd_pdn_tag_set(tags, "Round", rnd);
-    cd_pdn_tag_set(tags, "White", white);
-    cd_pdn_tag_set(tags, "Black", black);
-    size_t need = cd_pdn_write(g, tags, NULL, 0);
-    char *buf = malloc(need + 1);
-    cd_pdn_write(g, tags, buf, need + 1);
-    free(tags);
-    fputs(buf, f);
-    fputs("\n", f);
-    free(buf);
+    const cd_position *p = cd_game_position(g);
+    if (!tb || cd_position_count(p, CD_WHITE, -1) + cd_position_count(p, CD_BLACK, -1) >
+                   CD_EGTB_MAX_PIECES)
+        return 0;
+    int dist = 0, val = cd_egtb_probe(tb, p, &dist);
+    if (val == CD_EGTB_DRAW) {
+        cd_game_agree_draw(g);
+        set_end(e, END_TABLEBASE, "adjudication: tablebase draw");
+        return 1;
+    }
+    if (val == CD_EGTB_WIN || val == CD_EGTB_LOSS) {
+        int winner = val == CD_EGTB_WIN ? p->side : p->side ^ 1;
+        cd_game_resign(g, winner ^ 1);
+        set_end(e, END_TABLEBASE, "adjudication: tablebase, %s wins in %d plies",
+                colour_name(winner), dist);
+        return 1;
+    }
+    return 0;
+}
+
+static void restart(match_player *p)
+{
+    char err[512];
+    if (mp_restart(p, err, sizeof err))
+        fail("%s (restarting it after a lost game)", err);
+}
+
+/* Play game gi (0-based) to its end. */
+static cd_game *play_game(worker *w, int gi, int *e1_side_out, game_end *e)
+{
+    const shared *sh = w->sh;
+    const match_options *o = sh->o;
+    const cd_game *op = sh->openings[(gi / 2) % sh->nopen];
+    cd_game *g = cd_game_new(o->rules, cd_game_position_at(op, 0));
+    if (!g)
+        fail("out of memory");
+    for (int i = 0; i < cd_game_ply(op); i++)
+        cd_game_play(g, cd_game_move(op, i));
+    /* engine 1 plays the side to move at the start in even games */
+    int start_side = cd_game_position(g)->side;
+    int e1_side = gi % 2 == 0 ? start_side : start_side ^ 1;
+    *e1_side_out = e1_side;
+    mp_new_game(&w->pl[0]);
+    mp_new_game(&w->pl[1]);
+    mp_limits lim = {
+        o->depth,    o->nodes, o->movetime, o->game_time > 0, {o->game_time, o->game_time},
+        o->increment};
+    int start_ply = cd_game_ply(g);
+    int resign_run[2] = {0, 0}, draw_run[2] = {0, 0};
+    set_end(e, END_RULES, "");
+    while (cd_game_status(g, NULL) == CD_ONGOING) {
+        if (adjudicate_tb(sh->tb, g, e))
+            break;
+        if (cd_game_ply(g) - start_ply >= o->max_plies) {
+            cd_game_agree_draw(g);
+            set_end(e, END_MAX_PLIES, "adjudication: draw after %d plies (--max-plies)",
+                    o->max_plies);
+            break;
+        }
+        int side = cd_game_position(g)->side;
+        int who = side == e1_side ? 0 : 1;
+        match_player *p = &w->pl[who];
+        double allowed = lim.clocked       ? fmax(lim.clock[side], 0.0)
+                         : o->movetime > 0 ? o->movetime
+                                           : o->move_limit;
+        mp_reply rep;
+        mp_move(p, g, &lim, allowed + o->timemargin, o->hang, &rep);
+        w->used_sum[who] += rep.used;
+        w->used_max[who] = fmax(w->used_max[who], rep.used);
+        w->moves[who]++;
+        if (rep.status == MP_HUNG) {
+            cd_game_time_loss(g, side);
+            set_end(e, END_HUNG,
+                    "hung: %s (%s) gave no move %.1f s after its %.3f s limit, "
+                    "restarted",
+                    p->name, colour_name(side), o->hang, allowed + o->timemargin);
+            restart(p);
+            break;
+        }
+        if (rep.status == MP_DIED) {
+            cd_game_resign(g, side);
+            set_end(e, END_ILLEGAL, "%s (%s) closed its output, restarted", p->name,
+                    colour_name(side));
+            restart(p);
+            break;
+        }
+        if (rep.status == MP_ILLEGAL) {
+            cd_game_resign(g, side);
+            set_end(e, END_ILLEGAL, "illegal move '%s' by %s (%s)", rep.text, p->name,
+                    colour_name(side));
+            break;
+        }
+        if (rep.status == MP_LATE || rep.used > allowed + o->timemargin) {
+            cd_game_time_loss(g, side);
+            set_end(e, END_TIME, "time forfeit: %s (%s) took %.3f s with %.3f s allowed", p->name,
+                    colour_name(side), rep.used, allowed);
+            break;
+        }
+        if (lim.clocked)
+            lim.clock[side] += o->increment - rep.used;
+        if (cd_game_play(g, &rep.move) != CD_OK) {
+            cd_game_resign(g, side);
+            set_end(e, END_ILLEGAL, "illegal move by %s (%s)", p->name, colour_name(side));
+            break;
+        }
+        if (cd_game_status(g, NULL) != CD_ONGOING)
+            break;
+        /* score adjudication on the scores the engines reported */
+        int sc = rep.score;
+        resign_run[side] = rep.has_score && sc <= -o->resign_score ? resign_run[side] + 1 : 0;
+        draw_run[side] = rep.has_score && abs(sc) <= o->draw_score ? draw_run[side] + 1 : 0;
+        if (o->resign_moves > 0 && resign_run[side] >= o->resign_moves) {
+            cd_game_resign(g, side);
+            set_end(e, END_RESIGN,
+                    "adjudication: %s (%s) resigns, score <= -%d for %d moves (score %d)", p->name,
+                    colour_name(side), o->resign_score, o->resign_moves, sc);
+            break;
+        }
+        if (o->draw_moves > 0 && cd_game_ply(g) >= o->draw_after && draw_run[0] >= o->draw_moves &&
+            draw_run[1] >= o->draw_moves) {
+            cd_game_agree_draw(g);
+            set_end(e, END_DRAW, "adjudication: draw, both scores within +-%d for %d moves",
+                    o->draw_score, o->draw_moves);
+            break;
+        }
+    }
+    return g;
+}
+
+static void print_sprt_line(const shared *sh)
+{
+    const match_options *o = sh->o;
+    printf("sprt: LLR %.2f [%.2f, %.2f] elo0 %g elo1 %g, %ld pairs [%ld %ld %ld %ld %ld]\n",
+           sh->sprt.llr, sh->sprt.lower, sh->sprt.upper, o->elo0, o->elo1, sh->pairs, sh->penta[0],
+           sh->penta[1], sh->penta[2], sh->penta[3], sh->penta[4]);
+}
+
+/* Count a finished game (under the lock); the SPRT may decide. */
+static void record(shared *sh, int gi, cd_game *g, int e1_side, const game_end *e)
+{
+    const match_options *o = sh->o;
+    cd_reason reason = CD_REASON_NONE;
+    cd_status st = cd_game_status(g, &reason);
+    int s2 = st == CD_DRAW ? 1 : ((st == CD_WHITE_WINS) == (e1_side == CD_WHITE)) ? 2 : 0;
+    if (gi >= sh->cap) {
+        int ncap = sh->cap ? sh->cap * 2 : 256;
+        while (ncap <= gi)
+            ncap *= 2;
+        sh->score2 = realloc(sh->score2, (size_t)ncap);
+        if (!sh->score2)
+            fail("out of memory");
+        memset(sh->score2 + sh->cap, -1, (size_t)(ncap - sh->cap));
+        sh->cap = ncap;
+    }
+    sh->score2[gi] = (signed char)s2;
+    sh->played++;
+    if (s2 == 2)
+        sh->w++;
+    else if (s2 == 1)
+        sh->d++;
+    else
+        sh->l++;
+    sh->ends[e->kind]++;
+    const char *white = sh->name[e1_side == CD_WHITE ? 0 : 1];
+    const char *black = sh->name[e1_side == CD_WHITE ? 1 : 0];
+    if (sh->pdn) {
+        char rnd[16];
+        snprintf(rnd, sizeof rnd, "%d", gi + 1);
+        cd_pdn_tags *tags = malloc(sizeof *tags);
+        if (!tags)
+            fail("out of memory");
+        cd_pdn_tags_init(tags);
+        cd_pdn_tag_set(tags, "Event", "condraughts match");
+        cd_pdn_tag_set(tags, "Round", rnd);
+        cd_pdn_tag_set(tags, "White", white);
+        cd_pdn_tag_set(tags, "Black", black);
+        if (e->kind != END_RULES)
+            cd_pdn_tag_set(tags, "Termination", e->why);
+        size_t need = cd_pdn_write(g, tags, NULL, 0);
+        char *buf = malloc(need + 1);
+        if (!buf)
+            fail("out of memory");
+        cd_pdn_write(g, tags, buf, need + 1);
+        fputs(buf, sh->pdn);
+        fputs("\n", sh->pdn);
+        fflush(sh->pdn);
+        free(buf);
+        free(tags);
+    }
+    if (!o->quiet)
+        printf("game %d: %s - %s %s (%s, %d plies)  score %ld-%ld-%ld\n", gi + 1, white, black,
+               cd_status_pdn(o->rules, st), e->kind != END_RULES ? e->why : cd_reason_str(reason),
+               cd_game_ply(g), sh->w, sh->d, sh->l);
+    int mate = gi ^ 1;
+    if (mate < sh->cap && sh->score2[mate] >= 0) {
+        sh->penta[sh->score2[gi] + sh->score2[mate]]++;
+        sh->pairs++;
+        if (o->sprt) {
+            sh->sprt = stats_sprt_penta(sh->penta, o->elo0, o->elo1, o->alpha, o->beta);
+            if (!o->quiet)
+                print_sprt_line(sh);
+            if (sh->pairs < MATCH_SPRT_MIN_PAIRS)
+                sh->sprt.verdict = 0;
+            if (sh->sprt.verdict)
+                sh->stop = 1;
+        }
+    }
+    fflush(stdout);
+}
+
+static void *run_worker(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        int gi = sh->stop || sh->next >= sh->games ? -1 : sh->next++;
+        pthread_mutex_unlock(&sh->lock);
+        if (gi < 0)
+            break;
+        int e1_side;
+        game_end e;
+        cd_game *g = play_game(w, gi, &e1_side, &e);
+        pthread_mutex_lock(&sh->lock);
+        record(sh, gi, g, e1_side, &e);
+        pthread_mutex_unlock(&sh->lock);
+        cd_game_free(g);
+    }
+    return NULL;
 }
 
 int cd_match_main(const match_options *o)
 {
     const cd_rules *r = o->rules;
     signal(SIGPIPE, SIG_IGN);
-    player pl[2] = {{o->engine[0], NULL, 0, NULL, NULL, ""},
-                    {o->engine[1], NULL, 0, NULL, NULL, ""}};
-    player_start(&pl[0], r, o->hash);
-    player_start(&pl[1], r, o->hash);
-    cd_game **openings;
-    int nopen = load_openings(o->openings, r, &openings);
-    FILE *pdn = NULL;
-    if (o->pdn_file && !(pdn = fopen(o->pdn_file, "w")))
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.o = o;
+    pthread_mutex_init(&sh.lock, NULL);
+    sh.nopen = load_openings(o->openings, r, &sh.openings);
+    sh.games = o->games > 0 ? o->games : o->sprt ? INT_MAX - 1 : 2 * sh.nopen;
+    if (o->egtb && !(sh.tb = cd_egtb_open(r, o->egtb)))
+        fail("--egtb: variant %s cannot have tablebases", r->name);
+    if (o->pdn_file && !(sh.pdn = fopen(o->pdn_file, "w")))
         fail("cannot write %s", o->pdn_file);
-    int games = o->games > 0 ? o->games : 2 * nopen;
-    int w = 0, d = 0, l = 0; /* from engine 1's point of view */
-    double sum = 0, sumsq = 0;
-    for (int gi = 0; gi < games; gi++) {
-        const cd_game *op = openings[(gi / 2) % nopen];
-        cd_game *g = cd_game_new(r, cd_game_position_at(op, 0));
-        for (int i = 0; i < cd_game_ply(op); i++)
-            cd_game_play(g, cd_game_move(op, i));
-        /* engine 1 plays the side to move at the start in even games */
-        int start_side = cd_game_position(g)->side;
-        int e1_side = gi % 2 == 0 ? start_side : start_side ^ 1;
-        player_new_game(&pl[0]);
-        player_new_game(&pl[1]);
-        double clock[2] = {o->game_time, o->game_time};
-        int plies = 0;
-        cd_reason why = CD_REASON_NONE;
-        cd_status st;
-        while ((st = cd_game_status(g, &why)) == CD_ONGOING) {
-            int side = cd_game_position(g)->side;
-            player *p = &pl[side == e1_side ? 0 : 1];
-            cd_move m;
-            if (!player_move(p, g, o, clock, &m) || cd_game_play(g, &m) != CD_OK) {
-                cd_game_resign(g, side); /* no move or an illegal one loses */
-                fprintf(stderr, "match: %s gave no legal move\n", p->name);
-                continue;
-            }
-            if (o->game_time > 0)
-                clock[side] += o->increment;
-            if (++plies >= o->max_plies) {
-                cd_game_agree_draw(g); /* adjudicated */
-                continue;
+    int nw = o->concurrency > 0 ? o->concurrency : 1;
+    if (nw > sh.games)
+        nw = sh.games;
+    worker *ws = calloc((size_t)nw, sizeof *ws);
+    if (!ws)
+        fail("out of memory");
+    for (int i = 0; i < nw; i++) {
+        ws[i].sh = &sh;
+        for (int k = 0; k < 2; k++) {
+            match_player *p = &ws[i].pl[k];
+            p->spec = o->engine[k] ? o->engine[k] : "self";
+            p->proto = o->proto[k];
+            p->rules = r;
+            p->hash = o->hash;
+            char err[512];
+            if (mp_start(p, err, sizeof err))
+                fail("engine%d: %s", k + 1, err);
+            if (p->proto == MP_HUB1 && o->nodes)
+                fail("engine%d: Hub 1 has no nodes limit (use --depth or a time)", k + 1);
+            if (p->proto == MP_HUB1 && strcmp(r->name, "international"))
+                fail("engine%d: Hub 1 has no variants; it plays International only", k + 1);
+            if (i == 0) {
+                snprintf(sh.name[k], sizeof sh.name[k], "%s", p->name);
+                if (!o->quiet)
+                    printf("engine%d: %s (%s)\n", k + 1, p->name, mp_proto_name(p->proto));
             }
         }
-        double score = st == CD_DRAW ? 0.5 : ((st == CD_WHITE_WINS) == (e1_side == CD_WHITE));
-        if (st == CD_DRAW)
-            d++;
-        else if (score > 0.5)
-            w++;
-        else
-            l++;
-        sum += score;
-        sumsq += score * score;
-        const char *white = pl[e1_side == CD_WHITE ? 0 : 1].name;
-        const char *black = pl[e1_side == CD_WHITE ? 1 : 0].name;
-        if (pdn)
-            write_pdn(pdn, g, white, black, gi + 1, "condraughts match");
-        if (!o->quiet)
-            printf("game %d: %s - %s %s (%s, %d plies)  score %d-%d-%d\n", gi + 1, white, black,
-                   cd_status_pdn(r, st), cd_reason_str(why), cd_game_ply(g), w, d, l);
-        fflush(stdout);
-        cd_game_free(g);
     }
-    int n = w + d + l;
-    double p = n ? sum / n : 0.5;
-    double var = n ? sumsq / n - p * p : 0;
-    double se = n > 1 ? sqrt(var / (n - 1)) : 0;
-    double lo = elo(p - 1.96 * se), hi = elo(p + 1.96 * se);
-    printf("match %s: %s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %+.0f [%+.0f, %+.0f] "
-           "(95%%)\n",
-           r->name, pl[0].name, pl[1].name, n, w, d, l, 100.0 * p, elo(p), lo, hi);
-    if (pdn)
-        fclose(pdn);
-    for (int i = 0; i < nopen; i++)
-        cd_game_free(openings[i]);
-    free(openings);
-    player_stop(&pl[0]);
-    player_stop(&pl[1]);
+    fflush(stdout);
+    if (nw == 1) {
+        run_worker(&ws[0]);
+    } else {
+        for (int i = 0; i < nw; i++)
+            if (pthread_create(&ws[i].thread, NULL, run_worker, &ws[i]))
+                fail("cannot start thread %d", i + 1);
+        for (int i = 0; i < nw; i++)
+            pthread_join(ws[i].thread, NULL);
+    }
+    for (int i = 0; i < nw; i++) {
+        mp_stop(&ws[i].pl[0]);
+        mp_stop(&ws[i].pl[1]);
+        for (int k = 0; k < 2; k++) {
+            sh.used_sum[k] += ws[i].used_sum[k];
+            sh.used_max[k] = fmax(sh.used_max[k], ws[i].used_max[k]);
+            sh.moves[k] += ws[i].moves[k];
+        }
+    }
+    free(ws);
+
+    static const double tri_v[3] = {0.0, 0.5, 1.0}, penta_v[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    long tri[3] = {sh.l, sh.d, sh.w};
+    stats_elo_est e = stats_elo_estimate(tri, tri_v, 3, STATS_Z95);
+    printf("match %s: %s vs %s: %ld games, +%ld =%ld -%ld, score %.1f%%, Elo %+.0f [%+.0f, "
+           "%+.0f] (95%%)\n",
+           r->name, sh.name[0], sh.name[1], sh.played, sh.w, sh.d, sh.l, 100.0 * e.score, e.elo,
+           e.lo, e.hi);
+    if (sh.pairs > 0) {
+        stats_elo_est pe = stats_elo_estimate(sh.penta, penta_v, 5, STATS_Z95);
+        printf("pairs: %ld, pentanomial [%ld %ld %ld %ld %ld], Elo %+.0f [%+.0f, %+.0f] (95%%)\n",
+               sh.pairs, sh.penta[0], sh.penta[1], sh.penta[2], sh.penta[3], sh.penta[4], pe.elo,
+               pe.lo, pe.hi);
+    }
+    for (int k = 0; k < 2; k++)
+        printf("engine%d: %ld moves, %.3f s a move on average, %.3f s at most\n", k + 1,
+               sh.moves[k], sh.moves[k] ? sh.used_sum[k] / (double)sh.moves[k] : 0.0,
+               sh.used_max[k]);
+    printf("endings:");
+    for (int k = 0; k < END_KINDS; k++)
+        printf(" %s %ld%s", end_names[k], sh.ends[k], k + 1 < END_KINDS ? "," : "\n");
+    if (o->sprt) {
+        print_sprt_line(&sh);
+        if (sh.sprt.verdict > 0)
+            printf("sprt: H1 accepted (Elo >= %g) after %ld games\n", o->elo1, sh.played);
+        else if (sh.sprt.verdict < 0)
+            printf("sprt: H0 accepted (Elo <= %g) after %ld games\n", o->elo0, sh.played);
+        else
+            printf("sprt: no decision after %ld games\n", sh.played);
+    }
+    if (sh.pdn)
+        fclose(sh.pdn);
+    cd_egtb_close(sh.tb);
+    for (int i = 0; i < sh.nopen; i++)
+        cd_game_free(sh.openings[i]);
+    free(sh.openings);
+    free(sh.score2);
+    pthread_mutex_destroy(&sh.lock);
     return 0;
+}
+
+/* ------------------------------------------------------------------ options */
+
+static double seconds_arg(const char *opt, const char *v)
+{
+    char *end;
+    double t = strtod(v, &end);
+    if (end == v || *end || !(t >= 0) || t > 1e6)
+        fail("bad seconds '%s' for %s", v, opt);
+    return t;
+}
+
+static long long number_arg(const char *opt, const char *v, long long lo, long long hi)
+{
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end || n < lo || n > hi)
+        fail("bad number '%s' for %s (%lld..%lld)", v, opt, lo, hi);
+    return n;
+}
+
+static void sprt_arg(match_options *m, const char *v)
+{
+    double x[4] = {0, 0, 0.05, 0.05};
+    int n = 0;
+    const char *s = v;
+    while (n < 4) {
+        char *end;
+        x[n++] = strtod(s, &end);
+        if (end == s)
+            fail("--sprt: bad value '%s' (elo0,elo1[,alpha,beta])", v);
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            fail("--sprt: bad value '%s' (elo0,elo1[,alpha,beta])", v);
+        s = end + 1;
+    }
+    if (n != 2 && n != 4)
+        fail("--sprt: bad value '%s' (elo0,elo1[,alpha,beta])", v);
+    if (!(x[1] > x[0]) || !(x[2] > 0 && x[2] < 0.5) || !(x[3] > 0 && x[3] < 0.5))
+        fail("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5, got '%s'", v);
+    m->sprt = 1;
+    m->elo0 = x[0];
+    m->elo1 = x[1];
+    m->alpha = x[2];
+    m->beta = x[3];
+}
+
+static mp_proto proto_arg(const char *opt, const char *v)
+{
+    if (!strcmp(v, "hub2"))
+        return MP_HUB2;
+    if (!strcmp(v, "hub1"))
+        return MP_HUB1;
+    if (!strcmp(v, "auto"))
+        return MP_AUTO;
+    fail("%s: expected hub1, hub2 or auto, got '%s'", opt, v);
+}
+
+int cd_match_cli(int argc, char **argv)
+{
+    match_options m;
+    memset(&m, 0, sizeof m);
+    m.rules = cd_rules_find("international");
+    m.max_plies = 400;
+    m.timemargin = 0.1;
+    m.hang = 5.0;
+    m.move_limit = 120.0;
+    m.concurrency = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quiet")) {
+            m.quiet = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            fail("%s needs a value", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--variant")) {
+            if (!(m.rules = cd_rules_find(v)))
+                fail("unknown variant '%s' (try: condraughts variants)", v);
+        } else if (!strcmp(a, "--engine1") || !strcmp(a, "--engine2")) {
+            m.engine[a[8] - '1'] = v;
+        } else if (!strcmp(a, "--engine1-protocol") || !strcmp(a, "--engine2-protocol")) {
+            m.proto[a[8] - '1'] = proto_arg(a, v);
+        } else if (!strcmp(a, "--openings")) {
+            m.openings = v;
+        } else if (!strcmp(a, "--pdn")) {
+            m.pdn_file = v;
+        } else if (!strcmp(a, "--egtb")) {
+            m.egtb = v;
+        } else if (!strcmp(a, "--sprt")) {
+            sprt_arg(&m, v);
+        } else if (!strcmp(a, "--games")) {
+            m.games = (int)number_arg(a, v, 1, 100000000);
+        } else if (!strcmp(a, "--depth")) {
+            m.depth = (int)number_arg(a, v, 1, 100);
+        } else if (!strcmp(a, "--nodes")) {
+            m.nodes = (uint64_t)number_arg(a, v, 1, 1000000000000LL);
+        } else if (!strcmp(a, "--max-plies")) {
+            m.max_plies = (int)number_arg(a, v, 1, 100000);
+        } else if (!strcmp(a, "--hash")) {
+            m.hash = (size_t)number_arg(a, v, 1, 65536);
+        } else if (!strcmp(a, "--concurrency")) {
+            m.concurrency = (int)number_arg(a, v, 1, MATCH_MAX_CONCURRENCY);
+        } else if (!strcmp(a, "--resign-score")) {
+            m.resign_score = (int)number_arg(a, v, 0, 100000);
+        } else if (!strcmp(a, "--resign-moves")) {
+            m.resign_moves = (int)number_arg(a, v, 1, 100000);
+        } else if (!strcmp(a, "--draw-score")) {
+            m.draw_score = (int)number_arg(a, v, 0, 100000);
+        } else if (!strcmp(a, "--draw-moves")) {
+            m.draw_moves = (int)number_arg(a, v, 1, 100000);
+        } else if (!strcmp(a, "--draw-after")) {
+            m.draw_after = (int)number_arg(a, v, 0, 100000);
+        } else if (!strcmp(a, "--time")) {
+            m.movetime = seconds_arg(a, v);
+        } else if (!strcmp(a, "--clock")) {
+            m.game_time = seconds_arg(a, v);
+        } else if (!strcmp(a, "--inc")) {
+            m.increment = seconds_arg(a, v);
+        } else if (!strcmp(a, "--timemargin")) {
+            m.timemargin = seconds_arg(a, v);
+        } else if (!strcmp(a, "--hang")) {
+            m.hang = seconds_arg(a, v);
+        } else if (!strcmp(a, "--move-limit")) {
+            m.move_limit = seconds_arg(a, v);
+        } else {
+            fail("unknown option '%s'", a);
+        }
+    }
+    int kinds = (m.depth > 0) + (m.nodes > 0) + (m.movetime > 0) + (m.game_time > 0);
+    if (kinds > 1)
+        fail("give one of --depth, --nodes, --time and --clock");
+    if (m.increment > 0 && m.game_time <= 0)
+        fail("--inc needs --clock");
+    if (!kinds)
+        m.movetime = 0.1;
+    return cd_match_main(&m);
 }

@@ -1,7 +1,8 @@
 /*
- * stats.c -- the small statistics of `condraughts study`: the Wilson score interval of a
- * proportion, Newcombe's interval of a difference of two proportions, mean, quantiles and
- * histograms of a sample. Pure functions, no I/O.
+ * stats.c -- the small statistics of `condraughts study` and `condraughts match`: the Wilson
+ * score interval of a proportion, Newcombe's interval of a difference of two proportions, mean,
+ * quantiles and histograms of a sample, Elo estimates and the match SPRT (formulas in stats.h).
+ * Pure functions, no I/O.
  */
 #include "stats.h"
 
@@ -91,4 +92,80 @@ void stats_histogram(const double *x, size_t n, double width, long *bins, int nb
         int i = b < 0.0 ? 0 : b >= (double)nbins ? nbins - 1 : (int)b;
         bins[i]++;
     }
+}
+
+double stats_elo(double p)
+{
+    if (p <= 0.0)
+        return -999.0;
+    if (p >= 1.0)
+        return 999.0;
+    double e = -400.0 * log10(1.0 / p - 1.0);
+    return e < -999.0 ? -999.0 : e > 999.0 ? 999.0 : e + 0.0; /* no -0 */
+}
+
+double stats_elo_score(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
+
+/* Mean and population variance of the outcomes; the total count in *n. */
+static void moments(const double *count, const double *value, int k, double *n, double *mu,
+                    double *var)
+{
+    double tot = 0.0, s = 0.0, ss = 0.0;
+    for (int i = 0; i < k; i++) {
+        tot += count[i];
+        s += count[i] * value[i];
+    }
+    *n = tot;
+    *mu = tot > 0.0 ? s / tot : 0.5;
+    for (int i = 0; i < k; i++)
+        ss += count[i] * (value[i] - *mu) * (value[i] - *mu);
+    *var = tot > 0.0 ? ss / tot : 0.0;
+}
+
+stats_elo_est stats_elo_estimate(const long *count, const double *value, int k, double z)
+{
+    double c[8], n, mu, var;
+    for (int i = 0; i < k && i < 8; i++)
+        c[i] = (double)count[i];
+    moments(c, value, k < 8 ? k : 8, &n, &mu, &var);
+    stats_elo_est e;
+    e.score = mu;
+    e.se = n > 0.0 ? sqrt(var / n) : 0.0;
+    e.elo = stats_elo(mu);
+    e.lo = stats_elo(mu - z * e.se);
+    e.hi = stats_elo(mu + z * e.se);
+    if (n > 0.0 && var == 0.0 && (mu == 0.0 || mu == 1.0)) {
+        /* all lost or all won: no spread to measure, the Wilson interval of k = 0 or n */
+        stats_interval w = stats_wilson(mu == 0.0 ? 0 : (long)n, (long)n, z);
+        e.lo = stats_elo(w.lo);
+        e.hi = stats_elo(w.hi);
+    }
+    return e;
+}
+
+stats_sprt stats_sprt_penta(const long penta[5], double elo0, double elo1, double alpha,
+                            double beta)
+{
+    static const double value[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    stats_sprt r;
+    r.lower = log(beta / (1.0 - alpha));
+    r.upper = log((1.0 - beta) / alpha);
+    r.llr = 0.0;
+    r.verdict = 0;
+    double c[5], n, mu, var;
+    long total = 0;
+    int zero = 0;
+    for (int i = 0; i < 5; i++) {
+        total += penta[i];
+        zero |= penta[i] == 0;
+    }
+    if (total <= 0)
+        return r;
+    for (int i = 0; i < 5; i++)
+        c[i] = (double)penta[i] + (zero ? 1e-3 : 0.0);
+    moments(c, value, 5, &n, &mu, &var);
+    double s0 = stats_elo_score(elo0), s1 = stats_elo_score(elo1);
+    r.llr = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
+    r.verdict = r.llr >= r.upper ? 1 : r.llr <= r.lower ? -1 : 0;
+    return r;
 }

@@ -1218,8 +1218,7 @@ static int run_initiator(session *s, const cd_position *start)
         cd_dxp_msg m = {.type = CD_DXP_GAMEREQ, .version = 1};
         snprintf(m.name, sizeof m.name, "%s", o->name);
         m.colour = s->mine ^ 1;
-        int minutes = (int)((o->time + 59) / 60);
-        m.minutes = minutes > 999 ? 999 : minutes;
+        m.minutes = (int)(o->time / 60); /* whole minutes (parse_options) */
         m.moves = o->moves;
         m.setup = !standard;
         if (m.setup)
@@ -1461,6 +1460,9 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--time")) {
             if (int_arg(a, val, 1, 999 * 60, &v))
                 return 2;
+            if (v % 60) /* GAMEREQ carries minutes: both sides must get the same clock */
+                return usage("--time %ld is not whole minutes (DXP sends minutes), e.g. %ld", v,
+                             (v + 30) / 60 > 0 ? (v + 30) / 60 * 60 : 60);
             o->time = (double)v;
         } else if (!strcmp(a, "--moves")) {
             if (int_arg(a, val, 0, 999, &v))

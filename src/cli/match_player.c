@@ -1,0 +1,481 @@
+/*
+ * match_player.c -- the players of `condraughts match` (see match_player.h): the built-in engine
+ * called directly, or an engine process on pipes speaking Hub 2 or the older Hub 1 (Scan 2.0).
+ * Every read from an engine has a deadline (poll on the pipe), so a silent engine cannot stall
+ * the referee; the time a move takes is measured here, on CLOCK_MONOTONIC (cli_now), from the
+ * moment the request is written to the moment the answer line is read.
+ *
+ * Engines run as `/bin/sh -c CMD` in their own process group, so a hung engine is killed with
+ * everything it started (`cd DIR && ./scan hub` keeps a shell as parent). Pipes are close-on-exec,
+ * so an engine does not hold another engine's pipes open.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "match_player.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cliutil.h"
+
+#define MP_START_TIMEOUT 60.0 /* seconds for the handshake and `init` (Scan loads its data) */
+
+const char *mp_proto_name(mp_proto proto)
+{
+    return proto == MP_SELF ? "self" : proto == MP_HUB1 ? "hub1" : "hub2";
+}
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ pipes */
+
+/* One line into out (without the newline). 1: a line, 0: end of output, -1: deadline passed. */
+static int read_line(match_player *p, double deadline, char *out, size_t len)
+{
+    for (;;) {
+        char *nl = memchr(p->buf, '\n', p->blen);
+        if (nl) {
+            size_t n = (size_t)(nl - p->buf);
+            size_t k = n < len - 1 ? n : len - 1;
+            memcpy(out, p->buf, k);
+            out[k] = '\0';
+            out[strcspn(out, "\r")] = '\0';
+            p->blen -= n + 1;
+            memmove(p->buf, nl + 1, p->blen);
+            return 1;
+        }
+        if (p->blen == sizeof p->buf)
+            p->blen = 0; /* a line longer than the buffer: dropped */
+        int ms = -1;
+        if (deadline > 0) {
+            double left = deadline - cli_now();
+            if (left <= 0)
+                return -1;
+            ms = (int)(left * 1000.0) + 1;
+        }
+        struct pollfd pfd = {p->from, POLLIN, 0};
+        int r = poll(&pfd, 1, ms);
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (r <= 0)
+            continue;
+        ssize_t got = read(p->from, p->buf + p->blen, sizeof p->buf - p->blen);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return 0;
+        p->blen += (size_t)got;
+    }
+}
+
+static void send_line(match_player *p, const char *fmt, ...)
+{
+    char line[16384];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    for (int off = 0; off < n;) {
+        ssize_t w = write(p->to, line + off, (size_t)(n - off));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return; /* the engine is gone: the next read says so */
+        off += (int)w;
+    }
+}
+
+/* Does the line start with the word `w` (followed by a blank or the end)? */
+static int starts(const char *line, const char *w)
+{
+    size_t n = strlen(w);
+    return !strncmp(line, w, n) && (line[n] == '\0' || line[n] == ' ');
+}
+
+/* ------------------------------------------------------------------ start and stop */
+
+static int start_self(match_player *p, char *err, size_t errlen)
+{
+    p->engine = cd_engine_new(p->hash);
+    if (!p->engine) {
+        set_err(err, errlen, "out of memory for the engine");
+        return -1;
+    }
+    const char *opts = p->spec[4] == ':' ? p->spec + 5 : "";
+    snprintf(p->name, sizeof p->name, "condraughts %s%s%s", CD_VERSION, *opts ? " " : "", opts);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", opts);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            set_err(err, errlen, "engine option '%s' needs =value", tok);
+            return -1;
+        }
+        *eq = '\0';
+        if (!strcmp(tok, "depth") || !strcmp(tok, "nodes")) {
+            char *end;
+            long long v = strtoll(eq + 1, &end, 10);
+            if (end == eq + 1 || *end || v < 1 || (tok[0] == 'd' && v > 100)) {
+                set_err(err, errlen, "bad %s '%s' in '%s'", tok, eq + 1, p->spec);
+                return -1;
+            }
+            if (tok[0] == 'd')
+                p->depth = (int)v;
+            else
+                p->nodes = (uint64_t)v;
+            continue;
+        }
+        if (cd_engine_set_option(p->engine, tok, atoi(eq + 1)) != CD_OK) {
+            set_err(err, errlen, "unknown engine option '%s'", tok);
+            return -1;
+        }
+    }
+    p->proto = MP_SELF;
+    return 0;
+}
+
+static int spawn(match_player *p, char *err, size_t errlen)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+        set_err(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        set_err(err, errlen, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        execl("/bin/sh", "sh", "-c", p->spec, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also from the parent: no race with a kill right after */
+    close(in[0]);
+    close(out[1]);
+    p->pid = pid;
+    p->to = in[1];
+    p->from = out[0];
+    p->blen = 0;
+    return 0;
+}
+
+static void reap(match_player *p, double wait)
+{
+    if (p->pid <= 0)
+        return;
+    double end = cli_now() + wait;
+    while (waitpid(p->pid, NULL, WNOHANG) == 0) {
+        if (cli_now() >= end) {
+            kill(-p->pid, SIGKILL); /* the group: the shell and the engine it started */
+            waitpid(p->pid, NULL, 0);
+            break;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    p->pid = 0; /* reaped: its process group id may not be used again */
+}
+
+static void close_pipes(match_player *p)
+{
+    if (p->to >= 0)
+        close(p->to);
+    if (p->from >= 0)
+        close(p->from);
+    p->to = p->from = -1;
+}
+
+/* The handshake: hub ... wait, then init ... ready (Hub 2 sets the variant first). */
+static int handshake(match_player *p, char *err, size_t errlen)
+{
+    char line[4096];
+    double deadline = cli_now() + MP_START_TIMEOUT;
+    mp_proto found = MP_HUB2;
+    int seen = 0;
+    snprintf(p->name, sizeof p->name, "%s", p->spec);
+    send_line(p, "hub");
+    for (;;) {
+        int r = read_line(p, deadline, line, sizeof line);
+        if (r <= 0) {
+            set_err(err, errlen, "engine '%s' %s before 'wait'", p->spec,
+                    r < 0 ? "did not answer 'hub' in time" : "closed its output");
+            return -1;
+        }
+        if (starts(line, "id")) {
+            found = MP_HUB2;
+            seen = 1;
+            char *nm = strstr(line, "name=");
+            if (nm) {
+                nm += 5;
+                int quoted = *nm == '"';
+                nm += quoted;
+                size_t k = strcspn(nm, quoted ? "\"" : " ");
+                snprintf(p->name, sizeof p->name, "%.*s", (int)k, nm);
+            }
+        } else if (starts(line, "name") && !seen) {
+            found = MP_HUB1;
+            snprintf(p->name, sizeof p->name, "%.127s", line[4] ? line + 5 : p->spec);
+        } else if (!strcmp(line, "wait")) {
+            break;
+        }
+    }
+    if (p->proto == MP_AUTO)
+        p->proto = found;
+    if (p->proto == MP_HUB2)
+        send_line(p, "set-param name=variant value=%s", p->rules->name);
+    send_line(p, "init");
+    for (;;) {
+        int r = read_line(p, deadline, line, sizeof line);
+        if (r <= 0) {
+            set_err(err, errlen, "engine '%s' did not answer 'init'", p->spec);
+            return -1;
+        }
+        if (starts(line, "ready"))
+            return 0;
+    }
+}
+
+int mp_start(match_player *p, char *err, size_t errlen)
+{
+    p->engine = NULL;
+    p->depth = 0;
+    p->nodes = 0;
+    p->pid = 0;
+    p->to = p->from = -1;
+    p->blen = 0;
+    if (p->proto == MP_SELF || !strncmp(p->spec, "self", 4)) {
+        if (p->spec[4] && p->spec[4] != ':') {
+            set_err(err, errlen, "bad engine '%s' (self or self:option=value,...)", p->spec);
+            return -1;
+        }
+        return start_self(p, err, errlen);
+    }
+    if (spawn(p, err, errlen))
+        return -1;
+    return handshake(p, err, errlen);
+}
+
+void mp_stop(match_player *p)
+{
+    if (p->engine) {
+        cd_engine_free(p->engine);
+        p->engine = NULL;
+    }
+    if (p->pid > 0) {
+        send_line(p, "quit");
+        close_pipes(p);
+        reap(p, 1.0);
+    }
+}
+
+int mp_restart(match_player *p, char *err, size_t errlen)
+{
+    if (p->engine)
+        return 0;
+    if (p->pid > 0) {
+        kill(-p->pid, SIGKILL);
+        close_pipes(p);
+        reap(p, 1.0);
+    }
+    if (spawn(p, err, errlen))
+        return -1;
+    return handshake(p, err, errlen);
+}
+
+void mp_new_game(match_player *p)
+{
+    if (p->engine)
+        cd_engine_clear(p->engine);
+    else
+        send_line(p, p->proto == MP_HUB1 ? "new" : "new-game");
+}
+
+/* ------------------------------------------------------------------ moves */
+
+static void move_self(match_player *p, const cd_game *g, const mp_limits *l, mp_reply *out)
+{
+    cd_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.depth = p->depth ? p->depth : l->depth;
+    lim.nodes = p->nodes ? p->nodes : l->nodes;
+    lim.movetime = l->movetime;
+    if (l->clocked) {
+        for (int c = 0; c < 2; c++) {
+            lim.time[c] = l->clock[c] > 0.001 ? l->clock[c] : 0.001;
+            lim.inc[c] = l->inc;
+        }
+    }
+    cd_search_result res;
+    double t0 = cli_now();
+    cd_result r = cd_search(p->engine, g, &lim, NULL, NULL, &res);
+    out->used = cli_now() - t0;
+    if (r != CD_OK || !res.has_move) {
+        out->status = MP_ILLEGAL;
+        snprintf(out->text, sizeof out->text, "(no move)");
+        return;
+    }
+    out->status = MP_MOVED;
+    out->move = res.best;
+    out->has_score = 1;
+    out->score = res.score;
+}
+
+/* Send the position and the limits, then `go`, in the player's dialect. */
+static void request(match_player *p, const cd_game *g, const mp_limits *l)
+{
+    const cd_position *pos = cd_game_position(g);
+    char start[160], mv[256];
+    cd_position_to_hub(cd_game_position_at(g, 0), start, sizeof start);
+    int n = cd_game_ply(g);
+    if (p->proto == MP_HUB1) {
+        start[0] = start[0] == 'W' ? 'w' : 'b';
+        send_line(p, "pos %s", start);
+        for (int i = 0; i < n; i++) {
+            cd_move_to_hub(cd_game_position_at(g, i), cd_game_move(g, i), mv, sizeof mv);
+            send_line(p, "move %s", mv);
+        }
+        if (l->depth)
+            send_line(p, "depth %d", l->depth);
+        if (l->clocked)
+            send_line(p, "level 0 %.0f %.0f", 1000.0 * fmax(l->clock[pos->side], 0.001),
+                      1000.0 * l->inc);
+        else if (l->movetime > 0)
+            send_line(p, "time %.0f", 1000.0 * l->movetime);
+        send_line(p, "go");
+        return;
+    }
+    char line[16384];
+    size_t used = (size_t)snprintf(line, sizeof line, "pos pos=%s", start);
+    if (n > 0) {
+        used += (size_t)snprintf(line + used, sizeof line - used, " moves=\"");
+        for (int i = 0; i < n && used < sizeof line - 300; i++) {
+            cd_move_to_hub(cd_game_position_at(g, i), cd_game_move(g, i), mv, sizeof mv);
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? " " : "", mv);
+        }
+        snprintf(line + used, sizeof line - used, "\"");
+    }
+    send_line(p, "%s", line);
+    if (l->depth)
+        send_line(p, "level depth=%d", l->depth);
+    else if (l->nodes)
+        send_line(p, "level nodes=%llu", (unsigned long long)l->nodes);
+    else if (l->clocked)
+        send_line(p, "level time=%.3f inc=%.3f", fmax(l->clock[pos->side], 0.001), l->inc);
+    else if (l->movetime > 0)
+        send_line(p, "level move-time=%.3f", l->movetime);
+    send_line(p, "go think");
+}
+
+/* A score from an `info` line, in hundredths of a man; 0 if the line has none. */
+static int info_score(const match_player *p, const char *line, int *score)
+{
+    if (p->proto == MP_HUB1) {
+        int depth, sc;
+        double plies;
+        if (sscanf(line, "info %d %lf %d", &depth, &plies, &sc) != 3)
+            return 0;
+        *score = sc;
+        return 1;
+    }
+    const char *s = strstr(line, " score=");
+    if (!s)
+        return 0;
+    char *end;
+    double men = strtod(s + 7, &end);
+    if (end == s + 7)
+        return 0;
+    *score = (int)lround(men * 100.0);
+    return 1;
+}
+
+/* The move of an answer line (`done move=M` or Hub 1's `move M`) into out->text. */
+static int answer_move(const match_player *p, const char *line, mp_reply *out)
+{
+    const char *m;
+    if (p->proto == MP_HUB1) {
+        if (!starts(line, "move"))
+            return 0;
+        m = line + 4;
+        while (*m == ' ')
+            m++;
+    } else {
+        if (!starts(line, "done"))
+            return 0;
+        m = strstr(line, "move=");
+        m = m ? m + 5 : "";
+    }
+    size_t k = strcspn(m, " ");
+    snprintf(out->text, sizeof out->text, "%.*s", (int)(k < 63 ? k : 63), m);
+    return 1;
+}
+
+void mp_move(match_player *p, const cd_game *g, const mp_limits *l, double limit, double grace,
+             mp_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->engine) {
+        move_self(p, g, l, out);
+        return;
+    }
+    char line[8192];
+    double t0 = cli_now();
+    request(p, g, l);
+    int late = 0;
+    for (;;) {
+        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
+        int r = read_line(p, deadline, line, sizeof line);
+        if (r < 0) {
+            if (late) {
+                out->status = MP_HUNG;
+                out->used = cli_now() - t0;
+                return;
+            }
+            late = 1;
+            send_line(p, "stop");
+            continue;
+        }
+        if (r == 0) {
+            out->status = MP_DIED;
+            out->used = cli_now() - t0;
+            return;
+        }
+        int sc;
+        if (starts(line, "info") && info_score(p, line, &sc)) {
+            out->has_score = 1;
+            out->score = sc;
+        }
+        if (answer_move(p, line, out))
+            break;
+    }
+    out->used = cli_now() - t0;
+    char err[256];
+    if (cd_move_parse(cd_game_position(g), out->text, &out->move, err, sizeof err) != CD_OK)
+        out->status = MP_ILLEGAL;
+    else
+        out->status = late ? MP_LATE : MP_MOVED;
+}

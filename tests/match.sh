@@ -1,0 +1,136 @@
+#!/bin/sh
+# The referee of `condraughts match` (src/cli/match.c): fake Hub engines (tests/match/fakehub.sh)
+# that hang, overrun their clock, resign, move illegally or die; adjudications (max plies,
+# tablebase, draw score); the clock told to an engine running down; Hub 1 detection; the SPRT
+# stopping early with H1 (and H0) accepted; concurrency giving the same games; bad options.
+# Deterministic searches (depth limits) wherever time is not what is tested.
+# Usage: tests/match.sh [--bin PATH]
+bin=./build/condraughts
+[ "${1:-}" = "--bin" ] && bin=$2
+here=$(dirname "$0")
+fake="sh $here/match/fakehub.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# has TEXT PATTERN WHAT: the output contains the fixed string PATTERN
+has() { printf '%s\n' "$1" | grep -qF -- "$2" && ok || bad "$3: no '$2' in:
+$1"; }
+hasnt() { printf '%s\n' "$1" | grep -qF -- "$2" && bad "$3: '$2' in:
+$1" || ok; }
+
+# a hung engine loses on time, is killed and restarted, and the match goes on
+out=$("$bin" match --depth 2 --move-limit 0.3 --hang 0.3 --games 2 --engine2 "$fake hang $bin" \
+    --pdn "$tmp/h.pdn" 2>&1)
+has "$out" "- fake-hang 2-0 (hung: fake-hang (Black) gave no move 0.3 s after its 0.400 s limit" hang
+has "$out" "game 2: fake-hang - " hang
+has "$out" "restarted" hang
+has "$out" "+2 =0 -0" hang
+has "$out" "hung 2" hang
+has "$(cat "$tmp/h.pdn")" '[Termination "hung: fake-hang (White)' hang-pdn
+
+# an engine that overruns its clock (1 s, 0.4 s a move) loses on time on its third move
+# (self:depth=2: the built-in engine answers at once whatever the load)
+out=$("$bin" match --clock 1 --timemargin 0 --games 2 --engine1 self:depth=2 \
+    --engine2 "$fake slow $bin 0.4" 2>&1)
+has "$out" "time forfeit: fake-slow (Black) took 0." slow
+has "$out" "time forfeit: fake-slow (White) took 0." slow
+has "$out" "time forfeit 2" slow
+has "$out" "(time forfeit: fake-slow (Black) took 0.4" slow-3rd-move
+has "$out" "+2 =0 -0" slow
+
+# the clock runs down: the engine is told its remaining time, then that plus the increment
+out=$("$bin" match --clock 3 --inc 0.5 --games 1 --max-plies 8 --engine1 self:depth=2 \
+    --engine2 "$fake play $bin $tmp/level" 2>&1)
+has "$out" "max plies 1" clock
+first=$(sed -n 1p "$tmp/level")
+[ "$first" = "level time=3.000 inc=0.500" ] && ok || bad "clock: first level '$first'"
+n=$(wc -l < "$tmp/level")
+[ "$n" -eq 4 ] && ok || bad "clock: $n level lines, want 4"
+# every later clock is 3 + k * 0.5 minus the time used, so above 3 and below 3 + k * 0.5
+awk -F'[= ]' 'NR > 1 { k = NR - 1; if (!($3 > 3 && $3 < 3 + k * 0.5)) bad = 1 } END { exit bad }' \
+    "$tmp/level" && ok || bad "clock: levels $(tr '\n' ' ' < "$tmp/level")"
+
+# score adjudication: an engine whose own score is -9.99 on 3 moves resigns
+out=$("$bin" match --depth 2 --games 2 --engine2 "$fake resign $bin" --resign-score 500 --resign-moves 3 2>&1)
+has "$out" "adjudication: fake-resign (Black) resigns, score <= -500 for 3 moves" resign
+has "$out" "resign 2" resign
+has "$out" "+2 =0 -0" resign
+
+# illegal moves and dead engines lose
+out=$("$bin" match --depth 2 --games 2 --engine2 "$fake illegal $bin" 2>&1)
+has "$out" "illegal move '11-99' by fake-illegal (Black)" illegal
+has "$out" "illegal 2" illegal
+out=$("$bin" match --depth 2 --games 2 --engine2 "$fake die $bin" 2>&1)
+has "$out" "fake-die (White) closed its output, restarted" die
+has "$out" "+2 =0 -0" die
+
+# --max-plies is an adjudication, not an agreement
+out=$("$bin" match --depth 1 --games 2 --max-plies 10 --pdn "$tmp/m.pdn" 2>&1)
+has "$out" "1-1 (adjudication: draw after 10 plies (--max-plies), 10 plies)" max-plies
+has "$out" "max plies 2" max-plies
+hasnt "$out" "agreement" max-plies
+has "$(cat "$tmp/m.pdn")" '[Termination "adjudication: draw after 10 plies (--max-plies)"]' max-plies-pdn
+
+# draw adjudication: both scores within +-1000 (every score) on 2 moves each, from ply 12
+out=$("$bin" match --depth 1 --games 2 --draw-score 1000 --draw-moves 2 --draw-after 12 2>&1)
+has "$out" "1-1 (adjudication: draw, both scores within +-1000 for 2 moves, 12 plies)" draw
+
+# tablebase adjudication (3-piece tables built here): both openings are White wins
+"$bin" egtb build --variant international --pieces 3 --dir "$tmp/tb" > /dev/null 2>&1
+printf 'W:W31,32:B5\nW:WK46,K41:BK5\n' > "$tmp/op.txt"
+out=$("$bin" match --depth 2 --openings "$tmp/op.txt" --egtb "$tmp/tb" 2>&1)
+has "$out" "game 1: condraughts" egtb
+has "$out" "2-0 (adjudication: tablebase, White wins in 15 plies, 0 plies)" egtb
+has "$out" "2-0 (adjudication: tablebase, White wins in 3 plies, 0 plies)" egtb
+has "$out" "tablebase 4" egtb
+
+# Hub 1 (Scan 2.0's dialect) found from the handshake
+out=$("$bin" match --depth 2 --games 2 --max-plies 12 --engine2 "$fake hub1 $bin" 2>&1)
+has "$out" "engine2: Fake One (hub1)" hub1
+has "$out" "max plies 2" hub1
+out=$("$bin" match --depth 2 --games 2 --max-plies 12 --engine2 "$fake play $bin" 2>&1)
+has "$out" "engine2: fake-play (hub2)" hub2
+
+# SPRT: depth 4 against depth 1 wins every pair; H1 after the minimum 8 pairs, and H0 reversed
+out=$("$bin" match --depth 1 --engine1 self:depth=4 --openings auto:2 --sprt 0,50 --quiet 2>&1)
+has "$out" "sprt: LLR 1133.60 [-2.94, 2.94] elo0 0 elo1 50, 8 pairs [0 0 0 0 8]" sprt-h1
+has "$out" "sprt: H1 accepted (Elo >= 50) after 16 games" sprt-h1
+out=$("$bin" match --depth 4 --engine1 self:depth=1 --openings auto:2 --sprt 0,50,0.1,0.1 --quiet 2>&1)
+has "$out" "sprt: H0 accepted (Elo <= 0) after 16 games" sprt-h0
+has "$out" "[-2.20, 2.20]" sprt-bounds
+out=$("$bin" match --depth 1 --engine1 self:depth=4 --openings auto:2 --sprt 0,50 --concurrency 2 --quiet 2>&1)
+has "$out" "sprt: H1 accepted (Elo >= 50)" sprt-concurrency
+
+# two games at a time play the same games as one at a time
+one=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 --quiet 2>&1 | head -n 1)
+two=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 --concurrency 2 --quiet 2>&1 | head -n 1)
+[ -n "$one" ] && [ "$one" = "$two" ] && ok || bad "concurrency: '$one' vs '$two'"
+has "$one" "8 games, +0 =1 -7" concurrency
+
+# bad options: one line on stderr, exit status 2
+expect_error() {
+    pat=$1; shift
+    err=$("$bin" match "$@" 2>&1 >/dev/null); st=$?
+    if [ "$st" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+        printf '%s' "$err" | grep -qF -- "$pat"; then ok
+    else bad "match $*: status $st, stderr '$err'"; fi
+}
+expect_error "need elo0 < elo1" --sprt 5,0
+expect_error "bad value" --sprt 5
+expect_error "give one of" --depth 2 --time 1
+expect_error "--inc needs --clock" --inc 1
+expect_error "expected hub1, hub2 or auto" --engine2-protocol hub3
+expect_error "unknown option" --frobnicate 1
+expect_error "bad depth" --engine1 self:depth=x
+expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
+
+# DXP sends the clock in minutes: a --time that is not whole minutes is refused (both sides would
+# otherwise play on different clocks)
+err=$("$bin" dxp --initiate --time 90 2>&1 >/dev/null); st=$?
+[ "$st" -eq 2 ] && printf '%s' "$err" | grep -qF -- "--time 90 is not whole minutes (DXP sends minutes), e.g. 120" &&
+    ok || bad "dxp --time 90: status $st, stderr '$err'"
+
+echo "match tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
