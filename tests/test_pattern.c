@@ -195,6 +195,27 @@ static void test_file(void)
     free(w);
 }
 
+/* The shipped files (make runs the tests from the top folder): loaded, they score the families'
+ * variants, and only those. */
+static void test_shipped(void)
+{
+    char err[300];
+    const cd_rules *intl = cd_rules_find("international"), *killer = cd_rules_find("killer");
+    CHECK(!cd_eval_learned(intl));
+    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
+    CHECK(cd_eval_learned(intl) && cd_eval_learned(cd_rules_find("constitutional")) &&
+          cd_eval_learned(cd_rules_find("russian")));
+    CHECK(!cd_eval_learned(killer) && !cd_eval_learned(cd_rules_find("brazilian")));
+    cd_position p;
+    cd_position_empty(&p, intl, CD_BLACK);
+    cd_position_set(&p, 28, CD_WHITE_MAN);
+    cd_position_set(&p, 33, CD_WHITE_MAN);
+    cd_position_set(&p, 12, CD_BLACK_MAN);
+    CHECK(cd_evaluate(&p) == -cd_pattern_eval_white(cd_pattern_for(intl), &p));
+    /* a man up is good for the side that has it, in the middle of the learned scale */
+    CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
+}
+
 int main(void)
 {
     test_layouts();
@@ -203,6 +224,7 @@ int main(void)
     test_symmetry_and_features("international", CD_GEOM_10X10);
     test_symmetry_and_features("russian", CD_GEOM_8X8);
     test_file();
+    test_shipped();
     printf("test_pattern: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -27,7 +27,7 @@ CD_WEIGHTS=$tmp/none expect_error "is missing" hub
 
 # every command that does not search works without them
 out=$(CD_WEIGHTS=$tmp/none "$bin" perft --variant international 3 | head -3 | tail -1)
-[ "$out" = "perft 3 729" ] && ok || bad "perft without weights: '$out'"
+[ "$out" = "perft 3 658" ] && ok || bad "perft without weights: '$out'"
 
 # damaged copies of the shipped files
 dir=$(dirname "$bin")/../weights
@@ -41,16 +41,11 @@ head -c 1000 "$dir/russian.cdw" > "$tmp/russian.cdw"
 CD_WEIGHTS=$tmp expect_error "russian.cdw: the weights file has the wrong size" \
     analyse --variant russian --depth 2
 cp "$dir/international.cdw" "$tmp/russian.cdw"
-CD_WEIGHTS=$tmp expect_error "russian.cdw: the weights file's geometry does not match" \
+CD_WEIGHTS=$tmp expect_error "russian.cdw: it holds the weights of .international." \
     analyse --variant russian --depth 2
 : > "$tmp/russian.cdw"
 CD_WEIGHTS=$tmp expect_error "russian.cdw: not a condraughts weights file" \
     analyse --variant russian --depth 2
-
-# the learned evaluation is the default; classic-eval is the hand-set one (different scores)
-fen="W:W31,32,33,34,36,37,38,39,40,41,43,45,46,48:B1,2,3,5,6,8,9,11,12,13,14,16,17,19"
-a=$("$bin" analyse --variant international --fen "$fen" --depth 1 | grep '^depth 1' | sed 's/.*score \([^ ]*\).*/\1/')
-[ -n "$a" ] && ok || bad "analyse with the learned evaluation printed no score"
 
 echo "weights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
