@@ -528,13 +528,52 @@ static double fit_k(const sample *s, size_t n)
     return (a + b) / 2;
 }
 
+/*
+ * The model while it is trained: each window's weight is a residual of its own plus the
+ * piece-square values of the men in it, a square's value shared out over the windows that hold
+ * it (1/k each for a square in k windows). The piece-square values learn from every position,
+ * the residuals only from their own configuration (with L2), so a rare configuration still gets
+ * a sensible weight. On writing, the piece-square values are folded into the window weights:
+ * the file and the engine know windows only.
+ * Parameters: residuals [region][config][phase], scalars [scalar][phase], then piece-square
+ * values [square][white man, black man][phase].
+ */
 typedef struct model {
-    int regions;
-    size_t npat, nparam; /* pattern weights, all weights (patterns then scalars) */
+    int regions, squares;
+    size_t npat, npsq, nparam; /* first scalar, first piece-square value, all */
     float *w, *m, *v, *grad;
     int *touched, ntouched;
     unsigned char *mark;
+    int sq[CD_PAT_MAX_REG][CD_PAT_SQUARES];      /* the window's i-th square (0-based square) */
+    float share[CD_PAT_MAX_REG][CD_PAT_SQUARES]; /* 1 / windows holding that square */
 } model;
+
+static uint8_t digits[CD_PAT_CONFIGS][CD_PAT_SQUARES];
+
+static void model_layout(model *md, const cd_pattern_layout *l, const cd_geom *g)
+{
+    for (int c = 0; c < CD_PAT_CONFIGS; c++)
+        for (int i = 0, x = c; i < CD_PAT_SQUARES; i++, x /= 3)
+            digits[c][i] = (uint8_t)(x % 3);
+    int windows[128] = {0};
+    for (int r = 0; r < l->regions; r++)
+        for (uint64_t x = l->mask[r]; x; x &= x - 1)
+            windows[__builtin_ctzll(x)]++;
+    for (int r = 0; r < l->regions; r++) {
+        int i = 0;
+        for (uint64_t x = l->mask[r]; x; x &= x - 1, i++) {
+            int bit = __builtin_ctzll(x);
+            md->sq[r][i] = cd_internal_of_bit(g, bit) - 1;
+            md->share[r][i] = 1.0f / (float)windows[bit];
+        }
+    }
+    md->squares = g->squares;
+}
+
+static inline size_t psq_idx(const model *md, int sq, int digit, int ph)
+{
+    return md->npsq + ((size_t)sq * 2 + (size_t)(digit - 1)) * 2 + (size_t)ph;
+}
 
 static inline size_t pidx(int r, int c, int ph)
 {
@@ -552,6 +591,14 @@ static double predict(const model *md, const sample *s)
         mg += s->scalar[k] * md->w[md->npat + 2 * k];
         eg += s->scalar[k] * md->w[md->npat + 2 * k + 1];
     }
+    for (int r = 0; r < md->regions; r++) {
+        const uint8_t *d = digits[s->config[r]];
+        for (int i = 0; i < CD_PAT_SQUARES; i++)
+            if (d[i]) {
+                mg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 0)];
+                eg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 1)];
+            }
+    }
     return s->phase * mg + (1 - s->phase) * eg;
 }
 
@@ -568,8 +615,8 @@ static int cmd_fit(int argc, char **argv)
 {
     const cd_rules *r = NULL;
     const char *data = NULL, *out = NULL;
-    long epochs = 20, batch = 4096;
-    double lr = 1.0, lambda = 0.0, l2 = 1e-4, valid = 0.05;
+    long epochs = 10, batch = 4096;
+    double lr = 1.0, lambda = 0.4, l2 = 0.0, valid = 0.05;
     uint64_t seed = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -672,7 +719,9 @@ static int cmd_fit(int argc, char **argv)
     model md = {0};
     md.regions = layout.regions;
     md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
-    md.nparam = md.npat + CD_PAT_SCALARS * 2;
+    model_layout(&md, &layout, cd_geom_of(r));
+    md.npsq = md.npat + CD_PAT_SCALARS * 2;
+    md.nparam = md.npsq + (size_t)md.squares * 2 * 2;
     md.w = calloc(md.nparam, sizeof(float));
     md.m = calloc(md.nparam, sizeof(float));
     md.v = calloc(md.nparam, sizeof(float));
@@ -720,10 +769,20 @@ static int cmd_fit(int argc, char **argv)
                         add_grad(&md, md.npat + 2 * kk, gm * s->scalar[kk]);
                         add_grad(&md, md.npat + 2 * kk + 1, ge * s->scalar[kk]);
                     }
+                for (int rr = 0; rr < md.regions; rr++) {
+                    const uint8_t *d = digits[s->config[rr]];
+                    for (int i = 0; i < CD_PAT_SQUARES; i++)
+                        if (d[i]) {
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 0),
+                                     gm * md.share[rr][i]);
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 1),
+                                     ge * md.share[rr][i]);
+                        }
+                }
             }
             step++;
             double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
-            double inv = 1.0 / (double)(end - start);
+            double inv = 1.0; /* batch sums: a rare configuration is not averaged away */
             for (int t = 0; t < md.ntouched; t++) {
                 size_t i = (size_t)md.touched[t];
                 double gr = md.grad[i] * inv + (i < md.npat ? l2 * md.w[i] : 0.0);
@@ -749,6 +808,14 @@ static int cmd_fit(int argc, char **argv)
         fflush(stdout);
     }
 
+    /* the piece-square values folded into the window weights */
+    for (int rr = 0; rr < md.regions; rr++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++)
+            for (int i = 0; i < CD_PAT_SQUARES; i++)
+                if (digits[c][i])
+                    for (int ph = 0; ph < 2; ph++)
+                        md.w[pidx(rr, c, ph)] +=
+                            md.share[rr][i] * md.w[psq_idx(&md, md.sq[rr][i], digits[c][i], ph)];
     /* colour symmetry made exact: each weight becomes the mean of itself and its negated twin */
     for (int rr = 0; rr < md.regions; rr++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++) {
@@ -768,7 +835,7 @@ static int cmd_fit(int argc, char **argv)
     snprintf(w->family, sizeof w->family, "%s", cd_pattern_family_name(cd_pattern_family(r)));
     w->layout = layout;
     long clipped = 0;
-    for (size_t i = 0; i < md.nparam; i++) {
+    for (size_t i = 0; i < md.npsq; i++) {
         double q = nearbyint(md.w[i] * CD_PAT_UNIT);
         if (q > 32767 || q < -32767) {
             clipped++;
