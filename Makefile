@@ -24,9 +24,13 @@ BIN      := $(BUILD)/condraughts
 all: $(BIN)
 lib: $(LIB)
 
-$(BUILD)/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/condraughts.h Makefile
+# Every object is built on its own (make -j) with its header dependencies (-MMD -MP: the .d files
+# included at the end). The compile commands are kept in $(BUILD)/.flags, rewritten only when they
+# change, so that a change of CC, OPT or CFLAGS rebuilds the objects and other edits here do not.
+DEPFLAGS := -MMD -MP
+$(BUILD)/core/%.o: src/core/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
@@ -36,17 +40,30 @@ CLI_SRC := $(wildcard src/cli/*.c)
 # Tower draughts (src/towers/, docs/towers.md): compiled into the CLI (`condraughts towers`).
 TOWERS_SRC := $(wildcard src/towers/*.c)
 CLI_SRC += $(TOWERS_SRC)
-$(BIN): $(wildcard src/towers/*.h)
 PROTO_SRC := $(wildcard src/proto/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
+# The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
+APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC))
+APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
 MPI_CFLAGS := -DCD_HAVE_MPI $(shell mpicc --showme:compile)
 MPI_LIBS := $(shell mpicc --showme:link)
 endif
-$(BIN): $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(wildcard src/cli/*.h src/proto/*.h src/web/*.h) $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web $(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(LIB) -lmicrohttpd -lcjson -lm -pthread $(MPI_LIBS) -o $@
+$(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BIN): $(APP_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lm -pthread $(MPI_LIBS) -o $@
+
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(APP_CPPFLAGS)' | cmp -s - $@ || \
+	  echo '$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(APP_CPPFLAGS)' > $@
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
@@ -225,9 +242,11 @@ pdn-test: $(BUILD)/test_pdn
 
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
+	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
+	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
-$(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.c src/proto/dxp.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c src/proto/dxp.c $(LIB) -o $@
+$(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c $(BUILD)/proto/dxp_codec.o $(LIB) -o $@
 
 # DXP: message unit tests, scripted peers against the binary, a loopback game.
 dxp-test: $(BUILD)/test_dxp $(BIN)
@@ -241,9 +260,10 @@ api-test: $(BIN)
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
 # Ctrl-C stops).
 PLAY_PORT ?= 8080
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 play:
 	@sh tools/deps.sh build
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BIN)
 	$(BIN) serve --port $(PLAY_PORT)
 
 # Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core.
@@ -259,22 +279,25 @@ web-test: $(BIN)
 # corpora and the regression inputs in `make test`; libFuzzer binaries (clang) are in build-fuzz/.
 FUZZ_TARGETS := fen move pdn dxp hub http
 FUZZ_SECONDS ?= 300
-FUZZ_SRC_dxp := src/proto/dxp.c
-FUZZ_SRC_hub := src/proto/hub.c
-FUZZ_SRC_http := src/web/server.c src/web/apiutil.c src/web/towers_api.c $(TOWERS_SRC)
+# The program's objects each target links (built with the same flags in the same $(BUILD)).
+FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
+FUZZ_OBJ_hub := $(BUILD)/proto/hub.o
+FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,src/web/server.c src/web/apiutil.c \
+                   src/web/towers_api.c $(TOWERS_SRC))
 FUZZ_LIBS_http := -lmicrohttpd -lcjson
-FUZZ_DEPS := tests/fuzz/fuzz.h $(PROTO_SRC) $(WEB_SRC) $(wildcard src/proto/*.h src/web/*.h)
+FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
+             $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/proto -Isrc/web tests/fuzz/replay.c $< \
-	  $(FUZZ_SRC_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
+	  $(FUZZ_OBJ_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -Isrc/proto -Isrc/web $< \
-	  $(FUZZ_SRC_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
+	  $(FUZZ_OBJ_$*) $(LIB) $(FUZZ_LIBS_$*) -lm -pthread -o $@
 
 # The seed corpora and every regression input through each target (part of `make test`).
 fuzz-regress: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
@@ -298,9 +321,11 @@ fuzz-ci: fuzz-build
 	rm -rf build-fuzz/ci
 	sh tests/fuzz/run.sh --out build-fuzz/ci --seed 1 $(FUZZ_CI_RUNS)
 
-# `condraughts pdn check` on good and bad files.
+# `condraughts pdn check` on good and bad files, and on the real files of ../shared/data/real-pdn
+# (games read and refused per file as tests/pdncheck/real-pdn.expected says; skipped without them).
 pdncheck-test: $(BIN)
 	sh tests/pdncheck.sh --bin $(BIN)
+	sh tests/pdncheck-real.sh --bin $(BIN) --dir ../shared/data/real-pdn
 
 # Hub robustness: garbage lines, stop during every kind of search, a few timed games (lenient
 # here; `make hub-games` holds every move to 5% of its time).
@@ -370,3 +395,6 @@ $(BUILD)/test_towers_ref: tests/test_towers_ref.c tests/ref/towerref.c tests/ref
 
 towers-ref-test: $(BUILD)/test_towers_ref
 	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7
+
+# Header dependencies of every object built so far (-MMD -MP above).
+-include $(CORE_OBJ:.o=.d) $(APP_OBJ:.o=.d)

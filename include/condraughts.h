@@ -327,6 +327,13 @@ size_t cd_move_to_text(const cd_position *pos, const cd_move *m, int algebraic, 
  */
 cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *m, char *err,
                         size_t errlen);
+/*
+ * The legal moves of pos that move text names equally well (the matches
+ * cd_move_parse would choose among): up to max of them into out (may be NULL),
+ * returns how many there are (0: none, so the text is not legal here; more
+ * than 1: ambiguous), or -1 when the text is malformed or memory ran out.
+ */
+int cd_move_candidates(const cd_position *pos, const char *text, cd_move *out, int max);
 
 /* Landing squares of a capture, including the destination (not the origin). */
 int cd_move_path(const cd_position *pos, const cd_move *m, int *squares, int max);
@@ -556,8 +563,11 @@ const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i);
 /*
  * Write one game: the tags Event, Site, Date, Round, White, Black (from
  * `tags`, "?" when missing), Result (the game's cd_game_status), GameType
- * (rules->gametype), Variant (when the rules are not the GameType's own
- * variant, e.g. constitutional, killer), SetUp and FEN (when the game did not
+ * (rules->gametype when that number means these rules; else the number of
+ * docs/pdn.md in PDN 3.0's long form, e.g. "60,W,10,10,N2,0" for
+ * constitutional, so other programs cannot replay the game under the wrong
+ * rules), Variant (when the rules are not their GameType's own row, e.g.
+ * constitutional, killer), SetUp and FEN (when the game did not
  * start from the variant's start position), then every other tag of `tags`
  * (may be NULL) in order; a blank line; the movetext in the variant's notation
  * (cd_move_to_text) with move numbers, wrapped at 80 columns, and the result;
@@ -573,12 +583,23 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * The variant is the Variant tag's (cd_rules_find; `rules` itself when it has
  * that name, so a row with switches can be kept), else the GameType's (20
  * international, 21 english, 22 italian, 23 pool, 24 spanish, 25 russian,
- * 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 30 turkish, 40 frisian), else `rules` (NULL:
- * international). The start is the FEN tag's position, else the variant's.
+ * 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 30 turkish, 31 thai,
+ * 40 frisian, 41 spantsiretti; lidraughts' 96 breakthrough, 97 frysk,
+ * 98 antidraughts; the numbers cd_pdn_write gives the other rows, docs/pdn.md),
+ * else `rules` (NULL: international). The start is the FEN tag's position
+ * (a '?' side to move: the variant's first mover, else the other side when
+ * the first move is legal only for it), else the variant's. Algebraic squares
+ * of variants where Black moves first are seen from Black's side (GameType
+ * notation A0, as playstrategy writes American/English).
  * The main line is replayed with cd_game_play (draw rules are switched off
  * while replaying, so a file that plays on is still read); comments {...},
  * ;... and %... lines, variations (...), NAGs $n, move numbers and
- * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped. A
+ * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped; a
+ * move split by white space ("1- 6") is joined. Read with a warning: a
+ * move '-' (not known; the rest of the main line is skipped), an ambiguous
+ * capture of which exactly one path lets the rest of the main line replay
+ * (that path is taken), a capture written as its single jumps ("b6xd4
+ * 24. d4xb2"). A
  * game ends at its result (2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 or a lone *), at
  * the next game's '[' or at the end; a tag name met twice in one header
  * starts the next game (a game of tags only). The result (the movetext's,
@@ -587,7 +608,8 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * rule; 0-0 and * leave the game as the rules have it.
  *
  * *out gets a new game (free with cd_game_free); tags (may be NULL) get the
- * tag pairs as read. On error *out is NULL, err says what and where ("line L
+ * tag pairs as read; err gets the game's first warning ("line L col C: ...")
+ * or is empty. On error *out is NULL, err says what and where ("line L
  * col C: ...", counted from the start of text), and *pos is moved to the next
  * line that starts a game header, so the caller can go on with the next game.
  * Codes: CD_ERR_MOVE malformed PDN text (tags, movetext, unterminated comment

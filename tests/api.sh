@@ -25,8 +25,6 @@ echo '<!doctype html><title>condraughts</title>' >"$WEB/index.html"
 echo 'console.log("app");' >"$WEB/app.js"
 echo 'body{}' >"$WEB/style.css"
 PID=
-PASS=0
-FAIL=0
 
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
@@ -34,16 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-ok() { PASS=$((PASS + 1)); }
-bad() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $*"
-}
-check() { # check DESCRIPTION CONDITION-COMMAND...
-    d=$1
-    shift
-    if "$@"; then ok; else bad "$d"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # start_server [FOLDER [OPTION...]]: the server runs in FOLDER, $TMP by default, which has no
 # egtb folder (so no endgame tables unless an option names some)
@@ -104,215 +93,215 @@ start_server
 
 # ------------------------------------------------------------ static files
 req GET /
-check "GET / serves index.html" is "$CODE" 200
-check "index.html is text/html" is "${TYPE%%;*}" text/html
+check_that "GET / serves index.html" is "$CODE" 200
+check_that "index.html is text/html" is "${TYPE%%;*}" text/html
 req GET /app.js
-check "app.js content type" is "${TYPE%%;*}" text/javascript
+check_that "app.js content type" is "${TYPE%%;*}" text/javascript
 req GET /style.css
-check "style.css content type" is "${TYPE%%;*}" text/css
+check_that "style.css content type" is "${TYPE%%;*}" text/css
 CODE=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is "$URL/../../etc/passwd")
-check "path with .. rejected" is "$CODE" 404
+check_that "path with .. rejected" is "$CODE" 404
 CODE=$(curl -s -o /dev/null -w '%{http_code}' "$URL/a%20b.js")
-check "path with a bad character rejected" is "$CODE" 404
+check_that "path with a bad character rejected" is "$CODE" 404
 req GET /missing.js
-check "missing static file 404" is "$CODE" 404
+check_that "missing static file 404" is "$CODE" 404
 req POST /app.js '{}'
-check "POST to a static file 405" is "$CODE" 405
+check_that "POST to a static file 405" is "$CODE" 405
 
 # ------------------------------------------------------------ variants
 req GET /api/variants
-check "variants 200" is "$CODE" 200
-check "variants is JSON" is "$TYPE" application/json
-check "variants lists international" has '"name":"international","title":"International draughts","width":10,"height":10,"squares":50,"algebraic":false,"mirrored":false'
-check "variants lists russian as algebraic" has '"name":"russian","title":"[^"]*","width":8,"height":8,"squares":32,"algebraic":true'
-check "variants lists a mirrored board" has '"mirrored":true'
+check_that "variants 200" is "$CODE" 200
+check_that "variants is JSON" is "$TYPE" application/json
+check_that "variants lists international" has '"name":"international","title":"International draughts","width":10,"height":10,"squares":50,"algebraic":false,"mirrored":false'
+check_that "variants lists russian as algebraic" has '"name":"russian","title":"[^"]*","width":8,"height":8,"squares":32,"algebraic":true'
+check_that "variants lists a mirrored board" has '"mirrored":true'
 
 # ------------------------------------------------------------ create
 req POST /api/games '{"variant":"international","human":"both","level":1}'
-check "create international 201" is "$CODE" 201
+check_that "create international 201" is "$CODE" 201
 INT=$(field id)
-check "game id is hex" sh -c "printf '%s' '$INT' | grep -Eq '^[0-9a-f]+$'"
-check "new game ply 0" is "$(num ply)" 0
-check "new game ongoing" is "$(field status)" ongoing
-check "new game white to move" is "$(field side)" white
-check "new game fen" is "$(field fen)" "W:W31-50:B1-20"
-check "new game result *" is "$(field result)" "*"
-check "new game 9 moves" is "$(moves | wc -l | tr -d ' ')" 9
-check "board has 50 entries" is "$(printf '%s' "$BODY" | sed 's/.*"board":\[\([^]]*\)\].*/\1/' | awk -F, '{print NF}')" 50
-check "squares carry row and col" has '"squares":\[{"n":1,"row":0,"col":1},{"n":2,"row":0,"col":3}'
-check "move objects" has '{"text":"32-28","hub":"32-28","from":32,"to":28,"path":\[28\],"captures":\[\]}'
-check "international has no threats" sh -c "! printf '%s' '$BODY' | grep -q threats"
+check_that "game id is hex" sh -c "printf '%s' '$INT' | grep -Eq '^[0-9a-f]+$'"
+check_that "new game ply 0" is "$(num ply)" 0
+check_that "new game ongoing" is "$(field status)" ongoing
+check_that "new game white to move" is "$(field side)" white
+check_that "new game fen" is "$(field fen)" "W:W31-50:B1-20"
+check_that "new game result *" is "$(field result)" "*"
+check_that "new game 9 moves" is "$(moves | wc -l | tr -d ' ')" 9
+check_that "board has 50 entries" is "$(printf '%s' "$BODY" | sed 's/.*"board":\[\([^]]*\)\].*/\1/' | awk -F, '{print NF}')" 50
+check_that "squares carry row and col" has '"squares":\[{"n":1,"row":0,"col":1},{"n":2,"row":0,"col":3}'
+check_that "move objects" has '{"text":"32-28","hub":"32-28","from":32,"to":28,"path":\[28\],"captures":\[\]}'
+check_that "international has no threats" sh -c "! printf '%s' '$BODY' | grep -q threats"
 
 req POST /api/games '{"variant":"russian","human":"white","level":1}'
-check "create russian 201" is "$CODE" 201
+check_that "create russian 201" is "$CODE" 201
 RUS=$(field id)
-check "russian variant name" is "$(field variant)" russian
-check "russian moves are algebraic" sh -c "printf '%s\n' '$(moves | tr '\n' ' ')' | grep -q 'c3-d4'"
+check_that "russian variant name" is "$(field variant)" russian
+check_that "russian moves are algebraic" sh -c "printf '%s\n' '$(moves | tr '\n' ' ')' | grep -q 'c3-d4'"
 
 req POST /api/games '{}'
-check "create with defaults 201" is "$CODE" 201
-check "default variant constitutional" is "$(field variant)" constitutional
-check "constitutional has threats" has '"threats":{}'
+check_that "create with defaults 201" is "$CODE" 201
+check_that "default variant constitutional" is "$(field variant)" constitutional
+check_that "constitutional has threats" has '"threats":{}'
 DEF=$(field id)
 
 req POST /api/games '{"variant":"constitutional","fen":"W:WK46,31:BK5,20"}'
-check "create from FEN 201" is "$CODE" 201
-check "king threats listed" has '"threats":{"5":\[[0-9]'
-check "king threats for both kings" has '"46":\['
+check_that "create from FEN 201" is "$CODE" 201
+check_that "king threats listed" has '"threats":{"5":\[[0-9]'
+check_that "king threats for both kings" has '"46":\['
 
 # ------------------------------------------------------------ create errors
 req POST /api/games '{"variant":"nosuch"}'
-check "unknown variant 400" is "$CODE" 400
-check "error is JSON" has '"error":"unknown variant'
+check_that "unknown variant 400" is "$CODE" 400
+check_that "error is JSON" has '"error":"unknown variant'
 req POST /api/games '{"variant":"international","fen":"W:W99"}'
-check "bad FEN 400" is "$CODE" 400
+check_that "bad FEN 400" is "$CODE" 400
 req POST /api/games '{"variant":5}'
-check "variant of wrong type 400" is "$CODE" 400
+check_that "variant of wrong type 400" is "$CODE" 400
 req POST /api/games '{"level":11}'
-check "level out of range 400" is "$CODE" 400
+check_that "level out of range 400" is "$CODE" 400
 req POST /api/games '{"level":"3"}'
-check "level of wrong type 400" is "$CODE" 400
+check_that "level of wrong type 400" is "$CODE" 400
 req POST /api/games '{"human":"green"}'
-check "bad human 400" is "$CODE" 400
+check_that "bad human 400" is "$CODE" 400
 req POST /api/games '{"variant":'
-check "malformed JSON 400" is "$CODE" 400
-check "malformed JSON message" has '"error":"malformed JSON"'
+check_that "malformed JSON 400" is "$CODE" 400
+check_that "malformed JSON message" has '"error":"malformed JSON"'
 req POST /api/games '[1,2]'
-check "JSON array body 400" is "$CODE" 400
+check_that "JSON array body 400" is "$CODE" 400
 
 # ------------------------------------------------------------ moves and their errors
 req POST "/api/games/$INT/move" '{"move":"32-28"}'
-check "legal move 200" is "$CODE" 200
-check "ply 1 after a move" is "$(num ply)" 1
-check "black to move" is "$(field side)" black
-check "history" has '"history":\["32-28"\]'
+check_that "legal move 200" is "$CODE" 200
+check_that "ply 1 after a move" is "$(num ply)" 1
+check_that "black to move" is "$(field side)" black
+check_that "history" has '"history":\["32-28"\]'
 FEN1=$(field fen)
 req POST "/api/games/$INT/move" '{"move":"32-28"}'
-check "illegal move 400" is "$CODE" 400
-check "illegal move message" has '"error":"'
+check_that "illegal move 400" is "$CODE" 400
+check_that "illegal move message" has '"error":"'
 req POST "/api/games/$INT/move" '{"move":"hello"}'
-check "malformed move 400" is "$CODE" 400
+check_that "malformed move 400" is "$CODE" 400
 req POST "/api/games/$INT/move" '{"move":7}'
-check "move of wrong type 400" is "$CODE" 400
+check_that "move of wrong type 400" is "$CODE" 400
 req POST "/api/games/$INT/move" '{}'
-check "missing move 400" is "$CODE" 400
+check_that "missing move 400" is "$CODE" 400
 req POST "/api/games/$INT/move" '{"move":'
-check "malformed JSON move 400" is "$CODE" 400
+check_that "malformed JSON move 400" is "$CODE" 400
 req POST "/api/games/$INT/move"
-check "empty body move 400" is "$CODE" 400
+check_that "empty body move 400" is "$CODE" 400
 req GET "/api/games/$INT"
-check "game unchanged after errors (ply)" is "$(num ply)" 1
-check "game unchanged after errors (fen)" is "$(field fen)" "$FEN1"
+check_that "game unchanged after errors (ply)" is "$(num ply)" 1
+check_that "game unchanged after errors (fen)" is "$(field fen)" "$FEN1"
 req POST "/api/games/$INT/move" '{"move":"19-28"}'
-check "move to an occupied square 400" is "$CODE" 400
+check_that "move to an occupied square 400" is "$CODE" 400
 req POST "/api/games/$INT/move" '{"move":"99-94"}'
-check "move from a square off the board 400" is "$CODE" 400
+check_that "move from a square off the board 400" is "$CODE" 400
 req POST "/api/games/$INT/move" '{"move":"19-23"}'
-check "second move 200" is "$CODE" 200
+check_that "second move 200" is "$CODE" 200
 req POST "/api/games/$INT/move" '{"move":"28x19"}'
-check "capture 200" is "$CODE" 200
-check "capture in history" has '"history":\["32-28","19-23","28x19"\]'
+check_that "capture 200" is "$CODE" 200
+check_that "capture in history" has '"history":\["32-28","19-23","28x19"\]'
 
 # ambiguous: two captures 10x26 by different paths (English, men capture forwards only)
 req POST /api/games '{"variant":"english","fen":"B:W14,15,22,23:B10","human":"both"}'
 AMB=$(field id)
 req POST "/api/games/$AMB/move" '{"move":"10x26"}'
-check "ambiguous move 400" is "$CODE" 400
-check "ambiguous lists candidates" has 'ambiguous.*10x17x26.*10x19x26'
+check_that "ambiguous move 400" is "$CODE" 400
+check_that "ambiguous lists candidates" has 'ambiguous.*10x17x26.*10x19x26'
 req POST "/api/games/$AMB/move" '{"move":"10x19x26"}'
-check "full path disambiguates" is "$CODE" 200
-check "path move recorded" has '"history":\["10x19x26"\]'
+check_that "full path disambiguates" is "$CODE" 200
+check_that "path move recorded" has '"history":\["10x19x26"\]'
 req POST /api/games '{"variant":"english","fen":"B:W14,15,22,23:B10","human":"both"}'
 AMB2=$(field id)
 req POST "/api/games/$AMB2/move" '{"move":"10x26x14x22"}'
-check "Hub form with captures accepted" is "$CODE" 200
-check "Hub form picked the right capture" is "$(field fen)" "W:W15,23:B26"
+check_that "Hub form with captures accepted" is "$CODE" 200
+check_that "Hub form picked the right capture" is "$(field fen)" "W:W15,23:B26"
 
 # game over: 409 on move, engine, hint
 req POST /api/games '{"variant":"international","fen":"W:W28:B22","human":"both"}'
 OVER=$(field id)
 req POST "/api/games/$OVER/move" '{"move":"28x17"}'
-check "winning capture 200" is "$CODE" 200
-check "white wins" is "$(field status)" "white wins"
-check "result 2-0" is "$(field result)" "2-0"
-check "reason given" test -n "$(field reason)"
-check "no moves when over" has '"moves":\[\]'
+check_that "winning capture 200" is "$CODE" 200
+check_that "white wins" is "$(field status)" "white wins"
+check_that "result 2-0" is "$(field result)" "2-0"
+check_that "reason given" test -n "$(field reason)"
+check_that "no moves when over" has '"moves":\[\]'
 req POST "/api/games/$OVER/move" '{"move":"17-11"}'
-check "move after game over 409" is "$CODE" 409
+check_that "move after game over 409" is "$CODE" 409
 req POST "/api/games/$OVER/engine"
-check "engine after game over 409" is "$CODE" 409
+check_that "engine after game over 409" is "$CODE" 409
 req POST "/api/games/$OVER/hint"
-check "hint after game over 409" is "$CODE" 409
+check_that "hint after game over 409" is "$CODE" 409
 req GET "/api/games/$OVER/analyse?time=0.1"
-check "analyse after game over 409" is "$CODE" 409
+check_that "analyse after game over 409" is "$CODE" 409
 
 # ------------------------------------------------------------ engine, hint, undo
 req POST "/api/games/$INT/engine" '{"depth":3}'
-check "engine move 200" is "$CODE" 200
-check "engine played" is "$(num ply)" 4
-check "last_engine present" has '"last_engine":{"move":"[^"]*","score":-\{0,1\}[0-9]*,"depth":[0-9]*,"nodes":[0-9]*,"time":'
+check_that "engine move 200" is "$CODE" 200
+check_that "engine played" is "$(num ply)" 4
+check_that "last_engine present" has '"last_engine":{"move":"[^"]*","score":-\{0,1\}[0-9]*,"depth":[0-9]*,"nodes":[0-9]*,"time":'
 req POST "/api/games/$INT/engine"
-check "engine at level 200" is "$CODE" 200
+check_that "engine at level 200" is "$CODE" 200
 req POST "/api/games/$INT/engine" '{"movetime":0.05}'
-check "engine movetime 200" is "$CODE" 200
-check "ply 6" is "$(num ply)" 6
+check_that "engine movetime 200" is "$CODE" 200
+check_that "ply 6" is "$(num ply)" 6
 req POST "/api/games/$INT/engine" '{"depth":"x"}'
-check "engine depth of wrong type 400" is "$CODE" 400
+check_that "engine depth of wrong type 400" is "$CODE" 400
 req POST "/api/games/$INT/engine" '{"movetime":-1}'
-check "engine negative movetime 400" is "$CODE" 400
+check_that "engine negative movetime 400" is "$CODE" 400
 req POST "/api/games/$INT/hint"
-check "hint 200" is "$CODE" 200
-check "hint has a move and a score" has '"move":"[0-9][0-9]*[-x][0-9]*.*"score":'
+check_that "hint 200" is "$CODE" 200
+check_that "hint has a move and a score" has '"move":"[0-9][0-9]*[-x][0-9]*.*"score":'
 req GET "/api/games/$INT"
-check "hint does not play" is "$(num ply)" 6
+check_that "hint does not play" is "$(num ply)" 6
 req POST "/api/games/$INT/undo"
-check "undo 200" is "$CODE" 200
-check "undo one ply" is "$(num ply)" 5
-check "undo clears last_engine" sh -c "! printf '%s' '$BODY' | grep -q last_engine"
+check_that "undo 200" is "$CODE" 200
+check_that "undo one ply" is "$(num ply)" 5
+check_that "undo clears last_engine" sh -c "! printf '%s' '$BODY' | grep -q last_engine"
 req POST "/api/games/$INT/undo" '{"plies":2}'
-check "undo two plies" is "$(num ply)" 3
+check_that "undo two plies" is "$(num ply)" 3
 req POST "/api/games/$INT/undo" '{"plies":"2"}'
-check "undo plies of wrong type 400" is "$CODE" 400
+check_that "undo plies of wrong type 400" is "$CODE" 400
 req POST "/api/games/$INT/undo" '{"plies":100}'
-check "undo past the start stops at 0" is "$(num ply)" 0
+check_that "undo past the start stops at 0" is "$(num ply)" 0
 req POST "/api/games/$OVER/undo"
-check "undo a finished game" is "$(field status)" ongoing
+check_that "undo a finished game" is "$(field status)" ongoing
 
 # ------------------------------------------------------------ routes, methods, sizes
 req GET /api/games/ffffffff
-check "unknown game 404" is "$CODE" 404
-check "unknown game message" is "$BODY" '{"error":"unknown game"}'
+check_that "unknown game 404" is "$CODE" 404
+check_that "unknown game message" is "$BODY" '{"error":"unknown game"}'
 req POST /api/games/ffffffff/move '{"move":"32-28"}'
-check "move in an unknown game 404" is "$CODE" 404
+check_that "move in an unknown game 404" is "$CODE" 404
 req POST /api/games/ffffffff/engine
-check "engine in an unknown game 404" is "$CODE" 404
+check_that "engine in an unknown game 404" is "$CODE" 404
 req GET /api/games/ffffffff/pdn
-check "pdn of an unknown game 404" is "$CODE" 404
+check_that "pdn of an unknown game 404" is "$CODE" 404
 req DELETE /api/games/ffffffff
-check "delete an unknown game 404" is "$CODE" 404
+check_that "delete an unknown game 404" is "$CODE" 404
 req GET /api/nosuch
-check "unknown route 404" is "$CODE" 404
+check_that "unknown route 404" is "$CODE" 404
 req GET "/api/games/$INT/nosuch"
-check "unknown game action 404" is "$CODE" 404
+check_that "unknown game action 404" is "$CODE" 404
 req PUT "/api/games/$INT" '{}'
-check "PUT game 405" is "$CODE" 405
-check "405 is JSON" has '"error"'
+check_that "PUT game 405" is "$CODE" 405
+check_that "405 is JSON" has '"error"'
 req GET "/api/games/$INT/move"
-check "GET move 405" is "$CODE" 405
+check_that "GET move 405" is "$CODE" 405
 req DELETE /api/variants
-check "DELETE variants 405" is "$CODE" 405
+check_that "DELETE variants 405" is "$CODE" 405
 req POST "/api/games/$INT/analyse"
-check "POST analyse 405" is "$CODE" 405
+check_that "POST analyse 405" is "$CODE" 405
 req GET /api/games/import
-check "GET import 405" is "$CODE" 405
+check_that "GET import 405" is "$CODE" 405
 head -c 70000 /dev/zero | tr '\0' 'a' >"$TMP/big"
 CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X POST --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
-check "body too large 413" is "$CODE" 413
-check "413 is JSON" grep -q '"error"' "$TMP/body"
+check_that "body too large 413" is "$CODE" 413
+check_that "413 is JSON" grep -q '"error"' "$TMP/body"
 CODE=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
-check "chunked body too large 413" is "$CODE" 413
+check_that "chunked body too large 413" is "$CODE" 413
 req GET "/api/games/$INT"
-check "server alive, game unchanged" is "$(num ply)" 0
+check_that "server alive, game unchanged" is "$(num ply)" 0
 
 # ------------------------------------------------------------ whole games
 # play_game ID MAXPLY: human moves (legal moves from the game object) alternate with engine moves
@@ -341,13 +330,13 @@ play_game() {
     ok
     req GET "/api/games/$id"
     hl=$(printf '%s' "$BODY" | sed 's/.*"history":\[\([^]]*\)\].*/\1/' | tr ',' '\n' | grep -c .)
-    check "history length matches ply ($id)" is "$hl" "$(num ply)"
+    check_that "history length matches ply ($id)" is "$hl" "$(num ply)"
     st=$(field status)
     case "$st" in
-    ongoing) check "ongoing game has moves ($id)" test "$(moves | wc -l)" -gt 0 ;;
+    ongoing) check_that "ongoing game has moves ($id)" test "$(moves | wc -l)" -gt 0 ;;
     "white wins" | "black wins" | draw)
-        check "finished game has a reason ($id)" test -n "$(field reason)"
-        check "finished game has a result ($id)" test "$(field result)" != "*"
+        check_that "finished game has a reason ($id)" test -n "$(field reason)"
+        check_that "finished game has a result ($id)" test "$(field result)" != "*"
         ;;
     *) bad "bad status '$st'" ;;
     esac
@@ -360,53 +349,70 @@ req POST /api/games '{"variant":"russian","fen":"W:Wc3,e3:Bh8","human":"white"}'
 END=$(field id)
 play_game "$END" 200
 req GET "/api/games/$END"
-check "short game finished" test "$(field status)" != ongoing
+check_that "short game finished" test "$(field status)" != ongoing
 req POST "/api/games/$END/move" '{"move":"a1-b2"}'
-check "move after the end 409" is "$CODE" 409
+check_that "move after the end 409" is "$CODE" 409
 
 # ------------------------------------------------------------ PDN export and import
 req GET "/api/games/$RUS/pdn"
-check "pdn 200" is "$CODE" 200
-check "pdn is text/plain" is "${TYPE%%;*}" text/plain
-check "pdn has GameType 25" has '\[GameType "25"\]'
+check_that "pdn 200" is "$CODE" 200
+check_that "pdn is text/plain" is "${TYPE%%;*}" text/plain
+check_that "pdn has GameType 25" has '\[GameType "25"\]'
 PDN=$BODY
 RUSFEN=$(curl -s "$URL/api/games/$RUS" | sed -n 's/.*"fen":"\([^"]*\)".*/\1/p')
 RUSPLY=$(curl -s "$URL/api/games/$RUS" | sed -n 's/.*"ply":\([0-9]*\).*/\1/p')
 JPDN=$(printf '%s' "$PDN" | sed 's/\\/\\\\/g; s/"/\\"/g' | awk '{printf "%s\\n", $0}')
 req POST /api/games/import "{\"pdn\":\"$JPDN\",\"human\":\"black\"}"
-check "import 201" is "$CODE" 201
-check "import keeps the variant" is "$(field variant)" russian
-check "import keeps the position" is "$(field fen)" "$RUSFEN"
-check "import keeps the moves" is "$(num ply)" "$RUSPLY"
-check "import sets human" is "$(field human)" black
+check_that "import 201" is "$CODE" 201
+check_that "import keeps the variant" is "$(field variant)" russian
+check_that "import keeps the position" is "$(field fen)" "$RUSFEN"
+check_that "import keeps the moves" is "$(num ply)" "$RUSPLY"
+check_that "import sets human" is "$(field human)" black
 req POST /api/games/import '{"pdn":"[Event \"x\"]\n1. 32-28 19-23 2. 32-27 *"}'
-check "bad PDN 400" is "$CODE" 400
-check "bad PDN says where" has 'line [0-9]* col'
+check_that "bad PDN 400" is "$CODE" 400
+check_that "bad PDN says where" has 'line [0-9]* col'
 req POST /api/games/import '{"pdn":""}'
-check "empty PDN 400" is "$CODE" 400
+check_that "empty PDN 400" is "$CODE" 400
 req POST /api/games/import '{"human":"white"}'
-check "import without pdn 400" is "$CODE" 400
+check_that "import without pdn 400" is "$CODE" 400
 req POST /api/games/import '{"pdn":1}'
-check "pdn of wrong type 400" is "$CODE" 400
+check_that "pdn of wrong type 400" is "$CODE" 400
+# issue 15: "variant" for a PDN without GameType/Variant tags (the tags win), the tags kept
+req POST /api/games/import '{"pdn":"1. c3-d4 f6-g5 *","variant":"russian"}'
+check_that "import with variant 201" is "$CODE" 201
+check_that "import with variant: russian" is "$(field variant)" russian
+check_that "import with variant: 2 plies" is "$(num ply)" 2
+req POST /api/games/import '{"pdn":"[GameType \"20\"]\n1. 32-28 *","variant":"russian"}'
+check_that "the GameType tag wins over variant" is "$(field variant)" international
+req POST /api/games/import '{"pdn":"1. 32-28 *","variant":"chess"}'
+check_that "import with an unknown variant 400" is "$CODE" 400
+check_that "import with an unknown variant says which" has "unknown variant 'chess'"
+req POST /api/games/import '{"pdn":"[Event \"Club night\"]\n[Site \"Leeuwarden\"]\n[White \"Smith, A.\"]\n[Black \"Jones\"]\n[Round \"3\"]\n\n1. 32-28 *"}'
+IMP=$(field id)
+req GET "/api/games/$IMP/pdn"
+check_that "export keeps Event" has '\[Event "Club night"\]'
+check_that "export keeps Site" has '\[Site "Leeuwarden"\]'
+check_that "export keeps the players" has '\[White "Smith, A."\]'
+check_that "export keeps Round" has '\[Round "3"\]'
 
 # ------------------------------------------------------------ SSE analysis
 req POST /api/games '{"variant":"international"}'
 ANA=$(field id)
 curl -s -N --max-time 20 "$URL/api/games/$ANA/analyse?time=0.5" >"$TMP/sse"
-check "analyse sends info events" grep -q '^event: info$' "$TMP/sse"
-check "info data fields" grep -q '^data: {"depth":1,"score":-\{0,1\}[0-9]*,"nodes":[0-9]*,"time":[0-9.e-]*,"nps":[0-9]*,"pv":\["[0-9]*-[0-9]*"' "$TMP/sse"
-check "analyse ends with done" sh -c "grep -v '^\$' '$TMP/sse' | tail -n 2 | head -n 1 | grep -q '^event: done\$'"
-check "done names a move" grep -q '^data: {"move":"[0-9][0-9]*-[0-9][0-9]*"' "$TMP/sse"
+check_that "analyse sends info events" grep -q '^event: info$' "$TMP/sse"
+check_that "info data fields" grep -q '^data: {"depth":1,"score":-\{0,1\}[0-9]*,"nodes":[0-9]*,"time":[0-9.e-]*,"nps":[0-9]*,"pv":\["[0-9]*-[0-9]*"' "$TMP/sse"
+check_that "analyse ends with done" sh -c "grep -v '^\$' '$TMP/sse' | tail -n 2 | head -n 1 | grep -q '^event: done\$'"
+check_that "done names a move" grep -q '^data: {"move":"[0-9][0-9]*-[0-9][0-9]*"' "$TMP/sse"
 CT=$(curl -s -o /dev/null --max-time 20 -w '%{content_type}' "$URL/api/games/$ANA/analyse?time=0.1")
-check "analyse is text/event-stream" is "$CT" text/event-stream
+check_that "analyse is text/event-stream" is "$CT" text/event-stream
 req GET "/api/games/$ANA/analyse?time=abc"
-check "analyse bad time 400" is "$CODE" 400
+check_that "analyse bad time 400" is "$CODE" 400
 # a client that leaves early: the server must stop the search and stay up
 curl -s -N --max-time 1 "$URL/api/games/$ANA/analyse?time=60" >/dev/null 2>&1
 req GET "/api/games/$ANA"
-check "server alive after a client left an analysis" is "$CODE" 200
+check_that "server alive after a client left an analysis" is "$CODE" 200
 curl -s -N --max-time 10 "$URL/api/games/$ANA/analyse?depth=3" >"$TMP/sse2"
-check "analyse to a depth" grep -q '^data: {"depth":3' "$TMP/sse2"
+check_that "analyse to a depth" grep -q '^data: {"depth":3' "$TMP/sse2"
 
 # several games at once: parallel engine searches
 PIDS=
@@ -424,94 +430,94 @@ done
 # tmoves: the legal moves of a towers game object, one a line
 tmoves() { printf '%s' "$BODY" | sed 's/.*"moves":\[//; s/\].*//' | tr ',' '\n' | tr -d '"'; }
 req POST /api/towers/games '{"game":"lasker"}'
-check "towers: create lasker 201" is "$CODE" 201
-check "towers: create is JSON" is "$TYPE" application/json
+check_that "towers: create lasker 201" is "$CODE" 201
+check_that "towers: create is JSON" is "$TYPE" application/json
 TW=$(field id)
-check "towers: id is hex" sh -c "printf '%s' '$TW' | grep -Eq '^[0-9a-f]{8}$'"
-check "towers: game lasker" is "$(field game)" lasker
-check "towers: human white by default" is "$(field human)" white
-check "towers: white to move" is "$(field side)" white
-check "towers: lasker start position" is "$(field position)" \
+check_that "towers: id is hex" sh -c "printf '%s' '$TW' | grep -Eq '^[0-9a-f]{8}$'"
+check_that "towers: game lasker" is "$(field game)" lasker
+check_that "towers: human white by default" is "$(field human)" white
+check_that "towers: white to move" is "$(field side)" white
+check_that "towers: lasker start position" is "$(field position)" \
     "W:a1=w,c1=w,e1=w,g1=w,b2=w,d2=w,f2=w,a3=w,c3=w,e3=w,g3=w,a5=b,c5=b,e5=b,g5=b,b6=b,d6=b,f6=b,a7=b,c7=b,e7=b,g7=b"
-check "towers: lasker has 6 moves" is "$(tmoves | grep -c .)" 6
-check "towers: move list" has '"moves":\["a3-b4","c3-b4","c3-d4","e3-d4","e3-f4","g3-f4"\]'
-check "towers: result null" has '"result":null'
-check "towers: 7x7 board" has '"board":{"width":7,"height":7,"squares":\[{"square":"a1","file":0,"rank":0,"stack":"w"}'
-check "towers: 25 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 25
+check_that "towers: lasker has 6 moves" is "$(tmoves | grep -c .)" 6
+check_that "towers: move list" has '"moves":\["a3-b4","c3-b4","c3-d4","e3-d4","e3-f4","g3-f4"\]'
+check_that "towers: result null" has '"result":null'
+check_that "towers: 7x7 board" has '"board":{"width":7,"height":7,"squares":\[{"square":"a1","file":0,"rank":0,"stack":"w"}'
+check_that "towers: 25 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 25
 req GET "/api/towers/games/$TW"
-check "towers: get 200" is "$CODE" 200
-check "towers: get same game" is "$(field id)" "$TW"
+check_that "towers: get 200" is "$CODE" 200
+check_that "towers: get same game" is "$(field id)" "$TW"
 req POST "/api/towers/games/$TW/move" '{"move":"c3-d4"}'
-check "towers: move 200" is "$CODE" 200
-check "towers: black to move" is "$(field side)" black
-check "towers: history" has '"history":\["c3-d4"\]'
-check "towers: d4 holds a white soldier" has '"square":"d4","file":3,"rank":3,"stack":"w"'
+check_that "towers: move 200" is "$CODE" 200
+check_that "towers: black to move" is "$(field side)" black
+check_that "towers: history" has '"history":\["c3-d4"\]'
+check_that "towers: d4 holds a white soldier" has '"square":"d4","file":3,"rank":3,"stack":"w"'
 req POST "/api/towers/games/$TW/engine" '{"depth":4}'
-check "towers: engine 200" is "$CODE" 200
-check "towers: engine moved" is "$(num ply)" 2
-check "towers: white to move after the engine" is "$(field side)" white
-check "towers: engine reports its move" has '"last_engine":{"move":"[a-g][1-7][-:]'
+check_that "towers: engine 200" is "$CODE" 200
+check_that "towers: engine moved" is "$(num ply)" 2
+check_that "towers: white to move after the engine" is "$(field side)" white
+check_that "towers: engine reports its move" has '"last_engine":{"move":"[a-g][1-7][-:]'
 req POST "/api/towers/games/$TW/engine"
-check "towers: engine with the default depth 200" is "$CODE" 200
-check "towers: ply 3" is "$(num ply)" 3
+check_that "towers: engine with the default depth 200" is "$CODE" 200
+check_that "towers: ply 3" is "$(num ply)" 3
 # bad input: 400 (or 404, 405, 413) and the game unchanged
 req GET "/api/towers/games/$TW"
 BEFORE=$BODY
 req POST "/api/towers/games/$TW/move" '{"move":"a1-a2"}'
-check "towers: illegal move 400" is "$CODE" 400
-check "towers: illegal move says why" has '"error":"[^"]'
+check_that "towers: illegal move 400" is "$CODE" 400
+check_that "towers: illegal move says why" has '"error":"[^"]'
 req POST "/api/towers/games/$TW/move" '{"move":"zz"}'
-check "towers: malformed move 400" is "$CODE" 400
+check_that "towers: malformed move 400" is "$CODE" 400
 req POST "/api/towers/games/$TW/move" '{"move":42}'
-check "towers: move not a string 400" is "$CODE" 400
-check "towers: move not a string message" has "'move' must be a string"
+check_that "towers: move not a string 400" is "$CODE" 400
+check_that "towers: move not a string message" has "'move' must be a string"
 req POST "/api/towers/games/$TW/move" '{}'
-check "towers: move missing 400" is "$CODE" 400
-check "towers: move missing message" has "'move' is required"
+check_that "towers: move missing 400" is "$CODE" 400
+check_that "towers: move missing message" has "'move' is required"
 req POST "/api/towers/games/$TW/move" '{"move":"c3-d4"'
-check "towers: malformed JSON 400" is "$CODE" 400
-check "towers: malformed JSON message" has '"error":"malformed JSON"'
+check_that "towers: malformed JSON 400" is "$CODE" 400
+check_that "towers: malformed JSON message" has '"error":"malformed JSON"'
 req POST "/api/towers/games/$TW/move" '[1,2]'
-check "towers: body not an object 400" is "$CODE" 400
+check_that "towers: body not an object 400" is "$CODE" 400
 req POST "/api/towers/games/$TW/engine" '{"depth":99}'
-check "towers: depth too large 400" is "$CODE" 400
+check_that "towers: depth too large 400" is "$CODE" 400
 req POST "/api/towers/games/$TW/engine" '{"depth":"deep"}'
-check "towers: depth not a number 400" is "$CODE" 400
+check_that "towers: depth not a number 400" is "$CODE" 400
 req POST "/api/towers/games/$TW/move" "$(printf '{"move":"%070000d"}' 0)"
-check "towers: body too large 413" is "$CODE" 413
+check_that "towers: body too large 413" is "$CODE" 413
 req GET "/api/towers/games/$TW"
-check "towers: bad input left the game unchanged" is "$BODY" "$BEFORE"
+check_that "towers: bad input left the game unchanged" is "$BODY" "$BEFORE"
 req POST /api/towers/games '{"game":"chess"}'
-check "towers: unknown game 400" is "$CODE" 400
-check "towers: unknown game message" has "unknown game 'chess'"
+check_that "towers: unknown game 400" is "$CODE" 400
+check_that "towers: unknown game message" has "unknown game 'chess'"
 req POST /api/towers/games '{"game":"bashni","side":"green"}'
-check "towers: bad side 400" is "$CODE" 400
+check_that "towers: bad side 400" is "$CODE" 400
 req POST /api/towers/games '{"game":'
-check "towers: create malformed JSON 400" is "$CODE" 400
+check_that "towers: create malformed JSON 400" is "$CODE" 400
 req GET /api/towers/games/ffffffff
-check "towers: unknown id 404" is "$CODE" 404
-check "towers: unknown id message" has '"error":"unknown game"'
+check_that "towers: unknown id 404" is "$CODE" 404
+check_that "towers: unknown id message" has '"error":"unknown game"'
 req POST /api/towers/games/ffffffff/move '{"move":"c3-d4"}'
-check "towers: move in an unknown game 404" is "$CODE" 404
+check_that "towers: move in an unknown game 404" is "$CODE" 404
 req POST /api/towers/games/ffffffff/engine '{}'
-check "towers: engine in an unknown game 404" is "$CODE" 404
+check_that "towers: engine in an unknown game 404" is "$CODE" 404
 req GET "/api/towers/games/$TW/nothing"
-check "towers: unknown action 404" is "$CODE" 404
+check_that "towers: unknown action 404" is "$CODE" 404
 req GET /api/towers/other
-check "towers: unknown route 404" is "$CODE" 404
+check_that "towers: unknown route 404" is "$CODE" 404
 req GET "/api/towers/games/$TW/move"
-check "towers: GET move 405" is "$CODE" 405
+check_that "towers: GET move 405" is "$CODE" 405
 req GET /api/towers/games
-check "towers: GET games 405" is "$CODE" 405
+check_that "towers: GET games 405" is "$CODE" 405
 # Bashni: the engine plays White for a human playing Black
 req POST /api/towers/games '{"game":"bashni","side":"black"}'
-check "towers: create bashni 201" is "$CODE" 201
+check_that "towers: create bashni 201" is "$CODE" 201
 TB2=$(field id)
-check "towers: human black" is "$(field human)" black
-check "towers: bashni 8x8, 32 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 32
-check "towers: bashni has 7 moves" is "$(tmoves | grep -c .)" 7
+check_that "towers: human black" is "$(field human)" black
+check_that "towers: bashni 8x8, 32 squares" is "$(printf '%s' "$BODY" | grep -o '"square":' | wc -l | tr -d ' ')" 32
+check_that "towers: bashni has 7 moves" is "$(tmoves | grep -c .)" 7
 req POST "/api/towers/games/$TB2/engine" '{}'
-check "towers: engine opens as White" is "$(field side)" black
+check_that "towers: engine opens as White" is "$(field side)" black
 # a game to its end: the engine plays both sides at depth 1
 i=0
 while [ $i -lt 600 ]; do
@@ -520,16 +526,16 @@ while [ $i -lt 600 ]; do
     has '"result":null' || break
     i=$((i + 1))
 done
-check "towers: a game ends" has '"result":"\(white\|black\|draw\)"'
-check "towers: the finished game has no moves" has '"moves":\[\]'
+check_that "towers: a game ends" has '"result":"\(white\|black\|draw\)"'
+check_that "towers: the finished game has no moves" has '"moves":\[\]'
 req POST "/api/towers/games/$TB2/engine" '{}'
-check "towers: engine after the end 409" is "$CODE" 409
+check_that "towers: engine after the end 409" is "$CODE" 409
 req POST "/api/towers/games/$TB2/move" '{"move":"c3-d4"}'
-check "towers: move after the end 409" is "$CODE" 409
+check_that "towers: move after the end 409" is "$CODE" 409
 req DELETE "/api/towers/games/$TB2"
-check "towers: delete 200" is "$CODE" 200
+check_that "towers: delete 200" is "$CODE" 200
 req GET "/api/towers/games/$TB2"
-check "towers: deleted game 404" is "$CODE" 404
+check_that "towers: deleted game 404" is "$CODE" 404
 # at most 64 games: the least recently used is evicted
 req GET "/api/towers/games/$TW"
 n=0
@@ -537,94 +543,93 @@ while [ $n -lt 64 ]; do
     req POST /api/towers/games '{"game":"lasker"}'
     n=$((n + 1))
 done
-check "towers: still creating games" is "$CODE" 201
+check_that "towers: still creating games" is "$CODE" 201
 req GET "/api/towers/games/$TW"
-check "towers: the oldest game was evicted" is "$CODE" 404
+check_that "towers: the oldest game was evicted" is "$CODE" 404
 
 # ------------------------------------------------------------ restart
 req GET "/api/games/$INT"
 INTFEN=$(field fen)
 INTPLY=$(num ply)
 req DELETE "/api/games/$AMB"
-check "delete 200" is "$CODE" 200
-check "delete ok" is "$BODY" '{"ok":true}'
+check_that "delete 200" is "$CODE" 200
+check_that "delete ok" is "$BODY" '{"ok":true}'
 req GET "/api/games/$AMB"
-check "deleted game 404" is "$CODE" 404
-check "one PDN file per game" test "$(ls "$DATA" | grep -c '\.pdn$')" -ge 8
-check "no temporary files left" sh -c "! ls -a '$DATA' | grep -q tmp"
+check_that "deleted game 404" is "$CODE" 404
+check_that "one PDN file per game" test "$(ls "$DATA" | grep -c '\.pdn$')" -ge 8
+check_that "no temporary files left" sh -c "! ls -a '$DATA' | grep -q tmp"
 stop_server
-check "server exits cleanly on SIGTERM" is "$RC" 0
+check_that "server exits cleanly on SIGTERM" is "$RC" 0
 start_server
 req GET "/api/games/$INT"
-check "game survives a restart" is "$CODE" 200
-check "restart keeps the position" is "$(field fen)" "$INTFEN"
-check "restart keeps the moves" is "$(num ply)" "$INTPLY"
-check "restart keeps human" is "$(field human)" both
-check "restart keeps level" is "$(num level)" 1
+check_that "game survives a restart" is "$CODE" 200
+check_that "restart keeps the position" is "$(field fen)" "$INTFEN"
+check_that "restart keeps the moves" is "$(num ply)" "$INTPLY"
+check_that "restart keeps human" is "$(field human)" both
+check_that "restart keeps level" is "$(num level)" 1
 req GET "/api/games/$OVER"
-check "restart keeps an edited game" is "$(field status)" ongoing
+check_that "restart keeps an edited game" is "$(field status)" ongoing
 req GET "/api/games/$END"
-check "restart keeps a finished game" test "$(field status)" != ongoing
+check_that "restart keeps a finished game" test "$(field status)" != ongoing
 req GET "/api/games/$AMB"
-check "deleted game stays deleted" is "$CODE" 404
+check_that "deleted game stays deleted" is "$CODE" 404
 req POST "/api/games/$INT/engine" '{"depth":2}'
-check "play on after a restart" is "$CODE" 200
+check_that "play on after a restart" is "$CODE" 200
 
 # ------------------------------------------------------------ endgame tables
 # this server has none: no verdict even for a position the tables below know
 req POST /api/games '{"variant":"constitutional","fen":"W:WK35:BK3","human":"both"}'
-check "no tables: egtb null" has '"egtb":null'
+check_that "no tables: egtb null" has '"egtb":null'
 stop_server
 
 # a tiny table set (every constitutional position of up to 2 pieces); win in 3 for W:WK35:BK3
 # is checked against the tables by tests/egtb.sh
 mkdir -p "$TMP/run"
 "$BIN" egtb build --variant constitutional --pieces 2 --dir "$TMP/run/egtb" >/dev/null 2>&1
-check "egtb build for the tests" test -f "$TMP/run/egtb/constitutional-K_K.cdtb"
+check_that "egtb build for the tests" test -f "$TMP/run/egtb/constitutional-K_K.cdtb"
 start_server "$TMP" --egtb "$TMP/run/egtb"
-check "serve says where its tables are" grep -q "^condraughts: endgame tables from $TMP/run/egtb\$" "$TMP/out"
+check_that "serve says where its tables are" grep -q "^condraughts: endgame tables from $TMP/run/egtb\$" "$TMP/out"
 req POST /api/games '{"variant":"constitutional","fen":"W:WK35:BK3","human":"both"}'
-check "egtb: win in 3 for White" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+check_that "egtb: win in 3 for White" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
 TB=$(field id)
 req GET "/api/games/$TB"
-check "egtb on GET" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+check_that "egtb on GET" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
 req POST /api/games '{"variant":"constitutional","fen":"B:WK35:BK3","human":"both"}'
-check "egtb: a draw has no plies" has '"egtb":{"value":"draw","winner":null}'
+check_that "egtb: a draw has no plies" has '"egtb":{"value":"draw","winner":null}'
 req POST /api/games '{"variant":"constitutional","human":"both"}'
-check "egtb: start position null" has '"egtb":null'
+check_that "egtb: start position null" has '"egtb":null'
 req POST /api/games '{"variant":"international","fen":"W:WK35:BK3","human":"both"}'
-check "egtb: other variant (no tables) null" has '"egtb":null'
+check_that "egtb: other variant (no tables) null" has '"egtb":null'
 req POST /api/games '{"variant":"canadian","fen":"W:WK35:BK3","human":"both"}'
-check "egtb: 12x12 (cannot have tables) null" has '"egtb":null'
+check_that "egtb: 12x12 (cannot have tables) null" has '"egtb":null'
 req POST "/api/games/$TB/hint" '{"depth":2}'
-check "hint with tables: the only winning move" is "$(field move)" 35-13
+check_that "hint with tables: the only winning move" is "$(field move)" 35-13
 req POST "/api/games/$TB/engine" '{"depth":2}'
-check "engine with tables plays the only winning move" has '"last_engine":{"move":"35-13"'
-check "egtb after the engine move: Black to move loses in 2" has '"egtb":{"value":"loss","plies":2,"winner":"white"}'
+check_that "engine with tables plays the only winning move" has '"last_engine":{"move":"35-13"'
+check_that "egtb after the engine move: Black to move loses in 2" has '"egtb":{"value":"loss","plies":2,"winner":"white"}'
 req POST "/api/games/$TB/engine" '{"depth":2}'
-check "egtb after Black's reply: win in 1" has '"egtb":{"value":"win","plies":1,"winner":"white"}'
+check_that "egtb after Black's reply: win in 1" has '"egtb":{"value":"win","plies":1,"winner":"white"}'
 req POST "/api/games/$TB/engine" '{"depth":2}'
-check "engine wins" is "$(field status)" "white wins"
-check "egtb null when the game is over" has '"egtb":null'
+check_that "engine wins" is "$(field status)" "white wins"
+check_that "egtb null when the game is over" has '"egtb":null'
 req POST "/api/games/$TB/undo" '{"plies":3}'
-check "egtb after an undo" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+check_that "egtb after an undo" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
 curl -s -N --max-time 10 "$URL/api/games/$TB/analyse?depth=3" >"$TMP/sse3"
-check "analysis with tables: a win, 35-13" grep -q '^data: {"move":"35-13","score":29[0-9][0-9][0-9]' "$TMP/sse3"
+check_that "analysis with tables: a win, 35-13" grep -q '^data: {"move":"35-13","score":29[0-9][0-9][0-9]' "$TMP/sse3"
 stop_server
-check "server with tables exits cleanly" is "$RC" 0
+check_that "server with tables exits cleanly" is "$RC" 0
 
 # without --egtb, ./egtb is used when it exists
 start_server "$TMP/run"
 req GET "/api/games/$TB"
-check "default ./egtb: win in 3" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
+check_that "default ./egtb: win in 3" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
 stop_server
 start_server "$TMP" --egtb ''
 req GET "/api/games/$TB"
-check "--egtb '' switches the tables off" has '"egtb":null'
+check_that "--egtb '' switches the tables off" has '"egtb":null'
 stop_server
 
-check "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"
+check_that "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"
 grep -E 'Sanitizer|runtime error' "$TMP/err" | head -n 20
 
-echo "api: $PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+summary api

@@ -3,9 +3,7 @@
 # Usage: tests/cli.sh [--bin PATH]
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_error STATUS PATTERN ARGS...: exit status, one line on stderr matching PATTERN
 expect_error() {
@@ -53,5 +51,19 @@ printf '%s' "$out" | grep -q "move '32-26' is not legal here" && ok || bad "play
 printf '%s' "$out" | grep -q "Game over: 0-2, Black wins (resignation)" && ok || bad "play: no result line"
 printf '%s' "$out" | grep -q '^1\. 32-28 ' && ok || bad "play: no PDN of the game"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+# issue 15: --level beyond 10 is an error like 0; a separator with no square after it is refused;
+# undo says what it took back; scores have a unit; moves without --variant is International
+expect_error 2 "levels are 1 to 10" play --level 99
+expect_error 2 "bad number" play --level 0
+expect_error 2 "'x' at column 6 is not followed by a square" moves --after 32-27x
+expect_error 2 "'33-29' is not legal here (capturing is compulsory); legal moves: 33x22" moves \
+    --fen "W:W33:B28" --after 33-29
+out=$(printf '32-28\nundo\nresign\n' | "$bin" play --variant international --level 1)
+printf '%s' "$out" | grep -q "took back your 32-28 and the engine's [0-9]*-[0-9]*; your move" && ok ||
+    bad "play: undo does not say what it took back"
+printf '%s' "$out" | grep -q "score [+-][0-9]*\.[0-9][0-9] men" && ok || bad "play: score without unit"
+out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | grep -c "score win in [0-9]* move")
+[ "$out" -ge 1 ] && ok || bad "analyse: no 'win in N moves' score"
+[ "$("$bin" moves | wc -l)" -eq 9 ] && ok || bad "moves without --variant: not International's 9"
+
+summary cli

@@ -1,13 +1,11 @@
 #!/bin/sh
 # tests/pdncheck.sh -- `condraughts pdn check`: good files give "ok N games" (status 0), bad ones
-# their first error as FILE:LINE:COL: message on stderr (status 2).
+# each error as FILE:LINE:COL: message on stderr and "N games read, M refused" (status 2).
 #   sh tests/pdncheck.sh [--bin build/condraughts]
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
 dir=$(dirname "$0")/pdncheck
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_ok N FILE [ARGS...]
 expect_ok() {
@@ -15,9 +13,12 @@ expect_ok() {
     out=$("$bin" pdn check "$file" "$@" 2>&1); st=$?
     [ "$st" -eq 0 ] && [ "$out" = "ok $want games" ] && ok || bad "pdn check $file $*: status $st, '$out'"
 }
-# expect_err PLACE PATTERN FILE [ARGS...]: status 2, one line on stderr, nothing on stdout
+# expect_err READ PLACE PATTERN FILE [ARGS...]: status 2, one line on stderr, "READ games read,
+# 1 refused" on stdout (READ "-": a fault of the whole file, nothing on stdout)
 expect_err() {
-    place=$1 pat=$2 file=$3; shift 3
+    nread=$1 place=$2 pat=$3 file=$4; shift 4
+    want="$nread games read, 1 refused"
+    [ "$nread" = - ] && want=""
     err=$("$bin" pdn check "$file" "$@" 2>&1 >/dev/null); st=$?
     out=$("$bin" pdn check "$file" "$@" 2>/dev/null)
     lines=$(printf '%s\n' "$err" | wc -l)
@@ -25,7 +26,7 @@ expect_err() {
     "$file:$place: "*) where=1 ;;
     *) where=0 ;;
     esac
-    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && [ -z "$out" ] && [ $where -eq 1 ] &&
+    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && [ "$out" = "$want" ] && [ $where -eq 1 ] &&
         printf '%s' "$err" | grep -q -- "$pat"; then ok
     else bad "pdn check $file $*: status $st, stderr '$err', stdout '$out' (want $place: $pat)"; fi
 }
@@ -55,17 +56,17 @@ expect_ok 0 "$tmp/comment-only.pdn"
 out=$("$bin" pdn check - <"$dir/russian-game.pdn" 2>&1)
 [ "$out" = "ok 1 games" ] && ok || bad "pdn check - (stdin): '$out'"
 
-expect_err 5:40 "move '17-23' is not legal here" "$dir/illegal.pdn"
-expect_err 7:7 "FEN: square '51'" "$dir/badfen.pdn"
-expect_err 1:10 "unterminated comment" "$dir/comment.pdn"
-expect_err 1:15 "NUL byte" "$dir/nul.pdn"
-expect_err 1:4 "move 'a3-b4' is not legal" "$dir/russian-default.pdn"
-expect_err 1:1 "unterminated tag Event" "$dir/tag.pdn"
-expect_err 2:11 "unknown Variant \"chess\"" "$dir/variant.pdn"
+expect_err 0 5:40 "move '17-23' is not legal here" "$dir/illegal.pdn"
+expect_err 1 7:7 "FEN: square '51'" "$dir/badfen.pdn"
+expect_err 0 1:10 "unterminated comment" "$dir/comment.pdn"
+expect_err - 1:15 "NUL byte" "$dir/nul.pdn"
+expect_err 0 1:4 "move 'a3-b4' is not legal" "$dir/russian-default.pdn"
+expect_err 0 1:1 "unterminated tag Event" "$dir/tag.pdn"
+expect_err 0 2:11 "unknown Variant \"chess\"" "$dir/variant.pdn"
 # the first error of a file with good games before it
 cat "$dir/international-game.pdn" "$dir/illegal.pdn" >"$tmp/second.pdn"
 n=$(wc -l <"$dir/international-game.pdn")
-expect_err $((n + 5)):40 "not legal" "$tmp/second.pdn"
+expect_err 1 $((n + 5)):40 "not legal" "$tmp/second.pdn"
 
 # arguments
 for args in "" "check" "check $tmp/none.pdn" "check a b" "check --variant nosuch $tmp/all.pdn" \
@@ -75,5 +76,4 @@ for args in "" "check" "check $tmp/none.pdn" "check a b" "check --variant nosuch
     [ "$st" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && ok || bad "pdn $args: status $st, '$err'"
 done
 
-echo "pdncheck: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary pdncheck

@@ -11,18 +11,10 @@ while [ $# -gt 1 ]; do
     esac
     shift 2
 done
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 DIR=$(mktemp -d /tmp/cd-study-XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
-pass=0 fail=0
-check() { # description, expected, actual
-    if [ "$2" = "$3" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        printf 'study.sh: %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
+BIN=$(abs_path "$BIN")
 # The Results row of a variant in a report: games, White wins, Black wins, draws.
 row() { awk -F'|' -v v=" $2 " '$2 == v { print $3 + 0, $4 + 0, $5 + 0, $6 + 0; exit }' "$1"; }
 # The same counted from the Result tags of the game files.
@@ -42,34 +34,34 @@ ARGS="--variants international,constitutional --games 4 --nodes 1000 --seed 7"
 
 # ---- a tiny study: 2 variants, 4 games each
 $BIN study $ARGS --out "$DIR/a" >"$DIR/a.out" 2>"$DIR/a.err"
-check "a tiny study exits 0" 0 $?
-check "a tiny study writes 8 game files" 8 "$(files "$DIR/a" | wc -l | tr -d ' ')"
+check_eq "a tiny study exits 0" 0 $?
+check_eq "a tiny study writes 8 game files" 8 "$(files "$DIR/a" | wc -l | tr -d ' ')"
 for v in $V; do
-    check "$v: the report's totals are the files' results" "$(count "$DIR/a" $v)" \
+    check_eq "$v: the report's totals are the files' results" "$(count "$DIR/a" $v)" \
         "$(row "$DIR/a/report.md" $v)"
-    check "$v: 4 games in the report" 4 "$(row "$DIR/a/report.md" $v | cut -d' ' -f1)"
+    check_eq "$v: 4 games in the report" 4 "$(row "$DIR/a/report.md" $v | cut -d' ' -f1)"
     sum=$(row "$DIR/a/report.md" $v | awk '{ print $2 + $3 + $4 }')
-    check "$v: wins and draws add up to the games" 4 "$sum"
-    check "$v: the summary line" 1 "$(grep -c "^$v  *4 games" "$DIR/a.out")"
+    check_eq "$v: wins and draws add up to the games" 4 "$sum"
+    check_eq "$v: the summary line" 1 "$(grep -c "^$v  *4 games" "$DIR/a.out")"
 done
 bad=0
 for f in "$DIR"/a/*/*.pdn; do
     [ "$($BIN pdn check "$f")" = "ok 1 games" ] || bad=$((bad + 1))
 done
-check "every game file passes pdn check" 0 $bad
+check_eq "every game file passes pdn check" 0 $bad
 for tag in Opening Seed Adjudication; do
-    check "each game file has the $tag tag" 8 "$(cat "$DIR"/a/*/*.pdn | grep -c "^\[$tag \"")"
+    check_eq "each game file has the $tag tag" 8 "$(cat "$DIR"/a/*/*.pdn | grep -c "^\[$tag \"")"
 done
-check "openings are played twice, the second time reversed" 4 \
+check_eq "openings are played twice, the second time reversed" 4 \
     "$(cat "$DIR"/a/*/*.pdn | grep -c '^\[Colours "reversed"\]')"
-check "the report has a draw-rate interval" 1 \
+check_eq "the report has a draw-rate interval" 1 \
     "$(grep -c '^| international | 4 | .* to .*% |$' "$DIR/a/report.md")"
-check "the report compares constitutional with international" 1 \
+check_eq "the report compares constitutional with international" 1 \
     "$(grep -c '^| constitutional | international |' "$DIR/a/report.md")"
 if command -v gnuplot >/dev/null 2>&1; then
-    check "gnuplot drew the draw-rate plot" yes "$(grep -q '<svg' "$DIR/a/draw_rate.svg" &&
+    check_eq "gnuplot drew the draw-rate plot" yes "$(grep -q '<svg' "$DIR/a/draw_rate.svg" &&
         grep -q '](draw_rate.svg)' "$DIR/a/report.md" && echo yes)"
-    check "gnuplot drew the game-length plot" yes "$(grep -q '<svg' "$DIR/a/game_length.svg" &&
+    check_eq "gnuplot drew the game-length plot" yes "$(grep -q '<svg' "$DIR/a/game_length.svg" &&
         grep -q '](game_length.svg)' "$DIR/a/report.md" && echo yes)"
 else
     echo "study.sh: gnuplot is not installed (gnuplot-nox): plots not checked"
@@ -80,18 +72,18 @@ fi
 (cd "$DIR/a" && md5sum */*.pdn) >"$DIR/a.md5"
 rm "$DIR/a/report.md"
 env PATH=/nonexistent "$BIN" study $ARGS --out "$DIR/a" >/dev/null 2>"$DIR/a2.err"
-check "a finished study run again exits 0" 0 $?
-check "it plays nothing" "study: 8 of 8 games already played in $DIR/a" "$(cat "$DIR/a2.err")"
-check "its game files are unchanged" ok "$(cd "$DIR/a" && md5sum -c --quiet ../a.md5 && echo ok)"
-check "without gnuplot the report says so" 1 \
+check_eq "a finished study run again exits 0" 0 $?
+check_eq "it plays nothing" "study: 8 of 8 games already played in $DIR/a" "$(cat "$DIR/a2.err")"
+check_eq "its game files are unchanged" ok "$(cd "$DIR/a" && md5sum -c --quiet ../a.md5 && echo ok)"
+check_eq "without gnuplot the report says so" 1 \
     "$(grep -c 'gnuplot is not installed' "$DIR/a/report.md")"
-check "without gnuplot the report has no plots" 0 "$(grep -c '\.svg)' "$DIR/a/report.md")"
+check_eq "without gnuplot the report has no plots" 0 "$(grep -c '\.svg)' "$DIR/a/report.md")"
 
 # ---- SIGKILL midway, then the same command resumes: the games written are kept byte for
 # byte and the whole equals an uninterrupted run
 KARGS="--variants international,constitutional --games 8 --nodes 2000 --seed 5"
 $BIN study $KARGS --out "$DIR/ref" >/dev/null 2>&1
-check "the uninterrupted run exits 0" 0 $?
+check_eq "the uninterrupted run exits 0" 0 $?
 try=0 killed=no
 while [ $try -lt 5 ] && [ $killed = no ]; do
     try=$((try + 1))
@@ -108,26 +100,26 @@ while [ $try -lt 5 ] && [ $killed = no ]; do
     n=$(files "$DIR/k" | wc -l | tr -d ' ')
     [ "$n" -ge 1 ] && [ "$n" -lt 16 ] && killed=yes
 done
-check "the study was killed midway" yes $killed
+check_eq "the study was killed midway" yes $killed
 echo "study.sh: killed after $n of 16 games (try $try)"
 (cd "$DIR/k" && md5sum */*.pdn) >"$DIR/k.md5"
 $BIN study $KARGS --out "$DIR/k" >/dev/null 2>"$DIR/k.err"
-check "the resumed run exits 0" 0 $?
-check "the resumed run knows what was played" 1 \
+check_eq "the resumed run exits 0" 0 $?
+check_eq "the resumed run knows what was played" 1 \
     "$(grep -c "^study: $n of 16 games already played" "$DIR/k.err")"
-check "the games written before the kill are unchanged" ok \
+check_eq "the games written before the kill are unchanged" ok \
     "$(cd "$DIR/k" && md5sum -c --quiet ../k.md5 && echo ok)"
-check "killed and resumed: the same game files" "$(files "$DIR/ref")" "$(files "$DIR/k")"
+check_eq "killed and resumed: the same game files" "$(files "$DIR/ref")" "$(files "$DIR/k")"
 same=0
 for f in $(files "$DIR/ref"); do cmp -s "$DIR/ref/$f" "$DIR/k/$f" && same=$((same + 1)); done
-check "killed and resumed: every game byte-identical to the uninterrupted run" 16 $same
+check_eq "killed and resumed: every game byte-identical to the uninterrupted run" 16 $same
 for v in $V; do
-    check "$v: killed and resumed, the same totals" "$(row "$DIR/ref/report.md" $v)" \
+    check_eq "$v: killed and resumed, the same totals" "$(row "$DIR/ref/report.md" $v)" \
         "$(row "$DIR/k/report.md" $v)"
 done
-check "killed and resumed: the same report" "$(body "$DIR/ref/report.md")" \
+check_eq "killed and resumed: the same report" "$(body "$DIR/ref/report.md")" \
     "$(body "$DIR/k/report.md")"
-check "no temporary file is left" 0 "$(find "$DIR/k" -name '*.tmp' | wc -l | tr -d ' ')"
+check_eq "no temporary file is left" 0 "$(find "$DIR/k" -name '*.tmp' | wc -l | tr -d ' ')"
 
 # ---- two MPI ranks against one process
 if command -v mpirun >/dev/null 2>&1; then
@@ -135,21 +127,21 @@ if command -v mpirun >/dev/null 2>&1; then
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$BIN" study $ARGS \
         --out "$DIR/m" >"$DIR/m.out" 2>"$DIR/m.err"
-    check "the MPI run exits 0" 0 $?
+    check_eq "the MPI run exits 0" 0 $?
     if grep -q 'MPI is not built in' "$DIR/m.err"; then
         echo "study.sh: this build has no MPI (mpicc was missing): one process ran the study"
     else
-        check "both ranks played" 2 "$(grep -c '^study: rank [01] played 4 games' "$DIR/m.err")"
+        check_eq "both ranks played" 2 "$(grep -c '^study: rank [01] played 4 games' "$DIR/m.err")"
     fi
-    check "MPI: the same game files" "$(files "$DIR/a")" "$(files "$DIR/m")"
+    check_eq "MPI: the same game files" "$(files "$DIR/a")" "$(files "$DIR/m")"
     same=0
     for f in $(files "$DIR/a"); do cmp -s "$DIR/a/$f" "$DIR/m/$f" && same=$((same + 1)); done
-    check "MPI: every game byte-identical to the single process's" 8 $same
+    check_eq "MPI: every game byte-identical to the single process's" 8 $same
     for v in $V; do
-        check "$v: MPI, the same totals" "$(row "$DIR/a/report.md" $v)" \
+        check_eq "$v: MPI, the same totals" "$(row "$DIR/a/report.md" $v)" \
             "$(row "$DIR/m/report.md" $v)"
     done
-    check "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
+    check_eq "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
 else
     echo "study.sh: SKIP the MPI run: mpirun is not installed (sh tools/deps.sh build)"
 fi
@@ -162,10 +154,10 @@ for v in $V; do
 done
 printf 'W:W28,33:B19\nW:WK46,K47:BK5  # two kings against one\n' >"$DIR/tb.txt"
 $BIN study $ARGS --openings "$DIR/tb.txt" --egtb "$DIR/tb" --out "$DIR/e" >/dev/null 2>&1
-check "a study with tables exits 0" 0 $?
-check "every game was ended by the tables" 8 \
+check_eq "a study with tables exits 0" 0 $?
+check_eq "every game was ended by the tables" 8 \
     "$(cat "$DIR"/e/*/*.pdn | grep -c '^\[Adjudication "tablebase: ')"
-check "the report counts the tables' results" 8 "$(awk -F'|' '
+check_eq "the report counts the tables' results" 8 "$(awk -F'|' '
     /^## How the games ended/ { on = 1 }
     /^## How decisive/ { on = 0 }
     on && /^\| variant/ { for (i = 2; i < NF; i++) if ($i ~ /tablebase/) col[i] = 1; next }
@@ -175,14 +167,14 @@ bad=0
 for f in "$DIR"/e/*/*.pdn; do
     [ "$($BIN pdn check "$f")" = "ok 1 games" ] || bad=$((bad + 1))
 done
-check "adjudicated games pass pdn check" 0 $bad
+check_eq "adjudicated games pass pdn check" 0 $bad
 
 # ---- a folder of other settings is not mixed in
 $BIN study --variants international,constitutional --games 4 --nodes 1000 --seed 8 \
     --out "$DIR/a" >/dev/null 2>"$DIR/o.err"
-check "another seed in the same folder: exit status 2" 2 $?
-check "another seed in the same folder: one line" 1 "$(wc -l <"$DIR/o.err" | tr -d ' ')"
-check "another seed in the same folder: says why" 1 \
+check_eq "another seed in the same folder: exit status 2" 2 $?
+check_eq "another seed in the same folder: one line" 1 "$(wc -l <"$DIR/o.err" | tr -d ' ')"
+check_eq "another seed in the same folder: says why" 1 \
     "$(grep -c 'is not a game of this study' "$DIR/o.err")"
 
 # ---- bad arguments: exit status 2 and one line on stderr, nothing written
@@ -190,8 +182,8 @@ bad_args() { # description, arguments...
     what=$1
     shift
     $BIN study "$@" >/dev/null 2>"$DIR/err"
-    check "$what: exit status 2" 2 $?
-    check "$what: one line on stderr" 1 "$(wc -l <"$DIR/err" | tr -d ' ')"
+    check_eq "$what: exit status 2" 2 $?
+    check_eq "$what: one line on stderr" 1 "$(wc -l <"$DIR/err" | tr -d ' ')"
 }
 O="$DIR/bad"
 bad_args "no --out" --games 4
@@ -212,10 +204,9 @@ bad_args "openings not legal in the variant" --variants russian --openings openi
 bad_args "no openings for the board" --variants canadian --out "$O"
 bad_args "--egtb not a folder" --egtb "$DIR/none" --out "$O"
 bad_args "openings without its settings" openings --variants international --out "$O.txt"
-check "bad arguments write nothing" no "$([ -e "$O" ] || [ -e "$O.txt" ] && echo yes || echo no)"
+check_eq "bad arguments write nothing" no "$([ -e "$O" ] || [ -e "$O.txt" ] && echo yes || echo no)"
 printf '32-28 19-23\n32-28 99-23\n' >"$DIR/bad.txt"
 bad_args "an illegal opening" --openings "$DIR/bad.txt" --games 2 --out "$O"
-check "an illegal opening: says where" 1 "$(grep -c "bad.txt:2:" "$DIR/err")"
+check_eq "an illegal opening: says where" 1 "$(grep -c "bad.txt:2:" "$DIR/err")"
 
-echo "study: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary study

@@ -307,8 +307,11 @@ static void test_constitutional(void)
         CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_PIECES);
         round_trip(g, &tags, "constitutional.pdn");
         cd_pdn_write(g, NULL, buf, sizeof buf);
-        CHECK(strstr(buf, "[GameType \"20\"]\n[Variant \"constitutional\"]\n[SetUp \"1\"]\n"
-                          "[FEN \"B:WK23:BK3,K35,K50\"]\n\n1... 3-8 2. 23-40 35x44 0-2\n\n"));
+        /* written with condraughts' GameType 60 (docs/pdn.md), no longer "20", which other
+         * programs replay as International */
+        CHECK(strstr(buf, "[GameType \"60,W,10,10,N2,0\"]\n[Variant \"constitutional\"]\n"
+                          "[SetUp \"1\"]\n[FEN \"B:WK23:BK3,K35,K50\"]\n\n1... 3-8 2. 23-40 35x44 "
+                          "0-2\n\n"));
     }
     cd_game_free(g);
     /* Rule C: 3-17 passes the threatened 12 -- legal in International, not here */
@@ -495,11 +498,25 @@ static void test_variants(void)
         for (int k = 0; k < 10; k++)
             own |= !strcmp(r->name, names[k]);
         own |= !strcmp(r->name, "frisian") || !strcmp(r->name, "turkish") ||
-               !strcmp(r->name, "spantsiretti");
+               !strcmp(r->name, "spantsiretti") || !strcmp(r->name, "thai");
         CHECK((strstr(buf, "[Variant") == NULL) == own);
         cd_game *h = read1(buf, NULL);
         CHECK(h && cd_game_position(h)->rules == r);
         cd_game_free(h);
+        /* a row that is not its GameType's own is written with a number PDN 3.0 gives no
+         * variant, which names it alone (the Variant tag dropped) */
+        const char *type = strstr(buf, "[GameType \"");
+        int number = type ? atoi(type + 11) : -1;
+        CHECK(own || number == 96 || number == 97 || number == 98 ||
+              (number >= 60 && number <= 72));
+        if (!own) {
+            char *variant = strstr(buf, "[Variant");
+            if (variant)
+                memmove(variant, strchr(variant, '\n') + 1, strlen(strchr(variant, '\n') + 1) + 1);
+            h = read1(buf, NULL);
+            CHECK(h && cd_game_position(h)->rules == r);
+            cd_game_free(h);
+        }
         cd_game_free(g);
     }
     expect_error("[GameType \"39\"]\n1. 32-28 *", NULL, CD_ERR_VARIANT,
@@ -705,7 +722,7 @@ static void test_errors(void)
     expect_error("\x01\x02\x03", NULL, CD_ERR_MOVE, "line 1 col 1", "0x01");
     expect_error("1. 32-28 \xff\xfe", NULL, CD_ERR_MOVE, "line 1 col 10", "unexpected '?\?'");
     expect_error("\"quoted\"", NULL, CD_ERR_MOVE, "line 1 col 1", NULL);
-    expect_error("1. 41. - - *", NULL, CD_ERR_MOVE, "line 1 col 8: unexpected '-'", NULL);
+    expect_error("1. 41. -x- *", NULL, CD_ERR_MOVE, "line 1 col 8: unexpected '-x-'", NULL);
     /* length limits */
     static char text[1 << 14];
     memset(text, '(', 200);
@@ -849,6 +866,113 @@ static void test_robustness(void)
     free(copy);
 }
 
+/* Read the one game of text; *warning gets the warning (err on CD_OK), "" when there is none. */
+static cd_game *read_warned(const char *text, const cd_rules *rules, const char **warning)
+{
+    cd_game *g = read1(text, rules);
+    *warning = g ? err : "";
+    return g;
+}
+
+/* The text of move i of g (numeric). */
+static const char *move_text(const cd_game *g, int i)
+{
+    static char mv[128];
+    cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), 0, mv, sizeof mv);
+    return mv;
+}
+
+/*
+ * What other programs write (issue 15; the files of ../shared/data/real-pdn): a space inside a
+ * move, lidraughts' GameTypes, playstrategy's American/English, '?' as the side to move, '-' for
+ * an unknown move, an ambiguous capture of which one path lets the game go on, a multi-capture
+ * written as single jumps, a match score as the result.
+ */
+static void test_field_files(void)
+{
+    const char *w;
+    /* "1- 6" and "35x 4" (DUTCH96H.pdn, schildpad.pdn): PDN 3.0's reading grammar separates
+     * tokens by white space */
+    cd_game *g = read_warned("[GameType \"20\"]\n1. 32-28 19- 23 2. 28x\n19 14x 23 *", NULL, &w);
+    CHECK(g && cd_game_ply(g) == 4 && !strcmp(move_text(g, 1), "19-23") && w[0] == '\0');
+    CHECK(g && !strcmp(move_text(g, 2), "28x19"));
+    cd_game_free(g);
+    /* lidraughts' GameTypes (its Variant classes): 96 Breakthrough, 97 Frysk!, 98 Antidraughts;
+     * PDN 3.0's 31 is Thai */
+    static const struct {
+        const char *type, *variant;
+    } lidraughts[] = {
+        {"96", "breakthrough"}, {"97", "frysk"}, {"98", "antidraughts"}, {"31", "thai"}};
+    for (size_t i = 0; i < sizeof lidraughts / sizeof lidraughts[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[GameType \"%s\"]\n*", lidraughts[i].type);
+        g = read1(text, NULL);
+        CHECK(g && cd_game_position(g)->rules == cd_rules_find(lidraughts[i].variant));
+        cd_game_free(g);
+        /* the same with --variant given, and with the Variant tag as lidraughts writes it */
+        g = read1(text, cd_rules_find(lidraughts[i].variant));
+        CHECK(g && cd_game_position(g)->rules == cd_rules_find(lidraughts[i].variant));
+        cd_game_free(g);
+    }
+    g = read1("[GameType \"97\"]\n[Variant \"Frysk!\"]\n1. 46-41 5-10 *", NULL);
+    CHECK(g && cd_game_position(g)->rules == cd_rules_find("frysk") && cd_game_ply(g) == 2);
+    cd_game_free(g);
+    /* the message lists every GameType read, 31 and 41 among them */
+    expect_error("[GameType \"99\"]\n*", NULL, CD_ERR_VARIANT, "31 thai", "41 spantsiretti");
+    /* playstrategy: American/English in algebraic squares from the first mover's side, so c3-d4
+     * is the classic first move 11-15 (Black's men on 1-12) */
+    g = read_warned("[Variant \"American/English\"]\n1. c3-d4 b6-c5 2. d4xb6 a7xc5 0-1", NULL, &w);
+    CHECK(g && cd_game_position(g)->rules == cd_rules_find("english") && cd_game_ply(g) == 4);
+    CHECK(g && !strcmp(move_text(g, 0), "11-15") && !strcmp(move_text(g, 1), "24-19"));
+    CHECK(g && cd_game_status(g, NULL) == CD_BLACK_WINS); /* 0-1: the second mover, White, lost */
+    cd_game_free(g);
+    /* ... and a capture written as single jumps: 3... g7xe5 4. e5xg3 is White's g7xe5xg3 */
+    g = read_warned("[Variant \"American/English\"]\n1. g3-f4 b6-a5 2. c3-d4 f6-e5 3. d4xf6 g7xe5 "
+                    "4. e5xg3 h2xf4 *",
+                    NULL, &w);
+    CHECK(g && cd_game_ply(g) == 7 &&
+          strstr(w, "line 2 col 40: 3... (White to move): the capture "
+                    "'g7xe5 4. e5xg3' is written as separate jumps"));
+    cd_game_free(g);
+    /* '?' for the side to move (PDN 3.0's FEN page): the first mover, or the side the first move
+     * is legal for */
+    g = read_warned("[FEN \"?:W29,13,11:B22,4,2\"]\n*", NULL, &w);
+    CHECK(g && cd_game_position(g)->side == CD_WHITE && w[0] == '\0');
+    cd_game_free(g);
+    g = read1("[FEN \"?:W29,13,11:B22,4,2\"]\n1. 22-27 *", NULL);
+    CHECK(g && cd_game_position_at(g, 0)->side == CD_BLACK && cd_game_ply(g) == 1);
+    cd_game_free(g);
+    expect_error("[FEN \"?:W29,13,11:B22,4,2\"]\n1. 22-33 *", NULL, CD_ERR_ILLEGAL,
+                 "line 2 col 4: 1. (White to move): move '22-33' is not legal", NULL);
+    /* '-' for an unknown move (abatsiev.pdn): the game up to it, the result, a warning */
+    g = read_warned("[Result \"1-1\"]\n1. 32-28 - 2. - - 3. 33-29 - 1-1", NULL, &w);
+    CHECK(g && cd_game_ply(g) == 1 && cd_game_status(g, NULL) == CD_DRAW);
+    CHECK(strstr(w, "line 2 col 10: 1... (Black to move): an unknown move '-'"));
+    cd_game_free(g);
+    /* An ambiguous king capture where only one path lets the game go on ("Tricks traps and
+     * shots", game 38, the PDN 3.0 repository's English problem collection): 19. 10x26 goes
+     * 10x17x26 or 10x19x26, and only after the first is 18-14 legal. */
+    const char *tts =
+        "[Event \"TTS Game 38 The Paisley Pickle Barrel\"]\n[Result \"1-0\"]\n"
+        "1. 11-16 24-19 2. 8-11 22-18 3. 10-14 25-22 4. 16-20 29-25 5. 11-16 18-15 "
+        "6. 4-8 28-24 7. 7-10 22-18 8. 3-7 26-22 9. 7-11 31-26 10. 9-13 18x9 "
+        "11. 5x14 22-18 12. 1-5 18x9 13. 5x14 26-22 14. 11x18 22x15 15. 2-7 25-22 "
+        "16. 14-18 23x14 17. 16x23 27x18 18. 20x27 32x23 19. 10x26 18-14 20. 26-31 1-0";
+    g = read_warned(tts, cd_rules_find("english"), &w);
+    CHECK(g && cd_game_ply(g) == 39 && !strcmp(move_text(g, 36), "10x17x26"));
+    CHECK(strstr(w, "move '10x26' is ambiguous; took 10x17x26, the only path after which"));
+    cd_game_free(g);
+    /* with the game stopping right after it, both paths replay: still ambiguous, the file's
+     * fault (as "Campionato Assoluto 2005.pdn", 13... 3x26) */
+    char cut[2048];
+    snprintf(cut, sizeof cut, "%.*s 1-0", (int)(strstr(tts, " 18-14") - tts), tts);
+    expect_error(cut, cd_rules_find("english"), CD_ERR_AMBIGUOUS,
+                 "19. (Black to move): move '10x26'", "replays after more than one of them");
+    /* a match score in place of the result (delfts.pdn): an error that says so */
+    expect_error("[Result \"4-6\"]\n1. 32-28 19-23 4-6", NULL, CD_ERR_ILLEGAL,
+                 "line 2 col 16: 2. (White to move): '4-6' (the Result tag's value)", NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -865,6 +989,7 @@ int main(int argc, char **argv)
     test_movetext();
     test_errors();
     test_robustness();
+    test_field_files();
     printf("test_pdn: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -657,7 +657,9 @@
     if (!pdn.trim()) { showError('Paste a PDN game into the text box first.'); return; }
     await guarded(async () => {
       state.engineToken++;
-      const g = await api('POST', '/api/games/import', { pdn, human: $('human').value });
+      /* the variant chosen above applies when the PDN has no GameType/Variant tag */
+      const g = await api('POST', '/api/games/import',
+        { pdn, variant: $('variant').value, human: $('human').value });
       const m = /\[FEN\s+"([^"]*)"\]/.exec(pdn);
       state.startFen = m ? m[1] : '';
       state.flipped = g.human === 'black';

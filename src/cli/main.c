@@ -1,9 +1,9 @@
 /*
  * main.c -- the `condraughts` command line: a thin front end over the library.
  *
- *   condraughts perft --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] [--divide]
- * DEPTH condraughts moves --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] condraughts
- * show  --variant V [--fen FEN] [--after MOVES] condraughts variants
+ *   condraughts perft [--variant V] [--fen FEN] [--after MOVES] [--keep] [--switch S] [--divide]
+ * DEPTH condraughts moves [--variant V] [--fen FEN] [--after MOVES] [--keep] [--switch S]
+ * condraughts show  [--variant V] [--fen FEN] [--after MOVES] condraughts variants
  *
  * --after MOVES: the position after these moves from the FEN (or the start), comma or space
  * separated, in any form cd_move_parse reads; the way to reach state a FEN cannot hold (the
@@ -19,7 +19,7 @@
 
 #include "cliutil.h"
 #include "condraughts.h"
-#include "dxp.h"
+#include "dxp_cmd.h"
 #include "egtb_cmd.h"
 #include "hub.h"
 #include "match.h"
@@ -99,12 +99,14 @@ static void parse_options(int argc, char **argv, options *o)
             long v = strtol(argv[i], &end, 10);
             if (*end || v < 1 || v > 100000)
                 die("%s: bad number '%s'", a, argv[i]);
+            if (!strcmp(a, "--level") && v > 10)
+                die("--level: bad number '%s' (levels are 1 to 10)", argv[i]);
             if (!strcmp(a, "--depth"))
                 o->depth = v > 100 ? 100 : (int)v;
             else if (!strcmp(a, "--multipv"))
                 o->multipv = v > 64 ? 64 : (int)v;
             else if (!strcmp(a, "--level"))
-                o->level = v > 10 ? 10 : (int)v;
+                o->level = (int)v;
             else
                 o->hash = (size_t)v;
         } else if (!strcmp(a, "--time")) {
@@ -366,13 +368,17 @@ static void pv_text(const cd_position *pos, const cd_move *pv, int n, char *buf,
     }
 }
 
+/* A score for people: "+0.35 men" (the engine counts hundredths of a man, side to move's view),
+ * or "win in 3 moves" / "loss in 3 moves" (moves of the side to move). */
 static void format_score(int score, char *buf, size_t len)
 {
     if (CD_SCORE_IS_WIN(score)) {
         int plies = CD_SCORE_WIN - (score > 0 ? score : -score);
-        snprintf(buf, len, "%s%d", score > 0 ? "win" : "loss", (plies + 1) / 2);
+        int moves = (plies + 1) / 2;
+        snprintf(buf, len, "%s in %d move%s", score > 0 ? "win" : "loss", moves,
+                 moves == 1 ? "" : "s");
     } else {
-        snprintf(buf, len, "%d", score);
+        snprintf(buf, len, "%+.2f men", score / 100.0);
     }
 }
 
@@ -534,9 +540,15 @@ static int cmd_play(int argc, char **argv)
             /* take back the engine's reply and your move: your turn again */
             int plies = cd_game_ply(g);
             int back = plies >= 2 ? 2 : 0;
+            char taken[2][256];
+            for (int i = 0; i < back; i++)
+                cd_move_to_text(cd_game_position_at(g, plies - back + i),
+                                cd_game_move(g, plies - back + i), -1, taken[i], sizeof taken[i]);
             for (int i = 0; i < back; i++)
                 cd_game_undo(g);
-            if (!back)
+            if (back)
+                printf("took back your %s and the engine's %s; your move\n", taken[0], taken[1]);
+            else
                 printf("nothing to undo\n");
         } else if (!strcmp(cmd, "hint")) {
             cd_search_result res;
@@ -608,9 +620,9 @@ static void usage(FILE *f)
         "  perft --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S] [--divide] DEPTH\n"
         "  moves --variant V [--fen FEN] [--after MOVES] [--keep] [--switch S]\n"
         "  show  --variant V [--fen FEN] [--after MOVES]\n"
-        "  analyse --variant V [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
+        "  analyse [--variant V] [--fen FEN] [--depth D | --time S] [--multipv K] [--hash MB]\n"
         "          [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
-        "  play  --variant V [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
+        "  play  [--variant V] [--fen FEN] [--level 1-10 | --time S] [--side white|black]\n"
         "        [--egtb DIR]\n"
         "  bench [DEPTH]\n"
         "  match --variant V [--engine1 CMD|self] [--engine2 CMD|self] [--openings FILE]\n"

@@ -4,8 +4,10 @@
  * game's variant, tags well-formed, FEN valid, comments and variations closed).
  *
  * The file is read whole (at most PDN_MAX_FILE bytes); a NUL byte is an error at its place
- * (the library reads C strings). Errors come out as FILE:LINE:COL: message, the form compilers
- * use, so editors can jump to them.
+ * (the library reads C strings). A game that cannot be read is reported and skipped (the
+ * library resumes at the next game header), so one run lists every refused game. Errors and
+ * warnings come out as FILE:LINE:COL: message, the form compilers use, so editors can jump
+ * to them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pdncheck.h"
@@ -35,14 +37,14 @@ static void place(const char *text, size_t at, int *line, size_t *col)
     *col = at - start + 1;
 }
 
-static int error_at(const char *file, const char *err)
+/* Print "FILE:LINE:COL: [warning: ]message" from the library's "line L col C: message". */
+static void report(const char *file, const char *msg, const char *kind)
 {
     int line = 0, col = 0, n = 0;
-    if (sscanf(err, "line %d col %d: %n", &line, &col, &n) == 2 && n > 0)
-        fprintf(stderr, "%s:%d:%d: %s\n", file, line, col, err + n);
+    if (sscanf(msg, "line %d col %d: %n", &line, &col, &n) == 2 && n > 0)
+        fprintf(stderr, "%s:%d:%d: %s%s\n", file, line, col, kind, msg + n);
     else
-        fprintf(stderr, "%s: %s\n", file, err);
-    return 2;
+        fprintf(stderr, "%s: %s%s\n", file, kind, msg);
 }
 
 int cmd_pdn_check(int argc, char **argv)
@@ -101,19 +103,24 @@ int cmd_pdn_check(int argc, char **argv)
         return 2;
     }
     size_t pos = 0;
-    int games = 0, rc = 0;
-    for (;;) {
+    int games = 0, refused = 0;
+    while (pos < len) {
         char err[1024] = "";
         cd_game *g = NULL;
         size_t at = pos;
         cd_result r = cd_pdn_read(text, &pos, rules, &g, tags, err, sizeof err);
         if (r != CD_OK) {
-            rc = error_at(file, err[0] ? err : cd_result_str(r));
-            break;
+            report(file, err[0] ? err : cd_result_str(r), "");
+            refused++;
+            if (pos <= at)
+                break;
+            continue;
         }
         if (!g)
             break;
         games++;
+        if (err[0])
+            report(file, err, "warning: ");
         if (verbose) {
             while (at < len && strchr(" \t\r\n", text[at]))
                 at++;
@@ -128,14 +135,14 @@ int cmd_pdn_check(int argc, char **argv)
                    why ? cd_reason_str(why) : "", why ? ")" : "");
         }
         cd_game_free(g);
-        if (pos >= len)
-            break;
     }
-    if (rc == 0)
+    if (refused == 0)
         printf("ok %d games\n", games);
+    else
+        printf("%d games read, %d refused\n", games, refused);
     free(tags);
     free(text);
-    return rc;
+    return refused ? 2 : 0;
 }
 
 int cmd_pdn(int argc, char **argv)

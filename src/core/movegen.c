@@ -1,101 +1,44 @@
 /*
- * movegen.c -- the move generator entry points: one instantiation of
- * movegen_body.h per board geometry, plus the 10x10 one with the Frisian
- * rules (movegen_frisian.c), dispatched once per call: the diagonal variants
- * never run a line of the Frisian code. The Frisian body lives in its own
- * translation unit so that its code does not change the compiler's inlining
- * budget, and so its decisions, for the diagonal bodies here. Turkish draughts
- * (CD_GEOM_8X8_FULL, every cell a square) has a generator of its own,
- * movegen_turkish.c, dispatched the same way.
+ * movegen.c -- the move generator's entry points: each call picks one generator
+ * instance (movegen.h: a geometry and rule family, its own translation unit)
+ * from the position's rules row, so that a variant never runs a line of
+ * another family's code, and each instance is compiled and optimised on its
+ * own.
  */
 #include "movegen.h"
 
 #include "board.h"
 
-__extension__ typedef unsigned __int128 cd_u128;
-
-static inline int ctz128(cd_u128 x)
+/* Rows that need the Frisian-Hoogland body on 10x10: orthogonal captures (Frisian, Frysk),
+ * Hoogland's orthogonal king captures, value precedence or a king-move limit. */
+static inline int frisian_or_hoogland(const cd_rules *r)
 {
-    uint64_t lo = (uint64_t)x;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
-
-/* 64-bit geometries */
-#define FRISIAN   0
-#define FOLK      0
-#define BB        uint64_t
-#define BB_BITS   64
-#define LOADBB(a) ((a)[0])
-#define BBCTZ(x)  __builtin_ctzll(x)
-#define BBPOP(x)  __builtin_popcountll(x)
-
-#define GN   g8
-#define HALF 4
-#define ALLM 0x7fbfdfeffull
-#define TOPM 0xfull
-#define BOTM 0x780000000ull
-#include "movegen_body.h"
-#undef GN
-#undef HALF
-#undef ALLM
-#undef TOPM
-#undef BOTM
-
-#define GN   g10
-#define HALF 5
-#define ALLM 0x3ff7feffdffbffull
-#define TOPM 0x1full
-#define BOTM 0x3e000000000000ull
-#include "movegen_body.h"
-#undef GN
-#undef ALLM
-#undef TOPM
-#undef BOTM
-
-#define GN   g108
-#define ALLM 0x7feffdffbffull
-#define TOPM 0x1full
-#define BOTM 0x7c000000000ull
-#include "movegen_body.h"
-#undef GN
-#undef HALF
-#undef ALLM
-#undef TOPM
-#undef BOTM
-#undef BB
-#undef LOADBB
-#undef BBCTZ
-#undef BBPOP
-
-/* 12x12: 77 bits */
-#undef BB_BITS
-#define BB        cd_u128
-#define BB_BITS   128
-#define LOADBB(a) (((cd_u128)(a)[1] << 64) | (a)[0])
-#define BBCTZ(x)  ctz128(x)
-#define BBPOP(x)  (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))
-#define GN        g12
-#define HALF      6
-#define ALLM      ((((cd_u128)0x1ffeull) << 64) | 0xfff7ffbffdffefffull)
-#define TOPM      ((cd_u128)0x3full)
-#define BOTM      (((cd_u128)0x1f80ull) << 64)
-#include "movegen_body.h"
-
-/* Does the position need the Frisian body (orthogonal captures, Hoogland's orthogonal king
- * captures, value precedence or a king-move limit)? */
-static inline int frisian(const cd_position *pos)
-{
-    const cd_rules *r = pos->rules;
     return (r->flags & (CD_RULE_ORTHOGONAL | CD_RULE_HOOGLAND)) || r->king_moves ||
            r->precedence == CD_PREC_VALUE;
 }
 
-/* Does the position need the folk body (8x8 with a folk rule of the Russian row, or Thai)? */
-static inline int folk(const cd_position *pos)
+/* Rows that need the folk-Thai body on 8x8: a folk rule of the Russian row (Northern, Samoyed,
+ * Stavropol, two-move) or the Thai captures (taken pieces leave at once, a king lands right
+ * behind each). */
+static inline int folk_or_thai(const cd_rules *r)
 {
-    return (pos->rules->flags & (CD_RULE_NORTHERN | CD_RULE_SAMOYED | CD_RULE_STAVROPOL |
-                                 CD_RULE_TWO_MOVE | CD_RULE_REMOVE_AT_ONCE)) != 0 ||
-           pos->rules->halt == CD_HALT_EVERY;
+    return (r->flags & (CD_RULE_NORTHERN | CD_RULE_SAMOYED | CD_RULE_STAVROPOL | CD_RULE_TWO_MOVE |
+                        CD_RULE_REMOVE_AT_ONCE)) != 0 ||
+           r->halt == CD_HALT_EVERY;
+}
+
+/* The generator instance for the position's rules. */
+static inline const cd_movegen *instance(const cd_position *pos)
+{
+    const cd_rules *r = pos->rules;
+    switch (r->geometry) {
+    case CD_GEOM_8X8: return folk_or_thai(r) ? &cd_movegen_g8_folk_thai : &cd_movegen_g8;
+    case CD_GEOM_10X10:
+        return frisian_or_hoogland(r) ? &cd_movegen_g10_frisian_hoogland : &cd_movegen_g10;
+    case CD_GEOM_12X12: return &cd_movegen_g12;
+    case CD_GEOM_8X8_FULL: return &cd_movegen_turkish;
+    default: return &cd_movegen_g108;
+    }
 }
 
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
@@ -103,17 +46,7 @@ int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *wan
 {
     if (pathlen)
         *pathlen = 0;
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8:
-        return folk(pos) ? cd_folk_generate(pos, list, want, path, pathlen)
-                         : generate_g8(pos, list, want, path, pathlen);
-    case CD_GEOM_10X10:
-        return frisian(pos) ? cd_frisian_generate(pos, list, want, path, pathlen)
-                            : generate_g10(pos, list, want, path, pathlen);
-    case CD_GEOM_12X12: return generate_g12(pos, list, want, path, pathlen);
-    case CD_GEOM_8X8_FULL: return cd_turkish_generate(pos, list, want, path, pathlen);
-    default: return generate_g108(pos, list, want, path, pathlen);
-    }
+    return instance(pos)->generate(pos, list, want, path, pathlen);
 }
 
 int cd_generate(const cd_position *pos, cd_movelist *list)
@@ -121,41 +54,17 @@ int cd_generate(const cd_position *pos, cd_movelist *list)
     return cd_generate_ex(pos, list, NULL, NULL, NULL);
 }
 
-int cd_count_moves(const cd_position *pos)
-{
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: return folk(pos) ? cd_folk_count(pos) : count_g8(pos);
-    case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_count(pos) : count_g10(pos);
-    case CD_GEOM_12X12: return count_g12(pos);
-    case CD_GEOM_8X8_FULL: return cd_turkish_count(pos);
-    default: return count_g108(pos);
-    }
-}
+int cd_count_moves(const cd_position *pos) { return instance(pos)->count(pos); }
 
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 {
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8:
-        if (folk(pos))
-            cd_folk_play(pos, m, out);
-        else
-            play_g8(pos, m, out);
-        break;
-    case CD_GEOM_10X10:
-        if (frisian(pos))
-            cd_frisian_play(pos, m, out);
-        else
-            play_g10(pos, m, out);
-        break;
-    case CD_GEOM_12X12: play_g12(pos, m, out); break;
-    case CD_GEOM_8X8_FULL: cd_turkish_play(pos, m, out); break;
-    default: play_g108(pos, m, out); break;
-    }
+    instance(pos)->play(pos, m, out);
 }
 
 void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
 {
-    if (folk(pos)) { /* moves of either colour, captures of either colour, two-move turns */
+    /* moves of either colour, captures of either colour, two-move turns: a full rekey */
+    if (folk_or_thai(pos->rules)) {
         cd_play_nokey(pos, m, out);
         cd_position_rekey(out);
         return;
@@ -175,57 +84,16 @@ void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
     out->key = key ^ cd_run_key(&out->run);
 }
 
-uint64_t cd_perft(const cd_position *pos, int depth)
-{
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8: return folk(pos) ? cd_folk_perft(pos, depth) : perft_g8(pos, depth);
-    case CD_GEOM_10X10: return frisian(pos) ? cd_frisian_perft(pos, depth) : perft_g10(pos, depth);
-    case CD_GEOM_12X12: return perft_g12(pos, depth);
-    case CD_GEOM_8X8_FULL: return cd_turkish_perft(pos, depth);
-    default: return perft_g108(pos, depth);
-    }
-}
+uint64_t cd_perft(const cd_position *pos, int depth) { return instance(pos)->perft(pos, depth); }
 
 void cd_king_zone_bits(const cd_position *pos, uint64_t out[2])
 {
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8:
-        if (folk(pos))
-            cd_folk_king_zone(pos, out);
-        else
-            king_zone_g8(pos, out);
-        break;
-    case CD_GEOM_10X10:
-        if (frisian(pos))
-            cd_frisian_king_zone(pos, out);
-        else
-            king_zone_g10(pos, out);
-        break;
-    case CD_GEOM_12X12: king_zone_g12(pos, out); break;
-    case CD_GEOM_8X8_FULL: cd_turkish_king_zone(pos, out); break;
-    default: king_zone_g108(pos, out); break;
-    }
+    instance(pos)->king_zone(pos, out);
 }
 
 void cd_king_targets(const cd_position *pos, int from, uint64_t out[2])
 {
-    switch (pos->rules->geometry) {
-    case CD_GEOM_8X8:
-        if (folk(pos))
-            cd_folk_king_targets(pos, from, out);
-        else
-            king_targets_g8(pos, from, out);
-        break;
-    case CD_GEOM_10X10:
-        if (frisian(pos))
-            cd_frisian_king_targets(pos, from, out);
-        else
-            king_targets_g10(pos, from, out);
-        break;
-    case CD_GEOM_12X12: king_targets_g12(pos, from, out); break;
-    case CD_GEOM_8X8_FULL: cd_turkish_king_targets(pos, from, out); break;
-    default: king_targets_g108(pos, from, out); break;
-    }
+    instance(pos)->king_targets(pos, from, out);
 }
 
 int cd_move_equal(const cd_move *a, const cd_move *b)

@@ -2,8 +2,9 @@
  * movegen.h -- internal interface of the move generator.
  *
  * The generator is one generic body (movegen_body.h) compiled once per board
- * geometry with that geometry's bitboard type and shift constants; the public
- * entry points dispatch on the geometry once per call.
+ * geometry and rule family, each in its own translation unit, with that
+ * geometry's bitboard type and shift constants; the public entry points
+ * (movegen.c) choose the instance once per call.
  *
  * Order of work in a generation: captures first (one generic depth-first
  * capture search driven by the rules row: man/king jump rules, promotion
@@ -17,6 +18,22 @@
 #include "condraughts.h"
 
 #define CD_MAX_PATH 32
+
+/*
+ * CD_RECURSIVE before the self-recursive king capture searches of the generators (king_caps,
+ * track_hits): no cloning by gcc's interprocedural constant propagation. gcc 12 at -O3 otherwise
+ * clones such a function once per constant value of its depth argument (n = 0, 1, 2, ...: --param
+ * ipa-cp-max-recursive-depth, 8 levels) and inlines the unrolled direction loops and the man
+ * search into each clone: 100 KB of code for the 8x8 king search alone, 90-110 s and 780 MB of gcc
+ * for the four diagonal instances, and no perft speed gained. The man search (man_caps) keeps its
+ * clones: they are small, and perft measured a little faster with them. clang does not clone like
+ * this and has no such attribute.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CD_RECURSIVE __attribute__((noclone))
+#else
+#define CD_RECURSIVE
+#endif
 
 /*
  * Generate legal moves. If `want` is not NULL, also record the landing squares
@@ -59,34 +76,31 @@ void cd_position_rekey(cd_position *pos);
  * side to move in one direct jump. */
 void cd_king_zone_bits(const cd_position *pos, uint64_t out[2]);
 
-/* The entry points of the Frisian body (movegen_frisian.c: 10x10 with orthogonal captures, value
- * precedence or a king-move limit), called by the dispatch in movegen.c only. */
-int cd_frisian_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
-                        int *pathlen);
-int cd_frisian_count(const cd_position *pos);
-void cd_frisian_play(const cd_position *pos, const cd_move *m, cd_position *out);
-uint64_t cd_frisian_perft(const cd_position *pos, int depth);
-void cd_frisian_king_zone(const cd_position *pos, uint64_t out[2]);
-void cd_frisian_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+/*
+ * One generator instance: the entry points of one translation unit, chosen by cd_generate and
+ * the other public functions once per call (movegen.c). The six instances of movegen_body.h:
+ *   cd_movegen_g8                   8x8 (Russian, Brazilian, English, Italian, ...)
+ *   cd_movegen_g8_folk_thai         8x8 with a folk rule of the Russian row (Samoyed, Northern,
+ *                                   Stavropol, two-move) or Thai captures
+ *   cd_movegen_g10                  10x10 with diagonal captures (International, Constitutional,
+ *                                   Killer, Modern, ...)
+ *   cd_movegen_g10_frisian_hoogland 10x10 with orthogonal captures (Frisian, Frysk, Hoogland),
+ *                                   value precedence or a king-move limit
+ *   cd_movegen_g108                 10 files x 8 ranks (Spantsiretti)
+ *   cd_movegen_g12                  12x12 (Canadian), 128-bit boards
+ * and cd_movegen_turkish, the full 8x8 board of Turkish draughts (movegen_turkish.c).
+ */
+typedef struct cd_movegen {
+    int (*generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                    int *pathlen);
+    int (*count)(const cd_position *pos);
+    void (*play)(const cd_position *pos, const cd_move *m, cd_position *out);
+    uint64_t (*perft)(const cd_position *pos, int depth);
+    void (*king_zone)(const cd_position *pos, uint64_t out[2]);
+    void (*king_targets)(const cd_position *pos, int from, uint64_t out[2]);
+} cd_movegen;
 
-/* The entry points of the folk body (movegen_folk.c: 8x8 with the Samoyed, Northern, Stavropol or
- * two-move rule), called by the dispatch in movegen.c only. */
-int cd_folk_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
-                     int *pathlen);
-int cd_folk_count(const cd_position *pos);
-void cd_folk_play(const cd_position *pos, const cd_move *m, cd_position *out);
-uint64_t cd_folk_perft(const cd_position *pos, int depth);
-void cd_folk_king_zone(const cd_position *pos, uint64_t out[2]);
-void cd_folk_king_targets(const cd_position *pos, int from, uint64_t out[2]);
-
-/* The entry points of the Turkish generator (movegen_turkish.c: the full 8x8 board,
- * CD_GEOM_8X8_FULL), called by the dispatch in movegen.c only. */
-int cd_turkish_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
-                        int *pathlen);
-int cd_turkish_count(const cd_position *pos);
-void cd_turkish_play(const cd_position *pos, const cd_move *m, cd_position *out);
-uint64_t cd_turkish_perft(const cd_position *pos, int depth);
-void cd_turkish_king_zone(const cd_position *pos, uint64_t out[2]);
-void cd_turkish_king_targets(const cd_position *pos, int from, uint64_t out[2]);
+extern const cd_movegen cd_movegen_g8, cd_movegen_g8_folk_thai, cd_movegen_g10,
+    cd_movegen_g10_frisian_hoogland, cd_movegen_g108, cd_movegen_g12, cd_movegen_turkish;
 
 #endif

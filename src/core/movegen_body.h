@@ -1,30 +1,58 @@
 /*
- * movegen_body.h -- the move generator, compiled once per board geometry.
- *
- * Included by movegen.c with these macros defined:
- *   GN    name suffix (8x8, 10x10, ...)       BB    bitboard type
- *   HALF  playable squares per row (W / 2)    ALLM  mask of playable bits
- *   TOPM  top row (White's promotion row)     BOTM  bottom row (Black's)
- *   LOADBB(a)  build a BB from a uint64_t[2]  BBCTZ(x), BBPOP(x)
- *   BB_BITS    64 or 128
- *   FOLK       1 for the 8x8 body with the folk rules of the Russian row
+ * movegen_body.h -- the move generator, compiled once per board geometry and
+ * rule family: each instance is its own translation unit (movegen_8x8.c,
+ * movegen_10x10.c, ...), which defines these macros and includes this file:
+ *   GN      name suffix of the instance (g8, g10, g108, g12, ...)
+ *   BB_BITS bitboard width, 64 or 128 (BB, LOADBB, BBCTZ, BBPOP follow)
+ *   HALF    playable squares per row (W / 2)    ALLM  mask of playable bits
+ *   TOPM    top row (White's promotion row)     BOTM  bottom row (Black's)
+ *   FOLK_THAI  1 for the 8x8 body with the folk rules of the Russian row
  *              (docs/variants.md: Samoyed captures of either colour, Northern
  *              demotion of captured kings, Stavropol moves of either colour,
- *              the two-move turn) and Thai captures (pieces removed as they are
- *              jumped, kings landing right behind each); 0 elsewhere, which then
- *              contain none of it.
- *   FRISIAN    1 for the body with the Frisian rules (orthogonal captures,
- *              value precedence, the king-move limit, capture lists longer
- *              than a cd_movelist in perft), then also VSTEP (up/down step),
+ *              the two-move turn) and the Thai captures (pieces removed as
+ *              they are jumped, kings landing right behind each); 0 or
+ *              undefined elsewhere, which then contain none of it.
+ *   FRISIAN_HOOGLAND  1 for the 10x10 body with orthogonal captures (Frisian,
+ *              Frysk; Hoogland's orthogonal king captures), value precedence
+ *              and the king-move limit (Frisian), and capture lists longer
+ *              than a cd_movelist in perft; then also VSTEP (up/down step),
  *              ORTHO_LSEAM and ORTHO_RSEAM (bits a step left / right must not
- *              land on; board.h); 0 for the diagonal bodies, which contain
- *              none of that code.
+ *              land on; board.h). 0 or undefined for the diagonal bodies,
+ *              which contain none of that code.
+ * It defines the instance's entry points, the const cd_movegen
+ * cd_movegen_<GN> (movegen.h), and nothing else with external linkage.
+ *
  * Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right, and in the
- * Frisian body 4 up, 5 left, 6 right, 7 down; d ^ 3 is the opposite of d.
- * Direction sets are bit masks (bit d). A shifted bitboard may carry ghost
- * bits; every use ANDs it with a subset of ALLM (empty, victims, ...) before
- * shifting again.
+ * Frisian-Hoogland body 4 up, 5 left, 6 right, 7 down; d ^ 3 is the opposite
+ * of d. Direction sets are bit masks (bit d). A shifted bitboard may carry
+ * ghost bits; every use ANDs it with a subset of ALLM (empty, victims, ...)
+ * before shifting again.
  */
+#include <stdlib.h>
+
+#include "board.h"
+#include "movegen.h"
+
+#ifndef FOLK_THAI
+#define FOLK_THAI 0
+#endif
+#ifndef FRISIAN_HOOGLAND
+#define FRISIAN_HOOGLAND 0
+#endif
+
+#if BB_BITS == 64
+#define BB        uint64_t
+#define LOADBB(a) ((a)[0])
+#define BBCTZ(x)  __builtin_ctzll(x)
+#define BBPOP(x)  __builtin_popcountll(x)
+#else
+__extension__ typedef unsigned __int128 cd_u128;
+#define BB        cd_u128
+#define LOADBB(a) (((cd_u128)(a)[1] << 64) | (a)[0])
+#define BBCTZ(x)                                                                                   \
+    ((uint64_t)(x) ? __builtin_ctzll((uint64_t)(x)) : 64 + __builtin_ctzll((uint64_t)((x) >> 64)))
+#define BBPOP(x) (__builtin_popcountll((uint64_t)(x)) + __builtin_popcountll((uint64_t)((x) >> 64)))
+#endif
 
 #define CAT2(a, b) a##_##b
 #define CAT(a, b)  CAT2(a, b)
@@ -32,10 +60,10 @@
 
 /* NDIR: capture directions. UNROLL_DIRS before the direction loops of the
  * recursive capture searches: unrolled in the diagonal bodies; not in the
- * Frisian one, where 8 unrolled directions inlined into the recursion make
+ * Frisian-Hoogland one, where 8 unrolled directions inlined into the recursion make
  * the compiler run for tens of minutes and gigabytes, and the branch-free
  * table step below does not need it. */
-#if FRISIAN
+#if FRISIAN_HOOGLAND
 #define NDIR 8
 #define UNROLL_DIRS
 #else
@@ -43,7 +71,7 @@
 #define UNROLL_DIRS _Pragma("GCC unroll 4")
 #endif
 
-#if BB_BITS == 64 && FRISIAN
+#if BB_BITS == 64 && FRISIAN_HOOGLAND
 /* A rotation as below, with orthogonal steps (board.h): the source is masked
  * first so that no playable bit wraps round onto the board (up: bit 0 would
  * land on bit 53; down: bit 53 on bit 0), the result so that no step crosses
@@ -71,8 +99,8 @@ static inline BB F(sh)(BB x, int d)
     return (x << s) | (x >> ((64 - s) & 63));
 }
 #else
-#if FRISIAN
-#error "the Frisian body is for 64-bit geometries"
+#if FRISIAN_HOOGLAND
+#error "the Frisian-Hoogland body is for 64-bit geometries"
 #endif
 static inline BB F(sh)(BB x, int d)
 {
@@ -105,9 +133,9 @@ static inline BB F(slide)(BB from, BB empty, int d)
 /* ------------------------------------------------------------------ captures */
 
 /* Where captures are stored. The diagonal bodies store into a cd_movelist (CD_MAX_MOVES); the
- * Frisian one into any buffer (CTX_ROOM), so that perft can go on with a bigger one when a
+ * Frisian-Hoogland one into any buffer (CTX_ROOM), so that perft can go on with a bigger one when a
  * crowded position has more capture paths than that (F(captures_big)). */
-#if FRISIAN
+#if FRISIAN_HOOGLAND
 #define CTX_MOVES(c)    ((c)->moves)
 #define CTX_COUNT(c)    ((c)->count)
 #define CTX_OVERFLOW(c) ((c)->overflow)
@@ -120,7 +148,7 @@ static inline BB F(slide)(BB from, BB empty, int d)
 #endif
 
 typedef struct F(ctx) {
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     cd_move *moves; /* room of them */
     int count, room, overflow;
 #else
@@ -133,12 +161,12 @@ typedef struct F(ctx) {
     BB empty;    /* empty squares, the mover's origin included */
     BB promo;    /* the mover's promotion row */
     int mandirs; /* bit d set: men capture in direction d */
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     int kdirs;  /* directions kings capture in from the start square */
     int kdirs2; /* ... after the first jump (Hoogland first-jump switch: diagonals only) */
     BB ovict;   /* pieces a king may jump orthogonally (Hoogland: enemy kings only) */
 #endif
-#if FOLK
+#if FOLK_THAI
     int remove; /* Thai: a jumped piece leaves at once (no block, its square may be crossed) */
     int every;  /* Thai: a king lands right behind every piece it jumps */
 #endif
@@ -162,7 +190,7 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
     case CD_PREC_SPANISH: rank = n * 64 + nk; break;
     case CD_PREC_ITALIAN: rank = (n << 24) | (c->king << 23) | (nk << 18) | (int)order; break;
     case CD_PREC_CZECH: rank = c->king; break;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     /* men + 2 kings, then fewer kings, then made by a king (only in this body: a bigger switch
      * costs the diagonal bodies the inlining of this function into the man capture search) */
     case CD_PREC_VALUE: rank = ((n + nk) * 32 - nk) * 2 + c->king; break;
@@ -206,16 +234,16 @@ static void F(add_capture)(F(ctx) * c, BB to, BB cap, int n, int nk, unsigned or
     CTX_MOVES(c)[CTX_COUNT(c)++] = m;
 }
 
-static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
-                        int dirs);
+static CD_RECURSIVE int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order,
+                                     int promoted, int dirs);
 
-#if FOLK
+#if FOLK_THAI
 /* King jumps under the Thai rules (c->remove, c->every): jumped pieces leave the board at once,
  * so they block nothing and their squares may be crossed and landed on again; the king flies up
  * to a piece but lands right behind it (c->every), then may jump on in any direction, even back
  * (nothing of the piece just taken is left to stop it). */
-static int F(king_caps_thai)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
-                             int dirs)
+static CD_RECURSIVE int F(king_caps_thai)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order,
+                                          int promoted, int dirs)
 {
     int found = 0;
     BB empty = c->remove ? c->empty | cap : c->empty;
@@ -297,11 +325,11 @@ static int F(man_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order)
  * list one capture several times). Going back is blocked by the piece just
  * jumped. With orthogonal captures "the other directions" are the 6 that are
  * neither straight on nor back. */
-static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order, int promoted,
-                        int dirs)
+static CD_RECURSIVE int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order,
+                                     int promoted, int dirs)
 {
     int found = 0;
-#if FOLK
+#if FOLK_THAI
     if (c->remove | c->every)
         return F(king_caps_thai)(c, sq, cap, n, nk, order, promoted, dirs);
 #endif
@@ -313,7 +341,7 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
         if (c->flying)
             while (x & c->empty)
                 x = F(sh)(x, d);
-#if FRISIAN
+#if FRISIAN_HOOGLAND
         if (!(x & (d < 4 ? c->opp : c->ovict) & ~cap))
             continue;
 #else
@@ -327,7 +355,7 @@ static int F(king_caps)(F(ctx) * c, BB sq, BB cap, int n, int nk, unsigned order
         int k = (x & c->oppk) != 0;
         unsigned ord = order | (k && n < 16 ? 1u << (15 - n) : 0u);
         BB cap2 = cap | x;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
         int more = 0, perp = c->kdirs2 & ~(1 << d | 1 << (d ^ 3)), on = c->kdirs2 & 1 << d;
 #else
         int more = 0, perp = (d == 0 || d == 3) ? 6 : 9, on = 1 << d; /* the other diagonals */
@@ -385,12 +413,12 @@ static inline int F(king_can_jump)(BB kings, BB victims, BB empty, int flying, i
 }
 
 /* Capture directions of men: the diagonals (forward only unless men capture backwards), and in
- * the Frisian body with orthogonal captures also up, left, right and down (without backward
- * captures: forward and sideways). */
+ * the Frisian-Hoogland body with orthogonal captures also up, left, right and down (without
+ * backward captures: forward and sideways). */
 static inline int F(man_dirs)(const cd_rules *r, int side)
 {
     int dirs = (r->flags & CD_RULE_MEN_BACKWARD) ? 15 : side == CD_WHITE ? 3 : 12;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     if (r->flags & CD_RULE_ORTHOGONAL)
         dirs |= (r->flags & CD_RULE_MEN_BACKWARD) ? 0xf0 : side == CD_WHITE ? 0x70 : 0xe0;
 #endif
@@ -402,7 +430,7 @@ static inline int F(man_dirs)(const cd_rules *r, int side)
  * board). */
 static inline int F(king_dirs)(const cd_position *pos)
 {
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     unsigned fl = pos->rules->flags;
     if (fl & CD_RULE_ORTHOGONAL)
         return 0xff;
@@ -415,7 +443,7 @@ static inline int F(king_dirs)(const cd_position *pos)
     return 15;
 }
 
-#if FRISIAN
+#if FRISIAN_HOOGLAND
 /* The king of the side to move that has used up its non-capturing moves (cd_king_run), or 0. */
 static inline BB F(run_blocked)(const cd_position *pos)
 {
@@ -426,8 +454,9 @@ static inline BB F(run_blocked)(const cd_position *pos)
 
 /* Generate all captures of the side to move; returns their number (0: none). With `counting`,
  * only captures that could have duplicates are stored. The diagonal bodies store into list; the
- * Frisian one into moves[0..room-1] (*stored of them, *overflow set when they did not all fit). */
-#if FRISIAN
+ * Frisian-Hoogland one into moves[0..room-1] (*stored of them, *overflow set when they did not all
+ * fit). */
+#if FRISIAN_HOOGLAND
 static int F(gen_captures_into)(const cd_position *pos, cd_move *moves, int room, int *stored,
                                 int *overflow, const cd_move *want, int *path, int *pathlen,
                                 int counting)
@@ -440,7 +469,7 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
-#if FOLK
+#if FOLK_THAI
     int samoyed = (r->flags & CD_RULE_SAMOYED) != 0;
     if (samoyed)
         opp = w | b; /* narrowed to "all but the mover" for each mover below */
@@ -450,7 +479,7 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     BB men = F(man_jumpers)(own & ~k, vman, empty, mandirs);
     BB kings = own & k;
     F(ctx) c;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     *stored = 0;
     *overflow = 0;
     if (!men && !kings)
@@ -482,7 +511,7 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
     c.pathlen_out = pathlen;
     c.counting = counting;
     c.uncounted = 0;
-#if FOLK
+#if FOLK_THAI
     c.remove = (r->flags & CD_RULE_REMOVE_AT_ONCE) != 0;
     c.every = r->halt == CD_HALT_EVERY;
 #endif
@@ -491,7 +520,7 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
         c.from = BBCTZ(m);
         c.king = 0;
         c.empty = empty | m;
-#if FOLK
+#if FOLK_THAI
         if (samoyed) { /* every piece but the mover itself */
             c.opp = c.vman = (w | b) & ~m;
             c.oppk = k & ~m;
@@ -504,7 +533,7 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
         c.from = BBCTZ(m);
         c.king = 1;
         c.empty = empty | m;
-#if FOLK
+#if FOLK_THAI
         if (samoyed) {
             c.opp = c.vman = (w | b) & ~m;
             c.oppk = k & ~m;
@@ -512,14 +541,14 @@ static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_m
 #endif
         F(king_caps)(&c, m, 0, 0, 0, 0, 0, F(king_dirs)(pos));
     }
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     *stored = c.count;
     *overflow = c.overflow;
 #endif
     return CTX_COUNT(&c) + c.uncounted;
 }
 
-#if FRISIAN
+#if FRISIAN_HOOGLAND
 static int F(gen_captures)(const cd_position *pos, cd_movelist *list, const cd_move *want,
                            int *path, int *pathlen, int counting)
 {
@@ -570,7 +599,7 @@ static inline int F(has_captures)(const cd_position *pos)
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
-#if FOLK
+#if FOLK_THAI
     if (r->flags & CD_RULE_SAMOYED)
         opp = w | b; /* a piece next to itself is impossible: every piece is a victim */
 #endif
@@ -580,7 +609,7 @@ static inline int F(has_captures)(const cd_position *pos)
     if (!(own & k))
         return 0;
     int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0, kd = F(king_dirs)(pos);
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     if (r->flags & CD_RULE_HOOGLAND) /* orthogonally only over kings */
         return F(king_can_jump)(own & k, opp, empty, flying, 15) ||
                ((kd & 0xf0) && F(king_can_jump)(own & k, opp & k, empty, flying, 0xf0));
@@ -611,7 +640,7 @@ typedef struct F(tctx) {
 } F(tctx);
 
 /* Does some capture track of the piece on sq (king or man) jump t->target? */
-static int F(track_hits)(const F(tctx) * t, BB sq, int king, BB cap)
+static CD_RECURSIVE int F(track_hits)(const F(tctx) * t, BB sq, int king, BB cap)
 {
 #pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
@@ -830,7 +859,7 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
     }
     int con = F(con_active)(pos, opp, k);
     BB movers = own & k;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     movers &= ~F(run_blocked)(pos);
 #endif
     for (BB kings = movers; kings; kings &= kings - 1) {
@@ -841,7 +870,7 @@ static void F(gen_quiet)(const cd_position *pos, cd_movelist *list)
     }
 }
 
-#if FOLK
+#if FOLK_THAI
 /* Append `more` to `list` (overflow marked). */
 static void F(append)(cd_movelist *list, const cd_movelist *more)
 {
@@ -887,7 +916,7 @@ static int F(generate_stavropol)(const cd_position *pos, cd_movelist *list, cons
 static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                        int *pathlen)
 {
-#if FOLK
+#if FOLK_THAI
     if (pos->rules->flags & CD_RULE_STAVROPOL)
         return F(generate_stavropol)(pos, list, want, path, pathlen);
 #endif
@@ -900,7 +929,7 @@ static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move 
 /* Move count without building the quiet list (bulk counting). */
 static int F(count)(const cd_position *pos)
 {
-#if FOLK
+#if FOLK_THAI
     if (pos->rules->flags & CD_RULE_STAVROPOL) {
         cd_movelist list;
         return F(generate_stavropol)(pos, &list, NULL, NULL, NULL);
@@ -908,7 +937,7 @@ static int F(count)(const cd_position *pos)
 #endif
     if (F(has_captures)(pos)) {
         cd_movelist list;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
         int n = F(gen_captures)(pos, &list, NULL, NULL, NULL, 1);
         return list.overflow ? (int)F(captures_big)(pos, 1) : n;
 #else
@@ -920,7 +949,7 @@ static int F(count)(const cd_position *pos)
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
     BB empty = ALLM & ~(w | b);
     BB men = own & ~k, kings = own & k;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     kings &= ~F(run_blocked)(pos);
 #endif
     int n;
@@ -951,7 +980,7 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     /* not XOR: a capture may end on its own origin square (from == to) */
     if ((k & from) || (m->flags & CD_MOVE_PROMOTES))
         k = (k & ~from) | to;
-#if FOLK
+#if FOLK_THAI
     /* Stavropol: the piece on `from` may be the opponent's; Samoyed: captured pieces of either
      * colour; Northern: a captured king stays as a man of its colour. */
     BB gone = (pos->rules->flags & CD_RULE_NORTHERN) ? cap & ~LOADBB(pos->kings) : cap;
@@ -971,7 +1000,7 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     }
 #endif
     k &= ~cap;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     /* The king-move limit state (cd_king_run), computed before `out` (maybe pos) is written. */
     cd_king_run run = pos->run;
     int c = pos->side, o = c ^ 1;
@@ -993,7 +1022,7 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     F(store)(w, out->white);
     F(store)(b, out->black);
     F(store)(k, out->kings);
-#if FOLK
+#if FOLK_THAI
     /* two-move: the side changes after the second move of a turn */
     if (pos->rules->flags & CD_RULE_TWO_MOVE) {
         int second = pos->second;
@@ -1012,7 +1041,7 @@ static uint64_t F(perft)(const cd_position *pos, int depth)
         return depth == 1 ? (uint64_t)F(count)(pos) : 1;
     cd_movelist list;
     F(generate)(pos, &list, NULL, NULL, NULL);
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     if (list.overflow && F(has_captures)(pos))
         return F(captures_big)(pos, depth);
 #endif
@@ -1042,7 +1071,7 @@ static void F(king_targets)(const cd_position *pos, int from, uint64_t out[2])
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB opp = pos->side == CD_WHITE ? b : w;
     BB o = (BB)1 << from;
-#if FRISIAN
+#if FRISIAN_HOOGLAND
     if (o & F(run_blocked)(pos)) {
         F(store)(0, out);
         return;
@@ -1051,12 +1080,6 @@ static void F(king_targets)(const cd_position *pos, int from, uint64_t out[2])
     F(store)(F(king_quiet)(pos, o, ALLM & ~(w | b), F(con_active)(pos, opp, k)), out);
 }
 
-#undef F
-#undef CAT
-#undef CAT2
-#undef NDIR
-#undef UNROLL_DIRS
-#undef CTX_MOVES
-#undef CTX_COUNT
-#undef CTX_OVERFLOW
-#undef CTX_ROOM
+/* The entry points of this instance, for the dispatch in movegen.c. */
+const cd_movegen F(cd_movegen) = {F(generate), F(count),     F(play),
+                                  F(perft),    F(king_zone), F(king_targets)};

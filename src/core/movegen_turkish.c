@@ -1,6 +1,7 @@
 /*
  * movegen_turkish.c -- the move generator of Turkish draughts (Dama) on the
- * full 8x8 board (CD_GEOM_8X8_FULL), called by the dispatch in movegen.c.
+ * full 8x8 board (CD_GEOM_8X8_FULL), its entry points (cd_movegen_turkish) chosen by
+ * the dispatch in movegen.c.
  *
  * Board: one 64-bit word, square n (a8 = 1, b8 = 2, ..., h1 = 64, row by row
  * from the top-left as White sees it) is bit n - 1 = row * 8 + col (board.h).
@@ -184,7 +185,8 @@ static void add_capture(tctx *c, bb to, bb cap, int n, int promotes)
  * landing square ends the move. From a landing square the king turns to the
  * two perpendicular directions; straight on only from the last one.
  */
-static int king_caps(tctx *c, bb sq, bb opp, bb empty, bb cap, int n, int dirs, int promoted)
+static CD_RECURSIVE int king_caps(tctx *c, bb sq, bb opp, bb empty, bb cap, int n, int dirs,
+                                  int promoted)
 {
     int found = 0;
 #pragma GCC unroll 4
@@ -484,15 +486,15 @@ __attribute__((cold, noinline)) static uint64_t captures_big(const tpos *t, cons
 
 /* ------------------------------------------------------------------ entry points */
 
-int cd_turkish_generate(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
-                        int *pathlen)
+static int turkish_generate(const cd_position *pos, cd_movelist *list, const cd_move *want,
+                            int *path, int *pathlen)
 {
     tpos t;
     tpos_of(pos, &t);
     return generate(&t, pos->rules, list, want, path, pathlen);
 }
 
-int cd_turkish_count(const cd_position *pos)
+static int turkish_count(const cd_position *pos)
 {
     tpos t;
     tpos_of(pos, &t);
@@ -500,7 +502,7 @@ int cd_turkish_count(const cd_position *pos)
     return n > (uint64_t)INT32_MAX ? INT32_MAX : (int)n;
 }
 
-void cd_turkish_play(const cd_position *pos, const cd_move *m, cd_position *out)
+static void turkish_play(const cd_position *pos, const cd_move *m, cd_position *out)
 {
     tpos t, n;
     tpos_of(pos, &t);
@@ -517,7 +519,7 @@ void cd_turkish_play(const cd_position *pos, const cd_move *m, cd_position *out)
     out->run = (cd_king_run){{0, 0}, {0, 0}};
 }
 
-uint64_t cd_turkish_perft(const cd_position *pos, int depth)
+static uint64_t turkish_perft(const cd_position *pos, int depth)
 {
     tpos t;
     tpos_of(pos, &t);
@@ -526,7 +528,7 @@ uint64_t cd_turkish_perft(const cd_position *pos, int depth)
 
 /* Squares where an enemy king standing alone could be captured by one of the side to move's
  * kings in one jump (cd_king_zone). */
-void cd_turkish_king_zone(const cd_position *pos, uint64_t out[2])
+static void turkish_king_zone(const cd_position *pos, uint64_t out[2])
 {
     tpos t;
     tpos_of(pos, &t);
@@ -538,9 +540,12 @@ void cd_turkish_king_zone(const cd_position *pos, uint64_t out[2])
 }
 
 /* Non-capturing destinations of the side to move's king on bit `from`. */
-void cd_turkish_king_targets(const cd_position *pos, int from, uint64_t out[2])
+static void turkish_king_targets(const cd_position *pos, int from, uint64_t out[2])
 {
     tpos t;
     tpos_of(pos, &t);
     store(king_quiet((bb)1 << from, t.empty), out);
 }
+
+const cd_movegen cd_movegen_turkish = {turkish_generate, turkish_count,     turkish_play,
+                                       turkish_perft,    turkish_king_zone, turkish_king_targets};

@@ -464,16 +464,13 @@ static int move_matches(const cd_position *pos, const cd_move *m, const int *sq,
     return 1;
 }
 
-cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, char *err,
-                        size_t errlen)
+/* The squares of move text into sq[0..*n) (n >= 2); CD_ERR_MOVE with err set when malformed. A
+ * separator must be followed by a square ("32-27x" is refused). */
+static cd_result parse_squares(const cd_rules *r, const char *text, int *sq, int *n, char *err,
+                               size_t errlen)
 {
-    if (!pos || !text || !out) {
-        set_err(err, errlen, "move: missing argument");
-        return CD_ERR_ARG;
-    }
-    const cd_rules *r = pos->rules;
-    int sq[64], n = 0;
     const char *p = skip_ws(text);
+    *n = 0;
     while (*p) {
         const char *e;
         int s = cd_square_parse(r, p, &e);
@@ -487,25 +484,77 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
                     text, (int)(e - p), p, (int)(p - text) + 1);
             return CD_ERR_MOVE;
         }
-        if (n == 64) {
+        if (*n == 64) {
             set_err(err, errlen, "move '%s': too many squares", text);
             return CD_ERR_MOVE;
         }
-        sq[n++] = s;
+        sq[(*n)++] = s;
         p = e;
-        if (*p == '-' || *p == 'x' || *p == 'X' || *p == ':')
-            p++;
-        else if (*p && !isspace((unsigned char)*p)) {
+        if (*p == '-' || *p == 'x' || *p == 'X' || *p == ':') {
+            p = skip_ws(p + 1);
+            if (!*p) {
+                set_err(err, errlen, "move '%s': '%c' at column %d is not followed by a square",
+                        text, e[0], (int)(e - text) + 1);
+                return CD_ERR_MOVE;
+            }
+        } else if (*p && !isspace((unsigned char)*p)) {
             set_err(err, errlen, "move '%s': unexpected '%c' at column %d", text, *p,
                     (int)(p - text) + 1);
             return CD_ERR_MOVE;
         }
         p = skip_ws(p);
     }
-    if (n < 2) {
+    if (*n < 2) {
         set_err(err, errlen, "move '%s': need at least two squares (from and to)", text);
         return CD_ERR_MOVE;
     }
+    return CD_OK;
+}
+
+/* How well the legal moves of list match sq[0..n): the best level (see move_matches), 0 if none. */
+static int best_match(const cd_position *pos, const cd_movelist *list, const int *sq, int n)
+{
+    int best = 0;
+    for (int i = 0; i < list->count; i++) {
+        int how = move_matches(pos, &list->moves[i], sq, n);
+        best = how > best ? how : best;
+    }
+    return best;
+}
+
+int cd_move_candidates(const cd_position *pos, const char *text, cd_move *out, int max)
+{
+    if (!pos || !text)
+        return -1;
+    int sq[64], n = 0;
+    if (parse_squares(pos->rules, text, sq, &n, NULL, 0) != CD_OK)
+        return -1;
+    cd_movelist *list = malloc(sizeof *list);
+    if (!list)
+        return -1;
+    cd_generate(pos, list);
+    int best = best_match(pos, list, sq, n), count = 0;
+    for (int i = 0; best && i < list->count; i++)
+        if (move_matches(pos, &list->moves[i], sq, n) == best) {
+            if (out && count < max)
+                out[count] = list->moves[i];
+            count++;
+        }
+    free(list);
+    return count;
+}
+
+cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, char *err,
+                        size_t errlen)
+{
+    if (!pos || !text || !out) {
+        set_err(err, errlen, "move: missing argument");
+        return CD_ERR_ARG;
+    }
+    int sq[64], n = 0;
+    cd_result pr = parse_squares(pos->rules, text, sq, &n, err, errlen);
+    if (pr != CD_OK)
+        return pr;
     cd_movelist *list = malloc(sizeof *list);
     if (!list) {
         set_err(err, errlen, "move: out of memory");
@@ -546,7 +595,12 @@ cd_result cd_move_parse(const cd_position *pos, const char *text, cd_move *out, 
     } else {
         sbuf b = {err, errlen, 0};
         char tmp[256];
-        snprintf(tmp, sizeof tmp, "move '%s' is not legal here; legal moves:", text);
+        /* every legal move captures: say that this is why the move is refused */
+        int forced = list->count > 0;
+        for (int i = 0; i < list->count; i++)
+            forced &= list->moves[i].ncaptured > 0;
+        snprintf(tmp, sizeof tmp, "move '%s' is not legal here%s; legal moves:", text,
+                 forced ? " (capturing is compulsory)" : "");
         sb_puts(&b, tmp);
         for (int i = 0; i < list->count && i < 40; i++) {
             cd_move_to_text(pos, &list->moves[i], -1, tmp, sizeof tmp);

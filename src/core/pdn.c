@@ -14,6 +14,14 @@
  * Whole-word matching keeps "1-18" apart from "1-1". A lone '*' ends the game;
  * one attached to a move is an annotation (the PDN 3.0 "issues" page).
  *
+ * Files other programs write are read where their intent is certain: a move
+ * split by white space ("1- 6", allowed by the reading grammar), '?' as the
+ * side to move, lidraughts' GameTypes, and with a warning (the first is handed
+ * back in err with CD_OK) an unknown move '-', an ambiguous capture of which
+ * one path alone lets the rest of the main line replay, a capture written as
+ * single jumps (playstrategy). tests/pdncheck-real.sh holds the reader to the
+ * files of ../shared/data/real-pdn.
+ *
  * Sources: the PDN 3.0 draft (grammar, reading grammar, GameType, FEN and tag
  * pages) at wiegerw.github.io/pdn.
  */
@@ -134,15 +142,66 @@ cd_result cd_pdn_tag_set(cd_pdn_tags *t, const char *name, const char *value)
 
 /* ------------------------------------------------------------------ variants */
 
+/*
+ * GameType numbers read (and written, see gametype_tag): PDN 3.0's table (20-31, 40, 41), the
+ * numbers lidraughts writes for its own variants (its Variant classes: Breakthrough 96, Frysk!
+ * 97, Antidraughts 98), and for the rows no one has numbered condraughts' own block 60-72, clear
+ * of both (docs/pdn.md), so no other program replays them under the wrong rules.
+ */
 static const struct {
     int type;
     const char *name;
 } gametypes[] = {
-    {20, "international"}, {21, "english"}, {22, "italian"},   {23, "pool"},
-    {24, "spanish"},       {25, "russian"}, {26, "brazilian"}, {27, "canadian"},
-    {28, "portuguese"},    {29, "czech"},   {30, "turkish"},   {40, "frisian"},
+    /* PDN 3.0 */
+    {20, "international"},
+    {21, "english"},
+    {22, "italian"},
+    {23, "pool"},
+    {24, "spanish"},
+    {25, "russian"},
+    {26, "brazilian"},
+    {27, "canadian"},
+    {28, "portuguese"},
+    {29, "czech"},
+    {30, "turkish"},
+    {31, "thai"},
+    {40, "frisian"},
     {41, "spantsiretti"},
+    /* condraughts' own block (docs/pdn.md) */
+    {60, "constitutional"},
+    {61, "killer"},
+    {62, "modern"},
+    {63, "hoogland"},
+    {64, "brazilian-constitutional"},
+    {65, "modern-8x8"},
+    {66, "russian-constitutional"},
+    {67, "russian-giveaway"},
+    {68, "russian-diagonal"},
+    {69, "russian-two-move"},
+    {70, "russian-northern"},
+    {71, "samoyed"},
+    {72, "stavropol"},
+    /* lidraughts */
+    {96, "breakthrough"},
+    {97, "frysk"},
+    {98, "antidraughts"},
 };
+
+/* "20 international, 21 english, ..., 60-72 condraughts' own" for messages. */
+static void gametype_list(char *out, size_t len)
+{
+    sbuf b = {out, len, 0};
+    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++) {
+        char tmp[48];
+        int own = gametypes[i].type >= 60 && gametypes[i].type <= 72;
+        if (own && gametypes[i].type != 60)
+            continue;
+        snprintf(tmp, sizeof tmp, "%s%d %s", i ? ", " : "", gametypes[i].type,
+                 own ? "to 72 condraughts' own (docs/pdn.md)" : gametypes[i].name);
+        sb_puts(&b, tmp);
+    }
+    sb_end(&b);
+}
 
 static const char *gametype_variant(int type)
 {
@@ -185,6 +244,26 @@ static int own_gametype(const cd_rules *r)
 {
     const char *name = gametype_variant(gametype_number(r->gametype));
     return name && name_eq(name, r->name);
+}
+
+/*
+ * The GameType written for r: its row's own ("20", "25", ...) when that number means r, else the
+ * number gametypes gives r, in PDN 3.0's full form (start colour, width, height, notation, invert
+ * flag) so a program that knows no such number still learns the board: "60,W,10,10,N2,0".
+ */
+static void gametype_tag(const cd_rules *r, char *out, size_t len)
+{
+    snprintf(out, len, "%s", r->gametype);
+    if (own_gametype(r))
+        return;
+    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++)
+        if (name_eq(gametypes[i].name, r->name)) {
+            int algebraic = (r->flags & CD_RULE_ALGEBRAIC) != 0;
+            snprintf(out, len, "%d,%c,%d,%d,%s,0", gametypes[i].type,
+                     r->first == CD_WHITE ? 'W' : 'B', cd_rules_width(r), cd_rules_height(r),
+                     algebraic ? "A0" : "N2");
+            return;
+        }
 }
 
 /* ------------------------------------------------------------------ writer */
@@ -243,7 +322,9 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
         put_tag(&b, roster[i], v ? v : !strcmp(roster[i], "Date") ? "????.??.??" : "?");
     }
     put_tag(&b, "Result", result);
-    put_tag(&b, "GameType", r->gametype);
+    char gametype[64];
+    gametype_tag(r, gametype, sizeof gametype);
+    put_tag(&b, "GameType", gametype);
     if (!own_gametype(r))
         put_tag(&b, "Variant", r->name);
     cd_position initial;
@@ -291,7 +372,28 @@ typedef struct {
     size_t errlen;
     size_t err_at; /* offset the error names */
     int in_header; /* reading tags: an error resyncs after them */
+    int turned;    /* algebraic squares are seen from Black (the first mover), see move_shape */
+    int unknown;   /* an unknown move ("-") was met: the rest of the main line is skipped */
+    int trial;     /* trying a path of an ambiguous capture: no messages, stop at the next one */
+    int stopped;   /* (trial) stopped at an ambiguous or unknown move: the path got that far */
+    char *warn;    /* the first warning, "line L col C: ..." (NULL: none wanted) */
+    size_t warnlen;
+    int warnings;           /* warnings met, the first one in warn */
+    const char *result_tag; /* the Result tag's value, or NULL */
 } reader;
+
+/* Line and column (1-based) of offset at, as "line L col C: ". */
+static int where_at(const char *text, size_t at, char *out, size_t len)
+{
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t k = 0; k < at && text[k]; k++)
+        if (text[k] == '\n') {
+            line++;
+            line_start = k + 1;
+        }
+    return snprintf(out, len, "line %d col %zu: ", line, at - line_start + 1);
+}
 
 /* Set err to "line L col C: message" for offset `at`; returns code. */
 static cd_result fail(reader *rd, size_t at, cd_result code, const char *fmt, ...)
@@ -299,14 +401,7 @@ static cd_result fail(reader *rd, size_t at, cd_result code, const char *fmt, ..
     rd->err_at = at;
     if (!rd->err || !rd->errlen)
         return code;
-    int line = 1;
-    size_t line_start = 0;
-    for (size_t k = 0; k < at && rd->text[k]; k++)
-        if (rd->text[k] == '\n') {
-            line++;
-            line_start = k + 1;
-        }
-    int n = snprintf(rd->err, rd->errlen, "line %d col %zu: ", line, at - line_start + 1);
+    int n = where_at(rd->text, at, rd->err, rd->errlen);
     if (n >= 0 && (size_t)n < rd->errlen) {
         va_list ap;
         va_start(ap, fmt);
@@ -314,6 +409,22 @@ static cd_result fail(reader *rd, size_t at, cd_result code, const char *fmt, ..
         va_end(ap);
     }
     return code;
+}
+
+/* Note a warning at offset at: the first one is kept in rd->warn, later ones only counted. */
+static void warn(reader *rd, size_t at, const char *fmt, ...)
+{
+    if (rd->trial)
+        return;
+    if (rd->warnings++ || !rd->warn || !rd->warnlen)
+        return;
+    int n = where_at(rd->text, at, rd->warn, rd->warnlen);
+    if (n >= 0 && (size_t)n < rd->warnlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rd->warn + n, rd->warnlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
 }
 
 /* A printable copy of s[0..n) for messages: at most 40 bytes, others as '?'. */
@@ -568,15 +679,21 @@ static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
         r = rules && name_eq(rules->name, h->variant) ? rules : cd_rules_find(h->variant);
         if (!r)
             return fail(rd, h->variant_at, CD_ERR_VARIANT, "unknown Variant \"%s\"", h->variant);
-        if (type >= 0 && gametype_number(r->gametype) != type)
+        const char *typed = type >= 0 ? gametype_variant(type) : NULL;
+        if (type >= 0 && gametype_number(r->gametype) != type &&
+            !(typed && name_eq(typed, r->name)))
             return fail(rd, h->gametype_at, CD_ERR_VARIANT,
                         "GameType %d does not match Variant \"%s\" (GameType %s)", type, h->variant,
                         r->gametype);
     } else if (h->has_gametype) {
         const char *name = gametype_variant(type);
-        if (!name)
+        if (!name) {
+            char list[768];
+            gametype_list(list, sizeof list);
             return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                        "unsupported GameType %d (supported: 20-30, 40)", type);
+                        "unsupported GameType %d (supported: %s; or give a Variant tag)", type,
+                        list);
+        }
         r = rules && name_eq(rules->name, name) ? rules : cd_rules_find(name);
         if (!r)
             return fail(rd, h->gametype_at, CD_ERR_VARIANT, "no rules for GameType %d", type);
@@ -614,22 +731,48 @@ static int result_of(const char *w, size_t n)
  * Check the shape of a move -- squares ("32", "c3") separated by - x X : or,
  * between algebraic squares, nothing -- and copy it with '-' put between
  * squares that had no separator (cd_move_parse needs one). 0 if not a move.
+ *
+ * turned (not NULL): the rules of a variant where Black moves first, whose
+ * algebraic squares PDN gives from the first mover's side (GameType notation
+ * "A0": a1 at the bottom left of the starting player, as playstrategy writes
+ * American/English): they are turned half a circle into the library's view
+ * from White.
  */
-static int move_shape(const char *w, size_t n, char *out, size_t outlen)
+static int move_shape(const char *w, size_t n, char *out, size_t outlen, const cd_rules *turned)
 {
     size_t i = 0, k = 0;
     int squares = 0;
     for (;;) {
-        if (k + 4 >= outlen)
+        if (k + 12 >= outlen)
             return 0;
+        int letter = 0;
         if (i + 1 < n && isalpha((unsigned char)w[i]) && isdigit((unsigned char)w[i + 1]))
-            out[k++] = w[i++];
+            letter = (unsigned char)w[i++];
         if (i >= n || !isdigit((unsigned char)w[i]))
             return 0;
-        while (i < n && isdigit((unsigned char)w[i]) && k + 2 < outlen)
-            out[k++] = w[i++];
+        size_t digits = i;
+        while (i < n && isdigit((unsigned char)w[i]) && i - digits < 6)
+            i++;
         if (i < n && isdigit((unsigned char)w[i]))
             return 0;
+        int num = 0;
+        for (size_t d = digits; d < i; d++)
+            num = num * 10 + (w[d] - '0');
+        if (letter && turned) {
+            int width = cd_rules_width(turned), height = cd_rules_height(turned);
+            int col = tolower(letter) - 'a';
+            if (col >= 0 && col < width && num >= 1 && num <= height) {
+                letter = 'a' + (width - 1 - col);
+                num = height + 1 - num;
+            }
+        }
+        if (letter) {
+            out[k++] = (char)letter;
+            k += (size_t)snprintf(out + k, outlen - k, "%d", num);
+        } else {
+            for (size_t d = digits; d < i; d++)
+                out[k++] = w[d];
+        }
         squares++;
         if (i == n)
             break;
@@ -654,6 +797,108 @@ static void ply_name(const cd_game *g, char *out, size_t len)
              cd_game_position(g)->side == CD_WHITE ? "White" : "Black");
 }
 
+static cd_result read_movetext(reader *rd, cd_game *g, int *result);
+
+#define PDN_MAX_PATHS 16 /* paths of an ambiguous capture tried */
+
+/*
+ * An ambiguous capture `text` (perr lists the paths): each path is played and the rest of the
+ * main line replayed after it, up to the next ambiguous or unknown move. When exactly one path
+ * lets the game go on, it is played with a warning (as lidraughts' importer does); else the
+ * ambiguity is the error. In a trial itself the reading stops here (the path got this far).
+ */
+static cd_result resolve_ambiguous(reader *rd, cd_game *g, size_t at, const char *text,
+                                   const char *where, const char *perr)
+{
+    if (rd->trial) {
+        rd->stopped = 1;
+        return CD_OK;
+    }
+    cd_move paths[PDN_MAX_PATHS];
+    int n = cd_move_candidates(cd_game_position(g), text, paths, PDN_MAX_PATHS);
+    if (n < 2 || n > PDN_MAX_PATHS)
+        return fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s", where, perr);
+    int ply = cd_game_ply(g), good = -1, goods = 0;
+    for (int k = 0; k < n; k++) {
+        if (cd_game_play(g, &paths[k]) != CD_OK)
+            continue;
+        reader trial = *rd;
+        trial.err = NULL;
+        trial.errlen = 0;
+        trial.warn = NULL;
+        trial.trial = 1;
+        trial.stopped = 0;
+        int result;
+        if (read_movetext(&trial, g, &result) == CD_OK) {
+            good = k;
+            goods++;
+        }
+        while (cd_game_ply(g) > ply)
+            cd_game_undo(g);
+    }
+    if (goods != 1)
+        return fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s (%s)", where, perr,
+                    goods ? "the rest of the main line replays after more than one of them"
+                          : "the rest of the main line replays after none of them");
+    char full[256];
+    cd_move_to_text(cd_game_position(g), &paths[good], -1, full, sizeof full);
+    cd_result r = cd_game_play(g, &paths[good]);
+    if (r != CD_OK)
+        return fail(rd, at, r, "%s: move '%s' could not be played (%s)", where, full,
+                    cd_result_str(r));
+    warn(rd, at, "%s: move '%s' is ambiguous; took %s, the only path after which the game goes on",
+         where, text, full);
+    return CD_OK;
+}
+
+/*
+ * A capture written as its single jumps, each as a move of its own ("23... b6xd4 24. d4xb2", as
+ * playstrategy writes American/English): while the next word (after a move number) starts on
+ * the square where text ends, it is joined to text, until text names a legal move (*m, 1, with
+ * rd->i past the words used). 0 and nothing consumed when no such path is found.
+ */
+static int join_jumps(reader *rd, cd_game *g, char *text, size_t cap, cd_move *m)
+{
+    const char *t = rd->text;
+    size_t save = rd->i, len = strlen(text), keep = len;
+    for (int k = 0; k < 32; k++) { /* at most 32 jumps */
+        size_t j = rd->i;
+        while (is_space((unsigned char)t[j]))
+            j++;
+        size_t d = j;
+        while (isdigit((unsigned char)t[d]))
+            d++;
+        if (d > j && t[d] == '.') {
+            while (t[d] == '.')
+                d++;
+            for (j = d; is_space((unsigned char)t[j]);)
+                j++;
+        }
+        size_t e = j;
+        while (is_word_char((unsigned char)t[e]))
+            e++;
+        char next[CD_PDN_MAX_TOKEN + CD_PDN_MAX_TOKEN / 2 + 8];
+        if (e == j || e - j > CD_PDN_MAX_TOKEN ||
+            !move_shape(t + j, e - j, next, sizeof next,
+                        rd->turned ? cd_game_position(g)->rules : NULL))
+            break;
+        size_t last = len, first = strcspn(next, "-xX:");
+        while (last > 0 && !strchr("-xX:", text[last - 1]))
+            last--;
+        if (!strchr("xX:", next[first]) || len - last != first ||
+            memcmp(text + last, next, first) || len + strlen(next + first) >= cap)
+            break;
+        memcpy(text + len, next + first, strlen(next + first) + 1);
+        len = strlen(text);
+        rd->i = e;
+        if (cd_move_parse(cd_game_position(g), text, m, NULL, 0) == CD_OK)
+            return 1;
+    }
+    rd->i = save;
+    text[keep] = '\0';
+    return 0;
+}
+
 /* Play the move word w[0..n) at offset at; the word may still carry annotations. */
 static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, size_t n)
 {
@@ -663,7 +908,7 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
         core--;
     if (core == 0)
         return CD_OK; /* a lone annotation */
-    if (!move_shape(w, core, text, sizeof text))
+    if (!move_shape(w, core, text, sizeof text, rd->turned ? cd_game_position(g)->rules : NULL))
         return fail(rd, at, CD_ERR_MOVE, "unexpected '%s' (expected a move, move number or result)",
                     shown(w, n, tmp, sizeof tmp));
     ply_name(g, where, sizeof where);
@@ -676,6 +921,30 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
     cd_result r = cd_move_parse(cd_game_position(g), text, &m, perr, sizeof perr);
     if (r == CD_ERR_OVERFLOW)
         return fail(rd, at, CD_ERR_ARG, "%s: out of memory", where);
+    if (r == CD_ERR_AMBIGUOUS)
+        return resolve_ambiguous(rd, g, at, text, where, perr);
+    if (r == CD_ERR_ILLEGAL && strpbrk(text, "xX:")) {
+        char jumps[sizeof text];
+        memcpy(jumps, text, sizeof jumps);
+        if (join_jumps(rd, g, jumps, sizeof jumps, &m)) {
+            char words[64];
+            size_t k = 0;
+            for (size_t i = at; i < rd->i && k + 4 < sizeof words; i++)
+                if (!is_space((unsigned char)rd->text[i]))
+                    words[k++] = rd->text[i];
+                else if (k && words[k - 1] != ' ')
+                    words[k++] = ' ';
+            words[k] = '\0';
+            warn(rd, at, "%s: the capture '%s' is written as separate jumps", where, words);
+            r = CD_OK;
+        }
+    }
+    if (r == CD_ERR_ILLEGAL && rd->result_tag && strlen(rd->result_tag) == core &&
+        !memcmp(rd->result_tag, w, core))
+        return fail(rd, at, r,
+                    "%s: '%s' (the Result tag's value) ends the game, but it is not a PDN result "
+                    "(2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 *) and not a legal move",
+                    where, rd->result_tag);
     if (r != CD_OK)
         return fail(rd, at, r, "%s: %s", where, perr);
     r = cd_game_play(g, &m);
@@ -764,10 +1033,51 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result)
         }
         while (n > 0 && *w == '.') /* "..." for a move left out, "1. ...19-23" */
             w++, n--, at++;
-        if (n == 0)
+        if (n == 0 || rd->unknown) /* after an unknown move nothing can be replayed */
             continue;
+        size_t dashes = 0;
+        while (dashes < n && w[dashes] == '-')
+            dashes++;
+        if (dashes == n) { /* "-": a move not known (lidraughts' and Aurora's "1. - -") */
+            rd->unknown = 1;
+            if (rd->trial) {
+                rd->stopped = 1;
+                return CD_OK;
+            }
+            char where[64];
+            ply_name(g, where, sizeof where);
+            warn(rd, at,
+                 "%s: an unknown move '-': the game is kept up to here, the rest of its main line "
+                 "is not replayed",
+                 where);
+            continue;
+        }
+        /* A move split by white space, "1- 6" or "28x 6": PDN 3.0's reading grammar takes the
+         * squares and separators of a move as separate tokens. */
+        char joined[CD_PDN_MAX_TOKEN + 1];
+        while (n >= 2 && strchr("-xX:", w[n - 1]) && isdigit((unsigned char)w[n - 2])) {
+            size_t j = rd->i;
+            while (is_space((unsigned char)t[j]))
+                j++;
+            if (!isdigit((unsigned char)t[j]) &&
+                !(isalpha((unsigned char)t[j]) && isdigit((unsigned char)t[j + 1])))
+                break;
+            size_t e = j;
+            while (is_word_char((unsigned char)t[e]))
+                e++;
+            if (n + (e - j) > CD_PDN_MAX_TOKEN)
+                break;
+            if (w != joined)
+                memmove(joined, w, n);
+            memcpy(joined + n, t + j, e - j);
+            n += e - j;
+            w = joined;
+            rd->i = e;
+        }
         if ((r = play_word(rd, g, at, w, n)) != CD_OK)
             return r;
+        if (rd->stopped)
+            return CD_OK;
     }
 }
 
@@ -816,7 +1126,8 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
     if (!tags)
         tags = &local;
     cd_pdn_tags_init(tags);
-    reader rd = {text, *pos, err, errlen, *pos, 1};
+    char warned[512] = "";
+    reader rd = {text, *pos, err, errlen, *pos, 1, 0, 0, 0, 0, warned, sizeof warned, 0, NULL};
     header *h = calloc(1, sizeof *h);
     if (!h) {
         if (err && errlen)
@@ -846,27 +1157,56 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
     const cd_rules *use = NULL;
     if ((r = pick_rules(&rd, h, rules, &use)) != CD_OK)
         goto done;
-    cd_position start;
-    if (h->has_fen) {
-        char ferr[256];
-        r = cd_position_from_fen(&start, use, h->fen, ferr, sizeof ferr);
-        if (r != CD_OK) {
-            r = fail(&rd, h->fen_at, r, "%s", ferr);
+    rd.turned = use->first == CD_BLACK;
+    rd.result_tag = h->has_result ? h->result : NULL;
+    /* PDN 3.0 allows '?' for the side to move: the variant's first mover, else (when the first
+     * move is not legal for it) the other side. */
+    size_t side_at = 0;
+    while (h->fen[side_at] == ' ' || h->fen[side_at] == '\t')
+        side_at++;
+    int sides = h->has_fen && h->fen[side_at] == '?' ? 2 : 1;
+    if (sides == 2)
+        h->fen[side_at] = use->first == CD_WHITE ? 'W' : 'B';
+    size_t body = rd.i;
+    char first_err[512] = "";
+    unsigned draw = 0;
+    int result = -1;
+    for (int attempt = 0; attempt < sides; attempt++) {
+        cd_position start;
+        if (h->has_fen) {
+            char ferr[256];
+            r = cd_position_from_fen(&start, use, h->fen, ferr, sizeof ferr);
+            if (r != CD_OK) {
+                r = fail(&rd, h->fen_at, r, "%s", ferr);
+                goto done;
+            }
+        } else {
+            cd_position_start(&start, use);
+        }
+        cd_game_free(g);
+        g = cd_game_new(use, &start);
+        if (!g) {
+            r = fail(&rd, rd.i, CD_ERR_ARG, "out of memory");
             goto done;
         }
-    } else {
-        cd_position_start(&start, use);
+        draw = cd_game_draw_rules(g);
+        cd_game_set_draw_rules(g, 0);
+        rd.i = body;
+        rd.unknown = 0;
+        rd.warnings = 0;
+        r = read_movetext(&rd, g, &result);
+        if (r == CD_OK || attempt + 1 == sides || cd_game_ply(g) > 0 ||
+            (r != CD_ERR_ILLEGAL && r != CD_ERR_AMBIGUOUS))
+            break;
+        if (err && errlen)
+            snprintf(first_err, sizeof first_err, "%s", err);
+        h->fen[side_at] = h->fen[side_at] == 'W' ? 'B' : 'W';
     }
-    g = cd_game_new(use, &start);
-    if (!g) {
-        r = fail(&rd, rd.i, CD_ERR_ARG, "out of memory");
+    if (r != CD_OK) {
+        if (first_err[0] && cd_game_ply(g) == 0)
+            snprintf(err, errlen, "%s", first_err);
         goto done;
     }
-    unsigned draw = cd_game_draw_rules(g);
-    cd_game_set_draw_rules(g, 0);
-    int result;
-    if ((r = read_movetext(&rd, g, &result)) != CD_OK)
-        goto done;
     cd_game_set_draw_rules(g, draw);
 
     /* The result: the movetext's, else the Result tag's; kept only where the rules allow. */
@@ -897,5 +1237,8 @@ done:
     }
     *pos = rd.i;
     *out = g;
+    if (rd.warnings && err && errlen)
+        snprintf(err, errlen, "%s%s", warned,
+                 rd.warnings > 1 ? " (and more warnings in this game)" : "");
     return CD_OK;
 }

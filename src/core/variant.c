@@ -160,6 +160,11 @@ static const struct {
     {"giveaway", "russian-giveaway"},
     {"80-cell", "spantsiretti"},
     {"dama", "turkish"},
+    /* names other tools use: Scan ("bt"), pydraughts and lidraughts ("frysk!"), playstrategy's
+     * PDN Variant tag ("American/English") */
+    {"bt", "breakthrough"},
+    {"frysk!", "frysk"},
+    {"american/english", "english"},
 };
 
 static int name_eq(const char *a, const char *b)

@@ -1,7 +1,8 @@
 /*
- * dxp.h -- the DamExchange protocol (DXP) front end: message encoding and
- * decoding on buffers, message framing, moves <-> MOVE messages, and the
- * `condraughts dxp` command.
+ * dxp.h -- the DamExchange protocol (DXP) codec (dxp_codec.c): message
+ * encoding and decoding on buffers, message framing, moves <-> MOVE messages.
+ * Pure: no I/O. The dialogue of a connection is dxp_session.h, the
+ * `condraughts dxp` command src/cli/dxp_cmd.h.
  *
  * DXP (http://www.mesander.nl/damexchange/edxpmain.htm) lets two draughts
  * programs play over a TCP stream socket (port 27531). Every message is 1 to
@@ -128,16 +129,10 @@ cd_result cd_dxp_match_move(const cd_position *pos, const cd_dxp_msg *msg, cd_mo
  */
 int cd_dxp_back_ply(const cd_game *g, int move_number, int colour);
 
-/*
- * The command: argv holds the options after "dxp" (argv[0] is the first
- * option). Returns the exit status: 0 all games played, 1 protocol/network
- * error, 2 bad arguments.
- *
- *   condraughts dxp [--variant V] [--host H] [--port P] (--initiate | --follow)
- *                   [--time SECONDS_PER_GAME] [--moves N] [--depth D] [--games N]
- *                   [--name NAME] [--fen FEN] [--colour white|black] [--timeout S]
- *                   [--hash MB] [--no-takeback] [--verbose]
- */
-int cd_dxp_main(int argc, char **argv);
+/* The name of a message type ("MOVE", ...; "message" for an unknown one). */
+const char *cd_dxp_type_name(int type);
+/* Copy s to out (len bytes, NUL-terminated), each character outside ' '..'~' as '?': text from
+ * the peer made safe for the terminal. */
+void cd_dxp_printable(const char *s, char *out, size_t len);
 
 #endif

@@ -25,8 +25,9 @@
  * Any other command arriving during a search ends it first (its done comes out first), as Scan
  * does; a bad line during a search gets an error and the search goes on.
  * Errors: `error message="..."` (the spec's form). Parameters: variant (enum of every
- * condraughts variant; Hub's normal/killer/bt/losing are accepted as values too), hash (MiB,
- * default 64, applied at `init` or at once after it), threads (1 only).
+ * condraughts variant; Hub's normal/killer/bt/losing, pydraughts' and lidraughts' names such as
+ * standard and frysk! are accepted as values too), hash (MiB, default 64, applied at `init` or
+ * at once after it), threads (1 only), numbering (top-left or variant, see Moves).
  * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
  * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
  * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
@@ -38,7 +39,10 @@
  * Russian start is "W" + 12 'b' + 8 'e' + 12 'w'; Italian, Spanish and Portuguese use the same
  * numbering on their own playable squares); 12x12: 1 + 72.
  * Moves (`moves=`, `done`, `pv`): Hub form "32-28" or "28x19x23" (from x to x captured squares,
- * in any order when read); standard move text of the variant is also read.
+ * in any order when read); standard move text of the variant is also read. With `set-param
+ * name=numbering value=variant` their squares are in pydraughts' numbering of 8x8 variants (see
+ * variant_square); the default, top-left, is the numbering above.
+ * No legal move: `go` answers `done move=0-0` (see cmd_go).
  *
  * `info` fields: depth, score (in men, side to move's view), nodes, time (s), nps (millions of
  * nodes per second, as Scan), pv. Scan's mean-depth (average leaf depth) is not measured by
@@ -257,6 +261,7 @@ typedef struct hub {
     cd_engine *engine; /* created at `init` or the first search */
     long hash_mb;
     long max_hash_mb;   /* set-param hash limit */
+    int numbering;      /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
     uint64_t max_nodes; /* cap on every search's nodes (0: none) */
     hub_level level;
 
@@ -273,6 +278,47 @@ typedef struct hub {
     cd_movelist scratch; /* (lock) used while formatting output */
     char pv[HUB_PV_LEN]; /* (lock) */
 } hub;
+
+/* ------------------------------------------------------------------ square numbering */
+
+/*
+ * `set-param name=numbering value=variant`: the squares of moves (`moves=`, `done`, `pv`) in the
+ * numbering pydraughts uses for Hub engines on 8x8 (its convert.py, _rotate_move): the variants
+ * written in algebraic notation (Russian, Brazilian and their rows, Czech, Turkish) number from
+ * a1, row by row from the bottom (notation 0: a1 = 1, c1 = 2, ..., b2 = 5); English and pool
+ * turn the board (notation 1: square n is our 33 - n); the others keep ours. Positions (`pos=`)
+ * stay in our order, as pydraughts writes them. The map is its own inverse.
+ */
+static int variant_square(const cd_rules *r, int sq)
+{
+    int width = cd_rules_width(r), height = cd_rules_height(r), n = cd_rules_squares(r);
+    if (width != 8 || height != 8 || sq < 1 || sq > n)
+        return sq;
+    if (r->flags & CD_RULE_ALGEBRAIC) {
+        int per = n / height, row = (sq - 1) / per;
+        return (height - 1 - row) * per + (sq - 1) % per + 1;
+    }
+    if (!strcmp(r->name, "english") || !strcmp(r->name, "pool"))
+        return n + 1 - sq;
+    return sq;
+}
+
+/* Copy move text with every square number put through variant_square. */
+static void renumber(const cd_rules *r, const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    while (*in && k + 8 < len) {
+        if (isdigit((unsigned char)*in)) {
+            long v = 0;
+            while (isdigit((unsigned char)*in) && v < 100000)
+                v = v * 10 + (*in++ - '0');
+            k += (size_t)snprintf(out + k, len - k, "%d", variant_square(r, (int)v));
+        } else {
+            out[k++] = *in++;
+        }
+    }
+    out[k] = '\0';
+}
 
 /* ------------------------------------------------------------------ output */
 
@@ -391,7 +437,14 @@ static int move_hub_locked(hub *h, const cd_position *pos, const cd_move *m, cd_
     cd_generate(pos, &h->scratch);
     if (!find_legal(&h->scratch, m, legal))
         return 0;
-    return cd_move_to_hub(pos, legal, buf, len) < len;
+    if (cd_move_to_hub(pos, legal, buf, len) >= len)
+        return 0;
+    if (h->numbering) {
+        char ours[512];
+        snprintf(ours, sizeof ours, "%s", buf);
+        renumber(pos->rules, ours, buf, len);
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------------ search thread */
@@ -447,8 +500,8 @@ static void print_done_locked(hub *h, const cd_search_result *res)
     if (!have) {
         cd_generate(&h->root, &h->scratch);
         if (h->scratch.count > 0) {
-            best = h->scratch.moves[0];
-            have = cd_move_to_hub(&h->root, &best, mv, sizeof mv) < sizeof mv;
+            cd_move first = h->scratch.moves[0];
+            have = move_hub_locked(h, &h->root, &first, &best, mv, sizeof mv);
         }
     }
     if (have) {
@@ -564,6 +617,8 @@ static void cmd_hub(hub *h, const hub_line *l)
     say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
     say_locked(h, "param name=hash value=%ld type=int min=1 max=%ld", h->hash_mb, h->max_hash_mb);
     say_locked(h, "param name=threads value=1 type=int min=1 max=1");
+    say_locked(h, "param name=numbering value=%s type=enum values=\"top-left variant\"",
+               h->numbering ? "variant" : "top-left");
     say_locked(h, "wait");
     pthread_mutex_unlock(&h->lock);
 }
@@ -621,8 +676,15 @@ static void cmd_set_param(hub *h, const hub_line *l)
             hub_error(h, "set-param: threads must be 1 (one search thread), not '%s'", v->value);
             return;
         }
+    } else if (!strcmp(n->value, "numbering")) {
+        if (strcmp(v->value, "top-left") && strcmp(v->value, "variant")) {
+            hub_error(h, "set-param: numbering must be top-left or variant, not '%s'", v->value);
+            return;
+        }
+        h->numbering = !strcmp(v->value, "variant");
     } else {
-        hub_error(h, "set-param: unknown parameter '%s' (variant, hash, threads)", n->value);
+        hub_error(h, "set-param: unknown parameter '%s' (variant, hash, threads, numbering)",
+                  n->value);
     }
 }
 
@@ -697,7 +759,12 @@ static void cmd_pos(hub *h, const hub_line *l)
             }
             cd_move m;
             err[0] = '\0';
-            cd_result r = parse_move(cd_game_position(g), tok, &m, err, sizeof err);
+            char ours[512];
+            if (h->numbering && isdigit((unsigned char)tok[0]))
+                renumber(h->rules, tok, ours, sizeof ours);
+            else
+                snprintf(ours, sizeof ours, "%s", tok);
+            cd_result r = parse_move(cd_game_position(g), ours, &m, err, sizeof err);
             if (r == CD_OK)
                 r = cd_game_play(g, &m);
             if (r != CD_OK) {
@@ -783,8 +850,11 @@ static void cmd_go(hub *h, const hub_line *l)
     pthread_mutex_unlock(&h->lock);
 
     if (cd_count_moves(pos) == 0) {
-        hub_error(h, "go: no legal move in this position");
-        say(h, "done");
+        /* Scan's protocol text: "the GUI will never ask the engine to search a terminal
+         * position", so it is silent here; Scan itself answers a bare `done`, which pydraughts
+         * cannot read (it takes the first field's value). `move=0-0` is pydraughts' null move
+         * (Move.is_null), so its play() returns instead of crashing. */
+        say(h, "done move=0-0");
         return;
     }
     if (!ensure_engine(h)) {

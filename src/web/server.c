@@ -78,8 +78,9 @@ typedef struct web_game {
     char id[ID_HEX + 1];
     cd_game *game;
     int human, level;
-    unsigned version; /* bumped on every change: a search result is applied only if unchanged */
-    int has_last;     /* last_engine is valid */
+    cd_pdn_tags *orig; /* tags of an imported game (Event, Site, players ...), kept; or NULL */
+    unsigned version;  /* bumped on every change: a search result is applied only if unchanged */
+    int has_last;      /* last_engine is valid */
     char last_move[256];
     int last_score, last_depth;
     uint64_t last_nodes;
@@ -111,6 +112,7 @@ static web_game *find_game(const char *id)
 static void free_game(web_game *w)
 {
     cd_game_free(w->game);
+    free(w->orig);
     free(w);
 }
 
@@ -207,11 +209,14 @@ static cd_pdn_tags *make_tags(const web_game *w)
     if (!tags)
         return NULL;
     cd_pdn_tags_init(tags);
-    cd_pdn_tag_set(tags, "Event", "condraughts web game");
+    if (w->orig) /* an imported game keeps its tags; ours only fill the gaps */
+        *tags = *w->orig;
     const char *hw = w->human == HUMAN_WHITE || w->human == HUMAN_BOTH ? "Human" : "condraughts";
     const char *hb = w->human == HUMAN_BLACK || w->human == HUMAN_BOTH ? "Human" : "condraughts";
-    cd_pdn_tag_set(tags, "White", hw);
-    cd_pdn_tag_set(tags, "Black", hb);
+    const char *ours[][2] = {{"Event", "condraughts web game"}, {"White", hw}, {"Black", hb}};
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        if (!w->orig || !cd_pdn_tag(tags, ours[i][0]))
+            cd_pdn_tag_set(tags, ours[i][0], ours[i][1]);
     char level[16];
     snprintf(level, sizeof level, "%d", w->level);
     cd_pdn_tag_set(tags, "GameId", w->id);
@@ -362,6 +367,11 @@ static void load_games(void)
                 w->level = l ? atoi(l) : 3;
                 if (w->level < 1 || w->level > 10)
                     w->level = 3;
+                const char *ev = cd_pdn_tag(tags, "Event");
+                if (!ev || strcmp(ev, "condraughts web game")) { /* imported: keep its tags */
+                    w->orig = tags;
+                    tags = NULL;
+                }
                 w->next = S.games;
                 S.games = w;
                 S.ngames++;
@@ -775,13 +785,16 @@ static enum MHD_Result api_list(reply *c)
 }
 
 /* Register a new game (takes g) and reply with it (201). */
-static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level)
+/* A new game in the table; orig (owned, may be NULL): the tags of an imported game. */
+static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_pdn_tags *orig)
 {
     web_game *w = calloc(1, sizeof *w);
     if (!w) {
         cd_game_free(g);
+        free(orig);
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     }
+    w->orig = orig;
     w->game = g;
     w->human = human;
     w->level = level;
@@ -853,7 +866,7 @@ static enum MHD_Result api_create(reply *c, const request *rq)
     cd_game *g = cd_game_new(r, fen ? &pos : NULL);
     if (!g)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    return add_game(c, g, human, level);
+    return add_game(c, g, human, level, NULL);
 }
 
 static enum MHD_Result api_import(reply *c, const request *rq)
@@ -862,24 +875,34 @@ static enum MHD_Result api_import(reply *c, const request *rq)
     cJSON *body = parse_body(rq, 1, err, sizeof err);
     if (!body)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
-    const char *pdn = NULL;
+    const char *pdn = NULL, *variant = NULL;
     int human = HUMAN_WHITE, level = 3;
     if (cd_json_string(body, "pdn", &pdn, err, sizeof err) ||
+        cd_json_string(body, "variant", &variant, err, sizeof err) ||
         read_player_opts(body, &human, &level, err, sizeof err) ||
         (!pdn && snprintf(err, sizeof err, "'pdn' is required") > 0)) {
         cJSON_Delete(body);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     }
+    /* "variant": the rules of a PDN without GameType/Variant tags (the tags win) */
+    const cd_rules *rules = variant ? cd_rules_find(variant) : NULL;
+    if (variant && !rules) {
+        snprintf(err, sizeof err, "unknown variant '%.200s'", variant);
+        cJSON_Delete(body);
+        return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
+    }
     cd_game *g = NULL;
     size_t pos = 0;
-    cd_result r = cd_pdn_read(pdn, &pos, NULL, &g, NULL, err, sizeof err);
+    cd_pdn_tags *tags = malloc(sizeof *tags);
+    cd_result r = tags ? cd_pdn_read(pdn, &pos, rules, &g, tags, err, sizeof err) : CD_ERR_ARG;
     cJSON_Delete(body);
     if (r != CD_OK || !g) {
         cd_game_free(g);
+        free(tags);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s",
                           r != CD_OK ? (err[0] ? err : cd_result_str(r)) : "no game in the PDN");
     }
-    return add_game(c, g, human, level);
+    return add_game(c, g, human, level, tags);
 }
 
 static enum MHD_Result api_get(reply *c, const char *id)

@@ -1,0 +1,63 @@
+# tests/hub_pydraughts.py -- drive `condraughts hub` with pydraughts (github
+# AttackingOrDefending/pydraughts, the Python library of lidraughts bots): in every variant it
+# knows, pydraughts asks for up to PLIES moves with `numbering=variant` and checks each against
+# its own move generator; then `go` in a position without a legal move must give pydraughts a
+# null move instead of a crash.
+#   python3 tests/hub_pydraughts.py BIN [PLIES]   (pydraughts importable, e.g. via PYTHONPATH)
+import sys
+import types
+
+try:
+    import msl.loadlib  # noqa: F401 -- only pydraughts' CheckerBoard engine (Windows DLLs) uses it
+except ImportError:
+    msl = types.ModuleType("msl")
+    msl.loadlib = types.ModuleType("msl.loadlib")
+    msl.loadlib.Client64 = msl.loadlib.Server32 = object
+    sys.modules["msl"], sys.modules["msl.loadlib"] = msl, msl.loadlib
+
+try:
+    from draughts import Board
+    from draughts.engine import HubEngine, Limit
+except ImportError as ex:
+    print("hub-pydraughts: SKIPPED, pydraughts cannot be imported (%s)" % ex)
+    sys.exit(0)
+
+binary = sys.argv[1]
+plies = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+status = 0
+for variant in ["standard", "russian", "brazilian", "english", "turkish", "italian", "frisian",
+                "frysk!", "antidraughts", "breakthrough"]:
+    e = HubEngine([binary, "hub"])
+    e.init()
+    e.configure({"variant": variant, "numbering": "variant"})
+    b = Board(variant)
+    n = 0
+    try:
+        while not b.is_over() and n < plies:
+            r = e.play(b, Limit(depth=2), ponder=False)
+            legal = [m.board_move for m in b.legal_moves()]
+            if r.move.board_move not in legal:
+                raise RuntimeError("illegal move %s" % r.move.hub_move)
+            b.push(r.move)
+            n += 1
+        print("%-13s %d plies ok%s" % (variant, n, " (game over)" if b.is_over() else ""))
+    except Exception as ex:
+        print("%-13s FAIL at ply %d: %r" % (variant, n + 1, ex))
+        status = 1
+    e.quit()
+    e.kill_process()
+# no legal move: White to move with no piece able to move (W:W46:B41,37 -- 46 blocked)
+e = HubEngine([binary, "hub"])
+e.init()
+b = Board("standard", "W:W46:B41,37")
+try:
+    r = e.play(b, Limit(depth=2), ponder=False)
+    print("no legal move: play() returned", r.move.hub_move, "null" if r.move.is_null else "")
+    if not r.move.is_null:
+        status = 1
+except Exception as ex:
+    print("no legal move: FAIL %r" % ex)
+    status = 1
+e.quit()
+e.kill_process()
+sys.exit(status)

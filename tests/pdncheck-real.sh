@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/pdncheck-real.sh -- `condraughts pdn check` on PDN files written by other programs and
+# people (../shared/data/real-pdn: the PDN 3.0 repository's games, lidraughts and playstrategy
+# exports; its MANIFEST.tsv gives each file's variant). Each file must give the number of games
+# read and refused that tests/pdncheck/real-pdn.expected records; the refusals left are faults
+# of the files, listed with their reasons in that file. Skipped, with a message, when the folder
+# is absent.
+#   sh tests/pdncheck-real.sh [--bin build/condraughts] [--dir ../shared/data/real-pdn]
+bin=./build/condraughts
+dir=../shared/data/real-pdn
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --bin) bin=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    *) echo "usage: $0 [--bin BIN] [--dir DIR]" >&2; exit 2 ;;
+    esac
+done
+expected=$(dirname "$0")/pdncheck/real-pdn.expected
+if [ ! -f "$dir/MANIFEST.tsv" ]; then
+    echo "pdncheck-real: SKIPPED, no real PDN files at $dir (MANIFEST.tsv missing)"
+    exit 0
+fi
+pass=0 fail=0 games=0 refused=0
+tab=$(printf '\t')
+# every file of the manifest has its expected counts, and gives them
+while IFS="$tab" read -r file variant kind; do
+    case "$file" in "#"* | "") continue ;; esac
+    want=$(awk -F'\t' -v f="$file" '$1 == f { print $2 " " $3 }' "$expected")
+    if [ -z "$want" ]; then
+        fail=$((fail + 1)); echo "FAIL $file: no line in $expected"; continue
+    fi
+    out=$("$bin" pdn check "$dir/$file" --variant "$variant" 2>/dev/null)
+    case "$out" in
+    "ok "*" games") got="${out#ok }"; got="${got% games} 0" ;;
+    *" games read, "*" refused") got=$(printf '%s' "$out" | awk '{ print $1 " " $4 }') ;;
+    *) got="? ?" ;;
+    esac
+    if [ "$got" = "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL $file ($variant, $kind): read/refused $got, expected $want"
+    fi
+    games=$((games + ${got%% *})); refused=$((refused + ${got##* }))
+done <"$dir/MANIFEST.tsv"
+echo "pdncheck-real: $pass files as expected, $fail not ($games games read, $refused refused)"
+[ "$fail" -eq 0 ]
