@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -75,7 +75,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test
+              turkish-test towers-test towers-ref-test match-test pattern-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -95,6 +95,14 @@ $(BUILD)/test_turkish: tests/test_turkish.c tests/check.h $(LIB)
 
 turkish-test: $(BUILD)/test_turkish
 	$(BUILD)/test_turkish
+
+# The learned evaluation's machinery (src/core/pattern.c) and the weights files' errors.
+$(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+pattern-test: $(BUILD)/test_pattern $(BIN)
+	$(BUILD)/test_pattern
+	sh tests/weights.sh --bin $(BIN)
 
 perft-test: $(BIN)
 	sh tests/perft.sh --bin $(BIN) --max-nodes $(PERFT_MAX) tests/perft/*.perft
@@ -207,6 +215,24 @@ bench-check: $(BIN)
 
 bench: $(BIN)
 	$(BIN) bench
+
+# The learned evaluation's weights made again from nothing (docs/training.md): self-play with the
+# hand-set evaluation, then the fit, for each family; TRAIN_GAMES_<family> games each. Hours on
+# 2 cores; the data goes to TRAIN_DIR, the weights to weights/.
+TRAIN_DIR ?= train-data
+TRAIN_NODES ?= 1500
+TRAIN_FIT ?= --lr 1 --epochs 10 --l2 0 --lambda 0.4
+TRAIN_GAMES_international ?= 6000
+TRAIN_GAMES_constitutional ?= 6000
+TRAIN_GAMES_russian ?= 9000
+train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
+    --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
+    $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
+weights: $(BIN)
+	@mkdir -p $(TRAIN_DIR) weights
+	$(call train_one,international)
+	$(call train_one,constitutional)
+	$(call train_one,russian)
 
 $(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@

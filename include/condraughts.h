@@ -495,8 +495,9 @@ void cd_engine_ponderhit(cd_engine *e);
  * switches the last four off (the search before issue 13). All are on by
  * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
  * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
- * 1-64; CD_ERR_OVERFLOW if out of memory). CD_ERR_ARG for an unknown name or
- * a value out of range.
+ * 1-64; CD_ERR_OVERFLOW if out of memory); "classic-eval" 1 the hand-set
+ * evaluation instead of the learned one (off by default). CD_ERR_ARG for an
+ * unknown name or a value out of range.
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 
@@ -507,6 +508,17 @@ void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
 
 /* Static evaluation of a position (side to move's view), for tests and tools. */
 int cd_evaluate(const cd_position *pos);
+
+/*
+ * The learned evaluation (docs/training.md): load the weights file of every learned family
+ * (international.cdw, constitutional.cdw, russian.cdw) from dir. Until it is called, and for
+ * variants without a learned family, the hand-set evaluation applies. On failure (a file missing
+ * or corrupt) err names the file and the fault, and the families loaded so far stay loaded.
+ * Not thread-safe: call it before searching.
+ */
+cd_result cd_eval_load(const char *dir, char *err, size_t errlen);
+/* 1 if the variant is evaluated with learned weights. */
+int cd_eval_learned(const cd_rules *r);
 
 /*
  * bench: fixed positions from several variants searched to a fixed depth,

@@ -7,7 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "condraughts.h"
 
 void cli_die(const char *prefix, const char *fmt, ...)
 {
@@ -25,4 +29,35 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_weights_dir(char *path, size_t len)
+{
+    const char *env = getenv("CD_WEIGHTS");
+    if (env && *env) {
+        snprintf(path, len, "%s", env);
+        return;
+    }
+    if (access("weights/international.cdw", R_OK) == 0) {
+        snprintf(path, len, "weights");
+        return;
+    }
+    char exe[2048];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = k > 0 ? (exe[k] = '\0', strrchr(exe, '/')) : NULL;
+    if (!slash) {
+        snprintf(path, len, "weights");
+        return;
+    }
+    *slash = '\0';
+    if ((size_t)snprintf(path, len, "%.2047s/../weights", exe) >= len)
+        snprintf(path, len, "weights");
+}
+
+void cli_load_weights(void)
+{
+    char dir[4096], err[4400];
+    cli_weights_dir(dir, sizeof dir);
+    if (cd_eval_load(dir, err, sizeof err) != CD_OK)
+        cli_die("condraughts: ", "%s (set CD_WEIGHTS to the folder that holds them)", err);
 }

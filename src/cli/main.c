@@ -27,6 +27,7 @@
 #include "server.h"
 #include "study.h"
 #include "towers_cmd.h"
+#include "train.h"
 
 #define BENCH_DEPTH 11
 
@@ -662,6 +663,13 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    /* the commands that search load the learned evaluation first */
+    static const char *searching[] = {"bench", "analyse", "analyze", "play", "hub", "dxp",
+                                      "match", "serve", "study"};
+    for (size_t i = 0; i < sizeof searching / sizeof searching[0]; i++)
+        if (!strcmp(cmd, searching[i]) && !(argc > 2 && (!strcmp(argv[2], "--help") ||
+                                                        !strcmp(argv[2], "-h"))))
+            cli_load_weights();
     if (!strcmp(cmd, "perft"))
         return cmd_perft(argc - 2, argv + 2);
     if (!strcmp(cmd, "moves"))
@@ -688,6 +696,8 @@ int main(int argc, char **argv)
         return cmd_pdn(argc - 2, argv + 2);
     if (!strcmp(cmd, "study"))
         return cmd_study(argc - 2, argv + 2);
+    if (!strcmp(cmd, "train"))
+        return cmd_train(argc - 2, argv + 2);
     if (!strcmp(cmd, "towers")) /* tower draughts: src/cli/towers_cmd.c */
         return cmd_towers(argc - 2, argv + 2);
     if (!strcmp(cmd, "variants"))

@@ -66,6 +66,7 @@ struct cd_engine {
     int threads;             /* search threads, 1 to CD_MAX_THREADS (option "threads") */
     cd_worker *workers;      /* threads - 1 helper tables, or NULL */
     atomic_int helpers_stop; /* set when the main thread has finished its search */
+    int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
 };
 
 /* tt.c */
@@ -74,8 +75,11 @@ void cd_tt_clear(cd_engine *e);
 int cd_tt_probe(cd_engine *e, uint64_t key, tt_data *out);
 void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int bound);
 
-/* eval.c: White's point of view */
+/* eval.c: White's point of view (learned where loaded, else hand-set), the hand-set one, and the
+ * engine's choice from the side to move's view */
 int cd_eval_white(const cd_position *pos);
+int cd_eval_classic_white(const cd_position *pos);
+int cd_engine_evaluate(const cd_engine *e, const cd_position *pos);
 
 /* timeman.c: milliseconds since an arbitrary origin, and this move's budget */
 long long cd_now_ms(void);

@@ -16,11 +16,16 @@
  *                 (the four edge squares that pair up: 1, 6, 45, 50 on 10x10,
  *                 the corner pairs on other boards).
  * Antidraughts inverts material; breakthrough values advance above all.
+ *
+ * Variants with a learned family (pattern.h: International, Constitutional, Russian) use the
+ * learned score once its weights are loaded (cd_eval_load), with the same lone-king scaling;
+ * this hand-set evaluation stays selectable per engine (option "classic-eval").
  */
 #include <stdlib.h>
 
 #include "board.h"
 #include "engine.h"
+#include "pattern.h"
 
 typedef struct cd_eval_weights {
     int man, king;
@@ -172,7 +177,29 @@ static int eval_turkish(const cd_position *pos)
     return score;
 }
 
-int cd_eval_white(const cd_position *pos)
+/* Endings with a lone king against kings: the family's rules make the small ones drawn (scaled
+ * down by drawn_div) or won; in constitutional 1 against 1 the defender holds on the drawing
+ * squares. Applied to the hand-set and to the learned score alike. */
+static int scale_lone_king(const cd_position *pos, const cd_eval_weights *w, const side_stats s[2],
+                           int score)
+{
+    for (int c = 0; c < 2; c++) {
+        int opp = c ^ 1;
+        if (s[c].men || s[c].kings != 1 || !s[opp].kings)
+            continue;
+        int strong = s[opp].men + s[opp].kings;
+        int wins = w->kings_win && strong >= w->kings_win;
+        if (!wins && strong <= 3) {
+            score /= w->drawn_div;
+        } else if (wins && (pos->rules->flags & CD_RULE_CONSTITUTIONAL) && strong == 1 &&
+                   on_drawing_square(pos, c)) {
+            score /= 2;
+        }
+    }
+    return score;
+}
+
+int cd_eval_classic_white(const cd_position *pos)
 {
     const cd_rules *r = pos->rules;
     if (r->geometry == CD_GEOM_8X8_FULL)
@@ -202,26 +229,37 @@ int cd_eval_white(const cd_position *pos)
             t += w->king_bonus;
         score += sign * t;
     }
+    return scale_lone_king(pos, w, s, score);
+}
 
-    /* endings with a lone king */
+int cd_eval_white(const cd_position *pos)
+{
+    const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
+    if (!pw)
+        return cd_eval_classic_white(pos);
+    int score = cd_pattern_eval_white(pw, pos);
+    int wk = cd_bb_count(pos->kings) ? 1 : 0;
+    if (!wk)
+        return score;
+    /* a lone king against kings: the same scaling as the hand-set evaluation */
+    side_stats s[2];
     for (int c = 0; c < 2; c++) {
-        int opp = c ^ 1;
-        if (s[c].men || s[c].kings != 1 || !s[opp].kings)
-            continue;
-        int strong = s[opp].men + s[opp].kings;
-        int wins = w->kings_win && strong >= w->kings_win;
-        if (!wins && strong <= 3) {
-            score /= w->drawn_div;
-        } else if (wins && (r->flags & CD_RULE_CONSTITUTIONAL) && strong == 1 &&
-                   on_drawing_square(pos, c)) {
-            score /= 2; /* 1 against 1: the defender holds on the drawing squares */
-        }
+        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
+        uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
+        s[c].kings = cd_bb_count(k);
+        s[c].men = cd_bb_count(bb) - s[c].kings;
     }
-    return score;
+    return scale_lone_king(pos, weights_of(pos->rules), s, score);
 }
 
 int cd_evaluate(const cd_position *pos)
 {
     int s = cd_eval_white(pos);
+    return pos->side == CD_WHITE ? s : -s;
+}
+
+int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
+{
+    int s = e->use_classic_eval ? cd_eval_classic_white(pos) : cd_eval_white(pos);
     return pos->side == CD_WHITE ? s : -s;
 }

@@ -278,7 +278,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (n == 0)
         return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
     if (ply >= CD_MAX_PLY - 1)
-        return cd_evaluate(pos);
+        return cd_engine_evaluate(e, pos);
     int capture = list.moves[0].ncaptured > 0;
 
     /* 4. quiescence */
@@ -290,7 +290,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         depth = -1; /* the capture answering a shot: no further shots below */
     }
     if (depth <= 0 && !capture) {
-        int stand = cd_evaluate(pos);
+        int stand = cd_engine_evaluate(e, pos);
         if (depth < 0 || !e->use_qshots || stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
         return shots(s, pos, &list, alpha, beta, stand, ply, quiet);
@@ -546,11 +546,12 @@ static int set_threads(cd_engine *e, int n)
 
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
-    static const char *names[] = {"lmr",    "aspiration", "killers", "history", "ttcut",
-                                  "single", "qshots",     "lmrlog",  "probcut", "timeman"};
-    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers, &e->use_history,
-                     &e->use_ttcut,   &e->use_single,     &e->use_qshots,  &e->use_lmrlog,
-                     &e->use_probcut, &e->use_timeman};
+    static const char *names[] = {"lmr",     "aspiration", "killers", "history",
+                                  "ttcut",   "single",     "qshots",  "lmrlog",
+                                  "probcut", "timeman",    "classic-eval"};
+    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,     &e->use_history,
+                     &e->use_ttcut,   &e->use_single,     &e->use_qshots,      &e->use_lmrlog,
+                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval};
     if (!e || !name)
         return CD_ERR_ARG;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -94,9 +94,11 @@ static struct {
     int ngames;   /* (lock) games in the table */
     int searches; /* (lock) searches and analyses running */
     char data[4096], web[4096];
-    int persist;        /* save games in data (0 in cd_web_setup without a directory) */
-    size_t hash_mb;     /* engine table per search */
-    uint64_t max_nodes; /* cap on every search's nodes (0: none; tests, fuzzing) */
+    int persist;                   /* save games in data (0 in cd_web_setup without a directory) */
+    size_t hash_mb;                /* engine table per search */
+    uint64_t max_nodes;            /* cap on every search's nodes (0: none; tests, fuzzing) */
+    cd_engine *pool[MAX_SEARCHES]; /* (lock) idle engines, kept for the next search */
+    int npool;                     /* (lock) */
 } S = {.lock = PTHREAD_MUTEX_INITIALIZER, .persist = 1, .hash_mb = ENGINE_HASH_MB};
 
 static web_game *find_game(const char *id)
@@ -699,6 +701,43 @@ static void search_end(void)
     pthread_mutex_unlock(&S.lock);
 }
 
+/* An engine for one search: an idle one from the pool (cleared: every search starts alike), or a
+ * new one; NULL when out of memory. At most MAX_SEARCHES run at once, so the pool stays small. */
+static cd_engine *engine_take(void)
+{
+    pthread_mutex_lock(&S.lock);
+    cd_engine *e = S.npool > 0 ? S.pool[--S.npool] : NULL;
+    pthread_mutex_unlock(&S.lock);
+    if (e)
+        cd_engine_clear(e);
+    else
+        e = cd_engine_new(S.hash_mb);
+    return e;
+}
+
+/* Give an engine back to the pool (NULL: nothing). */
+static void engine_give(cd_engine *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&S.lock);
+    if (S.npool < MAX_SEARCHES) {
+        S.pool[S.npool++] = e;
+        e = NULL;
+    }
+    pthread_mutex_unlock(&S.lock);
+    cd_engine_free(e);
+}
+
+/* Free the idle engines (at shutdown). */
+static void engine_pool_free(void)
+{
+    pthread_mutex_lock(&S.lock);
+    while (S.npool > 0)
+        cd_engine_free(S.pool[--S.npool]);
+    pthread_mutex_unlock(&S.lock);
+}
+
 static enum MHD_Result snapshot_error(reply *c, snap_result r)
 {
     if (r == SNAP_UNKNOWN)
@@ -1030,13 +1069,13 @@ static enum MHD_Result api_search(reply *c, const char *id, const request *rq, i
         cd_game_free(copy);
         return send_busy(c, "the engine is busy (too many searches at once)");
     }
-    cd_engine *e = cd_engine_new(S.hash_mb);
+    cd_engine *e = engine_take();
     if (e)
         cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
     cd_search_result res;
     memset(&res, 0, sizeof res);
     cd_result r = e ? cd_search(e, copy, &lim, NULL, NULL, &res) : CD_ERR_ARG;
-    cd_engine_free(e);
+    engine_give(e);
     search_end();
     char text[256] = "", hub[256] = "";
     if (r == CD_OK && res.has_move) {
@@ -1236,7 +1275,7 @@ static void sse_free(void *cls)
         free(a->head);
         a->head = next;
     }
-    cd_engine_free(a->engine);
+    engine_give(a->engine);
     cd_game_free(a->game);
     pthread_cond_destroy(&a->cv);
     pthread_mutex_destroy(&a->m);
@@ -1282,7 +1321,7 @@ static enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, voi
         return send_busy(c, "the engine is busy (too many searches at once)");
     }
     analysis *a = calloc(1, sizeof *a);
-    cd_engine *e = a ? cd_engine_new(S.hash_mb) : NULL;
+    cd_engine *e = a ? engine_take() : NULL;
     if (!e) {
         free(a);
         cd_game_free(copy);
@@ -1298,7 +1337,7 @@ static enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, voi
     a->limits.depth = depth;
     a->limits.nodes = S.max_nodes;
     if (pthread_create(&a->thread, NULL, analysis_thread, a) != 0) {
-        cd_engine_free(e);
+        engine_give(e);
         cd_game_free(copy);
         pthread_cond_destroy(&a->cv);
         pthread_mutex_destroy(&a->m);
@@ -1723,6 +1762,7 @@ void cd_web_reset(void)
     }
     S.ngames = 0;
     pthread_mutex_unlock(&S.lock);
+    engine_pool_free();
 }
 
 typedef struct {
@@ -1923,6 +1963,7 @@ int cd_serve_main(int argc, char **argv)
         S.games = next;
     }
     pthread_mutex_unlock(&S.lock);
+    engine_pool_free();
     egtb_close_all();
     return rc;
 }

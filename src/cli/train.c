@@ -1,0 +1,893 @@
+/*
+ * train.c -- `condraughts train`: making the learned evaluation (pattern.h, docs/training.md).
+ *
+ *   train gen  plays the engine against itself from randomised openings and writes every quiet
+ *              position (the side to move has no capture) with the game's result and the search
+ *              score. Game j is a function of (seed, j) alone: its opening is 'random-plies'
+ *              uniformly random legal moves from the start, redrawn until a depth-4 search scores
+ *              it within --balance of equal; then each side searches --nodes nodes a move with a
+ *              cleared table, which is deterministic. Games are written in order, so the file is
+ *              the same for any --threads.
+ *   train fit  fits the weights by logistic regression on the results (optionally mixed with the
+ *              search scores, --lambda) with Adam on mini-batches, every position also seen with
+ *              colours reversed (the board turned 180 degrees, the result and score negated), and
+ *              writes a weights file. The logistic scale K is fitted first to the hand-set
+ *              evaluation on the same data, so learned scores stay in hundredths of a man. The
+ *              last --valid share of the games is held out and its loss printed each epoch.
+ *
+ * Data file (little-endian): "CDTD", u32 version 1, char variant[16], u64 records; then records
+ * of 40 bytes: u64 white, black, kings (internal bitboards, low word), u32 game, i16 score
+ * (White's view), u16 ply, u8 side, u8 result (0 Black won, 1 draw, 2 White won), 6 zero bytes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "cliutil.h"
+#include "condraughts.h"
+#include "engine.h"
+#include "pattern.h"
+#include "train.h"
+
+#define REC_SIZE 40
+#define HDR_SIZE 32
+
+_Noreturn static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("condraughts train: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static const char *usage_text =
+    "usage: condraughts train gen --variant V --games N [--nodes N] [--random-plies LO-HI]\n"
+    "                             [--balance S] [--max-plies P] [--seed S] [--threads T]\n"
+    "                             [--classic] --out FILE\n"
+    "       condraughts train fit --variant V --data FILE[,FILE...] [--epochs E] [--lr R]\n"
+    "                             [--batch B] [--lambda L] [--l2 X] [--valid F] [--seed S]\n"
+    "                             --out FILE.cdw\n";
+
+typedef struct record {
+    uint64_t white, black, kings;
+    uint32_t game;
+    int16_t score;
+    uint16_t ply;
+    uint8_t side, result;
+} record;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static long parse_long(const char *opt, const char *v, long lo, long hi)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < lo || x > hi)
+        fail("%s must be an integer from %ld to %ld, not '%s'", opt, lo, hi, v);
+    return x;
+}
+
+static double parse_double(const char *opt, const char *v, double lo, double hi)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= lo && x <= hi))
+        fail("%s must be a number from %g to %g, not '%s'", opt, lo, hi, v);
+    return x;
+}
+
+static const cd_rules *family_rules(const char *name)
+{
+    const cd_rules *r = cd_rules_find(name);
+    if (!r)
+        fail("unknown variant '%s'", name);
+    if (cd_pattern_family(r) < 0)
+        fail("variant '%s' has no learned family (international, constitutional, russian)",
+             r->name);
+    return r;
+}
+
+/* ------------------------------------------------------------------ gen */
+
+typedef struct gen_config {
+    const cd_rules *rules;
+    long games, nodes, max_plies, lo, hi, balance;
+    uint64_t seed;
+    int classic;
+} gen_config;
+
+typedef struct game_out {
+    record *rec;
+    int n;
+} game_out;
+
+typedef struct gen_shared {
+    const gen_config *c;
+    game_out *out;
+    atomic_int *finished; /* [game] 1 once out[game] is complete */
+    atomic_long next, done, positions;
+} gen_shared;
+
+/* A randomised opening for game j: plies uniformly random legal moves, kept when a depth-4
+ * search scores it within the balance. */
+static cd_game *opening(const gen_config *c, cd_engine *e, uint64_t *rng)
+{
+    cd_position start;
+    cd_position_start(&start, c->rules);
+    for (;;) {
+        cd_game *g = cd_game_new(c->rules, &start);
+        if (!g)
+            fail("out of memory");
+        long plies = c->lo + (long)(splitmix(rng) % (uint64_t)(c->hi - c->lo + 1));
+        int ok = 1;
+        for (long p = 0; p < plies && ok; p++) {
+            cd_movelist list;
+            int n = cd_generate(cd_game_position(g), &list);
+            if (n == 0 || cd_game_status(g, NULL) != CD_ONGOING) {
+                ok = 0;
+                break;
+            }
+            cd_game_play(g, &list.moves[splitmix(rng) % (uint64_t)n]);
+        }
+        if (ok && cd_game_status(g, NULL) == CD_ONGOING) {
+            cd_limits l = {0};
+            l.depth = 4;
+            cd_search_result res;
+            cd_engine_clear(e);
+            if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && abs(res.score) <= c->balance)
+                return g;
+        }
+        cd_game_free(g);
+    }
+}
+
+static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
+{
+    uint64_t rng = c->seed * 0x100000001b3ull + (uint64_t)j;
+    cd_game *g = opening(c, e, &rng);
+    cd_engine_clear(e);
+    size_t cap = 64;
+    out->rec = malloc(cap * sizeof *out->rec);
+    out->n = 0;
+    if (!out->rec)
+        fail("out of memory");
+    cd_limits l = {0};
+    l.nodes = (uint64_t)c->nodes;
+    int result = 1;
+    for (;;) {
+        cd_status st = cd_game_status(g, NULL);
+        if (st != CD_ONGOING) {
+            result = st == CD_WHITE_WINS ? 2 : st == CD_BLACK_WINS ? 0 : 1;
+            break;
+        }
+        if (cd_game_ply(g) >= c->max_plies)
+            break;
+        const cd_position *p = cd_game_position(g);
+        cd_search_result res;
+        if (cd_search(e, g, &l, NULL, NULL, &res) != CD_OK || !res.has_move)
+            break;
+        cd_movelist list;
+        int n = cd_generate(p, &list);
+        if (n > 0 && list.moves[0].ncaptured == 0) {
+            if ((size_t)out->n == cap) {
+                cap *= 2;
+                record *bigger = realloc(out->rec, cap * sizeof *out->rec);
+                if (!bigger)
+                    fail("out of memory");
+                out->rec = bigger;
+            }
+            record *r = &out->rec[out->n++];
+            int sc = p->side == CD_WHITE ? res.score : -res.score;
+            sc = sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc;
+            *r = (record){p->white[0],      p->black[0],
+                          p->kings[0],      (uint32_t)j,
+                          (int16_t)sc,      (uint16_t)cd_game_ply(g),
+                          (uint8_t)p->side, 0};
+        }
+        cd_game_play(g, &res.best);
+    }
+    for (int i = 0; i < out->n; i++)
+        out->rec[i].result = (uint8_t)result;
+    cd_game_free(g);
+}
+
+static void *gen_worker(void *arg)
+{
+    gen_shared *s = arg;
+    cd_engine *e = cd_engine_new(16);
+    if (!e)
+        fail("out of memory (engine)");
+    if (s->c->classic)
+        cd_engine_set_option(e, "classic-eval", 1);
+    for (;;) {
+        long j = atomic_fetch_add(&s->next, 1);
+        if (j >= s->c->games)
+            break;
+        play_game(s->c, e, j, &s->out[j]);
+        atomic_store(&s->finished[j], 1);
+        atomic_fetch_add(&s->positions, s->out[j].n);
+        atomic_fetch_add(&s->done, 1);
+    }
+    cd_engine_free(e);
+    return NULL;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* The data file, written as games finish: the games 0..written-1 in order, the header's count
+ * rewritten after each flush, so a file cut short by a kill holds a consistent prefix. */
+typedef struct writer {
+    FILE *f;
+    uint64_t records;
+    long written;
+    long wins[3]; /* games written by result: Black won, drawn, White won */
+} writer;
+
+static void writer_open(writer *w, const char *path, const cd_rules *r)
+{
+    w->f = fopen(path, "wb");
+    if (!w->f)
+        fail("cannot write %s", path);
+    memset(w->wins, 0, sizeof w->wins);
+    w->records = 0;
+    w->written = 0;
+    unsigned char h[HDR_SIZE] = {'C', 'D', 'T', 'D'};
+    put_le(h + 4, 1, 4);
+    strncpy((char *)h + 8, r->name, 15);
+    if (fwrite(h, 1, sizeof h, w->f) != sizeof h)
+        fail("cannot write %s", path);
+}
+
+/* Append the finished games that follow the written prefix; free their records. */
+static void writer_flush(writer *w, game_out *out, const atomic_int *finished, long games)
+{
+    long before = w->written;
+    while (w->written < games && atomic_load(&finished[w->written])) {
+        game_out *o = &out[w->written++];
+        for (int i = 0; i < o->n; i++) {
+            const record *x = &o->rec[i];
+            unsigned char b[REC_SIZE] = {0};
+            put_le(b, x->white, 8);
+            put_le(b + 8, x->black, 8);
+            put_le(b + 16, x->kings, 8);
+            put_le(b + 24, x->game, 4);
+            put_le(b + 28, (uint16_t)x->score, 2);
+            put_le(b + 30, x->ply, 2);
+            b[32] = x->side;
+            b[33] = x->result;
+            if (fwrite(b, 1, sizeof b, w->f) != sizeof b)
+                fail("write error");
+        }
+        w->records += (uint64_t)o->n;
+        if (o->n)
+            w->wins[o->rec[0].result]++;
+        free(o->rec);
+        o->rec = NULL;
+    }
+    if (w->written == before)
+        return;
+    unsigned char c[8];
+    put_le(c, w->records, 8);
+    fflush(w->f);
+    fseek(w->f, 24, SEEK_SET);
+    fwrite(c, 1, 8, w->f);
+    fflush(w->f);
+    fseek(w->f, 0, SEEK_END);
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    gen_config c = {0};
+    c.games = 0;
+    c.nodes = 2000;
+    c.max_plies = 300;
+    c.seed = 1;
+    c.balance = 60;
+    c.lo = c.hi = -1;
+    const char *out = NULL;
+    long threads = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--classic")) {
+            c.classic = 1;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (i + 1 >= argc)
+            fail("%s needs a value\n%s", a, usage_text);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--variant"))
+            c.rules = family_rules(v);
+        else if (!strcmp(a, "--games"))
+            c.games = parse_long(a, v, 1, 100000000);
+        else if (!strcmp(a, "--nodes"))
+            c.nodes = parse_long(a, v, 1, 1000000000);
+        else if (!strcmp(a, "--max-plies"))
+            c.max_plies = parse_long(a, v, 10, 10000);
+        else if (!strcmp(a, "--seed"))
+            c.seed = (uint64_t)parse_long(a, v, 0, 0x7fffffff);
+        else if (!strcmp(a, "--balance"))
+            c.balance = parse_long(a, v, 0, 10000);
+        else if (!strcmp(a, "--threads"))
+            threads = parse_long(a, v, 1, 256);
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!strcmp(a, "--random-plies")) {
+            if (sscanf(v, "%ld-%ld", &c.lo, &c.hi) != 2 || c.lo < 0 || c.hi < c.lo || c.hi > 40)
+                fail("--random-plies takes LO-HI with 0 <= LO <= HI <= 40, not '%s'", v);
+        } else
+            fail("unknown option '%s'\n%s", a, usage_text);
+    }
+    if (!c.rules || !c.games || !out)
+        fail("gen needs --variant, --games and --out\n%s", usage_text);
+    if (c.lo < 0) {
+        c.lo = 4;
+        c.hi = c.rules->geometry == CD_GEOM_10X10 ? 10 : 8;
+    }
+    gen_shared s = {&c,
+                    calloc((size_t)c.games, sizeof(game_out)),
+                    calloc((size_t)c.games, sizeof(atomic_int)),
+                    0,
+                    0,
+                    0};
+    if (!s.out || !s.finished)
+        fail("out of memory");
+    writer wr;
+    writer_open(&wr, out, c.rules);
+
+    pthread_t *t = malloc((size_t)threads * sizeof *t);
+    if (!t)
+        fail("out of memory");
+    double t0 = cli_now();
+    for (long i = 0; i < threads; i++)
+        if (pthread_create(&t[i], NULL, gen_worker, &s))
+            fail("cannot start thread %ld", i);
+    for (;;) {
+        long done = atomic_load(&s.done);
+        double el = cli_now() - t0;
+        double rate = el > 0 ? done / el : 0;
+        fprintf(stderr, "\rtrain gen: %ld/%ld games, %ld positions, %.1f games/s, eta %.0f s   ",
+                done, c.games, atomic_load(&s.positions), rate,
+                rate > 0 ? (c.games - done) / rate : 0.0);
+        writer_flush(&wr, s.out, s.finished, c.games);
+        if (done >= c.games)
+            break;
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+    fputc('\n', stderr);
+    for (long i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+    for (long j = 0; j < c.games; j++)
+        free(s.out[j].rec);
+    if (fclose(wr.f) != 0)
+        fail("cannot write %s", out);
+    printf("wrote %s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, %.0f s\n",
+           out, c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
+           cli_now() - t0);
+    free(s.out);
+    free(s.finished);
+    free(t);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ fit */
+
+typedef struct sample {
+    uint16_t config[CD_PAT_MAX_REG];
+    int8_t scalar[CD_PAT_SCALARS];
+    float phase;  /* middle-game share, 0..1 */
+    float target; /* result mixed with the search score, White's view, 0..1 */
+    float result; /* the game result alone */
+    int16_t classic;
+} sample;
+
+/* The position turned 180 degrees with colours and side to move exchanged. */
+static uint64_t rotate(const cd_geom *g, uint64_t bb)
+{
+    uint64_t out = 0;
+    for (uint64_t x = bb; x; x &= x - 1) {
+        int n = cd_internal_of_bit(g, __builtin_ctzll(x));
+        out |= 1ull << cd_bit_of_internal(g, g->squares + 1 - n);
+    }
+    return out;
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+static void make_sample(const cd_rules *r, const cd_pattern_layout *l, const record *x, int flip,
+                        double k, double lambda, sample *s)
+{
+    const cd_geom *g = cd_geom_of(r);
+    cd_position p;
+    cd_position_empty(&p, r, CD_WHITE);
+    double y = x->result / 2.0, sc = x->score;
+    if (!flip) {
+        p.white[0] = x->white;
+        p.black[0] = x->black;
+        p.kings[0] = x->kings;
+        p.side = x->side;
+    } else {
+        p.white[0] = rotate(g, x->black);
+        p.black[0] = rotate(g, x->white);
+        p.kings[0] = rotate(g, x->kings);
+        p.side = x->side ^ 1;
+        y = 1.0 - y;
+        sc = -sc;
+    }
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, l, &f);
+    memcpy(s->config, f.config, sizeof s->config);
+    memcpy(s->scalar, f.scalar, sizeof s->scalar);
+    s->phase = (float)f.phase / (float)f.start;
+    s->result = (float)y;
+    s->target = (float)((1 - lambda) * y + lambda * sigmoid(sc / k));
+    int c = cd_eval_classic_white(&p);
+    s->classic = (int16_t)(c > 30000 ? 30000 : c < -30000 ? -30000 : c);
+}
+
+static record *read_data(const char *path, const cd_rules *r, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("cannot open %s", path);
+    unsigned char h[HDR_SIZE];
+    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || get_le(h + 4, 4) != 1)
+        fail("%s: not a condraughts training data file", path);
+    char name[17] = {0};
+    memcpy(name, h + 8, 15);
+    if (strcmp(name, r->name))
+        fail("%s holds %s games, not %s", path, name, r->name);
+    uint64_t count = get_le(h + 24, 8);
+    record *rec = malloc((size_t)count * sizeof *rec + 1);
+    if (!rec)
+        fail("out of memory for %llu records", (unsigned long long)count);
+    unsigned char b[REC_SIZE];
+    for (uint64_t i = 0; i < count; i++) {
+        if (fread(b, 1, sizeof b, f) != sizeof b)
+            fail("%s: truncated at record %llu of %llu", path, (unsigned long long)i,
+                 (unsigned long long)count);
+        record *x = &rec[i];
+        x->white = get_le(b, 8);
+        x->black = get_le(b + 8, 8);
+        x->kings = get_le(b + 16, 8);
+        x->game = (uint32_t)get_le(b + 24, 4);
+        x->score = (int16_t)(uint16_t)get_le(b + 28, 2);
+        x->ply = (uint16_t)get_le(b + 30, 2);
+        x->side = b[32];
+        x->result = b[33];
+        if (x->side > 1 || x->result > 2 || (x->white & x->black) ||
+            (x->kings & ~(x->white | x->black)))
+            fail("%s: record %llu is not a valid position", path, (unsigned long long)i);
+    }
+    fclose(f);
+    *n = (size_t)count;
+    return rec;
+}
+
+/* Mean log loss of predicting y with sigmoid(score / k). */
+static double logloss(double p, double y)
+{
+    const double eps = 1e-9;
+    return -(y * log(p + eps) + (1 - y) * log(1 - p + eps));
+}
+
+static double classic_loss(const sample *s, size_t n, double k)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += logloss(sigmoid(s[i].classic / k), s[i].result);
+    return sum / (double)n;
+}
+
+/* K minimising the hand-set evaluation's loss on the results (golden section, 10..2000). */
+static double fit_k(const sample *s, size_t n)
+{
+    double a = 10, b = 2000, g = (sqrt(5.0) - 1) / 2;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    for (int it = 0; it < 60; it++) {
+        if (classic_loss(s, n, c) < classic_loss(s, n, d))
+            b = d;
+        else
+            a = c;
+        c = b - g * (b - a);
+        d = a + g * (b - a);
+    }
+    return (a + b) / 2;
+}
+
+/*
+ * The model while it is trained: each window's weight is a residual of its own plus the
+ * piece-square values of the men in it, a square's value shared out over the windows that hold
+ * it (1/k each for a square in k windows). The piece-square values learn from every position,
+ * the residuals only from their own configuration (with L2), so a rare configuration still gets
+ * a sensible weight. On writing, the piece-square values are folded into the window weights:
+ * the file and the engine know windows only.
+ * Parameters: residuals [region][config][phase], scalars [scalar][phase], then piece-square
+ * values [square][white man, black man][phase].
+ */
+typedef struct model {
+    int regions, squares;
+    size_t npat, npsq, nparam; /* first scalar, first piece-square value, all */
+    float *w, *m, *v, *grad;
+    int *touched, ntouched;
+    unsigned char *mark;
+    int sq[CD_PAT_MAX_REG][CD_PAT_SQUARES];      /* the window's i-th square (0-based square) */
+    float share[CD_PAT_MAX_REG][CD_PAT_SQUARES]; /* 1 / windows holding that square */
+} model;
+
+static uint8_t digits[CD_PAT_CONFIGS][CD_PAT_SQUARES];
+
+static void model_layout(model *md, const cd_pattern_layout *l, const cd_geom *g)
+{
+    for (int c = 0; c < CD_PAT_CONFIGS; c++)
+        for (int i = 0, x = c; i < CD_PAT_SQUARES; i++, x /= 3)
+            digits[c][i] = (uint8_t)(x % 3);
+    int windows[128] = {0};
+    for (int r = 0; r < l->regions; r++)
+        for (uint64_t x = l->mask[r]; x; x &= x - 1)
+            windows[__builtin_ctzll(x)]++;
+    for (int r = 0; r < l->regions; r++) {
+        int i = 0;
+        for (uint64_t x = l->mask[r]; x; x &= x - 1, i++) {
+            int bit = __builtin_ctzll(x);
+            md->sq[r][i] = cd_internal_of_bit(g, bit) - 1;
+            md->share[r][i] = 1.0f / (float)windows[bit];
+        }
+    }
+    md->squares = g->squares;
+}
+
+static inline size_t psq_idx(const model *md, int sq, int digit, int ph)
+{
+    return md->npsq + ((size_t)sq * 2 + (size_t)(digit - 1)) * 2 + (size_t)ph;
+}
+
+static inline size_t pidx(int r, int c, int ph)
+{
+    return ((size_t)r * CD_PAT_CONFIGS + c) * 2 + ph;
+}
+
+static double predict(const model *md, const sample *s)
+{
+    double mg = 0, eg = 0;
+    for (int r = 0; r < md->regions; r++) {
+        mg += md->w[pidx(r, s->config[r], 0)];
+        eg += md->w[pidx(r, s->config[r], 1)];
+    }
+    for (int k = 0; k < CD_PAT_SCALARS; k++) {
+        mg += s->scalar[k] * md->w[md->npat + 2 * k];
+        eg += s->scalar[k] * md->w[md->npat + 2 * k + 1];
+    }
+    for (int r = 0; r < md->regions; r++) {
+        const uint8_t *d = digits[s->config[r]];
+        for (int i = 0; i < CD_PAT_SQUARES; i++)
+            if (d[i]) {
+                mg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 0)];
+                eg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 1)];
+            }
+    }
+    return s->phase * mg + (1 - s->phase) * eg;
+}
+
+static void add_grad(model *md, size_t i, double g)
+{
+    if (!md->mark[i]) {
+        md->mark[i] = 1;
+        md->touched[md->ntouched++] = (int)i;
+    }
+    md->grad[i] += (float)g;
+}
+
+static int cmd_fit(int argc, char **argv)
+{
+    const cd_rules *r = NULL;
+    const char *data = NULL, *out = NULL;
+    long epochs = 10, batch = 4096;
+    double lr = 1.0, lambda = 0.4, l2 = 0.0, valid = 0.05;
+    uint64_t seed = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (i + 1 >= argc)
+            fail("%s needs a value\n%s", a, usage_text);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--variant"))
+            r = family_rules(v);
+        else if (!strcmp(a, "--data"))
+            data = v;
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!strcmp(a, "--epochs"))
+            epochs = parse_long(a, v, 1, 10000);
+        else if (!strcmp(a, "--batch"))
+            batch = parse_long(a, v, 1, 10000000);
+        else if (!strcmp(a, "--lr"))
+            lr = parse_double(a, v, 1e-6, 1000);
+        else if (!strcmp(a, "--lambda"))
+            lambda = parse_double(a, v, 0, 1);
+        else if (!strcmp(a, "--l2"))
+            l2 = parse_double(a, v, 0, 1);
+        else if (!strcmp(a, "--valid"))
+            valid = parse_double(a, v, 0, 0.5);
+        else if (!strcmp(a, "--seed"))
+            seed = (uint64_t)parse_long(a, v, 0, 0x7fffffff);
+        else
+            fail("unknown option '%s'\n%s", a, usage_text);
+    }
+    if (!r || !data || !out)
+        fail("fit needs --variant, --data and --out\n%s", usage_text);
+    cd_pattern_layout layout;
+    cd_pattern_layout_of(r->geometry, &layout);
+
+    /* the records of every file; games numbered apart per file */
+    record *rec = NULL;
+    size_t nrec = 0;
+    uint32_t game_base = 0;
+    char *list = strdup(data), *save = NULL;
+    if (!list)
+        fail("out of memory");
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t n;
+        record *part = read_data(tok, r, &n);
+        record *all = realloc(rec, (nrec + n) * sizeof *rec + 1);
+        if (!all)
+            fail("out of memory");
+        rec = all;
+        uint32_t top = 0;
+        for (size_t i = 0; i < n; i++) {
+            part[i].game += game_base;
+            if (part[i].game + 1 > top)
+                top = part[i].game + 1;
+        }
+        memcpy(rec + nrec, part, n * sizeof *rec);
+        nrec += n;
+        game_base = top;
+        free(part);
+    }
+    free(list);
+    if (nrec < 100)
+        fail("too little data: %zu positions", nrec);
+    double t0 = cli_now();
+
+    /* split by game: the last share of game numbers is held out */
+    uint32_t cut = (uint32_t)((double)game_base * (1 - valid));
+    size_t ntrain = 0, nvalid = 0;
+    for (size_t i = 0; i < nrec; i++)
+        *(rec[i].game < cut ? &ntrain : &nvalid) += 2;
+    sample *tr = malloc(ntrain * sizeof *tr + 1), *va = malloc(nvalid * sizeof *va + 1);
+    if (!tr || !va)
+        fail("out of memory for %zu samples", ntrain + nvalid);
+    /* K first (from the results alone), then the samples with their targets */
+    size_t a = 0, b = 0;
+    for (size_t i = 0; i < nrec; i++)
+        for (int flip = 0; flip < 2; flip++) {
+            sample *s = rec[i].game < cut ? &tr[a++] : &va[b++];
+            make_sample(r, &layout, &rec[i], flip, 100, 0, s);
+        }
+    double k = fit_k(tr, ntrain);
+    if (lambda > 0) {
+        a = b = 0;
+        for (size_t i = 0; i < nrec; i++)
+            for (int flip = 0; flip < 2; flip++) {
+                sample *s = rec[i].game < cut ? &tr[a++] : &va[b++];
+                make_sample(r, &layout, &rec[i], flip, k, lambda, s);
+            }
+    }
+    free(rec);
+    printf("fit %s: %zu training and %zu held-out samples (positions and their colour-reversed "
+           "twins), %u games; K = %.1f\n",
+           r->name, ntrain, nvalid, game_base, k);
+    printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
+           nvalid ? classic_loss(va, nvalid, k) : 0.0);
+
+    model md = {0};
+    md.regions = layout.regions;
+    md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
+    model_layout(&md, &layout, cd_geom_of(r));
+    md.npsq = md.npat + CD_PAT_SCALARS * 2;
+    md.nparam = md.npsq + (size_t)md.squares * 2 * 2;
+    md.w = calloc(md.nparam, sizeof(float));
+    md.m = calloc(md.nparam, sizeof(float));
+    md.v = calloc(md.nparam, sizeof(float));
+    md.grad = calloc(md.nparam, sizeof(float));
+    md.touched = malloc(md.nparam * sizeof(int));
+    md.mark = calloc(md.nparam, 1);
+    if (!md.w || !md.m || !md.v || !md.grad || !md.touched || !md.mark)
+        fail("out of memory");
+    /* start from material: a man 100, a king 300 */
+    md.w[md.npat + 2 * CD_PAT_S_MEN] = md.w[md.npat + 2 * CD_PAT_S_MEN + 1] = 100;
+    md.w[md.npat + 2 * CD_PAT_S_KINGS] = md.w[md.npat + 2 * CD_PAT_S_KINGS + 1] = 300;
+
+    size_t *order = malloc(ntrain * sizeof *order);
+    if (!order)
+        fail("out of memory");
+    for (size_t i = 0; i < ntrain; i++)
+        order[i] = i;
+    uint64_t rng = seed;
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    long step = 0;
+    for (long ep = 1; ep <= epochs; ep++) {
+        for (size_t i = ntrain; i > 1; i--) {
+            size_t j = (size_t)(splitmix(&rng) % i);
+            size_t t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        /* the step size falls linearly to a tenth over the epochs */
+        double rate = lr * (1.0 - 0.9 * (double)(ep - 1) / (double)(epochs > 1 ? epochs - 1 : 1));
+        double sum = 0;
+        for (size_t start = 0; start < ntrain; start += (size_t)batch) {
+            size_t end = start + (size_t)batch < ntrain ? start + (size_t)batch : ntrain;
+            for (size_t q = start; q < end; q++) {
+                const sample *s = &tr[order[q]];
+                double p = sigmoid(predict(&md, s) / k);
+                sum += logloss(p, s->target);
+                double g = (p - s->target) / k;
+                double gm = g * s->phase, ge = g * (1 - s->phase);
+                for (int rr = 0; rr < md.regions; rr++) {
+                    add_grad(&md, pidx(rr, s->config[rr], 0), gm);
+                    add_grad(&md, pidx(rr, s->config[rr], 1), ge);
+                }
+                for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
+                    if (s->scalar[kk]) {
+                        add_grad(&md, md.npat + 2 * kk, gm * s->scalar[kk]);
+                        add_grad(&md, md.npat + 2 * kk + 1, ge * s->scalar[kk]);
+                    }
+                for (int rr = 0; rr < md.regions; rr++) {
+                    const uint8_t *d = digits[s->config[rr]];
+                    for (int i = 0; i < CD_PAT_SQUARES; i++)
+                        if (d[i]) {
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 0),
+                                     gm * md.share[rr][i]);
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 1),
+                                     ge * md.share[rr][i]);
+                        }
+                }
+            }
+            step++;
+            double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
+            double inv = 1.0; /* batch sums: a rare configuration is not averaged away */
+            for (int t = 0; t < md.ntouched; t++) {
+                size_t i = (size_t)md.touched[t];
+                double gr = md.grad[i] * inv + (i < md.npat ? l2 * md.w[i] : 0.0);
+                md.m[i] = (float)(b1 * md.m[i] + (1 - b1) * gr);
+                md.v[i] = (float)(b2 * md.v[i] + (1 - b2) * gr * gr);
+                md.w[i] -= (float)(rate * (md.m[i] / c1) / (sqrt(md.v[i] / c2) + eps));
+                md.grad[i] = 0;
+                md.mark[i] = 0;
+            }
+            md.ntouched = 0;
+        }
+        double vl = 0, vr = 0;
+        for (size_t i = 0; i < nvalid; i++) {
+            double p = sigmoid(predict(&md, &va[i]) / k);
+            vl += logloss(p, va[i].target);
+            vr += logloss(p, va[i].result);
+        }
+        printf("epoch %ld: loss %.5f training, %.5f held out (%.5f on results), man %.0f/%.0f "
+               "king %.0f/%.0f, %.0f s\n",
+               ep, sum / (double)ntrain, nvalid ? vl / (double)nvalid : 0.0,
+               nvalid ? vr / (double)nvalid : 0.0, md.w[md.npat], md.w[md.npat + 1],
+               md.w[md.npat + 2], md.w[md.npat + 3], cli_now() - t0);
+        fflush(stdout);
+    }
+
+    /* the piece-square values folded into the window weights */
+    for (int rr = 0; rr < md.regions; rr++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++)
+            for (int i = 0; i < CD_PAT_SQUARES; i++)
+                if (digits[c][i])
+                    for (int ph = 0; ph < 2; ph++)
+                        md.w[pidx(rr, c, ph)] +=
+                            md.share[rr][i] * md.w[psq_idx(&md, md.sq[rr][i], digits[c][i], ph)];
+    /* colour symmetry made exact: each weight becomes the mean of itself and its negated twin */
+    for (int rr = 0; rr < md.regions; rr++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++) {
+            int r2, c2;
+            cd_pattern_twin(&layout, rr, c, &r2, &c2);
+            if (r2 < rr || (r2 == rr && c2 < c))
+                continue;
+            for (int ph = 0; ph < 2; ph++) {
+                float x = md.w[pidx(rr, c, ph)], y = md.w[pidx(r2, c2, ph)];
+                md.w[pidx(rr, c, ph)] = (x - y) / 2;
+                md.w[pidx(r2, c2, ph)] = (y - x) / 2;
+            }
+        }
+    cd_pattern_weights *w = calloc(1, sizeof *w);
+    if (!w)
+        fail("out of memory");
+    snprintf(w->family, sizeof w->family, "%s", cd_pattern_family_name(cd_pattern_family(r)));
+    w->layout = layout;
+    long clipped = 0;
+    for (size_t i = 0; i < md.npsq; i++) {
+        double q = nearbyint(md.w[i] * CD_PAT_UNIT);
+        if (q > 32767 || q < -32767) {
+            clipped++;
+            q = q > 0 ? 32767 : -32767;
+        }
+        int16_t *dst = i < md.npat
+                           ? &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
+                           : &w->scalar[(i - md.npat) / 2][(i - md.npat) % 2];
+        *dst = (int16_t)q;
+    }
+    size_t size = cd_pattern_write(w, NULL);
+    unsigned char *img = malloc(size);
+    if (!img)
+        fail("out of memory");
+    cd_pattern_write(w, img);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "wb");
+    if (!f || fwrite(img, 1, size, f) != size || fclose(f) != 0 || rename(tmp, out) != 0)
+        fail("cannot write %s", out);
+    printf("wrote %s (%zu bytes, %ld weights clipped), %.0f s\n", out, size, clipped,
+           cli_now() - t0);
+    free(img);
+    free(w);
+    free(order);
+    free(tr);
+    free(va);
+    free(md.w);
+    free(md.m);
+    free(md.v);
+    free(md.grad);
+    free(md.touched);
+    free(md.mark);
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        fputs(usage_text, argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "gen")) {
+        /* the engine of the self-play games uses the shipped weights unless --classic */
+        int classic = 0;
+        for (int i = 1; i < argc; i++)
+            classic |= !strcmp(argv[i], "--classic");
+        if (!classic)
+            cli_load_weights();
+        return cmd_gen(argc - 1, argv + 1);
+    }
+    if (!strcmp(argv[0], "fit"))
+        return cmd_fit(argc - 1, argv + 1);
+    fail("unknown subcommand '%s'\n%s", argv[0], usage_text);
+}

@@ -1,0 +1,322 @@
+/*
+ * pattern.c -- the learned evaluation (pattern.h): layouts, features, scoring, the weights file.
+ */
+#include <immintrin.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "pattern.h"
+
+static const struct {
+    const char *name;
+    int geometry;
+} families[CD_PAT_FAMILIES] = {
+    {"international", CD_GEOM_10X10},
+    {"constitutional", CD_GEOM_10X10},
+    {"russian", CD_GEOM_8X8},
+};
+
+static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
+
+int cd_pattern_family(const cd_rules *r)
+{
+    if (!r || !r->name)
+        return -1;
+    for (int i = 0; i < CD_PAT_FAMILIES; i++)
+        if (!strcmp(r->name, families[i].name) && (int)r->geometry == families[i].geometry)
+            return i;
+    return -1;
+}
+
+const char *cd_pattern_family_name(int family)
+{
+    return family >= 0 && family < CD_PAT_FAMILIES ? families[family].name : NULL;
+}
+
+int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
+{
+    if (geometry != CD_GEOM_10X10 && geometry != CD_GEOM_8X8)
+        return 0;
+    const cd_geom *g = &cd_geoms[geometry];
+    memset(out, 0, sizeof *out);
+    out->geometry = geometry;
+    out->start = geometry == CD_GEOM_10X10 ? 40 : 24;
+    for (int r0 = 0; r0 + 4 <= g->height; r0 += 2)
+        for (int c0 = 0; c0 + 4 <= g->width; c0 += 2) {
+            uint64_t m = 0;
+            for (int r = r0; r < r0 + 4; r++)
+                for (int c = c0; c < c0 + 4; c++)
+                    if ((r + c) & 1)
+                        m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
+            out->mask[out->regions++] = m;
+        }
+    return 1;
+}
+
+void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *region2, int *config2)
+{
+    const cd_geom *g = &cd_geoms[l->geometry];
+    uint64_t m = l->mask[region], rot = 0;
+    int bits[CD_PAT_SQUARES], n = 0;
+    for (uint64_t x = m; x; x &= x - 1) {
+        int sq = cd_internal_of_bit(g, __builtin_ctzll(x));
+        bits[n++] = cd_bit_of_internal(g, g->squares + 1 - sq);
+        rot |= 1ull << bits[n - 1];
+    }
+    int r2 = 0;
+    while (r2 < l->regions && l->mask[r2] != rot)
+        r2++;
+    int c2 = 0, p3[CD_PAT_SQUARES];
+    for (int i = 0, p = 1; i < CD_PAT_SQUARES; i++, p *= 3)
+        p3[i] = p;
+    for (int i = 0; i < n; i++) {
+        int digit = config % 3;
+        config /= 3;
+        /* its place among the twin window's squares, in ascending bit order */
+        int j = __builtin_popcountll(rot & ((1ull << bits[i]) - 1));
+        c2 += p3[j] * (digit == 0 ? 0 : 3 - digit);
+    }
+    *region2 = r2;
+    *config2 = c2;
+}
+
+/* ternary[b]: the base-3 number whose digits are the bits of b. */
+static uint16_t ternary[256];
+
+static void init_ternary(void)
+{
+    if (ternary[255])
+        return;
+    for (int b = 0; b < 256; b++) {
+        int v = 0, p = 1;
+        for (int i = 0; i < 8; i++, p *= 3)
+            if (b >> i & 1)
+                v += p;
+        ternary[b] = (uint16_t)v;
+    }
+}
+
+void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
+                            cd_pattern_features *f)
+{
+    init_ternary();
+    uint64_t k = pos->kings[0], w = pos->white[0], b = pos->black[0];
+    uint64_t wm = w & ~k, bm = b & ~k;
+    f->regions = l->regions;
+    for (int r = 0; r < l->regions; r++)
+        f->config[r] =
+            (uint16_t)(ternary[_pext_u64(wm, l->mask[r])] + 2 * ternary[_pext_u64(bm, l->mask[r])]);
+    int nwm = __builtin_popcountll(wm), nbm = __builtin_popcountll(bm);
+    int nwk = __builtin_popcountll(w & k), nbk = __builtin_popcountll(b & k);
+    f->scalar[CD_PAT_S_MEN] = (int8_t)(nwm - nbm);
+    f->scalar[CD_PAT_S_KINGS] = (int8_t)(nwk - nbk);
+    f->scalar[CD_PAT_S_TEMPO] = pos->side == CD_WHITE ? 1 : -1;
+    f->scalar[CD_PAT_S_SOLE] = (int8_t)((nwk && !nbk) - (nbk && !nwk));
+    int pieces = nwm + nbm + nwk + nbk;
+    f->start = l->start;
+    f->phase = pieces < l->start ? pieces : l->start;
+}
+
+int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
+{
+    const cd_pattern_layout *l = &w->layout;
+    init_ternary();
+    uint64_t k = pos->kings[0], wh = pos->white[0], bl = pos->black[0];
+    uint64_t wm = wh & ~k, bm = bl & ~k;
+    int mg = 0, eg = 0;
+    for (int r = 0; r < l->regions; r++) {
+        unsigned c = ternary[_pext_u64(wm, l->mask[r])] + 2u * ternary[_pext_u64(bm, l->mask[r])];
+        mg += w->pat[r][c][0];
+        eg += w->pat[r][c][1];
+    }
+    int nwm = __builtin_popcountll(wm), nbm = __builtin_popcountll(bm);
+    int nwk = __builtin_popcountll(wh & k), nbk = __builtin_popcountll(bl & k);
+    int x[CD_PAT_SCALARS] = {nwm - nbm, nwk - nbk, pos->side == CD_WHITE ? 1 : -1,
+                             (nwk && !nbk) - (nbk && !nwk)};
+    for (int s = 0; s < CD_PAT_SCALARS; s++) {
+        mg += x[s] * w->scalar[s][0];
+        eg += x[s] * w->scalar[s][1];
+    }
+    int pieces = nwm + nbm + nwk + nbk, start = l->start;
+    int ph = pieces < start ? pieces : start;
+    long long sum = (long long)mg * ph + (long long)eg * (start - ph);
+    return (int)(sum / (CD_PAT_UNIT * start));
+}
+
+/* ------------------------------------------------------------------ the file */
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static void put32(unsigned char **p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        *(*p)++ = (unsigned char)(v >> (8 * i));
+}
+
+static void put16(unsigned char **p, int16_t v)
+{
+    uint16_t u = (uint16_t)v;
+    *(*p)++ = (unsigned char)u;
+    *(*p)++ = (unsigned char)(u >> 8);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
+
+enum { HEADER = 4 + 4 + 16 + 5 * 4 };
+
+static size_t image_size(int regions)
+{
+    return HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 + 4;
+}
+
+size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
+{
+    const cd_pattern_layout *l = &w->layout;
+    size_t size = image_size(l->regions);
+    if (!buf)
+        return size;
+    unsigned char *p = buf;
+    memcpy(p, "CDW1", 4);
+    p += 4;
+    put32(&p, 1);
+    memset(p, 0, 16);
+    for (int i = 0; i < 15 && w->family[i]; i++)
+        p[i] = (unsigned char)w->family[i];
+    p += 16;
+    put32(&p, (uint32_t)l->geometry);
+    put32(&p, (uint32_t)l->regions);
+    put32(&p, CD_PAT_CONFIGS);
+    put32(&p, CD_PAT_SCALARS);
+    put32(&p, (uint32_t)l->start);
+    for (int r = 0; r < l->regions; r++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++)
+            for (int ph = 0; ph < 2; ph++)
+                put16(&p, w->pat[r][c][ph]);
+    for (int s = 0; s < CD_PAT_SCALARS; s++)
+        for (int ph = 0; ph < 2; ph++)
+            put16(&p, w->scalar[s][ph]);
+    put32(&p, fnv1a(buf, (size_t)(p - buf)));
+    return size;
+}
+
+static cd_result bad(char *err, size_t errlen, const char *what)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s", what);
+    return CD_ERR_IO;
+}
+
+cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
+                          size_t errlen)
+{
+    if (len < HEADER || memcmp(buf, "CDW1", 4))
+        return bad(err, errlen, "not a condraughts weights file (no CDW1 header)");
+    if (get32(buf + 4) != 1)
+        return bad(err, errlen, "unsupported weights file version");
+    memset(w, 0, sizeof *w);
+    memcpy(w->family, buf + 8, 15);
+    int family = -1;
+    for (int i = 0; i < CD_PAT_FAMILIES; i++)
+        if (!strcmp(w->family, families[i].name))
+            family = i;
+    if (family < 0)
+        return bad(err, errlen, "unknown family in the weights file header");
+    const unsigned char *p = buf + 24;
+    uint32_t geometry = get32(p), regions = get32(p + 4), configs = get32(p + 8);
+    uint32_t scalars = get32(p + 12), start = get32(p + 16);
+    if ((int)geometry != families[family].geometry ||
+        !cd_pattern_layout_of((int)geometry, &w->layout))
+        return bad(err, errlen, "the weights file's geometry does not match its family");
+    if ((int)regions != w->layout.regions || configs != CD_PAT_CONFIGS ||
+        scalars != CD_PAT_SCALARS || (int)start != w->layout.start)
+        return bad(err, errlen, "the weights file's table sizes do not match its geometry");
+    if (len != image_size((int)regions))
+        return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
+    if (fnv1a(buf, len - 4) != get32(buf + len - 4))
+        return bad(err, errlen, "the weights file's checksum does not match (corrupt)");
+    p = buf + HEADER;
+    for (uint32_t r = 0; r < regions; r++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++)
+            for (int ph = 0; ph < 2; ph++, p += 2)
+                w->pat[r][c][ph] = get16(p);
+    for (int s = 0; s < CD_PAT_SCALARS; s++)
+        for (int ph = 0; ph < 2; ph++, p += 2)
+            w->scalar[s][ph] = get16(p);
+    return CD_OK;
+}
+
+const cd_pattern_weights *cd_pattern_loaded(int family)
+{
+    return family >= 0 && family < CD_PAT_FAMILIES ? loaded[family] : NULL;
+}
+
+const cd_pattern_weights *cd_pattern_for(const cd_rules *r)
+{
+    return cd_pattern_loaded(cd_pattern_family(r));
+}
+
+cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen)
+{
+    for (int i = 0; i < CD_PAT_FAMILIES; i++)
+        if (!strcmp(w->family, families[i].name)) {
+            free(loaded[i]);
+            loaded[i] = w;
+            return CD_OK;
+        }
+    return bad(err, errlen, "unknown family");
+}
+
+/* ------------------------------------------------------------------ public loading */
+
+cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
+{
+    for (int i = 0; i < CD_PAT_FAMILIES; i++) {
+        char path[4096], why[160];
+        snprintf(path, sizeof path, "%s/%s.cdw", dir, families[i].name);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            snprintf(err, errlen, "weights file %s is missing (see docs/training.md)", path);
+            return CD_ERR_IO;
+        }
+        size_t cap = image_size(CD_PAT_MAX_REG) + 1, len;
+        unsigned char *buf = malloc(cap);
+        cd_pattern_weights *w = malloc(sizeof *w);
+        if (!buf || !w) {
+            fclose(f);
+            free(buf);
+            free(w);
+            snprintf(err, errlen, "out of memory reading %s", path);
+            return CD_ERR_OVERFLOW;
+        }
+        len = fread(buf, 1, cap, f);
+        fclose(f);
+        cd_result rc = cd_pattern_read(w, buf, len, why, sizeof why);
+        free(buf);
+        if (rc == CD_OK && strcmp(w->family, families[i].name)) {
+            snprintf(why, sizeof why, "it holds the weights of '%s'", w->family);
+            rc = CD_ERR_IO;
+        }
+        if (rc != CD_OK) {
+            free(w);
+            snprintf(err, errlen, "weights file %s: %s", path, why);
+            return rc;
+        }
+        cd_pattern_install(w, NULL, 0);
+    }
+    return CD_OK;
+}
+
+int cd_eval_learned(const cd_rules *r) { return cd_pattern_for(r) != NULL; }

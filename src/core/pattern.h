@@ -1,0 +1,110 @@
+/*
+ * pattern.h -- the learned evaluation: weights over board regions, read from a file per family.
+ *
+ * Representation. The board (8x8 or 10x10, the diagonal geometries) is covered by overlapping
+ * windows of 4x4 cells whose top-left cell is at an even row and an even column: 16 windows on
+ * 10x10, 9 on 8x8. Each window holds 8 playable squares. A window's configuration is the base-3
+ * number over those squares in ascending internal bit order, the digit 0 for an empty square or
+ * a king, 1 for a white man, 2 for a black man: 3^8 = 6561 configurations. Kings enter through
+ * the scalar features, which see the whole board:
+ *   men      white men - black men
+ *   kings    white kings - black kings
+ *   tempo    +1 with White to move, -1 with Black to move
+ *   sole     +1 when only White has kings, -1 when only Black has, else 0
+ * Every weight exists twice, for the middle game and for the endgame; the score blends them by
+ * the number of pieces on the board: phase = min(pieces, start) / start, where start is the
+ * number of pieces in the start position (40 on 10x10, 24 on 8x8).
+ *
+ *   score(White) = (phase * sum of middle-game weights + (1 - phase) * sum of endgame weights)
+ *
+ * Weights are stored as 16-bit integers in units of 1/8 of a hundredth of a man (the engine's
+ * score unit), so the score is the weighted sum divided by 8 * start.
+ *
+ * File format (little-endian), one file per family (e.g. weights/international.cdw):
+ *   "CDW1"  magic
+ *   u32     version (1)
+ *   char    family[16], NUL-padded (e.g. "international")
+ *   u32     geometry (cd_geometry_id)
+ *   u32     regions, u32 configurations (6561), u32 scalars (4), u32 start pieces
+ *   i16     pattern[regions][configurations][2]   ([..][0] middle game, [..][1] endgame)
+ *   i16     scalar[scalars][2]
+ *   u32     FNV-1a 32 of every byte before it
+ * Invariants: a loaded table's geometry and region count match its family's variants; the file
+ * is exactly the size the header implies; the checksum matches.
+ *
+ * Which variants use which file: cd_pattern_family() (by the variant's canonical name). Variants
+ * without a family, or a family whose file was not loaded, use the hand-set evaluation (eval.c).
+ */
+#ifndef CD_PATTERN_H
+#define CD_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "condraughts.h"
+
+#define CD_PAT_CONFIGS  6561
+#define CD_PAT_MAX_REG  16
+#define CD_PAT_SCALARS  4
+#define CD_PAT_SQUARES  8
+#define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
+#define CD_PAT_FAMILIES 3
+
+enum { CD_PAT_S_MEN = 0, CD_PAT_S_KINGS, CD_PAT_S_TEMPO, CD_PAT_S_SOLE };
+
+typedef struct cd_pattern_layout {
+    int geometry;
+    int regions;
+    int start;                     /* pieces in the start position */
+    uint64_t mask[CD_PAT_MAX_REG]; /* internal bits of each window's 8 squares */
+} cd_pattern_layout;
+
+typedef struct cd_pattern_weights {
+    char family[16];
+    cd_pattern_layout layout;
+    int16_t pat[CD_PAT_MAX_REG][CD_PAT_CONFIGS][2];
+    int16_t scalar[CD_PAT_SCALARS][2];
+} cd_pattern_weights;
+
+/* The features of one position, White's view: a configuration per window and the scalars. */
+typedef struct cd_pattern_features {
+    int regions;
+    uint16_t config[CD_PAT_MAX_REG];
+    int8_t scalar[CD_PAT_SCALARS];
+    int phase; /* pieces on the board, at most start */
+    int start;
+} cd_pattern_features;
+
+/* The family index (0..CD_PAT_FAMILIES-1) of a variant, or -1 if it has none. */
+int cd_pattern_family(const cd_rules *r);
+/* The family's name ("international", "constitutional", "russian") and its file name. */
+const char *cd_pattern_family_name(int family);
+/* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
+int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
+
+/* The window and configuration that (region, config) becomes when the board is turned 180
+ * degrees and the colours exchanged. A weights table is colour-symmetric when every weight is
+ * the negation of its twin's: then a position turned round scores exactly the negation. */
+void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *region2,
+                     int *config2);
+
+/* Extract the features (the position's rules must have a layout). */
+void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
+                            cd_pattern_features *f);
+/* The learned score of a position, White's view, hundredths of a man. */
+int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos);
+
+/* Serialise w into buf (NULL: just the size); returns the size in bytes. */
+size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf);
+/* Parse a file image; CD_ERR_IO with a message in err on any fault. */
+cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
+                          size_t errlen);
+
+/* The loaded weights of a family (NULL: none loaded). */
+const cd_pattern_weights *cd_pattern_loaded(int family);
+/* The loaded weights for a variant, or NULL (then the hand-set evaluation applies). */
+const cd_pattern_weights *cd_pattern_for(const cd_rules *r);
+/* Install weights for their family (taking ownership; NULL family name: error). */
+cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * test_pattern.c -- the learned evaluation's machinery (src/core/pattern.c): window layouts,
+ * configurations of the start position (derived by hand), the colour twin of every
+ * configuration, exact colour symmetry of a symmetrised table on positions from random games,
+ * agreement of the engine's scoring with the trainer's features, and the weights file (round
+ * trip, and a clear error for every kind of damage).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "check.h"
+#include "pattern.h"
+
+static uint64_t rng = 12345;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void test_layouts(void)
+{
+    cd_pattern_layout l;
+    CHECK(cd_pattern_layout_of(CD_GEOM_10X10, &l));
+    CHECK(l.regions == 16 && l.start == 40);
+    uint64_t all = 0;
+    for (int r = 0; r < l.regions; r++) {
+        CHECK(__builtin_popcountll(l.mask[r]) == 8);
+        all |= l.mask[r];
+    }
+    CHECK(__builtin_popcountll(all) == 50);
+    CHECK(cd_pattern_layout_of(CD_GEOM_8X8, &l));
+    CHECK(l.regions == 9 && l.start == 24);
+    all = 0;
+    for (int r = 0; r < l.regions; r++)
+        all |= l.mask[r];
+    CHECK(__builtin_popcountll(all) == 32);
+    CHECK(!cd_pattern_layout_of(CD_GEOM_12X12, &l));
+}
+
+/* The 10x10 start: windows at rows 0-3 hold 8 black men (all digits 2: 3^8 - 1 = 6560); at
+ * rows 2-5 black men on rows 2-3 (the four low digits: 2 * (1 + 3 + 9 + 27) = 80); at rows 4-7
+ * white men on rows 6-7 (the four high digits: 81 + 243 + 729 + 2187 = 3240); at rows 6-9
+ * all white (3280). Scalars: equal material, White to move, no kings. */
+static void test_start_features(void)
+{
+    const cd_rules *r = cd_rules_find("international");
+    cd_position p;
+    cd_position_start(&p, r);
+    cd_pattern_layout l;
+    cd_pattern_layout_of(CD_GEOM_10X10, &l);
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &l, &f);
+    static const int want[4] = {6560, 80, 3240, 3280};
+    for (int reg = 0; reg < 16; reg++)
+        CHECK(f.config[reg] == want[reg / 4]);
+    CHECK(f.scalar[CD_PAT_S_MEN] == 0 && f.scalar[CD_PAT_S_KINGS] == 0);
+    CHECK(f.scalar[CD_PAT_S_TEMPO] == 1 && f.scalar[CD_PAT_S_SOLE] == 0);
+    CHECK(f.phase == 40 && f.start == 40);
+}
+
+static void test_twins(void)
+{
+    for (int geo = 0; geo < 2; geo++) {
+        cd_pattern_layout l;
+        cd_pattern_layout_of(geo ? CD_GEOM_10X10 : CD_GEOM_8X8, &l);
+        for (int reg = 0; reg < l.regions; reg++)
+            for (int c = 0; c < CD_PAT_CONFIGS; c++) {
+                int r2, c2, r3, c3;
+                cd_pattern_twin(&l, reg, c, &r2, &c2);
+                CHECK(r2 >= 0 && r2 < l.regions && c2 >= 0 && c2 < CD_PAT_CONFIGS);
+                cd_pattern_twin(&l, r2, c2, &r3, &c3);
+                CHECK(r3 == reg && c3 == c);
+            }
+        /* the top-left window full of black men is the bottom-right one full of white men */
+        int r2, c2;
+        cd_pattern_twin(&l, 0, CD_PAT_CONFIGS - 1, &r2, &c2);
+        CHECK(r2 == l.regions - 1 && c2 == (CD_PAT_CONFIGS - 1) / 2);
+    }
+}
+
+/* Random weights made colour-symmetric, as the trainer writes them. */
+static cd_pattern_weights *random_symmetric(const char *family, int geometry)
+{
+    cd_pattern_weights *w = calloc(1, sizeof *w);
+    snprintf(w->family, sizeof w->family, "%s", family);
+    cd_pattern_layout_of(geometry, &w->layout);
+    for (int reg = 0; reg < w->layout.regions; reg++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++) {
+            int r2, c2;
+            cd_pattern_twin(&w->layout, reg, c, &r2, &c2);
+            if (r2 < reg || (r2 == reg && c2 < c))
+                continue;
+            for (int ph = 0; ph < 2; ph++) {
+                int16_t v = (r2 == reg && c2 == c) ? 0 : (int16_t)((int)(next() % 2001) - 1000);
+                w->pat[reg][c][ph] = v;
+                w->pat[r2][c2][ph] = (int16_t)-v;
+            }
+        }
+    for (int s = 0; s < CD_PAT_SCALARS; s++)
+        for (int ph = 0; ph < 2; ph++)
+            w->scalar[s][ph] = (int16_t)(next() % 4000);
+    return w;
+}
+
+static cd_position turned(const cd_position *p)
+{
+    const cd_geom *g = cd_geom_of(p->rules);
+    cd_position q;
+    cd_position_empty(&q, p->rules, p->side ^ 1);
+    for (int sq = 1; sq <= g->squares; sq++) {
+        int piece = cd_position_piece(p, sq);
+        if (piece == CD_EMPTY)
+            continue;
+        static const int swap[] = {0, CD_BLACK_MAN, CD_WHITE_MAN, CD_BLACK_KING, CD_WHITE_KING};
+        cd_position_set(&q, g->squares + 1 - sq, swap[piece]);
+    }
+    return q;
+}
+
+/* Positions from random games: the score turned round is the negation, and the engine's
+ * integer score is the trainer's feature sum. */
+static void test_symmetry_and_features(const char *variant, int geometry)
+{
+    const cd_rules *r = cd_rules_find(variant);
+    cd_pattern_weights *w = random_symmetric(variant, geometry);
+    int positions = 0;
+    for (int game = 0; game < 60; game++) {
+        cd_position p;
+        cd_position_start(&p, r);
+        for (int ply = 0; ply < 120; ply++) {
+            cd_position q = turned(&p);
+            int a = cd_pattern_eval_white(w, &p), b = cd_pattern_eval_white(w, &q);
+            CHECK(a == -b);
+            cd_pattern_features f;
+            cd_pattern_features_of(&p, &w->layout, &f);
+            long long mg = 0, eg = 0;
+            for (int reg = 0; reg < f.regions; reg++) {
+                mg += w->pat[reg][f.config[reg]][0];
+                eg += w->pat[reg][f.config[reg]][1];
+            }
+            for (int s = 0; s < CD_PAT_SCALARS; s++) {
+                mg += f.scalar[s] * w->scalar[s][0];
+                eg += f.scalar[s] * w->scalar[s][1];
+            }
+            long long sum = mg * f.phase + eg * (f.start - f.phase);
+            CHECK(a == (int)(sum / (CD_PAT_UNIT * f.start)));
+            positions++;
+            cd_movelist list;
+            int n = cd_generate(&p, &list);
+            if (n == 0)
+                break;
+            cd_position nx;
+            cd_play(&p, &list.moves[next() % (uint64_t)n], &nx);
+            p = nx;
+        }
+    }
+    CHECK(positions > 1000);
+    free(w);
+}
+
+static void test_file(void)
+{
+    cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10);
+    size_t n = cd_pattern_write(w, NULL);
+    CHECK(n == 44 + 16 * 6561 * 4 + 4 * 4 + 4);
+    unsigned char *img = malloc(n);
+    cd_pattern_write(w, img);
+    cd_pattern_weights *back = malloc(sizeof *back);
+    char err[200];
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
+    CHECK(!memcmp(back->pat, w->pat, sizeof w->pat) &&
+          !memcmp(back->scalar, w->scalar, sizeof w->scalar));
+    CHECK(!strcmp(back->family, "international"));
+    /* damage: a flipped bit, a truncation, a foreign file, a family on the wrong board */
+    img[1000] ^= 4;
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "checksum") != NULL);
+    img[1000] ^= 4;
+    CHECK(cd_pattern_read(back, img, n - 10, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "size") != NULL);
+    CHECK(cd_pattern_read(back, (const unsigned char *)"PK\3\4", 4, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "CDW1") != NULL);
+    memcpy(img + 8, "russian\0\0\0\0\0\0\0\0", 16);
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "geometry") != NULL);
+    CHECK(cd_eval_load("/nonexistent-folder", err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "/nonexistent-folder/international.cdw is missing") != NULL);
+    free(img);
+    free(back);
+    free(w);
+}
+
+/* The shipped files (make runs the tests from the top folder): loaded, they score the families'
+ * variants, and only those. */
+static void test_shipped(void)
+{
+    char err[300];
+    const cd_rules *intl = cd_rules_find("international"), *killer = cd_rules_find("killer");
+    CHECK(!cd_eval_learned(intl));
+    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
+    CHECK(cd_eval_learned(intl) && cd_eval_learned(cd_rules_find("constitutional")) &&
+          cd_eval_learned(cd_rules_find("russian")));
+    CHECK(!cd_eval_learned(killer) && !cd_eval_learned(cd_rules_find("brazilian")));
+    cd_position p;
+    cd_position_empty(&p, intl, CD_BLACK);
+    cd_position_set(&p, 28, CD_WHITE_MAN);
+    cd_position_set(&p, 33, CD_WHITE_MAN);
+    cd_position_set(&p, 12, CD_BLACK_MAN);
+    CHECK(cd_evaluate(&p) == -cd_pattern_eval_white(cd_pattern_for(intl), &p));
+    /* a man up is good for the side that has it, in the middle of the learned scale */
+    CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
+}
+
+int main(void)
+{
+    test_layouts();
+    test_start_features();
+    test_twins();
+    test_symmetry_and_features("international", CD_GEOM_10X10);
+    test_symmetry_and_features("russian", CD_GEOM_8X8);
+    test_file();
+    test_shipped();
+    printf("test_pattern: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

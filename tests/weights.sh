@@ -1,0 +1,51 @@
+#!/bin/sh
+# The learned evaluation's weights files from the command line: the commands that search refuse
+# to start without them or with a damaged one (one line naming the file and the fault, status 2),
+# the others do not need them, and the shipped files load and change the engine's scores.
+# Usage: tests/weights.sh [--bin PATH]
+bin=./build/condraughts
+[ "${1:-}" = "--bin" ] && bin=$2
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_error PATTERN ARGS...: status 2 and one stderr line matching PATTERN
+expect_error() {
+    pat=$1; shift
+    err=$("$bin" "$@" 2>&1 >/dev/null </dev/null); st=$?
+    lines=$(printf '%s\n' "$err" | wc -l)
+    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok
+    else bad "condraughts $*: status $st, stderr '$err'"; fi
+}
+
+CD_WEIGHTS=$tmp/none expect_error "weights file $tmp/none/international.cdw is missing" \
+    analyse --variant international --depth 2
+CD_WEIGHTS=$tmp/none expect_error "is missing" bench 1
+CD_WEIGHTS=$tmp/none expect_error "is missing" hub
+
+# every command that does not search works without them
+out=$(CD_WEIGHTS=$tmp/none "$bin" perft --variant international 3 | head -3 | tail -1)
+[ "$out" = "perft 3 658" ] && ok || bad "perft without weights: '$out'"
+
+# damaged copies of the shipped files
+dir=$(dirname "$bin")/../weights
+[ -f weights/international.cdw ] && dir=weights
+cp "$dir"/*.cdw "$tmp/"
+printf 'X' | dd of="$tmp/constitutional.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
+CD_WEIGHTS=$tmp expect_error "constitutional.cdw: the weights file's checksum does not match" \
+    analyse --variant international --depth 2
+cp "$dir/constitutional.cdw" "$tmp/"
+head -c 1000 "$dir/russian.cdw" > "$tmp/russian.cdw"
+CD_WEIGHTS=$tmp expect_error "russian.cdw: the weights file has the wrong size" \
+    analyse --variant russian --depth 2
+cp "$dir/international.cdw" "$tmp/russian.cdw"
+CD_WEIGHTS=$tmp expect_error "russian.cdw: it holds the weights of .international." \
+    analyse --variant russian --depth 2
+: > "$tmp/russian.cdw"
+CD_WEIGHTS=$tmp expect_error "russian.cdw: not a condraughts weights file" \
+    analyse --variant russian --depth 2
+
+echo "weights: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
