@@ -22,7 +22,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,17 +38,7 @@
 #define REC_SIZE 40
 #define HDR_SIZE 32
 
-_Noreturn static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("condraughts train: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
+#define fail(...) cli_die("condraughts train: ", __VA_ARGS__)
 
 static const char *usage_text =
     "usage: condraughts train gen --variant V --games N [--nodes N] [--random-plies LO-HI]\n"
@@ -58,6 +47,19 @@ static const char *usage_text =
     "       condraughts train fit --variant V --data FILE[,FILE...] [--epochs E] [--lr R]\n"
     "                             [--batch B] [--lambda L] [--l2 X] [--valid F] [--seed S]\n"
     "                             --out FILE.cdw\n";
+
+/* The value of option argv[*i] (advancing *i); --help prints the usage and exits 0. */
+static const char *value_of(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        fputs(usage_text, stdout);
+        exit(0);
+    }
+    if (*i + 1 >= argc)
+        fail("%s needs a value\n%s", a, usage_text);
+    return argv[++*i];
+}
 
 typedef struct record {
     uint64_t white, black, kings;
@@ -321,13 +323,7 @@ static int cmd_gen(int argc, char **argv)
             c.classic = 1;
             continue;
         }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc)
-            fail("%s needs a value\n%s", a, usage_text);
-        const char *v = argv[++i];
+        const char *v = value_of(argc, argv, &i);
         if (!strcmp(a, "--variant"))
             c.rules = family_rules(v);
         else if (!strcmp(a, "--games"))
@@ -620,13 +616,7 @@ static int cmd_fit(int argc, char **argv)
     uint64_t seed = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc)
-            fail("%s needs a value\n%s", a, usage_text);
-        const char *v = argv[++i];
+        const char *v = value_of(argc, argv, &i);
         if (!strcmp(a, "--variant"))
             r = family_rules(v);
         else if (!strcmp(a, "--data"))
