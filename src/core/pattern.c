@@ -1,7 +1,6 @@
 /*
  * pattern.c -- the learned evaluation (pattern.h): layouts, features, scoring, the weights file.
  */
-#include <immintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,21 @@ static const struct {
 };
 
 static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
+
+#if defined(__BMI2__)
+#include <immintrin.h> /* pext: a window's squares gathered in one instruction */
+static inline unsigned gather(uint64_t x, uint64_t mask) { return (unsigned)_pext_u64(x, mask); }
+#else
+/* The bits of x under mask, packed low (pext without BMI2: sanitizer and portable builds). */
+static inline unsigned gather(uint64_t x, uint64_t mask)
+{
+    unsigned out = 0;
+    for (int i = 0; mask; mask &= mask - 1, i++)
+        if (x & mask & -mask)
+            out |= 1u << i;
+    return out;
+}
+#endif
 
 int cd_pattern_family(const cd_rules *r)
 {
@@ -107,7 +121,7 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
     f->regions = l->regions;
     for (int r = 0; r < l->regions; r++)
         f->config[r] =
-            (uint16_t)(ternary[_pext_u64(wm, l->mask[r])] + 2 * ternary[_pext_u64(bm, l->mask[r])]);
+            (uint16_t)(ternary[gather(wm, l->mask[r])] + 2 * ternary[gather(bm, l->mask[r])]);
     int nwm = __builtin_popcountll(wm), nbm = __builtin_popcountll(bm);
     int nwk = __builtin_popcountll(w & k), nbk = __builtin_popcountll(b & k);
     f->scalar[CD_PAT_S_MEN] = (int8_t)(nwm - nbm);
@@ -127,7 +141,7 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
     uint64_t wm = wh & ~k, bm = bl & ~k;
     int mg = 0, eg = 0;
     for (int r = 0; r < l->regions; r++) {
-        unsigned c = ternary[_pext_u64(wm, l->mask[r])] + 2u * ternary[_pext_u64(bm, l->mask[r])];
+        unsigned c = ternary[gather(wm, l->mask[r])] + 2u * ternary[gather(bm, l->mask[r])];
         mg += w->pat[r][c][0];
         eg += w->pat[r][c][1];
     }
