@@ -436,7 +436,8 @@ cd_engine *cd_engine_new(size_t tt_mb);
 void cd_engine_free(cd_engine *e);
 /* Resize (and clear) the transposition table. */
 cd_result cd_engine_set_hash(cd_engine *e, size_t tt_mb);
-/* Forget everything learned (new game). */
+/* Forget everything learned (new game), and a stop that arrived after the last search ended.
+ * Not while a search runs. */
 void cd_engine_clear(cd_engine *e);
 
 typedef struct cd_limits {

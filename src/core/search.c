@@ -606,6 +606,7 @@ void cd_engine_clear(cd_engine *e)
     memset(e->killers, 0, sizeof e->killers);
     if (e->workers)
         memset(e->workers, 0, (size_t)(e->threads - 1) * sizeof *e->workers);
+    atomic_store(&e->stop, 0); /* a stop that came after the last search ended */
 }
 
 static void report(search *s, cd_info_fn fn, void *user, int depth, int line, int score)
