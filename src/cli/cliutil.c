@@ -31,6 +31,17 @@ double cli_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int cli_beside_program(const char *rel, char *path, size_t len)
+{
+    char exe[2048];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = k > 0 ? (exe[k] = '\0', strrchr(exe, '/')) : NULL;
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return (size_t)snprintf(path, len, "%s/../%s", exe, rel) < len;
+}
+
 void cli_weights_dir(char *path, size_t len)
 {
     const char *env = getenv("CD_WEIGHTS");
@@ -42,15 +53,7 @@ void cli_weights_dir(char *path, size_t len)
         snprintf(path, len, "weights");
         return;
     }
-    char exe[2048];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = k > 0 ? (exe[k] = '\0', strrchr(exe, '/')) : NULL;
-    if (!slash) {
-        snprintf(path, len, "weights");
-        return;
-    }
-    *slash = '\0';
-    if ((size_t)snprintf(path, len, "%.2047s/../weights", exe) >= len)
+    if (!cli_beside_program("weights", path, len))
         snprintf(path, len, "weights");
 }
 

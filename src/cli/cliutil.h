@@ -14,6 +14,9 @@ _Noreturn void cli_die(const char *prefix, const char *fmt, ...)
 /* Seconds on the monotonic clock. */
 double cli_now(void);
 
+/* BIN/../rel next to the running program into path; 0 if it cannot be told or does not fit. */
+int cli_beside_program(const char *rel, char *path, size_t len);
+
 /* The folder of the learned evaluation's weights: $CD_WEIGHTS if set, else ./weights if it holds
  * international.cdw, else BIN/../weights next to the program. */
 void cli_weights_dir(char *path, size_t len);

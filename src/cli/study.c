@@ -165,16 +165,9 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
     snprintf(path, len, "openings/%s", name);
     if (access(path, R_OK) == 0)
         return 1;
-    char exe[PATH_MAX];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k <= 0)
-        return 0;
-    exe[k] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return 0;
-    *slash = '\0';
-    if (snprintf(path, len, "%s/../openings/%s", exe, name) >= (int)len)
+    char rel[64];
+    snprintf(rel, sizeof rel, "openings/%s", name);
+    if (!cli_beside_program(rel, path, len))
         return 0;
     return access(path, R_OK) == 0;
 }

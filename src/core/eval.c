@@ -238,8 +238,7 @@ int cd_eval_white(const cd_position *pos)
     if (!pw)
         return cd_eval_classic_white(pos);
     int score = cd_pattern_eval_white(pw, pos);
-    int wk = cd_bb_count(pos->kings) ? 1 : 0;
-    if (!wk)
+    if (!cd_bb_count(pos->kings))
         return score;
     /* a lone king against kings: the same scaling as the hand-set evaluation */
     side_stats s[2];

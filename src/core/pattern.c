@@ -49,11 +49,29 @@ const char *cd_pattern_family_name(int family)
     return family >= 0 && family < CD_PAT_FAMILIES ? families[family].name : NULL;
 }
 
+/* ternary[b]: the base-3 number whose digits are the bits of b. Filled by the first
+ * cd_pattern_layout_of, which every layout (and so every weights table) comes from. */
+static uint16_t ternary[256];
+
+static void init_ternary(void)
+{
+    if (ternary[255])
+        return;
+    for (int b = 0; b < 256; b++) {
+        int v = 0, p = 1;
+        for (int i = 0; i < 8; i++, p *= 3)
+            if (b >> i & 1)
+                v += p;
+        ternary[b] = (uint16_t)v;
+    }
+}
+
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
 {
     if (geometry != CD_GEOM_10X10 && geometry != CD_GEOM_8X8)
         return 0;
     const cd_geom *g = &cd_geoms[geometry];
+    init_ternary();
     memset(out, 0, sizeof *out);
     out->geometry = geometry;
     out->start = geometry == CD_GEOM_10X10 ? 40 : 24;
@@ -96,26 +114,9 @@ void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *re
     *config2 = c2;
 }
 
-/* ternary[b]: the base-3 number whose digits are the bits of b. */
-static uint16_t ternary[256];
-
-static void init_ternary(void)
-{
-    if (ternary[255])
-        return;
-    for (int b = 0; b < 256; b++) {
-        int v = 0, p = 1;
-        for (int i = 0; i < 8; i++, p *= 3)
-            if (b >> i & 1)
-                v += p;
-        ternary[b] = (uint16_t)v;
-    }
-}
-
 void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
                             cd_pattern_features *f)
 {
-    init_ternary();
     uint64_t k = pos->kings[0], w = pos->white[0], b = pos->black[0];
     uint64_t wm = w & ~k, bm = b & ~k;
     f->regions = l->regions;
@@ -136,7 +137,6 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
 int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
 {
     const cd_pattern_layout *l = &w->layout;
-    init_ternary();
     uint64_t k = pos->kings[0], wh = pos->white[0], bl = pos->black[0];
     uint64_t wm = wh & ~k, bm = bl & ~k;
     int mg = 0, eg = 0;
