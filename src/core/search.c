@@ -553,10 +553,12 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
     static const char *names[] = {"lmr",     "aspiration", "killers", "history",
                                   "ttcut",   "single",     "qshots",  "lmrlog",
-                                  "probcut", "timeman",    "classic-eval", "drawscale"};
+                                  "probcut", "timeman",    "classic-eval", "drawscale",
+                                  "partial"};
     int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,     &e->use_history,
                      &e->use_ttcut,   &e->use_single,     &e->use_qshots,      &e->use_lmrlog,
-                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale};
+                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale,
+                     &e->use_partial};
     if (!e || !name)
         return CD_ERR_ARG;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -775,6 +777,15 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
             }
             for (;;) {
                 score = search_node(s, root, alpha, beta, depth, 0, g->quiet[g->ply]);
+                /* 13. an iteration cut short by the clock still counts when a root move was
+                 * searched to the end with a score above alpha: it is played ("partial") */
+                if (s->stopped && e->use_partial && line == 1 && lines == 1 && s->pvlen[0] > 0 &&
+                    !cd_move_equal(&s->pv[0][0], &out->best)) {
+                    out->best = s->pv[0][0];
+                    out->has_ponder = s->pvlen[0] > 1;
+                    if (out->has_ponder)
+                        out->ponder = s->pv[0][1];
+                }
                 if (s->stopped)
                     break;
                 if (score <= alpha) {
