@@ -4,6 +4,7 @@
  */
 #include "cliutil.h"
 #include "egtb_cmd.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,71 +20,169 @@
 
 typedef struct egtb_options {
     const cd_rules *rules;
+    const cli_command *cmd;
     const char *dir, *fen, *white, *black, *claims;
     int pieces, kings_pieces, threads, side, moves;
 } egtb_options;
 
-static long number(const char *opt, const char *s, long lo, long hi)
+enum {
+    O_VARIANT,
+    O_DIR,
+    O_FEN,
+    O_CLAIMS,
+    O_WHITE,
+    O_BLACK,
+    O_PIECES,
+    O_KINGS_PIECES,
+    O_THREADS,
+    O_TO_MOVE,
+    O_MOVES
+};
+
+#define OPT_VARIANT(req)                                                                           \
+    {                                                                                              \
+        .id = O_VARIANT, .name = "variant", .alias = 'v', .kind = CLI_TEXT, .meta = "V",           \
+        .required = req, .help = "the variant"                                                     \
+    }
+#define OPT_DIR                                                                                    \
+    {                                                                                              \
+        .id = O_DIR, .name = "dir", .kind = CLI_TEXT, .meta = "egtb",                              \
+        .help = "the tables' folder (default egtb)"                                                \
+    }
+
+static const cli_opt build_opts[] = {OPT_VARIANT(1),
+                                     {.id = O_PIECES,
+                                      .name = "pieces",
+                                      .kind = CLI_INT,
+                                      .meta = "N",
+                                      .lo = 2,
+                                      .hi = CD_EGTB_MAX_PIECES,
+                                      .required = 1,
+                                      .help = "every table of up to N pieces"},
+                                     {.id = O_KINGS_PIECES,
+                                      .name = "kings-pieces",
+                                      .kind = CLI_INT,
+                                      .meta = "N",
+                                      .lo = 2,
+                                      .hi = CD_EGTB_MAX_PIECES,
+                                      .help = "and the kings-only tables up to N pieces"},
+                                     OPT_DIR,
+                                     {.id = O_THREADS,
+                                      .name = "threads",
+                                      .kind = CLI_INT,
+                                      .meta = "T",
+                                      .lo = 1,
+                                      .hi = 64,
+                                      .help = "worker threads (default: the cores)"},
+                                     {0}};
+static const cli_opt stats_opts[] = {
+    OPT_VARIANT(1),
+    {.id = O_WHITE,
+     .name = "white",
+     .kind = CLI_TEXT,
+     .meta = "KK",
+     .required = 1,
+     .help = "White's pieces: K a king, M a man (KKM: two kings and a man)"},
+    {.id = O_BLACK,
+     .name = "black",
+     .kind = CLI_TEXT,
+     .meta = "K",
+     .required = 1,
+     .help = "Black's pieces"},
+    {.id = O_TO_MOVE,
+     .name = "to-move",
+     .kind = CLI_CHOICE,
+     .meta = "white|black",
+     .help = "the side to move (default white)"},
+    OPT_DIR,
+    {0}};
+static const cli_opt probe_opts[] = {
+    OPT_VARIANT(1),
+    {.id = O_FEN,
+     .name = "fen",
+     .kind = CLI_TEXT,
+     .meta = "FEN",
+     .required = 1,
+     .help = "the position"},
+    {.id = O_MOVES, .name = "moves", .kind = CLI_FLAG, .help = "also the value after each move"},
+    OPT_DIR,
+    {0}};
+static const cli_opt report_opts[] = {{.id = O_CLAIMS,
+                                       .name = "claims",
+                                       .kind = CLI_TEXT,
+                                       .meta = "FILE",
+                                       .required = 1,
+                                       .help = "the claims to check (docs/claims/)"},
+                                      OPT_DIR,
+                                      {0}};
+
+static int run_build(int argc, char **argv);
+static int run_stats(int argc, char **argv);
+static int run_probe(int argc, char **argv);
+static int run_report(int argc, char **argv);
+
+static const cli_command build_cmd = {
+    .name = "egtb build",
+    .about = "Build the endgame tables (win, draw or loss and the distance) up to N pieces.",
+    .opts = build_opts,
+    .run = run_build,
+};
+static const cli_command stats_cmd = {
+    .name = "egtb stats",
+    .about = "Count one table's wins, draws and losses and show its longest win.",
+    .opts = stats_opts,
+    .run = run_stats,
+};
+static const cli_command probe_cmd = {
+    .name = "egtb probe",
+    .about = "The tables' value of a position: win in N, draw or loss in N (plies).",
+    .opts = probe_opts,
+    .run = run_probe,
+};
+static const cli_command report_cmd = {
+    .name = "egtb report",
+    .about = "Check a file of claims against the tables; Markdown with statistics on stdout.",
+    .opts = report_opts,
+    .run = run_report,
+};
+static const cli_command *const egtb_subs[] = {&build_cmd, &stats_cmd, &probe_cmd, &report_cmd,
+                                               NULL};
+const cli_command cd_egtb_command = {
+    .name = "egtb",
+    .about = "Endgame tablebases: build, statistics, probe, claims report.",
+    .subs = egtb_subs,
+};
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi)
-        die("%s: '%s' is not a number from %ld to %ld", opt, s, lo, hi);
-    return v;
+    egtb_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = cli_variant(o->cmd, v->text); break;
+    case O_DIR: o->dir = v->text; break;
+    case O_FEN: o->fen = v->text; break;
+    case O_CLAIMS: o->claims = v->text; break;
+    case O_WHITE: o->white = v->text; break;
+    case O_BLACK: o->black = v->text; break;
+    case O_PIECES: o->pieces = (int)v->n; break;
+    case O_KINGS_PIECES: o->kings_pieces = (int)v->n; break;
+    case O_THREADS: o->threads = (int)v->n; break;
+    case O_TO_MOVE: o->side = v->n ? CD_BLACK : CD_WHITE; break;
+    case O_MOVES: o->moves = 1; break;
+    }
 }
 
-static void parse(int argc, char **argv, egtb_options *o)
+/* The options of cmd (a subcommand's own table). */
+static void parse(const cli_command *cmd, int argc, char **argv, egtb_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->cmd = cmd;
     o->dir = DEFAULT_DIR;
     o->side = CD_WHITE;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--moves")) {
-            o->moves = 1;
-            continue;
-        }
-        if (a[0] != '-' || a[1] != '-')
-            die("unexpected argument '%s'", a);
-        if (i + 1 >= argc)
-            die("%s needs a value", a);
-        const char *v = argv[++i];
-        if (!strcmp(a, "--variant")) {
-            o->rules = cd_rules_find(v);
-            if (!o->rules)
-                die("unknown variant '%s' (try: condraughts variants)", v);
-        } else if (!strcmp(a, "--dir")) {
-            o->dir = v;
-        } else if (!strcmp(a, "--fen")) {
-            o->fen = v;
-        } else if (!strcmp(a, "--claims")) {
-            o->claims = v;
-        } else if (!strcmp(a, "--white")) {
-            o->white = v;
-        } else if (!strcmp(a, "--black")) {
-            o->black = v;
-        } else if (!strcmp(a, "--pieces")) {
-            o->pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
-        } else if (!strcmp(a, "--kings-pieces")) {
-            o->kings_pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
-        } else if (!strcmp(a, "--threads")) {
-            o->threads = (int)number(a, v, 1, 64);
-        } else if (!strcmp(a, "--to-move")) {
-            if (!strcmp(v, "white"))
-                o->side = CD_WHITE;
-            else if (!strcmp(v, "black"))
-                o->side = CD_BLACK;
-            else
-                die("--to-move: '%s' is not white or black", v);
-        } else {
-            die("unknown option '%s'", a);
-        }
-    }
-    if (!o->rules && !o->claims)
-        die("--variant is required");
+    cli_parse(cmd, argc, argv, set_option, o, NULL, 0);
+    if (cmd != &report_cmd && !o->rules)
+        cli_fail(cmd, "--variant is required");
 }
 
 static cd_egtb *open_tables(const egtb_options *o)
@@ -279,23 +378,30 @@ static int cmd_probe(const egtb_options *o)
     return 0;
 }
 
-int cmd_egtb(int argc, char **argv)
+static int run_build(int argc, char **argv)
 {
-    if (argc < 1)
-        die("usage: condraughts egtb build|stats|probe --variant V ... (try: condraughts help)");
     egtb_options o;
-    parse(argc - 1, argv + 1, &o);
-    if (!strcmp(argv[0], "build"))
-        return cmd_build(&o);
-    if (!strcmp(argv[0], "stats"))
-        return cmd_stats(&o);
-    if (!strcmp(argv[0], "probe"))
-        return cmd_probe(&o);
-    if (!strcmp(argv[0], "report")) {
-        if (!o.claims)
-            die("report: --claims FILE is required");
-        return egtb_report(o.claims, o.dir, stdout);
-    }
-    die("unknown subcommand '%s' (build, stats, probe, report)", argv[0]);
-    return 2;
+    parse(&build_cmd, argc, argv, &o);
+    return cmd_build(&o);
+}
+
+static int run_stats(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&stats_cmd, argc, argv, &o);
+    return cmd_stats(&o);
+}
+
+static int run_probe(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&probe_cmd, argc, argv, &o);
+    return cmd_probe(&o);
+}
+
+static int run_report(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&report_cmd, argc, argv, &o);
+    return egtb_report(o.claims, o.dir, stdout);
 }
