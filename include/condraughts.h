@@ -400,7 +400,9 @@ void cd_game_time_loss(cd_game *g, int colour);
 cd_status cd_game_status(const cd_game *g, cd_reason *reason);
 /* English text for a reason, e.g. "threefold repetition". */
 const char *cd_reason_str(cd_reason r);
-/* PDN result string: "2-0", "0-2", "1-1" (10x10/12x12) or "1-0", "0-1", "1/2-1/2" (8x8), "*". */
+/* PDN result string: "2-0", "0-2", "1-1" (10x10/12x12) or "1-0", "0-1", "1/2-1/2" (8x8), "*".
+ * The first score is the first mover's: in English, pool and Thai (Black moves first) a Black
+ * win is "1-0", as the English PDN files write it. */
 const char *cd_status_pdn(const cd_rules *r, cd_status s);
 
 /* ---------------------------------------------------------------- constitutional */

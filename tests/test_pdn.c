@@ -250,9 +250,10 @@ static void test_english(void)
         cd_reason why;
         CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_PIECES);
         round_trip(g, &tags, "english.pdn");
-        /* English writes 1-0 / 0-1, and "1." before Black's move */
+        /* English writes 1-0 / 0-1 with the first mover's (Black's) score first, and "1."
+         * before Black's move */
         cd_pdn_write(g, NULL, buf, sizeof buf);
-        CHECK(strstr(buf, "[Result \"0-1\"]") && strstr(buf, "\n1. 10-14 22-18 2. 11-15"));
+        CHECK(strstr(buf, "[Result \"1-0\"]") && strstr(buf, "\n1. 10-14 22-18 2. 11-15"));
         CHECK(strstr(buf, "[GameType \"21\"]") && !strstr(buf, "Variant") && !strstr(buf, "FEN"));
     }
     cd_game_free(g);
@@ -924,7 +925,8 @@ static void test_field_files(void)
     g = read_warned("[Variant \"American/English\"]\n1. c3-d4 b6-c5 2. d4xb6 a7xc5 0-1", NULL, &w);
     CHECK(g && cd_game_position(g)->rules == cd_rules_find("english") && cd_game_ply(g) == 4);
     CHECK(g && !strcmp(move_text(g, 0), "11-15") && !strcmp(move_text(g, 1), "24-19"));
-    CHECK(g && cd_game_status(g, NULL) == CD_BLACK_WINS); /* 0-1: the second mover, White, lost */
+    /* 0-1: the second mover, White, won (the first score is the first mover's) */
+    CHECK(g && cd_game_status(g, NULL) == CD_WHITE_WINS);
     cd_game_free(g);
     /* ... and a capture written as single jumps: 3... g7xe5 4. e5xg3 is White's g7xe5xg3 */
     g = read_warned("[Variant \"American/English\"]\n1. g3-f4 b6-a5 2. c3-d4 f6-e5 3. d4xf6 g7xe5 "

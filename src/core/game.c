@@ -275,10 +275,21 @@ const char *cd_status_pdn(const cd_rules *r, cd_status s)
 {
     /* "2-0" on the International-sized boards; "1-0" on the 8x8 family, Turkish and 80-cell */
     int big = r->geometry == CD_GEOM_10X10 || r->geometry == CD_GEOM_12X12;
-    switch (s) {
+    switch (cd_status_first_mover(r, s)) {
     case CD_WHITE_WINS: return big ? "2-0" : "1-0";
     case CD_BLACK_WINS: return big ? "0-2" : "0-1";
     case CD_DRAW: return big ? "1-1" : "1/2-1/2";
     default: return "*";
     }
+}
+
+cd_status cd_status_first_mover(const cd_rules *r, cd_status s)
+{
+    /* The first score of a PDN result is the first mover's. Where Black moves first (English,
+     * pool, Thai) "1-0" is a Black win: so the English files of the PDN 3.0 repository
+     * (OCA_2.0: 8 of 9 games resigned at 1-0 end on a Black move, 10 of 11 at 0-1 on a White
+     * move) and playstrategy's American/English exports write it (docs/pdn.md). */
+    if (r->first != CD_BLACK)
+        return s;
+    return s == CD_WHITE_WINS ? CD_BLACK_WINS : s == CD_BLACK_WINS ? CD_WHITE_WINS : s;
 }

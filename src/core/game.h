@@ -22,4 +22,9 @@ struct cd_game {
     cd_reason forced_reason;
 };
 
+/* A status read from a PDN result as if White moved first ("1-0": CD_WHITE_WINS) turned into
+ * the rules' own: the two wins swapped where Black moves first (the first score of a result is
+ * the first mover's); it is its own inverse. */
+cd_status cd_status_first_mover(const cd_rules *r, cd_status s);
+
 #endif

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "condraughts.h"
+#include "game.h"
 #include "strbuf.h"
 
 /* ------------------------------------------------------------------ tags */
@@ -711,7 +712,8 @@ static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
 
 /* ------------------------------------------------------------------ reader: movetext */
 
-/* A result word: CD_WHITE_WINS.. / CD_ONGOING for "0-0"; -1 if not a result. */
+/* A result word: CD_WHITE_WINS.. / CD_ONGOING for "0-0" (the first score taken as White's:
+ * cd_status_first_mover turns it into the rules' own); -1 if not a result. */
 static int result_of(const char *w, size_t n)
 {
     static const struct {
@@ -1212,6 +1214,8 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
     /* The result: the movetext's, else the Result tag's; kept only where the rules allow. */
     if (result < 0 && h->has_result)
         result = result_of(h->result, strlen(h->result));
+    if (result >= 0)
+        result = (int)cd_status_first_mover(cd_game_position(g)->rules, (cd_status)result);
     cd_reason why;
     cd_status st = cd_game_status(g, &why);
     int rule_draw = st == CD_DRAW && (why == CD_REASON_REPETITION || why == CD_REASON_NO_PROGRESS ||
