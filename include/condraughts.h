@@ -392,6 +392,13 @@ cd_result cd_game_play(cd_game *g, const cd_move *m);
 cd_result cd_game_play_text(cd_game *g, const char *text, char *err, size_t errlen);
 /* Take back the last move (also clears a result). Returns 1 if a move was undone. */
 int cd_game_undo(cd_game *g);
+/* A comment on the game (PDN's {...}): the one after the move that led to position `ply`
+ * (1..cd_game_ply), or before the first move (0); NULL when there is none. Undo drops the
+ * comment of the position it leaves. */
+const char *cd_game_comment(const cd_game *g, int ply);
+/* Set the comment at `ply` (0..cd_game_ply) to a copy of text, or remove it (NULL).
+ * CD_ERR_ARG for a ply out of range, CD_ERR_OVERFLOW out of memory. */
+cd_result cd_game_set_comment(cd_game *g, int ply, const char *text);
 /* End the game by resignation, agreement or time. `colour` resigns / loses on time. */
 void cd_game_resign(cd_game *g, int colour);
 void cd_game_agree_draw(cd_game *g);
@@ -579,8 +586,10 @@ const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i);
  * constitutional, killer), SetUp and FEN (when the game did not
  * start from the variant's start position), then every other tag of `tags`
  * (may be NULL) in order; a blank line; the movetext in the variant's notation
- * (cd_move_to_text) with move numbers, wrapped at 80 columns, and the result;
- * a blank line. Returns the length needed (like snprintf).
+ * (cd_move_to_text) with move numbers and the game's comments as {...} where
+ * they stand (cd_game_comment; a '}' in one is written as ')'), wrapped at 80
+ * columns, and the result; a blank line. Returns the length needed (like
+ * snprintf).
  */
 size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len);
 
@@ -601,9 +610,13 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * of variants where Black moves first are seen from Black's side (GameType
  * notation A0, as playstrategy writes American/English).
  * The main line is replayed with cd_game_play (draw rules are switched off
- * while replaying, so a file that plays on is still read); comments {...},
- * ;... and %... lines, variations (...), NAGs $n, move numbers and
- * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped; a
+ * while replaying, so a file that plays on is still read). The comments
+ * {...} and ;... of the main line are kept in the game (cd_game_comment: at
+ * the ply they follow, several at one ply joined by a space, white space
+ * runs made one space), so that reading then writing keeps them and the
+ * tags; %... lines, comments inside variations, variations (...), NAGs $n,
+ * move numbers and annotations (! ? !! ?! (?) and a '*' attached to a move)
+ * are skipped; a
  * move split by white space ("1- 6") is joined. Read with a warning: a
  * move '-' (not known; the rest of the main line is skipped), an ambiguous
  * capture of which exactly one path lets the rest of the main line replay

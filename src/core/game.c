@@ -46,6 +46,12 @@ static int grow(cd_game *g)
     if (!s)
         return 0;
     g->since = s;
+    char **c = realloc(g->comment, (size_t)cap * sizeof *c);
+    if (!c)
+        return 0;
+    for (int i = g->cap; i < cap; i++)
+        c[i] = NULL;
+    g->comment = c;
     g->cap = cap;
     return 1;
 }
@@ -80,6 +86,9 @@ void cd_game_free(cd_game *g)
     free(g->moves);
     free(g->quiet);
     free(g->since);
+    for (int i = 0; g->comment && i < g->cap; i++)
+        free(g->comment[i]);
+    free(g->comment);
     free(g);
 }
 
@@ -153,8 +162,31 @@ int cd_game_undo(cd_game *g)
     g->forced_reason = CD_REASON_NONE;
     if (g->ply == 0)
         return 0;
+    free(g->comment[g->ply]);
+    g->comment[g->ply] = NULL;
     g->ply--;
     return 1;
+}
+
+const char *cd_game_comment(const cd_game *g, int ply)
+{
+    return ply >= 0 && ply <= g->ply ? g->comment[ply] : NULL;
+}
+
+cd_result cd_game_set_comment(cd_game *g, int ply, const char *text)
+{
+    if (!g || ply < 0 || ply > g->ply)
+        return CD_ERR_ARG;
+    char *copy = NULL;
+    if (text) {
+        size_t n = strlen(text);
+        if (!(copy = malloc(n + 1)))
+            return CD_ERR_OVERFLOW;
+        memcpy(copy, text, n + 1);
+    }
+    free(g->comment[ply]);
+    g->comment[ply] = copy;
+    return CD_OK;
 }
 
 void cd_game_resign(cd_game *g, int colour)
