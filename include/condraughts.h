@@ -1,11 +1,17 @@
 /*
  * condraughts.h -- the one public header of the condraughts library.
  *
- * condraughts plays the family of diagonal draughts games (International,
- * Constitutional, Killer, Modern, Brazilian, Canadian, Russian, English,
- * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough) and
- * Frisian draughts (also Frysk!), whose pieces capture along ranks and files too,
- * and Turkish draughts (Dama), played orthogonally on all 64 squares.
+ * condraughts plays the variants of the rows in variant.c (cd_rules_at;
+ * `condraughts variants` lists them, the README's table gives their rules):
+ * the diagonal games on 8x8, 10x10, 12x12 and the 80-cell 10x8 board
+ * (International, Constitutional, Killer, Modern, Antidraughts, Breakthrough;
+ * Russian and its constitutional, giveaway, diagonal, two-move, Northern,
+ * Samoyed and Stavropol rows, Brazilian, English, Italian, Spanish,
+ * Portuguese, Czech, Pool, Thai, Modern 8x8; Canadian; Spantsiretti), the
+ * games with orthogonal captures too (Frisian, Frysk!, Hoogland), and Turkish
+ * draughts (Dama), played orthogonally on all 64 squares. Tower draughts
+ * (Bashni, Lasca) are a separate module with its own header
+ * (src/towers/towers.h).
  * Everything in the library is reachable from this header; every name starts
  * with cd_ (functions, types) or CD_ (constants).
  *
@@ -415,7 +421,8 @@ const char *cd_status_pdn(const cd_rules *r, cd_status s);
 /* ---------------------------------------------------------------- constitutional */
 
 /*
- * The capture zone of the king on square sq (the article's green fields): the
+ * For front ends that show the rule (`condraughts show`, the browser board's highlight):
+ * the capture zone of the king on square sq (the article's green fields): the
  * squares where an enemy king, standing alone there, could be captured by this
  * king in one jump, the other pieces blocking as they stand. Square numbers in
  * ascending order; returns the count (0 if sq holds no king).
@@ -497,6 +504,9 @@ void cd_engine_stop(cd_engine *e);
 void cd_engine_ponderhit(cd_engine *e);
 
 /*
+ * Engine options. Public, though most are experiment knobs, because the front ends outside the
+ * library pass them through by name: Hub's `set-param name=threads`, a match player
+ * `self:lmr=0,probcut=0` (src/cli/match_player.c), `train gen --classic`, the CLI's --threads.
  * Switch a search step on (1) or off (0), to measure what it gains:
  * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
  * "history", "ttcut" transposition-table cut-offs, "single" the extension of
@@ -511,12 +521,14 @@ void cd_engine_ponderhit(cd_engine *e);
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 
-/* Probe these endgame tables in the search (NULL: none). The tables are not owned and
- * must outlive the searches; see "endgame tablebases" below. */
+/* Endgame tables: the handle of the "endgame tablebases" section below. */
 typedef struct cd_egtb cd_egtb;
+/* Probe these endgame tables in the search (NULL: none). The tables are not owned and
+ * must outlive the searches. */
 void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
 
-/* Static evaluation of a position (side to move's view), for tests and tools. */
+/* Static evaluation of a position (side to move's view). Public for tests and tools that check
+ * the evaluation from outside the library (tests/test_pattern.c, tests/test_turkish.c). */
 int cd_evaluate(const cd_position *pos);
 
 /*
@@ -533,7 +545,8 @@ int cd_eval_learned(const cd_rules *r);
 /*
  * bench: fixed positions from several variants searched to a fixed depth,
  * one thread, cleared table. *nodes gets the total node count (the
- * functional signature) and *seconds the time.
+ * functional signature) and *seconds the time. Public so that every front end
+ * can run it (`condraughts bench`, CI's bench-check), as perft below.
  */
 void cd_bench(int depth, uint64_t *nodes, double *seconds);
 
@@ -661,9 +674,8 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
  * read on first probe and checked (header, rules fingerprint, checksum). A
  * table that is missing, truncated or corrupt makes the probe answer
  * CD_EGTB_UNKNOWN (and cd_egtb_error says why), never a wrong value. Probing
- * is thread-safe.
+ * is thread-safe. (The type cd_egtb is declared with the engine, which takes one.)
  */
-typedef struct cd_egtb cd_egtb;
 
 enum { CD_EGTB_UNKNOWN = -1, CD_EGTB_DRAW = 0, CD_EGTB_WIN = 1, CD_EGTB_LOSS = 2 };
 
