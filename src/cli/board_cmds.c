@@ -17,8 +17,6 @@
 
 #define BENCH_DEPTH 11
 
-#define die(...) cli_die("condraughts: ", __VA_ARGS__)
-
 /* The --switch names, in the order of switch_flags. */
 #define SWITCHES                                                                                   \
     "obstruct-by-men|origin-occupied|sacrifice-by-kings-only|no-pass-to-sacrifice|"                \
@@ -545,9 +543,9 @@ static int cmd_analyse(int argc, char **argv)
     cd_game *g = cd_game_new(&o.rules, &pos);
     cd_engine *e = cd_engine_new(o.hash);
     if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
-        die("cannot start %d search threads", o.threads);
+        cli_fail(o.cmd, "cannot start %d search threads", o.threads);
     if (!g || !e)
-        die("out of memory");
+        cli_fail(o.cmd, "out of memory");
     cd_egtb *tb = attach_egtb(&o, e);
     cd_limits l = {0};
     l.depth = o.depth;
@@ -622,9 +620,9 @@ static int cmd_play(int argc, char **argv)
     cd_game *g = cd_game_new(&o.rules, &start);
     cd_engine *e = cd_engine_new(o.hash);
     if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
-        die("cannot start %d search threads", o.threads);
+        cli_fail(o.cmd, "cannot start %d search threads", o.threads);
     if (!g || !e)
-        die("out of memory");
+        cli_fail(o.cmd, "out of memory");
     cd_egtb *tb = attach_egtb(&o, e);
     int level = o.level ? o.level : 5;
     cd_limits l = {0};

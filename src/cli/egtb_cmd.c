@@ -16,7 +16,8 @@
 
 #define DEFAULT_DIR "egtb"
 
-#define die(...) cli_die("condraughts: egtb: ", __VA_ARGS__)
+/* An error of the subcommand being run (o in scope): "condraughts egtb build: ..." */
+#define die(...) cli_fail(o->cmd, __VA_ARGS__)
 
 typedef struct egtb_options {
     const cd_rules *rules;
@@ -254,7 +255,7 @@ static void on_progress(const char *sig, const char *phase, uint64_t done, uint6
 static int cmd_build(const egtb_options *o)
 {
     if (!o->pieces)
-        die("build: --pieces N is required");
+        die("--pieces N is required");
     if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
         die("cannot create folder %s: %s", o->dir, strerror(errno));
     cd_egtb *tb = open_tables(o);
@@ -264,7 +265,7 @@ static int cmd_build(const egtb_options *o)
                                 sizeof err);
     cd_egtb_close(tb);
     if (r != CD_OK)
-        die("build: %s", err);
+        die("%s", err);
     char el[32];
     fmt_time(cli_now() - ps.start, el, sizeof el);
     printf("built %s tables up to %d pieces", o->rules->name, o->pieces);
@@ -277,11 +278,11 @@ static int cmd_build(const egtb_options *o)
 
 /* ---------------------------------------------------------------- stats */
 
-static int parse_side(const char *s, int *k, int *m, const char *opt)
+static int parse_side(const egtb_options *o, const char *s, int *k, int *m, const char *opt)
 {
     *k = *m = 0;
     if (!s)
-        die("stats: %s is required (letters K and M, e.g. --white KK --black K)", opt);
+        die("%s is required (letters K and M, e.g. --white KK --black K)", opt);
     for (const char *p = s; *p; p++) {
         if (*p == 'K' || *p == 'k')
             ++*k;
@@ -298,16 +299,16 @@ static int parse_side(const char *s, int *k, int *m, const char *opt)
 static int cmd_stats(const egtb_options *o)
 {
     cd_egtb_material m;
-    parse_side(o->white, &m.wk, &m.wm, "--white");
-    parse_side(o->black, &m.bk, &m.bm, "--black");
+    parse_side(o, o->white, &m.wk, &m.wm, "--white");
+    parse_side(o, o->black, &m.bk, &m.bm, "--black");
     if (m.wk + m.wm + m.bk + m.bm > CD_EGTB_MAX_PIECES)
-        die("stats: at most %d pieces", CD_EGTB_MAX_PIECES);
+        die("at most %d pieces", CD_EGTB_MAX_PIECES);
     cd_egtb *tb = open_tables(o);
     cd_egtb_stats st;
     char err[1024];
     if (cd_egtb_stats_of(tb, m, o->side, &st, err, sizeof err) != CD_OK) {
         cd_egtb_close(tb);
-        die("stats: %s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)",
+        die("%s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)",
             err, o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
     }
     printf("wins %llu\ndraws %llu\nlosses %llu\n", (unsigned long long)st.wins,
@@ -340,11 +341,11 @@ static void value_text(int v, int d, char *buf, size_t len)
 static int cmd_probe(const egtb_options *o)
 {
     if (!o->fen)
-        die("probe: --fen FEN is required");
+        die("--fen FEN is required");
     cd_position pos;
     char err[1024];
     if (cd_position_from_fen(&pos, o->rules, o->fen, err, sizeof err) != CD_OK)
-        die("probe: %s", err);
+        die("%s", err);
     cd_egtb *tb = open_tables(o);
     int d, v = cd_egtb_probe(tb, &pos, &d);
     char text[64];

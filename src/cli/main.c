@@ -24,8 +24,6 @@
 #include "towers_cmd.h"
 #include "train.h"
 
-#define die(...) cli_die("condraughts: ", __VA_ARGS__)
-
 static int cmd_variants(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static const cli_command variants_cmd, version_cmd;
@@ -248,6 +246,6 @@ int main(int argc, char **argv)
     }
     const cli_command *c = find_command(argv[1]);
     if (!c)
-        die("unknown command '%s' (try: condraughts help)", argv[1]);
+        cli_die("condraughts: ", "unknown command '%s' (try: condraughts help)", argv[1]);
     return cli_run(c, argc - 2, argv + 2);
 }
