@@ -308,8 +308,8 @@ static int cmd_stats(const egtb_options *o)
     char err[1024];
     if (cd_egtb_stats_of(tb, m, o->side, &st, err, sizeof err) != CD_OK) {
         cd_egtb_close(tb);
-        die("%s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)",
-            err, o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
+        die("%s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)", err,
+            o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
     }
     printf("wins %llu\ndraws %llu\nlosses %llu\n", (unsigned long long)st.wins,
            (unsigned long long)st.draws, (unsigned long long)st.losses);
