@@ -60,45 +60,44 @@ enum {
     O_SIDE,
 };
 
+/* The rows the commands share. */
 #define OPT_VARIANT                                                                                \
     {                                                                                              \
-        .id = O_VARIANT, .name = "variant", .alias = 'v', .kind = CLI_TEXT, .meta = "V",           \
-        .help = "the variant (condraughts variants); default international"                        \
+        CLI_TEXT_OPT(O_VARIANT, "variant", "V",                                                    \
+                     "the variant (condraughts variants); default international"),                 \
+            .alias = 'v'                                                                           \
     }
 #define OPT_FEN                                                                                    \
     {                                                                                              \
-        .id = O_FEN, .name = "fen", .kind = CLI_TEXT, .meta = "FEN",                               \
-        .help = "the position (PDN FEN); default the start"                                        \
+        CLI_TEXT_OPT(O_FEN, "fen", "FEN", "the position (PDN FEN); default the start")             \
     }
 #define OPT_AFTER                                                                                  \
     {                                                                                              \
-        .id = O_AFTER, .name = "after", .kind = CLI_TEXT, .meta = "MOVES",                         \
-        .help = "then play these moves (comma or space separated)"                                 \
+        CLI_TEXT_OPT(O_AFTER, "after", "MOVES",                                                    \
+                     "then play these moves (comma or space separated)")                           \
     }
 #define OPT_KEEP                                                                                   \
     {                                                                                              \
-        .id = O_KEEP, .name = "keep", .kind = CLI_FLAG,                                            \
-        .help = "keep duplicate captures (same from, to and captured set)"                         \
+        CLI_FLAG_OPT(O_KEEP, "keep", "keep duplicate captures (same from, to and captured set)")   \
     }
 #define OPT_SWITCH                                                                                 \
     {                                                                                              \
-        .id = O_SWITCH, .name = "switch", .kind = CLI_CHOICE, .meta = "S", .choices = SWITCHES,    \
-        .help = "an alternative reading of a rule (repeatable; see below)"                         \
+        CLI_CHOICE_OPT(O_SWITCH, "switch", "S",                                                    \
+                       "an alternative reading of a rule (repeatable; see below)"),                \
+            .choices = SWITCHES                                                                    \
     }
 #define OPT_EGTB                                                                                   \
     {                                                                                              \
-        .id = O_EGTB, .name = "egtb", .kind = CLI_TEXT, .meta = "DIR",                             \
-        .help = "endgame tables folder; default ./egtb when it exists"                             \
+        CLI_TEXT_OPT(O_EGTB, "egtb", "DIR",                                                        \
+                     "endgame tables folder; default ./egtb when it exists")                       \
     }
 #define OPT_THREADS                                                                                \
     {                                                                                              \
-        .id = O_THREADS, .name = "threads", .kind = CLI_INT, .meta = "N", .lo = 1, .hi = 64,       \
-        .help = "search threads sharing the hash table"                                            \
+        CLI_INT_OPT(O_THREADS, "threads", "N", 1, 64, "search threads sharing the hash table")     \
     }
 #define OPT_TIME                                                                                   \
     {                                                                                              \
-        .id = O_TIME, .name = "time", .kind = CLI_REAL, .meta = "S", .lo = 0.001, .hi = 1e6,       \
-        .help = "seconds a move"                                                                   \
+        CLI_REAL_OPT(O_TIME, "time", "S", 0.001, 1e6, "seconds a move")                            \
     }
 
 #define SWITCH_NOTE                                                                                \
@@ -118,12 +117,8 @@ static int cmd_bench(int argc, char **argv);
 static int cmd_hub(int argc, char **argv);
 
 static const cli_opt perft_opts[] = {
-    OPT_VARIANT,
-    OPT_FEN,
-    OPT_AFTER,
-    OPT_KEEP,
-    OPT_SWITCH,
-    {.id = O_DIVIDE, .name = "divide", .kind = CLI_FLAG, .help = "each root move with its count"},
+    OPT_VARIANT, OPT_FEN,    OPT_AFTER,
+    OPT_KEEP,    OPT_SWITCH, {CLI_FLAG_OPT(O_DIVIDE, "divide", "each root move with its count")},
     {0}};
 const cli_command cd_perft_command = {
     .name = "perft",
@@ -158,34 +153,18 @@ const cli_command cd_show_command = {
     .run = cmd_show,
 };
 
-static const cli_opt analyse_opts[] = {OPT_VARIANT,
-                                       OPT_FEN,
-                                       OPT_AFTER,
-                                       {.id = O_DEPTH,
-                                        .name = "depth",
-                                        .kind = CLI_INT,
-                                        .meta = "D",
-                                        .lo = 1,
-                                        .hi = 100,
-                                        .help = "search to this depth (default 12 without --time)"},
-                                       OPT_TIME,
-                                       {.id = O_MULTIPV,
-                                        .name = "multipv",
-                                        .kind = CLI_INT,
-                                        .meta = "K",
-                                        .lo = 1,
-                                        .hi = 64,
-                                        .help = "the K best moves"},
-                                       {.id = O_HASH,
-                                        .name = "hash",
-                                        .kind = CLI_INT,
-                                        .meta = "MB",
-                                        .lo = 1,
-                                        .hi = 100000,
-                                        .help = "hash table size in MiB"},
-                                       OPT_EGTB,
-                                       OPT_THREADS,
-                                       {0}};
+static const cli_opt analyse_opts[] = {
+    OPT_VARIANT,
+    OPT_FEN,
+    OPT_AFTER,
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100,
+                 "search to this depth (default 12 without --time)")},
+    OPT_TIME,
+    {CLI_INT_OPT(O_MULTIPV, "multipv", "K", 1, 64, "the K best moves")},
+    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
+    OPT_EGTB,
+    OPT_THREADS,
+    {0}};
 const cli_command cd_analyse_command = {
     .name = "analyse",
     .about = "Search the position and print a line per completed depth, then `bestmove M`.",
@@ -201,33 +180,12 @@ static const cli_opt play_opts[] = {
     OPT_VARIANT,
     OPT_FEN,
     OPT_AFTER,
-    {.id = O_LEVEL,
-     .name = "level",
-     .kind = CLI_INT,
-     .meta = "L",
-     .lo = 1,
-     .hi = 10,
-     .help = "the engine thinks 0.05 L^2 seconds a move (default 5: 1.25 s)"},
+    {CLI_INT_OPT(O_LEVEL, "level", "L", 1, 10,
+                 "the engine thinks 0.05 L^2 seconds a move (default 5: 1.25 s)")},
     OPT_TIME,
-    {.id = O_DEPTH,
-     .name = "depth",
-     .kind = CLI_INT,
-     .meta = "D",
-     .lo = 1,
-     .hi = 100,
-     .help = "limit the engine's depth"},
-    {.id = O_SIDE,
-     .name = "side",
-     .kind = CLI_CHOICE,
-     .meta = "white|black",
-     .help = "your colour (default white)"},
-    {.id = O_HASH,
-     .name = "hash",
-     .kind = CLI_INT,
-     .meta = "MB",
-     .lo = 1,
-     .hi = 100000,
-     .help = "hash table size in MiB"},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "limit the engine's depth")},
+    {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
+    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
     OPT_EGTB,
     OPT_THREADS,
     {0}};

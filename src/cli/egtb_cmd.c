@@ -42,80 +42,41 @@ enum {
 
 #define OPT_VARIANT(req)                                                                           \
     {                                                                                              \
-        .id = O_VARIANT, .name = "variant", .alias = 'v', .kind = CLI_TEXT, .meta = "V",           \
-        .required = req, .help = "the variant"                                                     \
+        CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant"), .alias = 'v', .required = req      \
     }
 #define OPT_DIR                                                                                    \
     {                                                                                              \
-        .id = O_DIR, .name = "dir", .kind = CLI_TEXT, .meta = "egtb",                              \
-        .help = "the tables' folder (default egtb)"                                                \
+        CLI_TEXT_OPT(O_DIR, "dir", "egtb", "the tables' folder (default egtb)")                    \
     }
 
-static const cli_opt build_opts[] = {OPT_VARIANT(1),
-                                     {.id = O_PIECES,
-                                      .name = "pieces",
-                                      .kind = CLI_INT,
-                                      .meta = "N",
-                                      .lo = 2,
-                                      .hi = CD_EGTB_MAX_PIECES,
-                                      .required = 1,
-                                      .help = "every table of up to N pieces"},
-                                     {.id = O_KINGS_PIECES,
-                                      .name = "kings-pieces",
-                                      .kind = CLI_INT,
-                                      .meta = "N",
-                                      .lo = 2,
-                                      .hi = CD_EGTB_MAX_PIECES,
-                                      .help = "and the kings-only tables up to N pieces"},
-                                     OPT_DIR,
-                                     {.id = O_THREADS,
-                                      .name = "threads",
-                                      .kind = CLI_INT,
-                                      .meta = "T",
-                                      .lo = 1,
-                                      .hi = 64,
-                                      .help = "worker threads (default: the cores)"},
-                                     {0}};
+static const cli_opt build_opts[] = {
+    OPT_VARIANT(1),
+    {CLI_INT_OPT(O_PIECES, "pieces", "N", 2, CD_EGTB_MAX_PIECES, "every table of up to N pieces"),
+     .required = 1},
+    {CLI_INT_OPT(O_KINGS_PIECES, "kings-pieces", "N", 2, CD_EGTB_MAX_PIECES,
+                 "and the kings-only tables up to N pieces")},
+    OPT_DIR,
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 64, "worker threads (default: the cores)")},
+    {0}};
 static const cli_opt stats_opts[] = {
     OPT_VARIANT(1),
-    {.id = O_WHITE,
-     .name = "white",
-     .kind = CLI_TEXT,
-     .meta = "KK",
-     .required = 1,
-     .help = "White's pieces: K a king, M a man (KKM: two kings and a man)"},
-    {.id = O_BLACK,
-     .name = "black",
-     .kind = CLI_TEXT,
-     .meta = "K",
-     .required = 1,
-     .help = "Black's pieces"},
-    {.id = O_TO_MOVE,
-     .name = "to-move",
-     .kind = CLI_CHOICE,
-     .meta = "white|black",
-     .help = "the side to move (default white)"},
+    {CLI_TEXT_OPT(O_WHITE, "white", "KK",
+                  "White's pieces: K a king, M a man (KKM: two kings and a man)"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_BLACK, "black", "K", "Black's pieces"), .required = 1},
+    {CLI_CHOICE_OPT(O_TO_MOVE, "to-move", "white|black", "the side to move (default white)")},
     OPT_DIR,
     {0}};
 static const cli_opt probe_opts[] = {
     OPT_VARIANT(1),
-    {.id = O_FEN,
-     .name = "fen",
-     .kind = CLI_TEXT,
-     .meta = "FEN",
-     .required = 1,
-     .help = "the position"},
-    {.id = O_MOVES, .name = "moves", .kind = CLI_FLAG, .help = "also the value after each move"},
+    {CLI_TEXT_OPT(O_FEN, "fen", "FEN", "the position"), .required = 1},
+    {CLI_FLAG_OPT(O_MOVES, "moves", "also the value after each move")},
     OPT_DIR,
     {0}};
-static const cli_opt report_opts[] = {{.id = O_CLAIMS,
-                                       .name = "claims",
-                                       .kind = CLI_TEXT,
-                                       .meta = "FILE",
-                                       .required = 1,
-                                       .help = "the claims to check (docs/claims/)"},
-                                      OPT_DIR,
-                                      {0}};
+static const cli_opt report_opts[] = {
+    {CLI_TEXT_OPT(O_CLAIMS, "claims", "FILE", "the claims to check (docs/claims/)"), .required = 1},
+    OPT_DIR,
+    {0}};
 
 static int run_build(int argc, char **argv);
 static int run_stats(int argc, char **argv);

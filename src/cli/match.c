@@ -624,64 +624,35 @@ enum {
 
 #define SECONDS(i, n, what)                                                                        \
     {                                                                                              \
-        .id = i, .name = n, .kind = CLI_REAL, .meta = "S", .lo = 0, .hi = 1e6, .help = what        \
+        CLI_REAL_OPT(i, n, "S", 0, 1e6, what)                                                      \
     }
 #define COUNT(i, n, m, low, high, what)                                                            \
     {                                                                                              \
-        .id = i, .name = n, .kind = CLI_INT, .meta = m, .lo = low, .hi = high, .help = what        \
+        CLI_INT_OPT(i, n, m, low, high, what)                                                      \
     }
 #define PROTOCOLS "auto|hub2|hub1"
 
 static const cli_opt match_opts[] = {
-    {.id = O_VARIANT,
-     .name = "variant",
-     .alias = 'v',
-     .kind = CLI_TEXT,
-     .meta = "V",
-     .help = "the variant (default international)"},
-    {.id = O_ENGINE1,
-     .name = "engine1",
-     .kind = CLI_TEXT,
-     .meta = "CMD|self",
-     .help = "a Hub engine's command line, or self[:option=value,...] (default self)"},
-    {.id = O_ENGINE2,
-     .name = "engine2",
-     .kind = CLI_TEXT,
-     .meta = "CMD|self",
-     .help = "the other player, as --engine1"},
-    {.id = O_PROTO1,
-     .name = "engine1-protocol",
-     .kind = CLI_CHOICE,
-     .meta = PROTOCOLS,
-     .help = "engine1's Hub version (default auto: from its answer to `hub`)"},
-    {.id = O_PROTO2,
-     .name = "engine2-protocol",
-     .kind = CLI_CHOICE,
-     .meta = PROTOCOLS,
-     .help = "engine2's Hub version"},
-    {.id = O_OPENINGS,
-     .name = "openings",
-     .kind = CLI_TEXT,
-     .meta = "FILE|auto:K",
-     .help = "a FEN or move list a line; auto:K: every K-move opening, shuffled"},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant (default international)"), .alias = 'v'},
+    {CLI_TEXT_OPT(O_ENGINE1, "engine1", "CMD|self",
+                  "a Hub engine's command line, or self[:option=value,...] (default self)")},
+    {CLI_TEXT_OPT(O_ENGINE2, "engine2", "CMD|self", "the other player, as --engine1")},
+    {CLI_CHOICE_OPT(O_PROTO1, "engine1-protocol", PROTOCOLS,
+                    "engine1's Hub version (default auto: from its answer to `hub`)")},
+    {CLI_CHOICE_OPT(O_PROTO2, "engine2-protocol", PROTOCOLS, "engine2's Hub version")},
+    {CLI_TEXT_OPT(O_OPENINGS, "openings", "FILE|auto:K",
+                  "a FEN or move list a line; auto:K: every K-move opening, shuffled")},
     COUNT(O_GAMES, "games", "N", 1, 100000000, "games (default: each opening twice)"),
     COUNT(O_DEPTH, "depth", "D", 1, 100, "each move searched to depth D"),
     COUNT(O_NODES, "nodes", "N", 1, 1e12, "each move searched N nodes"),
     SECONDS(O_TIME, "time", "seconds a move (default 0.1)"),
     SECONDS(O_CLOCK, "clock", "seconds a game for each side"),
     SECONDS(O_INC, "inc", "seconds added to the clock after each move (with --clock)"),
-    {.id = O_PDN, .name = "pdn", .kind = CLI_TEXT, .meta = "FILE", .help = "write the games here"},
+    {CLI_TEXT_OPT(O_PDN, "pdn", "FILE", "write the games here")},
     COUNT(O_CONCURRENCY, "concurrency", "N", 1, MATCH_MAX_CONCURRENCY, "games played at once"),
-    {.id = O_SPRT,
-     .name = "sprt",
-     .kind = CLI_TEXT,
-     .meta = "ELO0,ELO1[,ALPHA,BETA]",
-     .help = "stop on a verdict of the sequential test on game pairs (alpha, beta 0.05)"},
-    {.id = O_EGTB,
-     .name = "egtb",
-     .kind = CLI_TEXT,
-     .meta = "DIR",
-     .help = "adjudicate by these endgame tables"},
+    {CLI_TEXT_OPT(O_SPRT, "sprt", "ELO0,ELO1[,ALPHA,BETA]",
+                  "stop on a verdict of the sequential test on game pairs (alpha, beta 0.05)")},
+    {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "adjudicate by these endgame tables")},
     COUNT(O_MAX_PLIES, "max-plies", "P", 1, 100000, "a draw after P plies (default 400)"),
     COUNT(O_HASH, "hash", "MB", 1, 65536, "the built-in engine's hash table in MiB"),
     COUNT(O_RESIGN_SCORE, "resign-score", "S", 0, 100000,
@@ -693,7 +664,7 @@ static const cli_opt match_opts[] = {
     SECONDS(O_TIMEMARGIN, "timemargin", "seconds a move may overrun (default 0.1)"),
     SECONDS(O_HANG, "hang", "seconds after stop before a silent engine loses (default 5)"),
     SECONDS(O_MOVE_LIMIT, "move-limit", "seconds a move without a time limit (default 120)"),
-    {.id = O_QUIET, .name = "quiet", .kind = CLI_FLAG, .help = "no line per game"},
+    {CLI_FLAG_OPT(O_QUIET, "quiet", "no line per game")},
     {0}};
 
 static int match_cli(int argc, char **argv);

@@ -46,6 +46,18 @@ typedef struct cli_opt {
     const char *help;    /* one line */
 } cli_opt;
 
+/* A table row's usual fields, one macro a kind; a row is {CLI_INT_OPT(...)} with any of .alias,
+ * .required, .hidden and .choices after the macro:
+ *   {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant"), .alias = 'v'} */
+#define CLI_FLAG_OPT(i, n, h)    .id = (i), .name = (n), .kind = CLI_FLAG, .help = (h)
+#define CLI_TEXT_OPT(i, n, m, h) .id = (i), .name = (n), .kind = CLI_TEXT, .meta = (m), .help = (h)
+#define CLI_CHOICE_OPT(i, n, m, h)                                                                 \
+    .id = (i), .name = (n), .kind = CLI_CHOICE, .meta = (m), .help = (h)
+#define CLI_INT_OPT(i, n, m, l, u, h)                                                              \
+    .id = (i), .name = (n), .kind = CLI_INT, .meta = (m), .lo = (l), .hi = (u), .help = (h)
+#define CLI_REAL_OPT(i, n, m, l, u, h)                                                             \
+    .id = (i), .name = (n), .kind = CLI_REAL, .meta = (m), .lo = (l), .hi = (u), .help = (h)
+
 /* The value of one option: the text, and for CLI_INT n, CLI_REAL x, CLI_CHOICE n (the index
  * of the word in the choices). */
 typedef struct cli_value {

@@ -49,13 +49,10 @@ static void report(const char *file, const char *msg, const char *kind)
 enum { O_VARIANT, O_VERBOSE };
 
 static const cli_opt check_opts[] = {
-    {.id = O_VARIANT,
-     .name = "variant",
-     .alias = 'v',
-     .kind = CLI_TEXT,
-     .meta = "V",
-     .help = "for games without a GameType or Variant tag (default international)"},
-    {.id = O_VERBOSE, .name = "verbose", .kind = CLI_FLAG, .help = "a line per game"},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V",
+                  "for games without a GameType or Variant tag (default international)"),
+     .alias = 'v'},
+    {CLI_FLAG_OPT(O_VERBOSE, "verbose", "a line per game")},
     {0}};
 
 static int cmd_pdn_check(int argc, char **argv);

@@ -42,44 +42,34 @@ enum { O_GAME, O_POS, O_RULE, O_DIVIDE, O_SIDE, O_DEPTH };
 
 #define OPT_GAME                                                                                   \
     {                                                                                              \
-        .id = O_GAME, .name = "game", .kind = CLI_TEXT, .meta = "bashni|lasker",                   \
-        .help = "the game (default bashni)"                                                        \
+        CLI_TEXT_OPT(O_GAME, "game", "bashni|lasker", "the game (default bashni)")                 \
     }
 #define OPT_POS                                                                                    \
     {                                                                                              \
-        .id = O_POS, .name = "pos", .kind = CLI_TEXT, .meta = "TEXT",                              \
-        .help = "the position, e.g. W:a1=w,c1=wbb,e5=B (stacks top first)"                         \
+        CLI_TEXT_OPT(O_POS, "pos", "TEXT",                                                         \
+                     "the position, e.g. W:a1=w,c1=wbb,e5=B (stacks top first)")                   \
     }
 #define OPT_RULE                                                                                   \
     {                                                                                              \
-        .id = O_RULE, .name = "rule", .kind = CLI_TEXT, .meta = "R",                               \
-        .help = "the capture convention: turkish, once or rejump (docs/towers.md)"                 \
+        CLI_TEXT_OPT(O_RULE, "rule", "R",                                                          \
+                     "the capture convention: turkish, once or rejump (docs/towers.md)")           \
     }
 
 static const cli_opt perft_opts[] = {
     OPT_GAME,
     OPT_POS,
     OPT_RULE,
-    {.id = O_DIVIDE, .name = "divide", .kind = CLI_FLAG, .help = "each root move with its count"},
+    {CLI_FLAG_OPT(O_DIVIDE, "divide", "each root move with its count")},
     {0}};
 static const cli_opt moves_opts[] = {OPT_GAME, OPT_POS, OPT_RULE, {0}};
 static const cli_opt show_opts[] = {OPT_GAME, OPT_POS, {0}};
-static const cli_opt play_opts[] = {OPT_GAME,
-                                    OPT_POS,
-                                    OPT_RULE,
-                                    {.id = O_SIDE,
-                                     .name = "side",
-                                     .kind = CLI_CHOICE,
-                                     .meta = "white|black",
-                                     .help = "your colour (default white)"},
-                                    {.id = O_DEPTH,
-                                     .name = "depth",
-                                     .kind = CLI_INT,
-                                     .meta = "D",
-                                     .lo = 1,
-                                     .hi = 30,
-                                     .help = "the engine's depth in plies (default 6)"},
-                                    {0}};
+static const cli_opt play_opts[] = {
+    OPT_GAME,
+    OPT_POS,
+    OPT_RULE,
+    {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 30, "the engine's depth in plies (default 6)")},
+    {0}};
 
 static int sub_perft(int argc, char **argv);
 static int sub_moves(int argc, char **argv);
