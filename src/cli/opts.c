@@ -102,10 +102,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_set_fn set, voi
                 continue;
             }
             if (nargs >= max)
-                cli_fail(cmd,
-                         max ? "unexpected argument '%s' (too many operands)"
-                             : "unexpected argument '%s' (try: condraughts %s --help)",
-                         a, cmd->name);
+                cli_fail(cmd, "unexpected argument '%s' (try: condraughts %s --help)", a,
+                         cmd->name);
             args[nargs++] = a;
             continue;
         }
