@@ -66,6 +66,10 @@ out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | gre
 [ "$out" -ge 1 ] && ok || bad "analyse: no 'win in N moves' score"
 [ "$("$bin" moves | wc -l)" -eq 9 ] && ok || bad "moves without --variant: not International's 9"
 
+# issue 15: lower-case FENs are read (written in capitals); a position without pieces is a game over
+[ "$("$bin" show --fen "w:w31:b20" | tail -1)" = "FEN W:W31:B20" ] && ok || bad "lower-case FEN"
+[ "$("$bin" analyse --fen "W:W:B")" = "game over: 0-2 (no pieces left)" ] && ok || bad "W:W:B"
+
 # issue 16: one option parser. Every command and subcommand of `condraughts help` answers --help
 # with its usage on stdout and exit status 0; an unknown option is refused the same way by each;
 # the README's command reference is `condraughts help`'s synopses, line for line.
