@@ -36,8 +36,9 @@ static int cmd_version(int argc, char **argv)
 }
 
 /* The commands whose options are read by code outside this folder's parser (serve: src/web;
- * train: its own loop): the table checks the command line first, so that --help and unknown
- * options behave as everywhere, then the command reads it again. */
+ * train: its own loop, which also checks the values): the table checks the command line first,
+ * so that --help and unknown options behave as everywhere, then the command reads it again. An
+ * option added there needs its row here. */
 static void ignore(void *user, const cli_opt *opt, const cli_value *v)
 {
     (void)user;
@@ -67,29 +68,29 @@ static int run_serve(int argc, char **argv)
 }
 
 static const cli_opt train_gen_opts[] = {
-    {CLI_TEXT_OPT(0, "variant", "V",
-                  "international, constitutional or russian (the learned families)"),
+    {CLI_TEXT_OPT(0, "variant", "V", "a learned family: international, constitutional or russian"),
      .required = 1},
-    {CLI_TEXT_OPT(0, "games", "N", "self-play games"), .required = 1},
-    {CLI_TEXT_OPT(0, "nodes", "N", "nodes a move")},
-    {CLI_TEXT_OPT(0, "random-plies", "LO-HI", "random plies at the start of each game")},
-    {CLI_TEXT_OPT(0, "balance", "S", "keep openings whose score is within S")},
-    {CLI_TEXT_OPT(0, "max-plies", "P", "a game's length at most")},
-    {CLI_TEXT_OPT(0, "seed", "S", "the random seed")},
-    {CLI_TEXT_OPT(0, "threads", "T", "games played at once")},
-    {CLI_FLAG_OPT(0, "classic", "play with the hand-written evaluation")},
+    {CLI_TEXT_OPT(0, "games", "N", "games to play"), .required = 1},
+    {CLI_TEXT_OPT(0, "nodes", "N", "nodes a move for each side (default 2000)")},
+    {CLI_TEXT_OPT(0, "random-plies", "LO-HI", "random legal moves opening each game (0-40)")},
+    {CLI_TEXT_OPT(0, "balance", "S",
+                  "an opening is drawn again until a depth-4 search scores it within S (60)")},
+    {CLI_TEXT_OPT(0, "max-plies", "P", "a game stops after P plies (default 300)")},
+    {CLI_TEXT_OPT(0, "seed", "S", "game j depends on the seed and j alone (default 1)")},
+    {CLI_TEXT_OPT(0, "threads", "T", "games played at once; the file is the same for any T")},
+    {CLI_FLAG_OPT(0, "classic", "the games played with the hand-set evaluation")},
     {CLI_TEXT_OPT(0, "out", "FILE", "the data file"), .required = 1},
     {0}};
 static const cli_opt train_fit_opts[] = {
     {CLI_TEXT_OPT(0, "variant", "V", "international, constitutional or russian"), .required = 1},
     {CLI_TEXT_OPT(0, "data", "FILE[,FILE...]", "data files written by train gen"), .required = 1},
-    {CLI_TEXT_OPT(0, "epochs", "E", "passes over the data")},
-    {CLI_TEXT_OPT(0, "lr", "R", "learning rate")},
-    {CLI_TEXT_OPT(0, "batch", "B", "batch size")},
-    {CLI_TEXT_OPT(0, "lambda", "L", "weight of the result against the score")},
-    {CLI_TEXT_OPT(0, "l2", "X", "L2 regularisation")},
-    {CLI_TEXT_OPT(0, "valid", "F", "share of the data kept to validate")},
-    {CLI_TEXT_OPT(0, "seed", "S", "the random seed")},
+    {CLI_TEXT_OPT(0, "epochs", "E", "passes over the data (default 10)")},
+    {CLI_TEXT_OPT(0, "lr", "R", "Adam's learning rate (default 1.0)")},
+    {CLI_TEXT_OPT(0, "batch", "B", "positions a mini-batch (default 4096)")},
+    {CLI_TEXT_OPT(0, "lambda", "L", "share of the search score in the target (default 0.4)")},
+    {CLI_TEXT_OPT(0, "l2", "X", "L2 regularisation (default 0)")},
+    {CLI_TEXT_OPT(0, "valid", "F", "the last share F of the games held out (default 0.05)")},
+    {CLI_TEXT_OPT(0, "seed", "S", "the random seed (default 1)")},
     {CLI_TEXT_OPT(0, "out", "FILE.cdw", "the weights file"), .required = 1},
     {0}};
 static int run_train_gen(int argc, char **argv);
