@@ -122,7 +122,7 @@ expect_error "need elo0 < elo1" --sprt 5,0
 expect_error "bad value" --sprt 5
 expect_error "give one of" --depth 2 --time 1
 expect_error "--inc needs --clock" --inc 1
-expect_error "expected hub1, hub2 or auto" --engine2-protocol hub3
+expect_error "--engine2-protocol: 'hub3' is not auto, hub2 or hub1" --engine2-protocol hub3
 expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
