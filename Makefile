@@ -282,8 +282,7 @@ FUZZ_SECONDS ?= 300
 # The program's objects each target links (built with the same flags in the same $(BUILD)).
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o
-FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,src/web/server.c src/web/apiutil.c \
-                   src/web/towers_api.c $(TOWERS_SRC))
+FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC) $(TOWERS_SRC))
 FUZZ_LIBS_http := -lmicrohttpd -lcjson
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
