@@ -33,22 +33,16 @@ static cJSON *int_array(const int *v, int n)
     return a;
 }
 
-/* The game object of w, its "egtb" field null; *q gets what egtb_fill needs. Under the lock. */
-cJSON *game_json(const web_game *w, egtb_query *q)
+void game_board_json(cJSON *o, const cd_game *g)
 {
-    const cd_game *g = w->game;
     const cd_position *pos = cd_game_position(g);
     const cd_rules *r = pos->rules;
     int nsq = cd_rules_squares(r);
     char buf[1024];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", w->id);
     cJSON_AddStringToObject(o, "variant", r->name);
     cJSON_AddStringToObject(o, "title", r->title);
     cJSON_AddNumberToObject(o, "width", cd_rules_width(r));
     cJSON_AddNumberToObject(o, "height", cd_rules_height(r));
-    cJSON_AddStringToObject(o, "human", human_names[w->human]);
-    cJSON_AddNumberToObject(o, "level", w->level);
     cJSON_AddStringToObject(o, "side", pos->side == CD_WHITE ? "white" : "black");
     cd_position_to_fen(pos, 0, buf, sizeof buf);
     cJSON_AddStringToObject(o, "fen", buf);
@@ -58,9 +52,6 @@ cJSON *game_json(const web_game *w, egtb_query *q)
     cJSON_AddStringToObject(o, "reason", reason == CD_REASON_NONE ? "" : cd_reason_str(reason));
     cJSON_AddStringToObject(o, "result", cd_status_pdn(r, st));
     cJSON_AddNumberToObject(o, "ply", cd_game_ply(g));
-    cJSON_AddNullToObject(o, "egtb");
-    q->pos = *pos;
-    q->probe = st == CD_ONGOING;
 
     static const char *const piece_names[] = {"", "w", "b", "W", "B"};
     cJSON *board = cJSON_AddArrayToObject(o, "board");
@@ -117,7 +108,19 @@ cJSON *game_json(const web_game *w, egtb_query *q)
             cJSON_AddItemToObject(threats, key, int_array(zone, k < 128 ? k : 128));
         }
     }
+}
 
+/* The game object of w, its "egtb" field null; *q gets what egtb_fill needs. Under the lock. */
+cJSON *game_json(const web_game *w, egtb_query *q)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", w->id);
+    cJSON_AddStringToObject(o, "human", human_names[w->human]);
+    cJSON_AddNumberToObject(o, "level", w->level);
+    game_board_json(o, w->game);
+    cJSON_AddNullToObject(o, "egtb");
+    q->pos = *cd_game_position(w->game);
+    q->probe = cd_game_status(w->game, NULL) == CD_ONGOING;
     if (w->has_last) {
         cJSON *le = cJSON_AddObjectToObject(o, "last_engine");
         cJSON_AddStringToObject(le, "move", w->last_move);

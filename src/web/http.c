@@ -22,7 +22,15 @@
 static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
 {
     struct MHD_Response *resp;
-    if (r->stream) {
+    if (r->live) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, play_live_read, r->live,
+                                                 play_live_free);
+        if (!resp) {
+            play_live_free(r->live);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else if (r->stream) {
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, r->stream,
                                                  sse_free);
         if (!resp) {
@@ -56,6 +64,12 @@ static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
     }
     if (r->type)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    if (r->cookie[0]) {
+        char cookie[160];
+        snprintf(cookie, sizeof cookie,
+                 "cd_player=%s; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict", r->cookie);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, cookie);
+    }
     enum MHD_Result ret = MHD_queue_response(conn, r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -195,6 +209,19 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         if (!rq)
             return MHD_NO;
         *con_cls = rq;
+        guard_token(MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "cd_player"), rq->token);
+        char err[512];
+        int write = strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
+        if (guard_check(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
+                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"), write,
+                        err, sizeof err) != 0) {
+            rq->too_large = rq->responded = 1; /* the body, if any, is read and dropped */
+            watch_receiving(conn, 0);
+            if (send_error(&out, MHD_HTTP_FORBIDDEN, "%s", err) == MHD_NO)
+                return MHD_NO;
+            return queue_reply(conn, &out);
+        }
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
@@ -241,6 +268,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             close(out.fd);
         if (out.stream)
             sse_free(out.stream);
+        if (out.live)
+            play_live_free(out.live);
         return MHD_NO;
     }
     return queue_reply(conn, &out);

@@ -90,8 +90,8 @@ static int method_bit(const char *method)
     return 0;
 }
 
-enum MHD_Result route(reply *c, const char *url, const char *method, const request *rq,
-                      query_fn query, void *qctx)
+enum MHD_Result route(reply *c, const char *url, const char *method, request *rq, query_fn query,
+                      void *qctx)
 {
     int m = method_bit(method);
     if (strncmp(url, "/api/", 5) && strcmp(url, "/api")) {
@@ -106,6 +106,8 @@ enum MHD_Result route(reply *c, const char *url, const char *method, const reque
         c->allow = t.allow;
         return t.body ? send_buffer(c, t.status, "application/json", t.body, t.len) : MHD_NO;
     }
+    if (!strncmp(p, "/play", 5) && (!p[5] || p[5] == '/'))
+        return api_play(c, p + 5, method, rq);
     if (!strcmp(p, "/variants"))
         return m == M_GET ? api_variants(c) : send_405(c, "GET");
     if (!strcmp(p, "/games") || !strcmp(p, "/games/")) {
@@ -188,6 +190,7 @@ void cd_web_reset(void)
     srv.ngames = 0;
     pthread_mutex_unlock(&srv.lock);
     engine_pool_free();
+    play_close();
 }
 
 typedef struct {
@@ -246,6 +249,8 @@ int cd_web_request(const char *method, const char *url, const char *body, size_t
     free(rq.body);
     if (r.fd >= 0)
         close(r.fd);
+    if (r.live)
+        play_live_free(r.live);
     if (r.stream) { /* a stream is started and at once given up, as by a client that leaves */
         sse_free(r.stream);
         r.stream = NULL;

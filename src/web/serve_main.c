@@ -25,7 +25,8 @@
 /* ---------------------------------------------------------------- main */
 
 #define SERVE_USAGE                                                                                \
-    "condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR] [--egtb DIR]"
+    "condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--db FILE] [--web DIR] "     \
+    "[--egtb DIR]"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -38,7 +39,7 @@ static int usage_error(const char *fmt, const char *arg)
 int cd_serve_main(int argc, char **argv)
 {
     long port = 8080;
-    const char *host = "127.0.0.1", *data = "games", *web = "web", *egtb = NULL;
+    const char *host = "127.0.0.1", *data = "games", *web = "web", *egtb = NULL, *db = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -57,6 +58,8 @@ int cd_serve_main(int argc, char **argv)
             host = v;
         } else if (!strcmp(a, "--data")) {
             data = v;
+        } else if (!strcmp(a, "--db")) {
+            db = v;
         } else if (!strcmp(a, "--web")) {
             web = v;
         } else if (!strcmp(a, "--egtb")) {
@@ -99,6 +102,14 @@ int cd_serve_main(int argc, char **argv)
     sa.sin_port = htons((uint16_t)port);
 
     load_games();
+    char db_default[sizeof srv.data + 16];
+    if (!db) { /* beside the games folder: games -> games.sqlite */
+        size_t n = strlen(srv.data);
+        while (n > 1 && srv.data[n - 1] == '/')
+            n--;
+        snprintf(db_default, sizeof db_default, "%.*s.sqlite", (int)n, srv.data);
+        db = db_default;
+    }
 
 #ifdef __GLIBC__
     /* Every search allocates its engine's table (ENGINE_HASH_MB) in its connection's thread. With
@@ -117,6 +128,12 @@ int cd_serve_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    char err[1024];
+    if (play_open(db, err, sizeof err) != 0) {
+        fprintf(stderr, "condraughts serve: %s\n", err);
+        return 1;
+    }
+    guard_set(host, (unsigned)port);
     struct MHD_Daemon *d = http_start(&sa, (uint16_t)port);
     int rc = 0;
     if (!d) {
@@ -125,6 +142,7 @@ int cd_serve_main(int argc, char **argv)
     } else {
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
         unsigned real = info ? info->port : (unsigned)port;
+        guard_set(host, real);
         printf("condraughts: serving http://%s:%u/\n", host, real);
         if (egtb_dir()[0])
             printf("condraughts: endgame tables from %s\n", egtb_dir());
@@ -142,5 +160,6 @@ int cd_serve_main(int argc, char **argv)
     pthread_mutex_unlock(&srv.lock);
     engine_pool_free();
     egtb_close_all();
+    play_close();
     return rc;
 }

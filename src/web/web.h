@@ -10,6 +10,8 @@
  *   router.c       static files, route(), and the API without HTTP (server.h)
  *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog
  *   serve_main.c   `condraughts serve`: options, binding, signals
+ *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h)
+ *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
  *
  * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
  * and cd_web_request (router.c) drives the same handlers without a socket (tests, fuzzing).
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "condraughts.h"
+#include "play.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
 #define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
@@ -106,6 +109,8 @@ typedef struct egtb_query {
 
 const char *status_name(cd_status s);
 cJSON *game_json(const web_game *w, egtb_query *q);
+/* The fields of a game object that come from the game alone (variant ... history, threats). */
+void game_board_json(cJSON *o, const cd_game *g);
 void egtb_fill(cJSON *o, const egtb_query *q);
 
 /* ---------------------------------------------------------------- replies (reply.c) */
@@ -122,13 +127,16 @@ typedef struct reply {
     int retry_after;   /* 503: seconds (0: no header) */
     int fd;            /* a static file to send instead of body (-1: none) */
     uint64_t fd_size;
-    struct analysis *stream; /* an analysis to stream instead of body */
+    struct analysis *stream;     /* an analysis to stream instead of body */
+    struct play_live *live;      /* a game's live stream instead of body (api_play.c) */
+    char cookie[PLAY_TOKEN + 1]; /* a new player token to set as the cd_player cookie, or "" */
 } reply;
 
 typedef struct request {
     char *body;
     size_t len;
     int too_large, responded;
+    char token[PLAY_TOKEN + 1]; /* the cd_player cookie (the player's secret), or "" */
 } request;
 
 /* A query argument of the request (NULL when absent). */
@@ -179,11 +187,28 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq);
 enum MHD_Result api_undo(reply *c, const char *id, const request *rq);
 enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play);
 
-/* ---------------------------------------------------------------- routing (router.c), HTTP
- * (http.c) */
+/* ---------------------------------------------------------------- games between people */
 
-enum MHD_Result route(reply *c, const char *url, const char *method, const request *rq,
-                      query_fn query, void *qctx);
+/* Everything under /api/play (api_play.c; path: the rest of the URL, "" or "/..."). */
+enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq);
+ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);
+void play_live_free(void *cls);
+
+/* ---------------------------------------------------------------- other sites (guard.c) */
+
+/* The server's own address: the bound host (as --host gave it) and the port. */
+void guard_set(const char *bind_host, unsigned port);
+/* May this request be answered? host: the Host header (NULL: none), origin: the Origin header,
+ * fetch_site: Sec-Fetch-Site, write: the method changes state. 0, or -1 with err set (403). */
+int guard_check(const char *host, const char *origin, const char *fetch_site, int write, char *err,
+                size_t errlen);
+/* The player token of a cd_player cookie's value into out ("" when it is not one). */
+void guard_token(const char *cookie, char *out);
+
+/* ---------------------------------------------------------------- routing, HTTP */
+
+enum MHD_Result route(reply *c, const char *url, const char *method, request *rq, query_fn query,
+                      void *qctx);
 /* Start the daemon (and the watchdog) on sa; NULL when it cannot listen. */
 struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port);
 /* Stop the daemon and the watchdog (d may be NULL). */
