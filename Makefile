@@ -270,10 +270,11 @@ play:
 	@$(MAKE) --no-print-directory -j$(NPROC) $(BIN)
 	$(BIN) serve --port $(PLAY_PORT)
 
-# Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core.
+# Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core
+# (run.mjs: the board against the engine; play.mjs: two players and a spectator in play.html).
 web-test: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
-	  node run.mjs --bin $(abspath $(BIN))
+	  node run.mjs --bin $(abspath $(BIN)) && node play.mjs --bin $(abspath $(BIN))
 
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
