@@ -640,7 +640,7 @@ static void usage(FILE *f)
         "        --draw-after P] [--timemargin S] [--hang S] [--move-limit S]\n"
         "        (--openings auto:K plays every K-move opening, shuffled)\n"
         "  serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR]  (browser UI)\n"
-        "        [--egtb DIR]  (endgame tables; default ./egtb when it exists)\n"
+        "        [--db FILE] [--egtb DIR]  (games between people; endgame tables)\n"
         "  pdn check FILE [--variant V] [--verbose]  (replay every game of a PDN file)\n"
         "  study [--variants V,V,...] [--games N] [--nodes N | --movetime S] [--seed S]\n"
         "        [--openings FILE] [--egtb DIR] [--max-plies P] [--hash MB] --out DIR\n"
