@@ -4,7 +4,8 @@
  *  - a Host header naming another server (DNS rebinding: a page of evil.example whose name
  *    now points at 127.0.0.1 sends Host: evil.example). Allowed: localhost, 127.0.0.1, [::1],
  *    the --host name, this machine's name, and any IPv4 literal when --host is not a loopback
- *    address (a rebinding attack needs a DNS name); the port, when given, must be the server's.
+ *    address (a rebinding attack needs a DNS name); the port, when given, must be the server's
+ *    (a page of another site on the server's port sends it; without one the name decides).
  *  - a state-changing request (POST, DELETE, ...) from another site's page: Origin present and
  *    not this server's own origin (http://HOST as the request's Host header gives it), or
  *    Sec-Fetch-Site other than same-origin or none. Requests without these headers (curl,
@@ -69,8 +70,6 @@ static int host_ok(const char *host)
         unsigned long p = strtoul(colon + 1, &stop, 10);
         if (*stop || colon[1] == 0 || p != G.port)
             return 0;
-    } else if (G.port != 80) {
-        return 0;
     }
     if (name_is(host, n, "localhost") || name_is(host, n, "127.0.0.1") ||
         name_is(host, n, "[::1]") || name_is(host, n, G.host) || name_is(host, n, G.me))

@@ -150,15 +150,23 @@ static void adopt(play_game *g)
         return;
     }
     play_game *old = play_find(g->id);
-    if (old) { /* read back after a failed write: the store's version wins */
-        g->version = old->version + 1;
-        unlink_game(old);
-        game_free(old);
+    if (old) { /* read back after a failed write: the store's version wins, in place */
+        play_game *next = old->next;
+        unsigned version = old->version + 1;
+        cd_game_free(old->game);
+        free(old->moves);
+        *old = *g;
+        old->next = next;
+        old->version = version;
+        free(g);
+        return;
     }
     link_game(g);
 }
 
-/* Write g (moves from ply `from` on), wake the streams; on a failed write read g back. */
+/* Write g (moves from ply `from` on) and wake the streams. When the write fails, g is read back
+ * from the store in place (it stays valid), or, when it was never stored (a new game), it is
+ * taken out and freed (the caller must not use it then). */
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
@@ -167,9 +175,12 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
         return 0;
     char id[PLAY_ID_HEX + 1];
     memcpy(id, g->id, sizeof id);
-    if (store_load(id, adopt) != 1) {
+    int n = store_load(id, adopt);
+    if (n == 0) {
         unlink_game(g);
         game_free(g);
+    } else if (n < 0) {
+        fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
     }
     snprintf(err, len, "the game could not be saved");
     return 500;
@@ -586,8 +597,10 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
         r->state = PLAY_ONGOING;
         link_game(r);
         memcpy(g->rematch_id, r->id, sizeof r->id);
-        if ((status = commit(r, 0, err, len)))
+        if ((status = commit(r, 0, err, len))) {
+            g->rematch_id[0] = 0;
             return status;
+        }
     }
     return commit(g, g->nmoves, err, len);
 }

@@ -88,9 +88,8 @@ cJSON *play_json(const play_game *g, const char *token)
     cJSON_AddNumberToObject(o, "now", (double)now);
     cJSON_AddBoolToObject(o, "open", g->open);
     game_board_json(o, g->game);
-    if (g->state == PLAY_WAITING) { /* nobody may move yet */
+    if (g->state != PLAY_ONGOING) /* nobody may move (yet, or any more) */
         cJSON_ReplaceItemInObjectCaseSensitive(o, "moves", cJSON_CreateArray());
-    }
     cJSON_AddStringToObject(o, "end", end_names[g->end]);
     const char *w = winner(g);
     if (w)
