@@ -360,7 +360,7 @@ tsan:
 	clang -O1 -shared -fPIC -o build-tsan/c11threads.so tests/tsan/c11threads.c -pthread
 	LD_PRELOAD=$(abspath build-tsan)/c11threads.so \
 	  TSAN_OPTIONS="log_path=$(TSAN_REPORT) second_deadlock_stack=1" \
-	  $(TSAN_MAKE) engine-test api-test hub-test hub-stress
+	  $(TSAN_MAKE) engine-test api-test play-test hub-test hub-stress
 	@if ls $(TSAN_REPORT).* >/dev/null 2>&1; then cat $(TSAN_REPORT).*; \
 	  echo "tsan: data races reported (above)"; exit 1; else echo "tsan: no reports"; fi
 

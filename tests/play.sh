@@ -199,6 +199,40 @@ check_eq "bad id 404" 404 "$CODE"
 req - PUT /api/play/$G
 check_eq "PUT 405" 405 "$CODE"
 
+# ------------------------------------------------------------ the board's games belong to their browser
+check_that "a cookie-less API answer sets the player cookie" sh -c "curl -s -o /dev/null -D - \
+    '$URL/api/variants' | grep -qi '^set-cookie: cd_player='"
+req a POST /api/games '{"variant":"international","human":"both"}'
+check_eq "board game with a cookie 201" 201 "$CODE"
+BG=$(j d.id)
+for who in b -; do
+    req $who POST /api/games/$BG/move '{"move":"32-28"}'
+    check_eq "another browser's move on the board ($who): 403" 403 "$CODE"
+    req $who POST /api/games/$BG/engine '{"depth":1}'
+    check_eq "another browser's engine move ($who): 403" 403 "$CODE"
+    req $who POST /api/games/$BG/undo ''
+    check_eq "another browser's undo ($who): 403" 403 "$CODE"
+    req $who DELETE /api/games/$BG
+    check_eq "another browser's delete ($who): 403" 403 "$CODE"
+done
+req b GET /api/games/$BG
+check_eq "... and the board is unchanged" 0 "$(j d.ply)"
+req b POST /api/games/$BG/hint '{"depth":1}'
+check_eq "a hint (a read) is open to all" 200 "$CODE"
+req a POST /api/games/$BG/move '{"move":"32-28"}'
+check_eq "the owner moves" 200 "$CODE"
+req - GET /api/games/$BG/pdn
+check_that "the export has no Owner tag" sh -c "! printf '%s' '$BODY' | grep -q Owner"
+req - POST /api/games '{"variant":"russian"}'
+OPEN_BG=$(j d.id)
+req b POST /api/games/$OPEN_BG/move '{"move":"c3-d4"}'
+check_eq "a board made without a cookie (a script) stays open" 200 "$CODE"
+ATOKEN=$(sed -n 's/.*cd_player\t//p' "$TMP/a.jar" | tail -n 1)
+req - POST /api/games/import "{\"pdn\":\"[Owner \\\"$ATOKEN\\\"]\\n1. 32-28 *\"}"
+IMP=$(j d.id)
+req b POST /api/games/$IMP/move '{"move":"19-23"}'
+check_eq "an Owner tag of an imported PDN is not taken" 200 "$CODE"
+
 # ------------------------------------------------------------ a real-time clock runs out
 req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
 F=$(j d.id)
@@ -235,6 +269,10 @@ req - GET /api/play/$G
 check_eq "after SIGKILL: the finished game too" "$BEFORE_G" "$(steady)"
 req b POST /api/play/$K/move '{"move":"33-28"}'
 check_eq "after restart the seat still moves" 200 "$CODE"
+req b POST /api/games/$BG/move '{"move":"19-23"}'
+check_eq "after restart the board still belongs to its browser" 403 "$CODE"
+req a POST /api/games/$BG/move '{"move":"19-23"}'
+check_eq "after restart its owner moves" 200 "$CODE"
 req b POST /api/play/$K/move '{"move":"37-31"}'
 check_eq "after restart no move out of turn" 409 "$CODE"
 

@@ -52,9 +52,12 @@ enum MHD_Result api_list(reply *c)
     return send_json(c, MHD_HTTP_OK, a);
 }
 
+#define NOT_OWNER "this board belongs to another browser (its cd_player cookie)"
+
 /* Register a new game (takes g) and reply with it (201). */
 /* A new game in the table; orig (owned, may be NULL): the tags of an imported game. */
-static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_pdn_tags *orig)
+static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_pdn_tags *orig,
+                                const request *rq)
 {
     web_game *w = calloc(1, sizeof *w);
     if (!w) {
@@ -66,6 +69,7 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_p
     w->game = g;
     w->human = human;
     w->level = level;
+    memcpy(w->owner, rq->token, sizeof w->owner);
     pthread_mutex_lock(&srv.lock);
     if (srv.ngames >= MAX_GAMES) {
         pthread_mutex_unlock(&srv.lock);
@@ -134,7 +138,7 @@ enum MHD_Result api_create(reply *c, const request *rq)
     cd_game *g = cd_game_new(r, fen ? &pos : NULL);
     if (!g)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    return add_game(c, g, human, level, NULL);
+    return add_game(c, g, human, level, NULL, rq);
 }
 
 enum MHD_Result api_import(reply *c, const request *rq)
@@ -170,7 +174,8 @@ enum MHD_Result api_import(reply *c, const request *rq)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s",
                           r != CD_OK ? (err[0] ? err : cd_result_str(r)) : "no game in the PDN");
     }
-    return add_game(c, g, human, level, tags);
+    cd_pdn_tag_set(tags, "Owner", NULL); /* the server's own tag: never taken from a file */
+    return add_game(c, g, human, level, tags, rq);
 }
 
 enum MHD_Result api_get(reply *c, const char *id)
@@ -186,13 +191,17 @@ enum MHD_Result api_get(reply *c, const char *id)
     return send_json(c, MHD_HTTP_OK, j);
 }
 
-enum MHD_Result api_delete(reply *c, const char *id)
+enum MHD_Result api_delete(reply *c, const char *id, const request *rq)
 {
     pthread_mutex_lock(&srv.lock);
     web_game **pp = &srv.games;
     while (*pp && strcmp((*pp)->id, id))
         pp = &(*pp)->next;
     web_game *w = *pp;
+    if (w && !owner_ok(w, rq->token)) {
+        pthread_mutex_unlock(&srv.lock);
+        return send_error(c, MHD_HTTP_FORBIDDEN, "%s", NOT_OWNER);
+    }
     if (w) {
         *pp = w->next;
         srv.ngames--;
@@ -218,7 +227,7 @@ enum MHD_Result api_pdn(reply *c, const char *id)
     char *buf = NULL;
     size_t need = 0;
     if (w) {
-        cd_pdn_tags *tags = make_tags(w);
+        cd_pdn_tags *tags = make_tags(w, 0);
         need = cd_pdn_write(w->game, tags, NULL, 0);
         buf = malloc(need + 1);
         if (buf)
@@ -253,6 +262,9 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq)
     if (!w) {
         status = MHD_HTTP_NOT_FOUND;
         snprintf(err, sizeof err, "unknown game");
+    } else if (!owner_ok(w, rq->token)) {
+        status = MHD_HTTP_FORBIDDEN;
+        snprintf(err, sizeof err, "%s", NOT_OWNER);
     } else if (cd_game_status(w->game, NULL) != CD_ONGOING) {
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game is over");
@@ -291,7 +303,8 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     web_game *w = find_game(id);
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
-    if (w) {
+    int mine = w && owner_ok(w, rq->token);
+    if (mine) {
         int n = 0;
         for (int i = 0; i < (int)plies && cd_game_undo(w->game); i++)
             n++;
@@ -305,6 +318,8 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     pthread_mutex_unlock(&srv.lock);
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
+    if (!mine)
+        return send_error(c, MHD_HTTP_FORBIDDEN, "%s", NOT_OWNER);
     egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_OK, j);
 }
@@ -373,6 +388,9 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
     if (!w) {
         status = MHD_HTTP_NOT_FOUND;
         snprintf(err, sizeof err, "unknown game");
+    } else if (!owner_ok(w, rq->token)) {
+        status = MHD_HTTP_FORBIDDEN;
+        snprintf(err, sizeof err, "%s", NOT_OWNER);
     } else if (w->version != version) {
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game changed during the search");

@@ -272,6 +272,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             play_live_free(out.live);
         return MHD_NO;
     }
+    /* A browser gets its player token with its first API answer, so the board games it creates
+     * are its own (api_games.c) and its seats of games between people are held (play.h). */
+    if (!rq->token[0] && !out.cookie[0] && !strncmp(url, "/api/", 5) &&
+        play_new_token(out.cookie) != 0)
+        out.cookie[0] = 0;
     return queue_reply(conn, &out);
 }
 

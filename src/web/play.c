@@ -66,9 +66,10 @@ int play_new_token(char *out)
     return 0;
 }
 
-/* Compare two tokens in time independent of where they differ. */
-static int token_eq(const char *a, const char *b)
+int play_token_eq(const char *a, const char *b)
 {
+    if (!a || !b || strlen(a) != PLAY_TOKEN || strlen(b) != PLAY_TOKEN)
+        return 0;
     unsigned diff = 0;
     for (int i = 0; i < PLAY_TOKEN; i++)
         diff |= (unsigned)(a[i] ^ b[i]);
@@ -77,10 +78,8 @@ static int token_eq(const char *a, const char *b)
 
 int play_seat(const play_game *g, const char *token)
 {
-    if (!token || strlen(token) != PLAY_TOKEN)
-        return -1;
     for (int c = 0; c < 2; c++)
-        if (g->token[c][0] && token_eq(g->token[c], token))
+        if (play_token_eq(g->token[c], token))
             return c;
     return -1;
 }

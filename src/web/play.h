@@ -83,6 +83,9 @@ void play_wait(const play_game *g, unsigned seen, int ms);
 int64_t play_now(void);
 /* A new random token (PLAY_TOKEN hex digits) into out[PLAY_TOKEN + 1]; 0, -1 on failure. */
 int play_new_token(char *out);
+/* Are a and b the same token (PLAY_TOKEN hex digits each)? In time independent of where they
+ * differ; 0 when either is NULL or not a token. */
+int play_token_eq(const char *a, const char *b);
 /* The seat (CD_WHITE, CD_BLACK) that token holds in g, or -1 (a NULL or "" token: -1). */
 int play_seat(const play_game *g, const char *token);
 

@@ -151,7 +151,7 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
         id[n] = 0;
         const char *a = actions[k].name;
         if (!a[0])
-            return m == M_GET ? api_get(c, id) : api_delete(c, id);
+            return m == M_GET ? api_get(c, id) : api_delete(c, id, rq);
         if (!strcmp(a, "move"))
             return api_move(c, id, rq);
         if (!strcmp(a, "engine"))

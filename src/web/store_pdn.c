@@ -63,7 +63,7 @@ void game_path(const char *id, int tmp, char *buf, size_t len)
 }
 
 /* The tags a game is saved and exported with (NULL when out of memory; free it). */
-cd_pdn_tags *make_tags(const web_game *w)
+cd_pdn_tags *make_tags(const web_game *w, int with_owner)
 {
     cd_pdn_tags *tags = malloc(sizeof *tags);
     if (!tags)
@@ -82,7 +82,13 @@ cd_pdn_tags *make_tags(const web_game *w)
     cd_pdn_tag_set(tags, "GameId", w->id);
     cd_pdn_tag_set(tags, "Human", human_names[w->human]);
     cd_pdn_tag_set(tags, "Level", level);
+    cd_pdn_tag_set(tags, "Owner", with_owner && w->owner[0] ? w->owner : NULL);
     return tags;
+}
+
+int owner_ok(const web_game *w, const char *token)
+{
+    return !w->owner[0] || play_token_eq(w->owner, token);
 }
 
 /* Save w atomically. Called with the lock held. Returns 0 on success. */
@@ -90,7 +96,7 @@ int save_game(const web_game *w)
 {
     if (!srv.persist)
         return 0;
-    cd_pdn_tags *tags = make_tags(w);
+    cd_pdn_tags *tags = make_tags(w, 1);
     if (!tags)
         return -1;
     size_t cap = 8192;
@@ -227,6 +233,8 @@ void load_games(void)
                 w->level = l ? atoi(l) : 3;
                 if (w->level < 1 || w->level > 10)
                     w->level = 3;
+                guard_token(cd_pdn_tag(tags, "Owner"), w->owner);
+                cd_pdn_tag_set(tags, "Owner", NULL);
                 const char *ev = cd_pdn_tag(tags, "Event");
                 if (!ev || strcmp(ev, "condraughts web game")) { /* imported: keep its tags */
                     w->orig = tags;

@@ -59,6 +59,7 @@ typedef struct web_game {
     int last_score, last_depth;
     uint64_t last_nodes;
     double last_time;
+    char owner[PLAY_TOKEN + 1]; /* the player token that created it ("": anyone may change it) */
     struct web_game *next;
 } web_game;
 
@@ -84,7 +85,9 @@ cd_game *copy_game(const cd_game *g);
 const cd_rules *game_rules(const cd_game *g);
 void game_path(const char *id, int tmp, char *buf, size_t len);
 /* The tags a game is saved and exported with (NULL when out of memory; free it). */
-cd_pdn_tags *make_tags(const web_game *w);
+cd_pdn_tags *make_tags(const web_game *w, int with_owner);
+/* May the request's player token change w? (Yes when w has no owner.) */
+int owner_ok(const web_game *w, const char *token);
 /* Save w atomically. Called with the lock held. Returns 0 on success. */
 int save_game(const web_game *w);
 int parse_human(const char *s);
@@ -181,7 +184,7 @@ enum MHD_Result api_list(reply *c);
 enum MHD_Result api_create(reply *c, const request *rq);
 enum MHD_Result api_import(reply *c, const request *rq);
 enum MHD_Result api_get(reply *c, const char *id);
-enum MHD_Result api_delete(reply *c, const char *id);
+enum MHD_Result api_delete(reply *c, const char *id, const request *rq);
 enum MHD_Result api_pdn(reply *c, const char *id);
 enum MHD_Result api_move(reply *c, const char *id, const request *rq);
 enum MHD_Result api_undo(reply *c, const char *id, const request *rq);
