@@ -156,11 +156,24 @@ check_eq "bad action 400" 400 "$CODE"
 # ------------------------------------------------------------ live stream
 curl -s -N -m 3 -b "$TMP/c.jar" "$URL/api/play/$G/events" >"$TMP/sse" &
 SSE=$!
+curl -s -N -m 3 -b "$TMP/b.jar" "$URL/api/play/$G/events" >/dev/null &
+SSE_B=$!
 sleep 0.5
 req b POST /api/play/$G/move '{"move":"18-22"}'
-wait $SSE
+check_eq "one spectator watching" 1 "$(j d.watching)"
+check_eq "black's page is open" true "$(j d.black.online)"
+check_eq "white's page is not" false "$(j d.white.online)"
+wait $SSE $SSE_B
+i=0
+while [ $i -lt 30 ]; do # a stream that ends is seen at its next keepalive (each second)
+    req - GET /api/play/$G
+    [ "$(j d.watching) $(j d.black.online)" = "0 false" ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+check_eq "nobody watching once the streams end" '0 false' "$(j d.watching) $(j d.black.online)"
 check_that "stream starts with the state" grep -q '^event: state' "$TMP/sse"
-check_eq "stream shows the move" 2 "$(grep -c '^event: state' "$TMP/sse")"
+check_that "stream shows the move" test "$(grep -c '^event: state' "$TMP/sse")" -ge 2
 check_that "stream's last state has the move" sh -c "grep '^data:' '$TMP/sse' | tail -n 1 | \
     grep -q '\"history\":\\[\"33-28\",\"18-22\"\\]'"
 

@@ -199,7 +199,8 @@
     const bottom = you || 'white';
     for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
       const n = $(slot).querySelector('.name');
-      n.textContent = (g[c].name || cap(c)) + (c === you ? ' (you)' : '') + (g[c].seated ? '' : ' – open seat');
+      n.textContent = (g[c].name || cap(c)) + (c === you ? ' (you)' : '') +
+        (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away');
       n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);
     }
     drawClocks();
@@ -230,7 +231,9 @@
     $('offer').dataset.kind = offer;
     $('offer-text').textContent = offer === 'draw' ? 'Your opponent offers a draw.'
       : offer === 'takeback' ? 'Your opponent asks to take back a move.' : '';
-    $('watchers').textContent = you ? 'You play ' + you + '.' : 'You are watching.';
+    const w = g.watching - (you ? 0 : 1);
+    $('watchers').textContent = (you ? 'You play ' + you + '.' : 'You are watching.') +
+      (w > 0 ? ` ${w} other${w === 1 ? '' : 's'} watching.` : '');
     renderMoves(g);
     renderBoard(g);
   }
@@ -366,7 +369,8 @@
     $('c-name').value = localStorage.getItem('cd-name') || '';
     $('c-name').addEventListener('change', () => localStorage.setItem('cd-name', $('c-name').value.trim()));
     $('btn-join').addEventListener('click', () => guarded(async () => {
-      update(await api('POST', `api/play/${st.id}/join`, { name: localStorage.getItem('cd-name') || '' }));
+      await api('POST', `api/play/${st.id}/join`, { name: localStorage.getItem('cd-name') || '' });
+      showGame(st.id, false); /* the stream again, now as the seat */
     }));
     $('btn-draw').addEventListener('click', action('draw', { action: 'offer' }));
     $('btn-takeback').addEventListener('click', action('takeback', { action: 'ask' }));

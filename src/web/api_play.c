@@ -26,6 +26,7 @@ typedef struct play_live {
     char token[PLAY_TOKEN + 1];
     unsigned seen; /* the version last sent */
     int started, gone;
+    int slot;  /* where the game counts this stream (play_present), or -1 */
     char *buf; /* the event being sent */
     size_t len, off;
 } play_live;
@@ -284,22 +285,29 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
 void play_live_free(void *cls)
 {
     play_live *l = cls;
+    if (l->slot >= 0) {
+        play_lock();
+        play_absent(l->id, l->slot);
+        play_unlock();
+    }
     free(l->buf);
     free(l);
 }
 
 static enum MHD_Result play_events(reply *c, const char *id, const request *rq)
 {
-    play_lock();
-    int known = play_find(id) != NULL;
-    play_unlock();
-    if (!known)
-        return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
     play_live *l = calloc(1, sizeof *l);
     if (!l)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     snprintf(l->id, sizeof l->id, "%s", id);
     memcpy(l->token, rq->token, sizeof l->token);
+    play_lock();
+    l->slot = play_present(id, l->token);
+    play_unlock();
+    if (l->slot < 0) {
+        free(l);
+        return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
+    }
     c->status = MHD_HTTP_OK;
     c->type = "text/event-stream";
     c->live = l;

@@ -18,19 +18,24 @@
 #include "web.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+/* Written by guard_set before the server starts (its threads see it through their creation);
+ * only the port changes later (guard_port), so it alone is atomic. */
 static struct {
-    char host[256]; /* --host */
-    char me[256];   /* gethostname() */
-    unsigned port;  /* the bound port */
-    int loopback;   /* --host is a loopback address or localhost */
-    int set;        /* guard_set was called (cd_web_request: never) */
+    char host[256];        /* --host */
+    char me[256];          /* gethostname() */
+    _Atomic unsigned port; /* the bound port */
+    int loopback;          /* --host is a loopback address or localhost */
+    int set;               /* guard_set was called (cd_web_request: never) */
 } G;
+
+void guard_port(unsigned port) { atomic_store(&G.port, port); }
 
 void guard_set(const char *bind_host, unsigned port)
 {
@@ -38,7 +43,7 @@ void guard_set(const char *bind_host, unsigned port)
     if (gethostname(G.me, sizeof G.me) != 0)
         G.me[0] = 0;
     G.me[sizeof G.me - 1] = 0;
-    G.port = port;
+    atomic_store(&G.port, port);
     G.loopback = !strncmp(G.host, "127.", 4) || !strcasecmp(G.host, "localhost");
     G.set = 1;
 }
@@ -68,7 +73,7 @@ static int host_ok(const char *host)
     if (colon) {
         char *stop;
         unsigned long p = strtoul(colon + 1, &stop, 10);
-        if (*stop || colon[1] == 0 || p != G.port)
+        if (*stop || colon[1] == 0 || p != atomic_load(&G.port))
             return 0;
     }
     if (name_is(host, n, "localhost") || name_is(host, n, "127.0.0.1") ||

@@ -56,6 +56,31 @@ void play_wait(const play_game *g, unsigned seen, int ms)
     pthread_cond_timedwait(&P.changed, &P.lock, &ts);
 }
 
+static void presence(play_game *g, int slot, int delta)
+{
+    if (g->online[slot] + delta >= 0)
+        g->online[slot] += delta;
+    g->version++; /* not stored: presence is not part of the game */
+    pthread_cond_broadcast(&P.changed);
+}
+
+int play_present(const char *id, const char *token)
+{
+    play_game *g = play_find(id);
+    if (!g)
+        return -1;
+    int seat = play_seat(g, token), slot = seat < 0 ? 2 : seat;
+    presence(g, slot, 1);
+    return slot;
+}
+
+void play_absent(const char *id, int slot)
+{
+    play_game *g = play_find(id);
+    if (g && slot >= 0 && slot <= 2)
+        presence(g, slot, -1);
+}
+
 int play_new_token(char *out)
 {
     unsigned char b[PLAY_TOKEN / 2];
@@ -152,11 +177,13 @@ static void adopt(play_game *g)
     if (old) { /* read back after a failed write: the store's version wins, in place */
         play_game *next = old->next;
         unsigned version = old->version + 1;
+        int online[3] = {old->online[0], old->online[1], old->online[2]};
         cd_game_free(old->game);
         free(old->moves);
         *old = *g;
         old->next = next;
         old->version = version;
+        memcpy(old->online, online, sizeof online);
         free(g);
         return;
     }

@@ -59,6 +59,7 @@ typedef struct play_game {
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;
+    int online[3]; /* live streams open: of the white seat, the black seat, spectators */
     play_move *moves;
     int nmoves, cap;
     unsigned version;
@@ -76,6 +77,11 @@ void play_unlock(void);
 play_game *play_find(const char *id);
 /* The first game of the list (then ->next), for the lobby. */
 const play_game *play_first(void);
+/* A live stream of game id opens for token: returns the slot it counts in (CD_WHITE, CD_BLACK,
+ * 2 a spectator), -1 when there is no such game; it closes: play_absent with that slot. The
+ * players see who is there. Locked. */
+int play_present(const char *id, const char *token);
+void play_absent(const char *id, int slot);
 /* Wait (locked) until g's version differs from `seen` or `ms` pass. */
 void play_wait(const play_game *g, unsigned seen, int ms);
 

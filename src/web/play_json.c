@@ -73,6 +73,7 @@ cJSON *play_json(const play_game *g, const char *token)
         cJSON *p = cJSON_AddObjectToObject(o, colour_names[c]);
         cJSON_AddStringToObject(p, "name", g->name[c]);
         cJSON_AddBoolToObject(p, "seated", g->token[c][0] != 0);
+        cJSON_AddBoolToObject(p, "online", g->online[c] > 0);
         int64_t ms = g->ms[c];
         if (g->clock != PLAY_CLOCK_NONE && g->turn_start && g->state == PLAY_ONGOING &&
             cd_game_position(g->game)->side == c)
@@ -87,6 +88,7 @@ cJSON *play_json(const play_game *g, const char *token)
                g->turn_start && g->state == PLAY_ONGOING ? cd_game_position(g->game)->side : -1);
     cJSON_AddNumberToObject(o, "now", (double)now);
     cJSON_AddBoolToObject(o, "open", g->open);
+    cJSON_AddNumberToObject(o, "watching", g->online[2]);
     game_board_json(o, g->game);
     if (g->state != PLAY_ONGOING) /* nobody may move (yet, or any more) */
         cJSON_ReplaceItemInObjectCaseSensitive(o, "moves", cJSON_CreateArray());
@@ -111,14 +113,22 @@ cJSON *play_json(const play_game *g, const char *token)
     return o;
 }
 
+/* An open challenge is listed while its creator's page is open, or for a minute after it is
+ * made (a page that never opens the game's stream does not leave it in the lobby for ever). */
+#define LOBBY_GRACE_MS 60000
+
 cJSON *play_lobby_json(void)
 {
+    int64_t now = play_now();
     cJSON *o = cJSON_CreateObject();
     cJSON *open = cJSON_AddArrayToObject(o, "open");
     cJSON *live = cJSON_AddArrayToObject(o, "live");
     char buf[64];
     for (const play_game *g = play_first(); g; g = g->next) {
         if (g->state == PLAY_OVER || (g->state == PLAY_WAITING && !g->open))
+            continue;
+        int creator = g->token[CD_WHITE][0] ? CD_WHITE : CD_BLACK;
+        if (g->state == PLAY_WAITING && !g->online[creator] && now - g->created > LOBBY_GRACE_MS)
             continue;
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "id", g->id);

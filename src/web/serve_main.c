@@ -142,7 +142,7 @@ int cd_serve_main(int argc, char **argv)
     } else {
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
         unsigned real = info ? info->port : (unsigned)port;
-        guard_set(host, real);
+        guard_port(real);
         printf("condraughts: serving http://%s:%u/\n", host, real);
         if (egtb_dir()[0])
             printf("condraughts: endgame tables from %s\n", egtb_dir());

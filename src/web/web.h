@@ -201,6 +201,8 @@ void play_live_free(void *cls);
 
 /* The server's own address: the bound host (as --host gave it) and the port. */
 void guard_set(const char *bind_host, unsigned port);
+/* The real port, once the server listens (guard_set gave 0). */
+void guard_port(unsigned port);
 /* May this request be answered? host: the Host header (NULL: none), origin: the Origin header,
  * fetch_site: Sec-Fetch-Site, write: the method changes state. 0, or -1 with err set (403). */
 int guard_check(const char *host, const char *origin, const char *fetch_site, int write, char *err,
