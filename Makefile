@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -56,7 +56,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
@@ -74,7 +74,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
-              cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
+              cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
@@ -257,6 +257,10 @@ dxp-test: $(BUILD)/test_dxp $(BIN)
 api-test: $(BIN)
 	sh tests/api.sh --bin $(BIN)
 
+# Games between people (/api/play): seats, 403s, Origin/Host, clocks, SIGKILL (tests/play.sh).
+play-test: $(BIN)
+	sh tests/play.sh --bin $(BIN)
+
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
 # Ctrl-C stops).
 PLAY_PORT ?= 8080
@@ -266,10 +270,11 @@ play:
 	@$(MAKE) --no-print-directory -j$(NPROC) $(BIN)
 	$(BIN) serve --port $(PLAY_PORT)
 
-# Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core.
+# Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core
+# (run.mjs: the board against the engine; play.mjs: two players and a spectator in play.html).
 web-test: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
-	  node run.mjs --bin $(abspath $(BIN))
+	  node run.mjs --bin $(abspath $(BIN)) && node play.mjs --bin $(abspath $(BIN))
 
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
@@ -282,9 +287,8 @@ FUZZ_SECONDS ?= 300
 # The program's objects each target links (built with the same flags in the same $(BUILD)).
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o
-FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,src/web/server.c src/web/apiutil.c \
-                   src/web/towers_api.c $(TOWERS_SRC))
-FUZZ_LIBS_http := -lmicrohttpd -lcjson
+FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC) $(TOWERS_SRC))
+FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -356,7 +360,7 @@ tsan:
 	clang -O1 -shared -fPIC -o build-tsan/c11threads.so tests/tsan/c11threads.c -pthread
 	LD_PRELOAD=$(abspath build-tsan)/c11threads.so \
 	  TSAN_OPTIONS="log_path=$(TSAN_REPORT) second_deadlock_stack=1" \
-	  $(TSAN_MAKE) engine-test api-test hub-test hub-stress
+	  $(TSAN_MAKE) engine-test api-test play-test hub-test hub-stress
 	@if ls $(TSAN_REPORT).* >/dev/null 2>&1; then cat $(TSAN_REPORT).*; \
 	  echo "tsan: data races reported (above)"; exit 1; else echo "tsan: no reports"; fi
 

@@ -50,6 +50,7 @@ static const cli_opt serve_opts[] = {
     {CLI_TEXT_OPT(0, "port", "8080", "the TCP port (0: any free port)")},
     {CLI_TEXT_OPT(0, "host", "127.0.0.1", "the address to listen on")},
     {CLI_TEXT_OPT(0, "data", "DIR", "where games are kept (games)")},
+    {CLI_TEXT_OPT(0, "db", "FILE", "the SQLite store of games between people (DIR.sqlite beside --data)")},
     {CLI_TEXT_OPT(0, "web", "DIR", "the page's files (web)")},
     {CLI_TEXT_OPT(0, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {0}};

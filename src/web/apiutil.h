@@ -1,5 +1,5 @@
 /*
- * apiutil.h -- helpers shared by the game API (server.c) and the tower-draughts
+ * apiutil.h -- helpers shared by the game API (api_games.c) and the tower-draughts
  * API (towers_api.c): request bodies read as JSON objects (cJSON) with a clear
  * error message, and random game ids.
  */

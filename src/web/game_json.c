@@ -1,0 +1,163 @@
+/*
+ * game_json.c -- the game object of the API (docs/api.md, "The game object"), built under the
+ * game table's lock, and its "egtb" field, probed after the lock is released (the first probe of
+ * a table reads its file).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- game JSON */
+
+const char *status_name(cd_status s)
+{
+    switch (s) {
+    case CD_WHITE_WINS: return "white wins";
+    case CD_BLACK_WINS: return "black wins";
+    case CD_DRAW: return "draw";
+    default: return "ongoing";
+    }
+}
+
+static cJSON *int_array(const int *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+void game_board_json(cJSON *o, const cd_game *g)
+{
+    const cd_position *pos = cd_game_position(g);
+    const cd_rules *r = pos->rules;
+    int nsq = cd_rules_squares(r);
+    char buf[1024];
+    cJSON_AddStringToObject(o, "variant", r->name);
+    cJSON_AddStringToObject(o, "title", r->title);
+    cJSON_AddNumberToObject(o, "width", cd_rules_width(r));
+    cJSON_AddNumberToObject(o, "height", cd_rules_height(r));
+    cJSON_AddStringToObject(o, "side", pos->side == CD_WHITE ? "white" : "black");
+    cd_position_to_fen(pos, 0, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "fen", buf);
+    cd_reason reason = CD_REASON_NONE;
+    cd_status st = cd_game_status(g, &reason);
+    cJSON_AddStringToObject(o, "status", status_name(st));
+    cJSON_AddStringToObject(o, "reason", reason == CD_REASON_NONE ? "" : cd_reason_str(reason));
+    cJSON_AddStringToObject(o, "result", cd_status_pdn(r, st));
+    cJSON_AddNumberToObject(o, "ply", cd_game_ply(g));
+
+    static const char *const piece_names[] = {"", "w", "b", "W", "B"};
+    cJSON *board = cJSON_AddArrayToObject(o, "board");
+    cJSON *squares = cJSON_AddArrayToObject(o, "squares");
+    for (int sq = 1; sq <= nsq; sq++) {
+        int pc = cd_position_piece(pos, sq);
+        cJSON_AddItemToArray(board, cJSON_CreateString(pc >= 0 && pc <= 4 ? piece_names[pc] : ""));
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddNumberToObject(s, "n", sq);
+        cJSON_AddNumberToObject(s, "row", cd_square_row(r, sq));
+        cJSON_AddNumberToObject(s, "col", cd_square_col(r, sq));
+        cJSON_AddItemToArray(squares, s);
+    }
+
+    cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+    cd_movelist *list = st == CD_ONGOING ? malloc(sizeof *list) : NULL;
+    if (list) {
+        cd_generate(pos, list);
+        for (int i = 0; i < list->count; i++) {
+            const cd_move *m = &list->moves[i];
+            cJSON *mo = cJSON_CreateObject();
+            cd_move_to_text(pos, m, -1, buf, sizeof buf);
+            cJSON_AddStringToObject(mo, "text", buf);
+            cd_move_to_hub(pos, m, buf, sizeof buf);
+            cJSON_AddStringToObject(mo, "hub", buf);
+            cJSON_AddNumberToObject(mo, "from", cd_move_from(pos, m));
+            cJSON_AddNumberToObject(mo, "to", cd_move_to(pos, m));
+            int sqs[128];
+            int n = cd_move_path(pos, m, sqs, 128);
+            cJSON_AddItemToObject(mo, "path", int_array(sqs, n < 128 ? n : 128));
+            n = cd_move_captures(pos, m, sqs, 128);
+            cJSON_AddItemToObject(mo, "captures", int_array(sqs, n < 128 ? n : 128));
+            cJSON_AddItemToArray(moves, mo);
+        }
+        free(list);
+    }
+
+    cJSON *history = cJSON_AddArrayToObject(o, "history");
+    for (int i = 0; i < cd_game_ply(g); i++) {
+        cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, buf, sizeof buf);
+        cJSON_AddItemToArray(history, cJSON_CreateString(buf));
+    }
+
+    if (r->flags & CD_RULE_CONSTITUTIONAL) {
+        cJSON *threats = cJSON_AddObjectToObject(o, "threats");
+        for (int sq = 1; sq <= nsq; sq++) {
+            int pc = cd_position_piece(pos, sq);
+            if (pc != CD_WHITE_KING && pc != CD_BLACK_KING)
+                continue;
+            int zone[128];
+            int k = cd_king_zone(pos, sq, zone, 128);
+            char key[16];
+            snprintf(key, sizeof key, "%d", sq);
+            cJSON_AddItemToObject(threats, key, int_array(zone, k < 128 ? k : 128));
+        }
+    }
+}
+
+/* The game object of w, its "egtb" field null; *q gets what egtb_fill needs. Under the lock. */
+cJSON *game_json(const web_game *w, egtb_query *q)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", w->id);
+    cJSON_AddStringToObject(o, "human", human_names[w->human]);
+    cJSON_AddNumberToObject(o, "level", w->level);
+    game_board_json(o, w->game);
+    cJSON_AddNullToObject(o, "egtb");
+    q->pos = *cd_game_position(w->game);
+    q->probe = cd_game_status(w->game, NULL) == CD_ONGOING;
+    if (w->has_last) {
+        cJSON *le = cJSON_AddObjectToObject(o, "last_engine");
+        cJSON_AddStringToObject(le, "move", w->last_move);
+        cJSON_AddNumberToObject(le, "score", w->last_score);
+        cJSON_AddNumberToObject(le, "depth", w->last_depth);
+        cJSON_AddNumberToObject(le, "nodes", (double)w->last_nodes);
+        cJSON_AddNumberToObject(le, "time", w->last_time);
+    }
+    return o;
+}
+
+/* Fill the "egtb" field of game object o: the tables' value of the position for the side to
+ * move, its distance in plies (not for a draw) and the winner; null when it is not in the
+ * tables. Called without the lock: the first probe of a table reads its file. */
+void egtb_fill(cJSON *o, const egtb_query *q)
+{
+    if (!o || !q->probe)
+        return;
+    cd_egtb *tb = egtb_for(q->pos.rules);
+    int dist = 0;
+    int v = tb ? cd_egtb_probe(tb, &q->pos, &dist) : CD_EGTB_UNKNOWN;
+    if (v != CD_EGTB_WIN && v != CD_EGTB_DRAW && v != CD_EGTB_LOSS)
+        return;
+    cJSON *e = cJSON_CreateObject();
+    if (!e)
+        return;
+    int white = q->pos.side == CD_WHITE;
+    cJSON_AddStringToObject(e, "value",
+                            v == CD_EGTB_WIN    ? "win"
+                            : v == CD_EGTB_LOSS ? "loss"
+                                                : "draw");
+    if (v != CD_EGTB_DRAW) {
+        cJSON_AddNumberToObject(e, "plies", dist);
+        cJSON_AddStringToObject(e, "winner", (v == CD_EGTB_WIN) == white ? "white" : "black");
+    } else {
+        cJSON_AddNullToObject(e, "winner");
+    }
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(o, "egtb", e))
+        cJSON_Delete(e);
+}

@@ -1,0 +1,323 @@
+/*
+ * http.c -- libmicrohttpd glue: a request's body is gathered (at most MAX_BODY), routed, and its
+ * reply queued as a response (a buffer, a file or an SSE stream); the watchdog that closes the
+ * connections of clients too slow to send their requests.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- HTTP */
+
+/* Turn a reply into the connection's response (takes what the reply owns). */
+static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
+{
+    struct MHD_Response *resp;
+    if (r->live) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, play_live_read, r->live,
+                                                 play_live_free);
+        if (!resp) {
+            play_live_free(r->live);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else if (r->stream) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, r->stream,
+                                                 sse_free);
+        if (!resp) {
+            sse_free(r->stream);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else if (r->fd >= 0) {
+        resp = MHD_create_response_from_fd(r->fd_size, r->fd);
+        if (!resp) {
+            close(r->fd);
+            return MHD_NO;
+        }
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    } else {
+        resp = r->body ? MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE)
+                       : MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        if (!resp) {
+            free(r->body);
+            return MHD_NO;
+        }
+        r->body = NULL;
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        if (r->allow)
+            MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+        if (r->retry_after) {
+            char secs[16];
+            snprintf(secs, sizeof secs, "%d", r->retry_after);
+            MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+        }
+    }
+    if (r->type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    if (r->cookie[0]) {
+        char cookie[160];
+        snprintf(cookie, sizeof cookie,
+                 "cd_player=%s; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict", r->cookie);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, cookie);
+    }
+    enum MHD_Result ret = MHD_queue_response(conn, r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* Query arguments of an HTTP request. */
+static const char *mhd_query(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/*
+ * The request-time watchdog. Every connection is watched from its start. While it receives a
+ * request (from the connection's start or the end of its previous request until the request's
+ * headers and body are in) it has REQUEST_SECONDS, or PRESSURE_MS while more than half of
+ * MAX_CONNECTIONS are receiving (slow clients trying to take every connection); making and
+ * sending the response has no limit here. A connection over its time gets shutdown(2) on its
+ * socket, so its thread sees the end of the stream and closes it. libmicrohttpd calls
+ * NOTIFY_CLOSED before it closes the socket, and that takes the entry out under W.m, so a socket
+ * number is never shut after its reuse.
+ */
+typedef struct watched {
+    int fd;
+    int receiving;   /* waiting for (the rest of) a request */
+    long long since; /* ms, CLOCK_MONOTONIC: when the current request began */
+    struct watched *prev, *next;
+} watched;
+
+static struct {
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    watched *head;
+    int stop;
+    unsigned long dropped; /* connections shut for being too slow */
+    pthread_t thread;
+    int live; /* the watchdog thread runs */
+} W = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        watched *w = ci ? calloc(1, sizeof *w) : NULL;
+        if (!w)
+            return;
+        w->fd = ci->connect_fd;
+        w->receiving = 1;
+        w->since = mono_ms();
+        pthread_mutex_lock(&W.m);
+        w->next = W.head;
+        if (W.head)
+            W.head->prev = w;
+        W.head = w;
+        pthread_mutex_unlock(&W.m);
+        *socket_context = w;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        watched *w = *socket_context;
+        if (!w)
+            return;
+        pthread_mutex_lock(&W.m);
+        if (w->prev)
+            w->prev->next = w->next;
+        else
+            W.head = w->next;
+        if (w->next)
+            w->next->prev = w->prev;
+        pthread_mutex_unlock(&W.m);
+        free(w);
+        *socket_context = NULL;
+    }
+}
+
+/* The connection starts (1) or ends (0) receiving a request. */
+static void watch_receiving(struct MHD_Connection *c, int receiving)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    watched *w = ci ? ci->socket_context : NULL;
+    if (!w)
+        return;
+    pthread_mutex_lock(&W.m);
+    w->receiving = receiving;
+    w->since = mono_ms();
+    pthread_mutex_unlock(&W.m);
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&W.m);
+    while (!W.stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&W.cv, &W.m, &ts);
+        long long now = mono_ms();
+        unsigned waiting = 0;
+        for (watched *w = W.head; w; w = w->next)
+            waiting += w->receiving != 0;
+        long long limit = waiting > MAX_CONNECTIONS / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
+        for (watched *w = W.head; w; w = w->next)
+            if (w->receiving && now - w->since > limit && w->fd >= 0) {
+                shutdown(w->fd, SHUT_RDWR);
+                w->receiving = 0;
+                W.dropped++;
+            }
+    }
+    pthread_mutex_unlock(&W.m);
+    return NULL;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
+                               const char *method, const char *version, const char *upload_data,
+                               size_t *upload_data_size, void **con_cls)
+{
+    (void)cls;
+    (void)version;
+    request *rq = *con_cls;
+    reply out;
+    reply_init(&out);
+    if (!rq) {
+        rq = calloc(1, sizeof *rq);
+        if (!rq)
+            return MHD_NO;
+        *con_cls = rq;
+        guard_token(MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "cd_player"), rq->token);
+        char err[512];
+        int write = strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
+        if (guard_check(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
+                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"), write,
+                        err, sizeof err) != 0) {
+            rq->too_large = rq->responded = 1; /* the body, if any, is read and dropped */
+            watch_receiving(conn, 0);
+            if (send_error(&out, MHD_HTTP_FORBIDDEN, "%s", err) == MHD_NO)
+                return MHD_NO;
+            return queue_reply(conn, &out);
+        }
+        const char *cl =
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
+            rq->too_large = rq->responded = 1;
+            watch_receiving(conn, 0);
+            if (send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large (limit %d)",
+                           MAX_BODY) == MHD_NO)
+                return MHD_NO;
+            return queue_reply(conn, &out);
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (rq->too_large)
+            return MHD_YES;
+        if (rq->len + n > MAX_BODY) {
+            rq->too_large = 1;
+            free(rq->body);
+            rq->body = NULL;
+            rq->len = 0;
+            return MHD_YES;
+        }
+        char *nb = realloc(rq->body, rq->len + n + 1);
+        if (!nb)
+            return MHD_NO;
+        memcpy(nb + rq->len, upload_data, n);
+        rq->body = nb;
+        rq->len += n;
+        rq->body[rq->len] = 0;
+        return MHD_YES;
+    }
+    if (rq->responded)
+        return MHD_YES;
+    rq->responded = 1;
+    watch_receiving(conn, 0); /* the request is in: no limit while we answer */
+    enum MHD_Result ret = rq->too_large ? send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE,
+                                                     "request body too large (limit %d)", MAX_BODY)
+                                        : route(&out, url, method, rq, mhd_query, conn);
+    if (ret == MHD_NO) {
+        free(out.body);
+        if (out.fd >= 0)
+            close(out.fd);
+        if (out.stream)
+            sse_free(out.stream);
+        if (out.live)
+            play_live_free(out.live);
+        return MHD_NO;
+    }
+    /* A browser gets its player token with its first API answer, so the board games it creates
+     * are its own (api_games.c) and its seats of games between people are held (play.h). */
+    if (!rq->token[0] && !out.cookie[0] && !strncmp(url, "/api/", 5) &&
+        play_new_token(out.cookie) != 0)
+        out.cookie[0] = 0;
+    return queue_reply(conn, &out);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)toe;
+    request *rq = *con_cls;
+    if (rq) {
+        free(rq->body);
+        free(rq);
+        *con_cls = NULL;
+    }
+    watch_receiving(c, 1); /* the next request's time starts */
+}
+
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port)
+{
+    W.live = pthread_create(&W.thread, NULL, watchdog, NULL) == 0;
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port,
+        NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sockaddr_in,
+        MHD_OPTION_CONNECTION_TIMEOUT, IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MAX_HEADER, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_END);
+    if (!d)
+        http_stop(NULL);
+    return d;
+}
+
+void http_stop(struct MHD_Daemon *d)
+{
+    if (d)
+        MHD_stop_daemon(d);
+    if (W.live) {
+        pthread_mutex_lock(&W.m);
+        W.stop = 1;
+        pthread_cond_signal(&W.cv);
+        pthread_mutex_unlock(&W.m);
+        pthread_join(W.thread, NULL);
+        W.live = 0;
+    }
+}

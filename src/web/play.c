@@ -1,0 +1,656 @@
+/*
+ * play.c -- the game service of games between two people (play.h): seats, clocks, offers, the
+ * end of a game, and the game list. The JSON of a game, the lobby and the PDN export are in
+ * play_json.c; the HTTP handlers in api_play.c.
+ *
+ * The flag rule: the side whose time is spent loses, unless the other side cannot win. We call
+ * that so when the other side has a single piece, a king, and the side out of time has a king:
+ * a lone king cannot force a win against a king in any variant offered (the defending king keeps
+ * to a long diagonal or a double corner, and short kings cannot trap one either); the game is
+ * then a draw. In antidraughts (the goal is reversed) a flag fall always loses.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "play.h"
+#include "apiutil.h"
+#include "store_sqlite.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* a game changed (every live stream wakes and looks) */
+    play_game *games;
+    int count;
+    int stored;       /* the store is open */
+    pthread_t ticker; /* the clock thread (play_open with a store) */
+    int ticking, stop;
+} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+
+void play_lock(void) { pthread_mutex_lock(&P.lock); }
+void play_unlock(void) { pthread_mutex_unlock(&P.lock); }
+
+int64_t play_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void play_wait(const play_game *g, unsigned seen, int ms)
+{
+    if (g && g->version != seen)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&P.changed, &P.lock, &ts);
+}
+
+static void presence(play_game *g, int slot, int delta)
+{
+    if (g->online[slot] + delta >= 0)
+        g->online[slot] += delta;
+    g->version++; /* not stored: presence is not part of the game */
+    pthread_cond_broadcast(&P.changed);
+}
+
+int play_present(const char *id, const char *token)
+{
+    play_game *g = play_find(id);
+    if (!g)
+        return -1;
+    int seat = play_seat(g, token), slot = seat < 0 ? 2 : seat;
+    presence(g, slot, 1);
+    return slot;
+}
+
+void play_absent(const char *id, int slot)
+{
+    play_game *g = play_find(id);
+    if (g && slot >= 0 && slot <= 2)
+        presence(g, slot, -1);
+}
+
+int play_new_token(char *out)
+{
+    unsigned char b[PLAY_TOKEN / 2];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+        return -1;
+    for (size_t i = 0; i < sizeof b; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+    return 0;
+}
+
+int play_token_eq(const char *a, const char *b)
+{
+    if (!a || !b || strlen(a) != PLAY_TOKEN || strlen(b) != PLAY_TOKEN)
+        return 0;
+    unsigned diff = 0;
+    for (int i = 0; i < PLAY_TOKEN; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+int play_seat(const play_game *g, const char *token)
+{
+    for (int c = 0; c < 2; c++)
+        if (play_token_eq(g->token[c], token))
+            return c;
+    return -1;
+}
+
+play_game *play_find(const char *id)
+{
+    for (play_game *g = P.games; g; g = g->next)
+        if (!strcmp(g->id, id))
+            return g;
+    return NULL;
+}
+
+static void game_free(play_game *g)
+{
+    if (!g)
+        return;
+    cd_game_free(g->game);
+    free(g->moves);
+    free(g);
+}
+
+static void unlink_game(play_game *g)
+{
+    for (play_game **pp = &P.games; *pp; pp = &(*pp)->next)
+        if (*pp == g) {
+            *pp = g->next;
+            P.count--;
+            return;
+        }
+}
+
+static void link_game(play_game *g)
+{
+    g->next = P.games;
+    P.games = g;
+    P.count++;
+}
+
+/* Replay g's moves into a new cd_game and apply its end. 0, or -1 (a damaged game). */
+static int rebuild(play_game *g)
+{
+    cd_position start;
+    if (g->fen[0] && cd_position_from_fen(&start, g->rules, g->fen, NULL, 0) != CD_OK)
+        return -1;
+    cd_game_free(g->game);
+    g->game = cd_game_new(g->rules, g->fen[0] ? &start : NULL);
+    if (!g->game)
+        return -1;
+    for (int i = 0; i < g->nmoves; i++)
+        if (cd_game_play_text(g->game, g->moves[i].hub, NULL, 0) != CD_OK)
+            return -1;
+    if (g->end == END_RESIGN)
+        cd_game_resign(g->game, g->loser);
+    else if (g->end == END_TIME)
+        cd_game_time_loss(g->game, g->loser);
+    else if (g->end == END_TIME_DRAW || g->end == END_AGREED)
+        cd_game_agree_draw(g->game);
+    return 0;
+}
+
+/* A game read from the store (store_load's callback). */
+static void adopt(play_game *g)
+{
+    if (rebuild(g) != 0) {
+        fprintf(stderr, "condraughts: skipping stored game %s: its moves do not replay\n", g->id);
+        game_free(g);
+        return;
+    }
+    play_game *old = play_find(g->id);
+    if (old) { /* read back after a failed write: the store's version wins, in place */
+        play_game *next = old->next;
+        unsigned version = old->version + 1;
+        int online[3] = {old->online[0], old->online[1], old->online[2]};
+        cd_game_free(old->game);
+        free(old->moves);
+        *old = *g;
+        old->next = next;
+        old->version = version;
+        memcpy(old->online, online, sizeof online);
+        free(g);
+        return;
+    }
+    link_game(g);
+}
+
+/* Write g (moves from ply `from` on) and wake the streams. When the write fails, g is read back
+ * from the store in place (it stays valid), or, when it was never stored (a new game), it is
+ * taken out and freed (the caller must not use it then). */
+static unsigned commit(play_game *g, int from, char *err, size_t len)
+{
+    g->version++;
+    pthread_cond_broadcast(&P.changed);
+    if (!P.stored || store_save(g, from) == 0)
+        return 0;
+    char id[PLAY_ID_HEX + 1];
+    memcpy(id, g->id, sizeof id);
+    int n = store_load(id, adopt);
+    if (n == 0) {
+        unlink_game(g);
+        game_free(g);
+    } else if (n < 0) {
+        fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
+    }
+    snprintf(err, len, "the game could not be saved");
+    return 500;
+}
+
+static void *ticker(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&P.lock);
+        int stop = P.stop;
+        pthread_mutex_unlock(&P.lock);
+        if (stop)
+            return NULL;
+        play_tick();
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int play_open(const char *db_path, char *err, size_t errlen)
+{
+    if (!db_path)
+        return 0;
+    P.stop = 0;
+    P.ticking = pthread_create(&P.ticker, NULL, ticker, NULL) == 0;
+    if (store_open(db_path, err, errlen) != 0)
+        return -1;
+    P.stored = 1;
+    pthread_mutex_lock(&P.lock);
+    int n = store_load(NULL, adopt);
+    pthread_mutex_unlock(&P.lock);
+    if (n < 0) {
+        snprintf(err, errlen, "cannot read the games of %s", db_path);
+        return -1;
+    }
+    if (n > 0)
+        fprintf(stderr, "condraughts: %d game%s between people from %s\n", n, n == 1 ? "" : "s",
+                db_path);
+    return 0;
+}
+
+void play_close(void)
+{
+    if (P.ticking) {
+        pthread_mutex_lock(&P.lock);
+        P.stop = 1;
+        pthread_mutex_unlock(&P.lock);
+        pthread_join(P.ticker, NULL);
+        P.ticking = 0;
+    }
+    pthread_mutex_lock(&P.lock);
+    while (P.games) {
+        play_game *next = P.games->next;
+        game_free(P.games);
+        P.games = next;
+    }
+    P.count = 0;
+    if (P.stored)
+        store_close();
+    P.stored = 0;
+    pthread_mutex_unlock(&P.lock);
+}
+
+/* ---------------------------------------------------------------- clocks and the end */
+
+static int side_to_move(const play_game *g) { return cd_game_position(g->game)->side; }
+
+/* Can `colour` still win if the other side's flag fell? (The rule at the top of the file.) */
+static int can_win(const play_game *g, int colour)
+{
+    const cd_position *pos = cd_game_position(g->game);
+    if (g->rules->goal == CD_GOAL_LOSING)
+        return 1;
+    int mine = cd_position_count(pos, colour, -1), my_kings = cd_position_count(pos, colour, 1);
+    return !(mine == 1 && my_kings == 1 && cd_position_count(pos, !colour, 1) > 0);
+}
+
+static void finish(play_game *g, int end, int loser)
+{
+    g->state = PLAY_OVER;
+    g->end = end;
+    g->loser = loser;
+    g->turn_start = 0;
+    g->draw_offer = g->takeback = -1;
+    if (end == END_RESIGN)
+        cd_game_resign(g->game, loser);
+    else if (end == END_TIME)
+        cd_game_time_loss(g->game, loser);
+    else if (end == END_TIME_DRAW || end == END_AGREED)
+        cd_game_agree_draw(g->game);
+}
+
+/* Has the flag of the side to move fallen at `now`? Then end the game (and save it). */
+static int check_flag(play_game *g, int64_t now)
+{
+    if (g->state != PLAY_ONGOING || g->clock == PLAY_CLOCK_NONE || !g->turn_start)
+        return 0;
+    int s = side_to_move(g);
+    if (now - g->turn_start < g->ms[s])
+        return 0;
+    g->ms[s] = 0;
+    finish(g, can_win(g, !s) ? END_TIME : END_TIME_DRAW, s);
+    char err[64];
+    commit(g, g->nmoves, err, sizeof err);
+    return 1;
+}
+
+void play_tick(void)
+{
+    pthread_mutex_lock(&P.lock);
+    int64_t now = play_now();
+    for (play_game *g = P.games, *next; g; g = next) {
+        next = g->next; /* a failed save may free g */
+        check_flag(g, now);
+    }
+    pthread_mutex_unlock(&P.lock);
+}
+
+/* ---------------------------------------------------------------- actions */
+
+/* The seat of token in g, or 403 / 409 (err set) when it may not act now (-1 returned). */
+static int actor(play_game *g, const char *token, int need_ongoing, unsigned *status, char *err,
+                 size_t len)
+{
+    int seat = play_seat(g, token);
+    if (seat < 0) {
+        *status = 403;
+        snprintf(err, len, "you do not hold a seat in this game");
+        return -1;
+    }
+    check_flag(g, play_now());
+    if (need_ongoing && g->state != PLAY_ONGOING) {
+        *status = 409;
+        snprintf(err, len,
+                 g->state == PLAY_WAITING ? "the game has not started" : "the game is over");
+        return -1;
+    }
+    return seat;
+}
+
+/* A name: up to PLAY_NAME_MAX characters of UTF-8 without control characters; NULL or "": "". */
+static int set_name(char *dst, const char *name, char *err, size_t len)
+{
+    dst[0] = 0;
+    if (!name)
+        return 0;
+    size_t chars = 0, n = strlen(name);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            snprintf(err, len, "'name' may not hold control characters");
+            return -1;
+        }
+        chars += (ch & 0xc0) != 0x80;
+    }
+    if (chars > PLAY_NAME_MAX || n > 4 * PLAY_NAME_MAX) {
+        snprintf(err, len, "'name' is longer than %d characters", PLAY_NAME_MAX);
+        return -1;
+    }
+    memcpy(dst, name, n + 1);
+    return 0;
+}
+
+static play_game *game_new(const play_new *n, char *err, size_t len)
+{
+    play_game *g = calloc(1, sizeof *g);
+    if (!g || !(g->game = cd_game_new(n->rules, NULL))) {
+        free(g);
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    do
+        cd_api_random_id(g->id, PLAY_ID_HEX);
+    while (play_find(g->id));
+    g->rules = n->rules;
+    g->clock = n->clock;
+    g->base_ms = n->base_ms;
+    g->inc_ms = n->inc_ms;
+    g->ms[0] = g->ms[1] = n->base_ms;
+    g->open = n->open;
+    g->state = PLAY_WAITING;
+    g->draw_offer = g->takeback = g->rematch = -1;
+    g->created = play_now();
+    return g;
+}
+
+unsigned play_create(const play_new *n, const char *token, play_game **out, char *err, size_t len)
+{
+    if (P.count >= PLAY_MAX) {
+        snprintf(err, len, "too many games");
+        return 503;
+    }
+    int colour = n->colour;
+    if (colour < 0) {
+        unsigned char b = 0;
+        if (getrandom(&b, 1, 0) != 1)
+            b = (unsigned char)time(NULL);
+        colour = b & 1;
+    }
+    play_game *g = game_new(n, err, len);
+    if (!g)
+        return 500;
+    if (set_name(g->name[colour], n->name, err, len)) {
+        game_free(g);
+        return 400;
+    }
+    memcpy(g->token[colour], token, PLAY_TOKEN + 1);
+    link_game(g);
+    *out = g;
+    return commit(g, 0, err, len);
+}
+
+unsigned play_join(play_game *g, const char *token, const char *name, char *err, size_t len)
+{
+    if (play_seat(g, token) >= 0)
+        return 0; /* already seated: nothing to do */
+    if (g->state != PLAY_WAITING) {
+        snprintf(err, len, "both seats are taken");
+        return 409;
+    }
+    int seat = g->token[CD_WHITE][0] ? CD_BLACK : CD_WHITE;
+    if (set_name(g->name[seat], name, err, len))
+        return 400;
+    memcpy(g->token[seat], token, PLAY_TOKEN + 1);
+    g->state = PLAY_ONGOING;
+    return commit(g, g->nmoves, err, len);
+}
+
+static int push_move(play_game *g, const char *hub, int64_t now)
+{
+    if (g->nmoves == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 64;
+        play_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return -1;
+        g->moves = m;
+        g->cap = cap;
+    }
+    play_move *m = &g->moves[g->nmoves++];
+    snprintf(m->hub, sizeof m->hub, "%s", hub);
+    m->ms[0] = g->ms[0];
+    m->ms[1] = g->ms[1];
+    m->at = now;
+    return 0;
+}
+
+unsigned play_move_text(play_game *g, const char *token, const char *move, char *err, size_t len)
+{
+    unsigned status = 0;
+    int seat = actor(g, token, 1, &status, err, len);
+    if (seat < 0)
+        return status;
+    if (seat != side_to_move(g)) {
+        snprintf(err, len, "it is not your turn");
+        return 409;
+    }
+    cd_move m;
+    cd_result r = cd_move_parse(cd_game_position(g->game), move, &m, err, len);
+    if (r == CD_OK)
+        r = cd_game_play(g->game, &m);
+    if (r != CD_OK) {
+        if (!err[0])
+            snprintf(err, len, "%s", cd_result_str(r));
+        return 400;
+    }
+    char hub[160];
+    cd_move_to_hub(cd_game_position_at(g->game, g->nmoves), &m, hub, sizeof hub);
+    int64_t now = play_now();
+    if (g->turn_start) {
+        g->ms[seat] -= now - g->turn_start;
+        g->ms[seat] = g->clock == PLAY_CLOCK_CORRESPONDENCE ? g->base_ms : g->ms[seat] + g->inc_ms;
+    }
+    if (push_move(g, hub, now) != 0) {
+        cd_game_undo(g->game);
+        snprintf(err, len, "out of memory");
+        return 500;
+    }
+    g->draw_offer = g->takeback = -1;
+    g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? now : 0;
+    if (cd_game_status(g->game, NULL) != CD_ONGOING)
+        finish(g, END_RULES, -1);
+    return commit(g, g->nmoves - 1, err, len);
+}
+
+unsigned play_resign(play_game *g, const char *token, char *err, size_t len)
+{
+    unsigned status = 0;
+    int seat = actor(g, token, 1, &status, err, len);
+    if (seat < 0)
+        return status;
+    finish(g, END_RESIGN, seat);
+    return commit(g, g->nmoves, err, len);
+}
+
+unsigned play_abort(play_game *g, const char *token, char *err, size_t len)
+{
+    unsigned status = 0;
+    if (actor(g, token, 0, &status, err, len) < 0)
+        return status;
+    if (g->state == PLAY_OVER || g->nmoves >= 2) {
+        snprintf(err, len,
+                 g->state == PLAY_OVER ? "the game is over"
+                                       : "too late to abort: both sides have moved");
+        return 409;
+    }
+    finish(g, END_ABORTED, -1);
+    return commit(g, g->nmoves, err, len);
+}
+
+/* An offer/answer exchange on the field *pending: 0 with *accepted, or an HTTP status. */
+static unsigned exchange(int *pending, int seat, const char *what, const char *ask, int *accepted,
+                         char *err, size_t len)
+{
+    *accepted = 0;
+    if (!strcmp(what, ask)) {
+        if (*pending == !seat) { /* both want it */
+            *accepted = 1;
+            *pending = -1;
+        } else {
+            *pending = seat;
+        }
+        return 0;
+    }
+    if (!strcmp(what, "accept") || !strcmp(what, "decline")) {
+        if (*pending != !seat) {
+            snprintf(err, len, "there is no offer from your opponent to answer");
+            return 409;
+        }
+        *pending = -1;
+        *accepted = what[0] == 'a';
+        return 0;
+    }
+    snprintf(err, len, "'action' must be \"%s\", \"accept\" or \"decline\"", ask);
+    return 400;
+}
+
+unsigned play_draw(play_game *g, const char *token, const char *what, char *err, size_t len)
+{
+    unsigned status = 0;
+    int seat = actor(g, token, 1, &status, err, len);
+    if (seat < 0)
+        return status;
+    int accepted = 0;
+    if ((status = exchange(&g->draw_offer, seat, what, "offer", &accepted, err, len)))
+        return status;
+    if (accepted)
+        finish(g, END_AGREED, -1);
+    return commit(g, g->nmoves, err, len);
+}
+
+unsigned play_takeback(play_game *g, const char *token, const char *what, char *err, size_t len)
+{
+    unsigned status = 0;
+    int seat = actor(g, token, 1, &status, err, len);
+    if (seat < 0)
+        return status;
+    int pending = g->takeback;
+    if (!strcmp(what, "ask") && g->takeback < 0) {
+        /* the asker's last move: one ply back if the opponent is to move, else two */
+        int plies = side_to_move(g) == seat ? 2 : 1;
+        if (g->nmoves < plies) {
+            snprintf(err, len, "you have no move to take back");
+            return 409;
+        }
+    }
+    int accepted = 0;
+    if ((status = exchange(&g->takeback, seat, what, "ask", &accepted, err, len)))
+        return status;
+    if (accepted) {
+        int asker = pending >= 0 ? pending : seat;
+        int plies = side_to_move(g) == asker ? 2 : 1;
+        if (plies > g->nmoves)
+            plies = g->nmoves;
+        for (int i = 0; i < plies; i++)
+            cd_game_undo(g->game);
+        g->nmoves -= plies;
+        g->ms[0] = g->nmoves ? g->moves[g->nmoves - 1].ms[0] : g->base_ms;
+        g->ms[1] = g->nmoves ? g->moves[g->nmoves - 1].ms[1] : g->base_ms;
+        g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? play_now() : 0;
+        g->draw_offer = -1;
+    }
+    return commit(g, g->nmoves, err, len);
+}
+
+unsigned play_rematch(play_game *g, const char *token, const char *what, char *err, size_t len)
+{
+    int seat = play_seat(g, token);
+    if (seat < 0) {
+        snprintf(err, len, "you do not hold a seat in this game");
+        return 403;
+    }
+    if (g->state != PLAY_OVER || g->end == END_ABORTED || !g->token[!seat][0]) {
+        snprintf(err, len, "a rematch follows a finished game");
+        return 409;
+    }
+    if (g->rematch_id[0]) {
+        snprintf(err, len, "the rematch has begun");
+        return 409;
+    }
+    int accepted = 0;
+    unsigned status = exchange(&g->rematch, seat, what, "offer", &accepted, err, len);
+    if (status)
+        return status;
+    if (accepted) {
+        play_new n = {g->rules, 0, g->clock, g->base_ms, g->inc_ms, NULL, 0};
+        play_game *r = game_new(&n, err, len);
+        if (!r)
+            return 500;
+        for (int c = 0; c < 2; c++) { /* colours swapped */
+            memcpy(r->token[!c], g->token[c], sizeof r->token[c]);
+            memcpy(r->name[!c], g->name[c], sizeof r->name[c]);
+        }
+        r->state = PLAY_ONGOING;
+        link_game(r);
+        memcpy(g->rematch_id, r->id, sizeof r->id);
+        if ((status = commit(r, 0, err, len))) {
+            g->rematch_id[0] = 0;
+            return status;
+        }
+    }
+    return commit(g, g->nmoves, err, len);
+}
+
+unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
+{
+    if (play_seat(g, token) < 0) {
+        snprintf(err, len, "you do not hold a seat in this game");
+        return 403;
+    }
+    if (g->state == PLAY_ONGOING) {
+        snprintf(err, len, "the game is in progress (resign or abort it first)");
+        return 409;
+    }
+    if (P.stored && store_delete(g->id) != 0) {
+        snprintf(err, len, "the game could not be deleted");
+        return 500;
+    }
+    unlink_game(g);
+    g->version++;
+    game_free(g);
+    pthread_cond_broadcast(&P.changed);
+    return 0;
+}
+
+/* For play_json.c: every game in turn. */
+const play_game *play_first(void) { return P.games; }

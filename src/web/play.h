@@ -1,0 +1,125 @@
+/*
+ * play.h -- games between two people (docs/api.md, "Play a friend"): the game service.
+ *
+ * A play_game is a cd_game with two seats, a clock and the pending offers (draw, takeback,
+ * rematch). A seat is held by a player token: 32 hex digits (128 bits from getrandom) that the
+ * server gives a browser in an HttpOnly, SameSite=Strict cookie; every write names its token and
+ * is refused (403) unless the token holds a seat of that game. Anyone else only watches.
+ *
+ * The server is the only clock authority. Times are wall-clock milliseconds (CLOCK_REALTIME) so
+ * that they survive a restart: the side to move's clock runs from `turn_start`, which is set when
+ * both sides have made their first move and after every move since. A flag falls when the time
+ * of the side to move is spent; play_tick (a thread of the server, every 100 ms) and every
+ * request find it. The clock of a correspondence game is `days` per move, reset after each move.
+ *
+ * The games live in one list guarded by play_lock(); every change bumps the game's version and
+ * wakes the live streams (play_wait). Every change is written to the store (store_sqlite.h) in
+ * one transaction before it is answered; when the write fails the game is read back from the
+ * store and the request fails (500), so memory never runs ahead of the disk.
+ */
+#ifndef CD_WEB_PLAY_H
+#define CD_WEB_PLAY_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "condraughts.h"
+
+#define PLAY_ID_HEX   12 /* game ids: 48 random bits */
+#define PLAY_TOKEN    32 /* hex digits of a player token (128 bits) */
+#define PLAY_NAME_MAX 24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
+#define PLAY_MAX      5000
+
+enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
+enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
+/* How a game ended (besides the rules: cd_game_status). */
+enum { END_NONE, END_RULES, END_RESIGN, END_TIME, END_TIME_DRAW, END_AGREED, END_ABORTED };
+
+typedef struct play_move {
+    char hub[160]; /* the move in Hub form (unambiguous; cd_game_play_text reads it) */
+    int64_t ms[2]; /* each side's time left after the move */
+    int64_t at;    /* when it was played (ms since the epoch) */
+} play_move;
+
+typedef struct play_game {
+    char id[PLAY_ID_HEX + 1];
+    const cd_rules *rules;
+    cd_game *game;
+    char fen[256]; /* the start position ("" the variant's) */
+    int clock;     /* PLAY_CLOCK_* */
+    int64_t base_ms, inc_ms;
+    char token[2][PLAY_TOKEN + 1]; /* [CD_WHITE], [CD_BLACK]; "" an open seat */
+    char name[2][4 * PLAY_NAME_MAX + 1];
+    int open;  /* an open challenge: listed in the lobby */
+    int state; /* PLAY_* */
+    int end;   /* END_* */
+    int loser; /* END_RESIGN, END_TIME: the colour that lost */
+    int64_t ms[2];
+    int64_t turn_start;                /* the running clock's start (0: no clock runs) */
+    int draw_offer, takeback, rematch; /* the colour asking, or -1 */
+    char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
+    int64_t created;
+    int online[3]; /* live streams open: of the white seat, the black seat, spectators */
+    play_move *moves;
+    int nmoves, cap;
+    unsigned version;
+    struct play_game *next;
+} play_game;
+
+/* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
+int play_open(const char *db_path, char *err, size_t errlen);
+void play_close(void);
+/* Flag falls (the server's clock thread calls this every 100 ms). */
+void play_tick(void);
+
+void play_lock(void);
+void play_unlock(void);
+play_game *play_find(const char *id);
+/* The first game of the list (then ->next), for the lobby. */
+const play_game *play_first(void);
+/* A live stream of game id opens for token: returns the slot it counts in (CD_WHITE, CD_BLACK,
+ * 2 a spectator), -1 when there is no such game; it closes: play_absent with that slot. The
+ * players see who is there. Locked. */
+int play_present(const char *id, const char *token);
+void play_absent(const char *id, int slot);
+/* Wait (locked) until g's version differs from `seen` or `ms` pass. */
+void play_wait(const play_game *g, unsigned seen, int ms);
+
+/* Now, in ms since the epoch. */
+int64_t play_now(void);
+/* A new random token (PLAY_TOKEN hex digits) into out[PLAY_TOKEN + 1]; 0, -1 on failure. */
+int play_new_token(char *out);
+/* Are a and b the same token (PLAY_TOKEN hex digits each)? In time independent of where they
+ * differ; 0 when either is NULL or not a token. */
+int play_token_eq(const char *a, const char *b);
+/* The seat (CD_WHITE, CD_BLACK) that token holds in g, or -1 (a NULL or "" token: -1). */
+int play_seat(const play_game *g, const char *token);
+
+/* The actions, each with the lock held; 0 or an HTTP status with err set. */
+typedef struct play_new {
+    const cd_rules *rules;
+    int colour; /* CD_WHITE, CD_BLACK, or -1: random */
+    int clock;
+    int64_t base_ms, inc_ms;
+    const char *name;
+    int open;
+} play_new;
+unsigned play_create(const play_new *n, const char *token, play_game **out, char *err, size_t len);
+unsigned play_join(play_game *g, const char *token, const char *name, char *err, size_t len);
+unsigned play_move_text(play_game *g, const char *token, const char *move, char *err, size_t len);
+unsigned play_resign(play_game *g, const char *token, char *err, size_t len);
+unsigned play_abort(play_game *g, const char *token, char *err, size_t len);
+/* what: "offer", "accept" or "decline" (draw, rematch); "ask", "accept", "decline" (takeback). */
+unsigned play_draw(play_game *g, const char *token, const char *what, char *err, size_t len);
+unsigned play_takeback(play_game *g, const char *token, const char *what, char *err, size_t len);
+unsigned play_rematch(play_game *g, const char *token, const char *what, char *err, size_t len);
+unsigned play_delete(play_game *g, const char *token, char *err, size_t len);
+
+/* The game as the viewer holding `token` sees it (docs/api.md). */
+cJSON *play_json(const play_game *g, const char *token);
+/* The lobby: open challenges and games in progress. */
+cJSON *play_lobby_json(void);
+/* The game as PDN (malloc'ed, *len its length), NULL when out of memory. */
+char *play_pdn(const play_game *g, size_t *len);
+
+#endif

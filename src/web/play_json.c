@@ -1,0 +1,175 @@
+/*
+ * play_json.c -- what the API shows of games between people (docs/api.md, "Play a friend"): a
+ * game as one viewer sees it (which seat is theirs, never a token), the lobby, and the PDN
+ * export with the players' names, the time control and how the game ended.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "play.h"
+#include "web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const colour_names[2] = {"white", "black"};
+static const char *const state_names[3] = {"waiting", "ongoing", "over"};
+static const char *const end_names[] = {
+    "", "", "resignation", "time", "time (the other side cannot win)", "agreement", "aborted"};
+
+static void add_colour(cJSON *o, const char *key, int colour)
+{
+    if (colour == CD_WHITE || colour == CD_BLACK)
+        cJSON_AddStringToObject(o, key, colour_names[colour]);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *clock_json(const play_game *g)
+{
+    static const char *const kinds[] = {"none", "correspondence", "realtime"};
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "type", kinds[g->clock]);
+    if (g->clock == PLAY_CLOCK_REALTIME) {
+        cJSON_AddNumberToObject(c, "base", (double)(g->base_ms / 1000));
+        cJSON_AddNumberToObject(c, "increment", (double)(g->inc_ms / 1000));
+    } else if (g->clock == PLAY_CLOCK_CORRESPONDENCE) {
+        cJSON_AddNumberToObject(c, "days", (double)(g->base_ms / 86400000));
+    }
+    return c;
+}
+
+/* The time control as text: "3+2", "2 days a move", "none". */
+static void clock_text(const play_game *g, char *buf, size_t len)
+{
+    if (g->clock == PLAY_CLOCK_REALTIME)
+        snprintf(buf, len, "%g+%g", (double)g->base_ms / 60000, (double)(g->inc_ms / 1000));
+    else if (g->clock == PLAY_CLOCK_CORRESPONDENCE)
+        snprintf(buf, len, "%d day%s a move", (int)(g->base_ms / 86400000),
+                 g->base_ms == 86400000 ? "" : "s");
+    else
+        snprintf(buf, len, "none");
+}
+
+/* The winner: "white", "black", or NULL (a draw, or not over). */
+static const char *winner(const play_game *g)
+{
+    if (g->state != PLAY_OVER || g->end == END_ABORTED)
+        return NULL;
+    cd_status st = cd_game_status(g->game, NULL);
+    return st == CD_WHITE_WINS ? "white" : st == CD_BLACK_WINS ? "black" : NULL;
+}
+
+cJSON *play_json(const play_game *g, const char *token)
+{
+    int64_t now = play_now();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", g->id);
+    cJSON_AddStringToObject(o, "state", state_names[g->state]);
+    add_colour(o, "you", play_seat(g, token));
+    for (int c = 0; c < 2; c++) {
+        cJSON *p = cJSON_AddObjectToObject(o, colour_names[c]);
+        cJSON_AddStringToObject(p, "name", g->name[c]);
+        cJSON_AddBoolToObject(p, "seated", g->token[c][0] != 0);
+        cJSON_AddBoolToObject(p, "online", g->online[c] > 0);
+        int64_t ms = g->ms[c];
+        if (g->clock != PLAY_CLOCK_NONE && g->turn_start && g->state == PLAY_ONGOING &&
+            cd_game_position(g->game)->side == c)
+            ms -= now - g->turn_start;
+        if (g->clock == PLAY_CLOCK_NONE)
+            cJSON_AddNullToObject(p, "ms");
+        else
+            cJSON_AddNumberToObject(p, "ms", (double)(ms > 0 ? ms : 0));
+    }
+    cJSON_AddItemToObject(o, "clock", clock_json(g));
+    add_colour(o, "running",
+               g->turn_start && g->state == PLAY_ONGOING ? cd_game_position(g->game)->side : -1);
+    cJSON_AddNumberToObject(o, "now", (double)now);
+    cJSON_AddBoolToObject(o, "open", g->open);
+    cJSON_AddNumberToObject(o, "watching", g->online[2]);
+    game_board_json(o, g->game);
+    if (g->state != PLAY_ONGOING) /* nobody may move (yet, or any more) */
+        cJSON_ReplaceItemInObjectCaseSensitive(o, "moves", cJSON_CreateArray());
+    cJSON_AddStringToObject(o, "end", end_names[g->end]);
+    const char *w = winner(g);
+    if (w)
+        cJSON_AddStringToObject(o, "winner", w);
+    else
+        cJSON_AddNullToObject(o, "winner");
+    add_colour(o, "draw_offer", g->draw_offer);
+    add_colour(o, "takeback", g->takeback);
+    add_colour(o, "rematch_offer", g->rematch);
+    if (g->rematch_id[0])
+        cJSON_AddStringToObject(o, "rematch", g->rematch_id);
+    else
+        cJSON_AddNullToObject(o, "rematch");
+    if (g->nmoves) {
+        const play_move *m = &g->moves[g->nmoves - 1];
+        cJSON *lm = cJSON_AddObjectToObject(o, "last_move");
+        cJSON_AddStringToObject(lm, "hub", m->hub);
+    }
+    return o;
+}
+
+/* An open challenge is listed while its creator's page is open, or for a minute after it is
+ * made (a page that never opens the game's stream does not leave it in the lobby for ever). */
+#define LOBBY_GRACE_MS 60000
+
+cJSON *play_lobby_json(void)
+{
+    int64_t now = play_now();
+    cJSON *o = cJSON_CreateObject();
+    cJSON *open = cJSON_AddArrayToObject(o, "open");
+    cJSON *live = cJSON_AddArrayToObject(o, "live");
+    char buf[64];
+    for (const play_game *g = play_first(); g; g = g->next) {
+        if (g->state == PLAY_OVER || (g->state == PLAY_WAITING && !g->open))
+            continue;
+        int creator = g->token[CD_WHITE][0] ? CD_WHITE : CD_BLACK;
+        if (g->state == PLAY_WAITING && !g->online[creator] && now - g->created > LOBBY_GRACE_MS)
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "id", g->id);
+        cJSON_AddStringToObject(e, "variant", g->rules->name);
+        cJSON_AddStringToObject(e, "title", g->rules->title);
+        clock_text(g, buf, sizeof buf);
+        cJSON_AddStringToObject(e, "clock", buf);
+        cJSON_AddStringToObject(e, "white", g->name[0]);
+        cJSON_AddStringToObject(e, "black", g->name[1]);
+        if (g->state == PLAY_WAITING) {
+            int seat = g->token[CD_WHITE][0] ? CD_BLACK : CD_WHITE;
+            cJSON_AddStringToObject(e, "seat", colour_names[seat]);
+            cJSON_AddItemToArray(open, e);
+        } else {
+            cJSON_AddNumberToObject(e, "ply", g->nmoves);
+            cJSON_AddItemToArray(live, e);
+        }
+    }
+    return o;
+}
+
+char *play_pdn(const play_game *g, size_t *len)
+{
+    cd_pdn_tags *tags = malloc(sizeof *tags);
+    if (!tags)
+        return NULL;
+    cd_pdn_tags_init(tags);
+    char buf[64];
+    cd_pdn_tag_set(tags, "Event", "condraughts game between people");
+    cd_pdn_tag_set(tags, "White", g->name[0][0] ? g->name[0] : "?");
+    cd_pdn_tag_set(tags, "Black", g->name[1][0] ? g->name[1] : "?");
+    clock_text(g, buf, sizeof buf);
+    cd_pdn_tag_set(tags, "TimeControl", buf);
+    cd_pdn_tag_set(tags, "GameId", g->id);
+    if (g->state == PLAY_OVER && g->end != END_RULES)
+        cd_pdn_tag_set(tags, "Termination", end_names[g->end]);
+    size_t need = cd_pdn_write(g->game, tags, NULL, 0);
+    char *out = malloc(need + 1);
+    if (out)
+        cd_pdn_write(g->game, tags, out, need + 1);
+    free(tags);
+    *len = need;
+    return out;
+}

@@ -1,0 +1,165 @@
+/*
+ * serve_main.c -- `condraughts serve`: options, the data and tables folders, the address to bind,
+ * signals; the server runs until SIGINT or SIGTERM.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "web.h"
+#include "server.h"
+
+#include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* ---------------------------------------------------------------- main */
+
+#define SERVE_USAGE                                                                                \
+    "condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--db FILE] [--web DIR] "     \
+    "[--egtb DIR]"
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "condraughts serve: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nusage: %s\n", SERVE_USAGE);
+    return 2;
+}
+
+int cd_serve_main(int argc, char **argv)
+{
+    long port = 8080;
+    const char *host = "127.0.0.1", *data = "games", *web = "web", *egtb = NULL, *db = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: %s\n", SERVE_USAGE);
+            return 0;
+        }
+        if (i + 1 >= argc)
+            return usage_error("unexpected argument or missing value: '%s'", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--port")) {
+            char *end;
+            port = strtol(v, &end, 10);
+            if (end == v || *end || port < 0 || port > 65535)
+                return usage_error("bad port '%s'", v);
+        } else if (!strcmp(a, "--host")) {
+            host = v;
+        } else if (!strcmp(a, "--data")) {
+            data = v;
+        } else if (!strcmp(a, "--db")) {
+            db = v;
+        } else if (!strcmp(a, "--web")) {
+            web = v;
+        } else if (!strcmp(a, "--egtb")) {
+            egtb = v;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    snprintf(srv.data, sizeof srv.data, "%s", data);
+    snprintf(srv.web, sizeof srv.web, "%s", web);
+    struct stat st;
+    if (!egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        egtb = "egtb"; /* as the CLI's analyse and play */
+    if (egtb && egtb[0]) {
+        cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);
+        if (!check)
+            return usage_error("cannot use '%s' for endgame tables (name too long?)", egtb);
+        cd_egtb_close(check);
+        if (stat(egtb, &st) != 0 || !S_ISDIR(st.st_mode))
+            fprintf(stderr, "condraughts serve: warning: no folder %s (no endgame tables)\n", egtb);
+        egtb_set_dir(egtb);
+    }
+    if (mkdir(srv.data, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "condraughts serve: cannot create %s: %s\n", srv.data, strerror(errno));
+        return 1;
+    }
+
+    struct addrinfo hints, *ai = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    int gai = getaddrinfo(host, NULL, &hints, &ai);
+    if (gai != 0 || !ai) {
+        fprintf(stderr, "condraughts serve: cannot resolve host %s: %s\n", host, gai_strerror(gai));
+        return 1;
+    }
+    struct sockaddr_in sa;
+    memcpy(&sa, ai->ai_addr, sizeof sa);
+    freeaddrinfo(ai);
+    sa.sin_port = htons((uint16_t)port);
+
+    load_games();
+    char db_default[sizeof srv.data + 16];
+    if (!db) { /* beside the games folder: games -> games.sqlite */
+        size_t n = strlen(srv.data);
+        while (n > 1 && srv.data[n - 1] == '/')
+            n--;
+        snprintf(db_default, sizeof db_default, "%.*s.sqlite", (int)n, srv.data);
+        db = db_default;
+    }
+
+#ifdef __GLIBC__
+    /* Every search allocates its engine's table (ENGINE_HASH_MB) in its connection's thread. With
+     * glibc's default, freeing such a block raises the mmap threshold above it, so later tables
+     * come from the per-thread arenas and stay there after free: under load the resident size
+     * grew by ENGINE_HASH_MB per arena (+240 MB). A fixed threshold keeps big blocks mmap'ed and
+     * returned to the system when freed. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+
+    /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char err[1024];
+    if (play_open(db, err, sizeof err) != 0) {
+        fprintf(stderr, "condraughts serve: %s\n", err);
+        return 1;
+    }
+    guard_set(host, (unsigned)port);
+    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port);
+    int rc = 0;
+    if (!d) {
+        fprintf(stderr, "condraughts serve: cannot listen on %s:%ld\n", host, port);
+        rc = 1;
+    } else {
+        const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+        unsigned real = info ? info->port : (unsigned)port;
+        guard_port(real);
+        printf("condraughts: serving http://%s:%u/\n", host, real);
+        if (egtb_dir()[0])
+            printf("condraughts: endgame tables from %s\n", egtb_dir());
+        fflush(stdout);
+        int sig = 0;
+        sigwait(&sigs, &sig);
+    }
+    http_stop(d);
+    pthread_mutex_lock(&srv.lock);
+    while (srv.games) {
+        web_game *next = srv.games->next;
+        free_game(srv.games);
+        srv.games = next;
+    }
+    pthread_mutex_unlock(&srv.lock);
+    engine_pool_free();
+    egtb_close_all();
+    play_close();
+    return rc;
+}

@@ -1,0 +1,255 @@
+/*
+ * store_sqlite.c -- the games between people in SQLite (store_sqlite.h): the schema, one
+ * transaction per change, and reading the games back at start.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "store_sqlite.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static sqlite3 *db;
+
+static const char schema[] =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=FULL;"
+    "CREATE TABLE IF NOT EXISTS games ("
+    " id TEXT PRIMARY KEY, variant TEXT NOT NULL, fen TEXT NOT NULL, clock INTEGER NOT NULL,"
+    " base_ms INTEGER NOT NULL, inc_ms INTEGER NOT NULL,"
+    " white_token TEXT NOT NULL, black_token TEXT NOT NULL,"
+    " white_name TEXT NOT NULL, black_name TEXT NOT NULL, open INTEGER NOT NULL,"
+    " state INTEGER NOT NULL, ending INTEGER NOT NULL, loser INTEGER NOT NULL,"
+    " white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, turn_start INTEGER NOT NULL,"
+    " draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL, rematch INTEGER NOT NULL,"
+    " rematch_id TEXT NOT NULL, created INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " game TEXT NOT NULL, ply INTEGER NOT NULL,"
+    " move TEXT NOT NULL, white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,"
+    " at INTEGER NOT NULL, PRIMARY KEY (game, ply));";
+
+int store_open(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
+    if (fd >= 0)
+        close(fd);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+        sqlite3_close(db);
+        db = NULL;
+        return -1;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    char *msg = NULL;
+    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
+        sqlite3_free(msg);
+        sqlite3_close(db);
+        db = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void store_close(void)
+{
+    sqlite3_close(db);
+    db = NULL;
+}
+
+static int exec(const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK; }
+
+static int save_row(const play_game *g)
+{
+    static const char sql[] =
+        "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+        "?16,?17,?18,?19,?20,?21,?22)";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int i = 1;
+    sqlite3_bind_text(st, i++, g->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, g->rules->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, g->fen, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, i++, g->clock);
+    sqlite3_bind_int64(st, i++, g->base_ms);
+    sqlite3_bind_int64(st, i++, g->inc_ms);
+    sqlite3_bind_text(st, i++, g->token[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, g->token[1], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, g->name[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, g->name[1], -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, i++, g->open);
+    sqlite3_bind_int(st, i++, g->state);
+    sqlite3_bind_int(st, i++, g->end);
+    sqlite3_bind_int(st, i++, g->loser);
+    sqlite3_bind_int64(st, i++, g->ms[0]);
+    sqlite3_bind_int64(st, i++, g->ms[1]);
+    sqlite3_bind_int64(st, i++, g->turn_start);
+    sqlite3_bind_int(st, i++, g->draw_offer);
+    sqlite3_bind_int(st, i++, g->takeback);
+    sqlite3_bind_int(st, i++, g->rematch);
+    sqlite3_bind_text(st, i++, g->rematch_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, i++, g->created);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static int save_moves(const play_game *g, int from)
+{
+    sqlite3_stmt *del = NULL, *ins = NULL;
+    int ok = sqlite3_prepare_v2(db, "DELETE FROM moves WHERE game = ?1 AND ply >= ?2", -1, &del,
+                                NULL) == SQLITE_OK &&
+             sqlite3_prepare_v2(db, "INSERT INTO moves VALUES (?1,?2,?3,?4,?5,?6)", -1, &ins,
+                                NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(del, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(del, 2, from);
+        ok = sqlite3_step(del) == SQLITE_DONE;
+    }
+    for (int p = from; ok && p < g->nmoves; p++) {
+        const play_move *m = &g->moves[p];
+        sqlite3_reset(ins);
+        sqlite3_bind_text(ins, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(ins, 2, p);
+        sqlite3_bind_text(ins, 3, m->hub, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, 4, m->ms[0]);
+        sqlite3_bind_int64(ins, 5, m->ms[1]);
+        sqlite3_bind_int64(ins, 6, m->at);
+        ok = sqlite3_step(ins) == SQLITE_DONE;
+    }
+    sqlite3_finalize(del);
+    sqlite3_finalize(ins);
+    return ok;
+}
+
+int store_save(const play_game *g, int from)
+{
+    if (!db)
+        return -1;
+    if (!exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (save_row(g) && save_moves(g, from) && exec("COMMIT"))
+        return 0;
+    fprintf(stderr, "condraughts: cannot save game %s: %s\n", g->id, sqlite3_errmsg(db));
+    exec("ROLLBACK");
+    return -1;
+}
+
+static int delete_from(const char *sql, const char *id)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+int store_delete(const char *id)
+{
+    if (!db || !exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (delete_from("DELETE FROM moves WHERE game = ?1", id) &&
+        delete_from("DELETE FROM games WHERE id = ?1", id) && exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
+
+static void text_col(sqlite3_stmt *st, int col, char *dst, size_t cap)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static int load_moves(play_game *g, sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (g->nmoves == g->cap) {
+            int cap = g->cap ? 2 * g->cap : 64;
+            play_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
+            if (!m)
+                return -1;
+            g->moves = m;
+            g->cap = cap;
+        }
+        play_move *m = &g->moves[g->nmoves++];
+        text_col(st, 0, m->hub, sizeof m->hub);
+        m->ms[0] = sqlite3_column_int64(st, 1);
+        m->ms[1] = sqlite3_column_int64(st, 2);
+        m->at = sqlite3_column_int64(st, 3);
+    }
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_load(const char *id, void (*add)(play_game *g))
+{
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = NULL, *mv = NULL;
+    const char *sql = id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT move, white_ms, black_ms, at FROM moves WHERE game = ?1 "
+                           "ORDER BY ply",
+                           -1, &mv, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    if (id)
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        play_game *g = calloc(1, sizeof *g);
+        if (!g)
+            break;
+        int c = 0;
+        text_col(st, c++, g->id, sizeof g->id);
+        char variant[64];
+        text_col(st, c++, variant, sizeof variant);
+        g->rules = cd_rules_find(variant);
+        text_col(st, c++, g->fen, sizeof g->fen);
+        g->clock = sqlite3_column_int(st, c++);
+        g->base_ms = sqlite3_column_int64(st, c++);
+        g->inc_ms = sqlite3_column_int64(st, c++);
+        text_col(st, c++, g->token[0], sizeof g->token[0]);
+        text_col(st, c++, g->token[1], sizeof g->token[1]);
+        text_col(st, c++, g->name[0], sizeof g->name[0]);
+        text_col(st, c++, g->name[1], sizeof g->name[1]);
+        g->open = sqlite3_column_int(st, c++);
+        g->state = sqlite3_column_int(st, c++);
+        g->end = sqlite3_column_int(st, c++);
+        g->loser = sqlite3_column_int(st, c++);
+        g->ms[0] = sqlite3_column_int64(st, c++);
+        g->ms[1] = sqlite3_column_int64(st, c++);
+        g->turn_start = sqlite3_column_int64(st, c++);
+        g->draw_offer = sqlite3_column_int(st, c++);
+        g->takeback = sqlite3_column_int(st, c++);
+        g->rematch = sqlite3_column_int(st, c++);
+        text_col(st, c++, g->rematch_id, sizeof g->rematch_id);
+        g->created = sqlite3_column_int64(st, c++);
+        if (!g->rules || load_moves(g, mv) != 0) {
+            fprintf(stderr, "condraughts: skipping stored game %s (variant '%s')\n", g->id,
+                    variant);
+            free(g->moves);
+            free(g);
+            continue;
+        }
+        add(g);
+        n++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(mv);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : -1;
+}

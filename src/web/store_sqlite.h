@@ -1,0 +1,30 @@
+/*
+ * store_sqlite.h -- the games between people (play.h) in an SQLite database.
+ *
+ * Two tables: `games`, one row per game (variant, start, clock, seats with their tokens and
+ * names, state, end, clocks, pending offers) and `moves`, one row per ply (the move in Hub form,
+ * both clocks after it, when it was played). The journal is WAL with synchronous=FULL and every
+ * change of a game is one transaction (its row, and its moves from the first changed ply on), so
+ * a server killed at any moment leaves each game as it was after its last answered change. The
+ * file is created mode 0600: it holds the seats' tokens.
+ *
+ * Not thread-safe by itself: play.c calls it with its lock held.
+ */
+#ifndef CD_WEB_STORE_SQLITE_H
+#define CD_WEB_STORE_SQLITE_H
+
+#include <stddef.h>
+
+#include "play.h"
+
+/* Open (create) the database at path. 0, or -1 with err set. */
+int store_open(const char *path, char *err, size_t errlen);
+void store_close(void);
+/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0 or -1. */
+int store_save(const play_game *g, int from);
+int store_delete(const char *id);
+/* Read every game (id NULL) or one: each is handed to add (which takes it: its cd_game is not
+ * made, moves[] holds the moves to replay). Returns the number read, -1 on a database error. */
+int store_load(const char *id, void (*add)(play_game *g));
+
+#endif

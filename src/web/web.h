@@ -1,0 +1,222 @@
+/*
+ * web.h -- what the modules of `condraughts serve` share (internal to src/web):
+ *
+ *   store_pdn.c    the game table (web_game, guarded by srv.lock) and its PDN files
+ *   egtb_cache.c   one endgame-table handle per rules row, opened on first use
+ *   game_json.c    the game object (docs/api.md) and its "egtb" verdict
+ *   reply.c        a handler's answer (reply) and the JSON error replies; request bodies
+ *   engine_pool.c  search limits, search slots, the engine pool and the SSE analysis stream
+ *   api_games.c    the /api/games handlers
+ *   router.c       static files, route(), and the API without HTTP (server.h)
+ *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog
+ *   serve_main.c   `condraughts serve`: options, binding, signals
+ *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h)
+ *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
+ *
+ * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
+ * and cd_web_request (router.c) drives the same handlers without a socket (tests, fuzzing).
+ * Locking: srv.lock guards the game table, the search count and the engine pool; a search
+ * never holds it (it works on a copy of the game, applied only if the version is unchanged).
+ */
+#ifndef CD_WEB_H
+#define CD_WEB_H
+
+#include <cjson/cJSON.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "condraughts.h"
+#include "play.h"
+
+#define MAX_BODY        (64 * 1024) /* request body limit */
+#define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
+#define MAX_CONNECTIONS 128u        /* open connections (one thread each) */
+#define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
+#define PRESSURE_MS     2000        /* ... within this while over half the connections wait */
+#define IDLE_SECONDS    10u         /* an idle connection is closed after this */
+#define MAX_SEARCHES    4           /* engine searches and analyses running at once */
+#define MAX_GAMES       10000       /* games kept */
+#define MAX_SEARCH      8.0         /* seconds an /engine or /hint search may take */
+#define MAX_ANALYSE     120.0       /* seconds an /analyse stream may search */
+#define ENGINE_HASH_MB  16
+#define ID_HEX          8
+
+/* ---------------------------------------------------------------- the game table (store_pdn.c) */
+
+enum { HUMAN_WHITE, HUMAN_BLACK, HUMAN_BOTH, HUMAN_NONE };
+extern const char *const human_names[4];
+
+typedef struct web_game {
+    char id[ID_HEX + 1];
+    cd_game *game;
+    int human, level;
+    cd_pdn_tags *orig; /* tags of an imported game (Event, Site, players ...), kept; or NULL */
+    unsigned version;  /* bumped on every change: a search result is applied only if unchanged */
+    int has_last;      /* last_engine is valid */
+    char last_move[256];
+    int last_score, last_depth;
+    uint64_t last_nodes;
+    double last_time;
+    char owner[PLAY_TOKEN + 1]; /* the player token that created it ("": anyone may change it) */
+    struct web_game *next;
+} web_game;
+
+typedef struct web_state {
+    pthread_mutex_t lock;
+    web_game *games;
+    int ngames;   /* (lock) games in the table */
+    int searches; /* (lock) searches and analyses running */
+    char data[4096], web[4096];
+    int persist;                   /* save games in data (0 in cd_web_setup without a directory) */
+    size_t hash_mb;                /* engine table per search */
+    uint64_t max_nodes;            /* cap on every search's nodes (0: none; tests, fuzzing) */
+    cd_engine *pool[MAX_SEARCHES]; /* (lock) idle engines, kept for the next search */
+    int npool;                     /* (lock) */
+} web_state;
+
+extern web_state srv;
+
+web_game *find_game(const char *id);
+void free_game(web_game *w);
+/* A fresh copy of g's moves from its start position (same draw rules). NULL on failure. */
+cd_game *copy_game(const cd_game *g);
+const cd_rules *game_rules(const cd_game *g);
+void game_path(const char *id, int tmp, char *buf, size_t len);
+/* The tags a game is saved and exported with (NULL when out of memory; free it). */
+cd_pdn_tags *make_tags(const web_game *w, int with_owner);
+/* May the request's player token change w? (Yes when w has no owner.) */
+int owner_ok(const web_game *w, const char *token);
+/* Save w atomically. Called with the lock held. Returns 0 on success. */
+int save_game(const web_game *w);
+int parse_human(const char *s);
+/* Load every <hex id>.pdn of the data directory. */
+void load_games(void);
+
+/* ---------------------------------------------------------------- endgame tables (egtb_cache.c) */
+
+void egtb_close_all(void);
+void egtb_set_dir(const char *dir);
+/* The tables' folder ("" when none). */
+const char *egtb_dir(void);
+cd_egtb *egtb_for(const cd_rules *r);
+
+/* ---------------------------------------------------------------- game JSON (game_json.c) */
+
+/* What the "egtb" field of a game object needs, taken under the lock and probed after it. */
+typedef struct egtb_query {
+    cd_position pos;
+    int probe; /* 0: the field stays null (the game is over, or no game object) */
+} egtb_query;
+
+const char *status_name(cd_status s);
+cJSON *game_json(const web_game *w, egtb_query *q);
+/* The fields of a game object that come from the game alone (variant ... history, threats). */
+void game_board_json(cJSON *o, const cd_game *g);
+void egtb_fill(cJSON *o, const egtb_query *q);
+
+/* ---------------------------------------------------------------- replies (reply.c) */
+
+struct analysis;
+
+/* What a handler answers: a body, a static file or an SSE analysis; http.c sends it. */
+typedef struct reply {
+    unsigned status;
+    const char *type; /* Content-Type */
+    char *body;       /* malloc'ed */
+    size_t len;
+    const char *allow; /* 405: the Allow header */
+    int retry_after;   /* 503: seconds (0: no header) */
+    int fd;            /* a static file to send instead of body (-1: none) */
+    uint64_t fd_size;
+    struct analysis *stream;     /* an analysis to stream instead of body */
+    struct play_live *live;      /* a game's live stream instead of body (api_play.c) */
+    char cookie[PLAY_TOKEN + 1]; /* a new player token to set as the cd_player cookie, or "" */
+} reply;
+
+typedef struct request {
+    char *body;
+    size_t len;
+    int too_large, responded;
+    char token[PLAY_TOKEN + 1]; /* the cd_player cookie (the player's secret), or "" */
+} request;
+
+/* A query argument of the request (NULL when absent). */
+typedef const char *(*query_fn)(void *ctx, const char *name);
+
+void reply_init(reply *r);
+enum MHD_Result send_buffer(reply *c, unsigned status, const char *type, char *body, size_t len);
+enum MHD_Result send_json(reply *c, unsigned status, cJSON *j);
+enum MHD_Result send_error(reply *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+enum MHD_Result send_405(reply *c, const char *allow);
+enum MHD_Result send_busy(reply *c, const char *what);
+cJSON *parse_body(const request *rq, int required, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- searches (engine_pool.c) */
+
+typedef struct search_opts {
+    double movetime;
+    int depth;
+} search_opts;
+
+typedef enum { SNAP_OK, SNAP_UNKNOWN, SNAP_OVER, SNAP_NOMEM } snap_result;
+
+int read_search_opts(const cJSON *body, int level, double cap, search_opts *so, char *err,
+                     size_t errlen);
+void set_limits(const search_opts *so, cd_limits *lim);
+snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *level);
+int search_begin(void);
+void search_end(void);
+cd_engine *engine_take(void);
+void engine_give(cd_engine *e);
+void engine_pool_free(void);
+enum MHD_Result snapshot_error(reply *c, snap_result r);
+ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max);
+void sse_free(void *cls);
+enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx);
+
+/* ---------------------------------------------------------------- handlers (api_games.c) */
+
+enum MHD_Result api_variants(reply *c);
+enum MHD_Result api_list(reply *c);
+enum MHD_Result api_create(reply *c, const request *rq);
+enum MHD_Result api_import(reply *c, const request *rq);
+enum MHD_Result api_get(reply *c, const char *id);
+enum MHD_Result api_delete(reply *c, const char *id, const request *rq);
+enum MHD_Result api_pdn(reply *c, const char *id);
+enum MHD_Result api_move(reply *c, const char *id, const request *rq);
+enum MHD_Result api_undo(reply *c, const char *id, const request *rq);
+enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play);
+
+/* ---------------------------------------------------------------- games between people */
+
+/* Everything under /api/play (api_play.c; path: the rest of the URL, "" or "/..."). */
+enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq);
+ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);
+void play_live_free(void *cls);
+
+/* ---------------------------------------------------------------- other sites (guard.c) */
+
+/* The server's own address: the bound host (as --host gave it) and the port. */
+void guard_set(const char *bind_host, unsigned port);
+/* The real port, once the server listens (guard_set gave 0). */
+void guard_port(unsigned port);
+/* May this request be answered? host: the Host header (NULL: none), origin: the Origin header,
+ * fetch_site: Sec-Fetch-Site, write: the method changes state. 0, or -1 with err set (403). */
+int guard_check(const char *host, const char *origin, const char *fetch_site, int write, char *err,
+                size_t errlen);
+/* The player token of a cd_player cookie's value into out ("" when it is not one). */
+void guard_token(const char *cookie, char *out);
+
+/* ---------------------------------------------------------------- routing, HTTP */
+
+enum MHD_Result route(reply *c, const char *url, const char *method, request *rq, query_fn query,
+                      void *qctx);
+/* Start the daemon (and the watchdog) on sa; NULL when it cannot listen. */
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port);
+/* Stop the daemon and the watchdog (d may be NULL). */
+void http_stop(struct MHD_Daemon *d);
+
+#endif

@@ -1,0 +1,292 @@
+#!/bin/sh
+# tests/play.sh -- games between people (/api/play, docs/api.md "Play a friend"), driven with curl:
+# seats held by the cd_player cookie, 403 with nothing changed for a wrong or missing secret,
+# Origin and Host refusals, a real-time clock running out, draw offers, takebacks, abort,
+# rematch, the lobby, the live stream, the PDN export, and a server killed with SIGKILL
+# mid-game whose restart shows every game exactly as it was.
+#   sh tests/play.sh [--bin build/condraughts]      Prints "play: N passed, M failed".
+set -u
+[ -n "${PLAY_DEBUG:-}" ] && set -x
+BIN=build/condraughts
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --bin) BIN=$2; shift 2 ;;
+    *) echo "usage: sh tests/play.sh [--bin BIN]" >&2; exit 2 ;;
+    esac
+done
+command -v curl >/dev/null 2>&1 || { echo "play: curl is required" >&2; exit 1; }
+command -v node >/dev/null 2>&1 || { echo "play: node is required" >&2; exit 1; }
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; esac
+
+TMP=$(mktemp -d)
+PID=
+cleanup() {
+    [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+. "$(dirname "$0")/lib.sh"
+
+start_server() {
+    : >"$TMP/out"
+    "$BIN" serve --port 0 --data "$TMP/games" --db "$TMP/play.db" --web "$TMP" \
+        >"$TMP/out" 2>>"$TMP/err" &
+    PID=$!
+    i=0
+    PORT=
+    while [ $i -lt 100 ] && [ -z "$PORT" ]; do
+        sleep 0.1
+        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$TMP/out")
+        i=$((i + 1))
+    done
+    [ -n "$PORT" ] || { echo "play: the server did not start"; cat "$TMP/err"; exit 1; }
+    URL=http://127.0.0.1:$PORT
+}
+
+# req WHO METHOD PATH [BODY [CURL OPTION...]]: WHO is a cookie jar name (a, b) or - (none),
+# BODY "" for none; sets CODE and BODY
+req() {
+    who=$1 m=$2 p=$3
+    shift 3
+    if [ $# -gt 0 ]; then
+        printf '%s' "$1" >"$TMP/req"
+        [ -n "$1" ] && set -- "$@" --data-binary "@$TMP/req"
+        shift
+    fi
+    if [ "$who" != - ]; then set -- -b "$TMP/$who.jar" -c "$TMP/$who.jar" "$@"; fi
+    CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X "$m" "$@" "$URL$p")
+    BODY=$(cat "$TMP/body")
+}
+# j EXPR: a value of BODY's JSON (JavaScript expression over d), e.g. j d.white.name
+j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
+# the state without what changes with the clock ("now", the running side's time)
+steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
+
+start_server
+
+# ------------------------------------------------------------ create, join, move
+req a POST /api/play '{"variant":"international","colour":"white","name":"Ann","open":true}'
+check_eq "create 201" 201 "$CODE"
+G=$(j d.id)
+check_eq "creator is white" white "$(j d.you)"
+check_eq "waiting for the second player" waiting "$(j d.state)"
+check_that "cookie is HttpOnly and SameSite=Strict" sh -c "curl -s -o /dev/null -D - -X POST \
+    '$URL/api/play' -d '{}' | grep -qi '^set-cookie: cd_player=[0-9a-f]\{32\}; Path=/; .*HttpOnly; SameSite=Strict'"
+req - GET /api/play/lobby
+check_that "lobby lists the open challenge" test "$(j "d.open.some(e=>e.id==='$G'&&e.seat==='black')")" = true
+req a POST /api/play/$G/move '{"move":"32-28"}'
+check_eq "no move before the opponent comes" 409 "$CODE"
+req b POST /api/play/$G/join '{"name":"<i>Bob</i> &amp; \"co\""}'
+check_eq "join 200" 200 "$CODE"
+check_eq "joiner is black" black "$(j d.you)"
+check_eq "game starts" ongoing "$(j d.state)"
+check_eq "a name is kept as text (JSON-escaped)" "<i>Bob</i> &amp; \"co\"" "$(j d.black.name)"
+req c POST /api/play/$G/join '{}'
+check_eq "third person cannot join" 409 "$CODE"
+check_eq "... and is told why" "both seats are taken" "$(j d.error)"
+req a POST /api/play/$G/move '{"move":"32-28"}'
+check_eq "white moves" 200 "$CODE"
+req a POST /api/play/$G/move '{"move":"19-23"}'
+check_eq "not your turn" 409 "$CODE"
+
+# ------------------------------------------------------------ wrong or missing secret: 403, nothing changed
+req - GET /api/play/$G
+check_eq "spectator sees no seat" null "$(j d.you)"
+BEFORE=$(steady)
+for who in - c; do
+    for a in "move {\"move\":\"19-23\"}" "resign {}" "abort {}" "draw {\"action\":\"offer\"}" \
+        "takeback {\"action\":\"ask\"}"; do
+        req $who POST /api/play/$G/${a%% *} "${a#* }"
+        check_eq "$a without a seat ($who): 403" 403 "$CODE"
+    done
+    req $who DELETE /api/play/$G
+    check_eq "delete without a seat ($who): 403" 403 "$CODE"
+done
+req - POST /api/play/$G/move '{"move":"19-23"}' -H 'Cookie: cd_player=00000000000000000000000000000000'
+check_eq "a made-up secret: 403" 403 "$CODE"
+req - GET /api/play/$G
+check_eq "nothing changed by the refused requests" "$BEFORE" "$(steady)"
+req b POST /api/play/$G/move '{"move":"99-23"}'
+check_eq "illegal move 400" 400 "$CODE"
+req b POST /api/play/$G/move '{"move":"19-23"}'
+check_eq "black moves" 200 "$CODE"
+check_eq "history" '["32-28","19-23"]' "$(j d.history)"
+
+# ------------------------------------------------------------ other sites and DNS rebinding
+req a POST /api/play/$G/resign '{}' -H 'Origin: http://evil.example'
+check_eq "POST from another origin 403" 403 "$CODE"
+req a POST /api/play/$G/resign '{}' -H 'Sec-Fetch-Site: cross-site'
+check_eq "POST with Sec-Fetch-Site cross-site 403" 403 "$CODE"
+req - POST /api/games '{}' -H 'Origin: null'
+check_eq "board game from an opaque origin 403" 403 "$CODE"
+req - POST /api/games '{}' -H 'Origin: http://evil.example' -H 'Content-Type: text/plain'
+check_eq "text/plain POST from another site 403" 403 "$CODE"
+req - GET /api/play/$G "" -H "Host: evil.example:$PORT"
+check_eq "a foreign Host (DNS rebinding) 403" 403 "$CODE"
+req - GET /api/play/$G "" -H "Host: 127.0.0.1:1"
+check_eq "another port in Host 403" 403 "$CODE"
+req - GET /api/play/$G "" -H "Host: localhost:$PORT"
+check_eq "localhost Host 200" 200 "$CODE"
+req - GET /api/play/$G "" -H "Host: 127.0.0.1"
+check_eq "Host without a port 200" 200 "$CODE"
+req - GET /api/play/$G "" -H "Host: evil.example"
+check_eq "a foreign Host without a port 403" 403 "$CODE"
+req a POST /api/play/$G/draw '{"action":"offer"}' -H "Origin: http://127.0.0.1:$PORT"
+check_eq "same-origin POST 200" 200 "$CODE"
+req - GET /api/play/$G
+check_eq "nothing changed by refused requests but the offer" '["32-28","19-23"]' "$(j d.history)"
+
+# ------------------------------------------------------------ draw offer, takeback
+check_eq "white offers a draw" white "$(j d.draw_offer)"
+req b POST /api/play/$G/draw '{"action":"decline"}'
+check_eq "black declines" null "$(j d.draw_offer)"
+req b POST /api/play/$G/draw '{"action":"accept"}'
+check_eq "nothing to accept 409" 409 "$CODE"
+req a POST /api/play/$G/takeback '{"action":"ask"}'
+check_eq "white asks for a takeback" white "$(j d.takeback)"
+req b POST /api/play/$G/takeback '{"action":"accept"}'
+check_eq "takeback: white's move and black's reply undone" '[]' "$(j d.history)"
+req a POST /api/play/$G/move '{"move":"33-28"}'
+req b POST /api/play/$G/takeback '{"action":"ask"}'
+check_eq "black has no move to take back" 409 "$CODE"
+req b POST /api/play/$G/draw '{"action":"maybe"}'
+check_eq "bad action 400" 400 "$CODE"
+
+# ------------------------------------------------------------ live stream
+curl -s -N -m 3 -b "$TMP/c.jar" "$URL/api/play/$G/events" >"$TMP/sse" &
+SSE=$!
+curl -s -N -m 3 -b "$TMP/b.jar" "$URL/api/play/$G/events" >/dev/null &
+SSE_B=$!
+sleep 0.5
+req b POST /api/play/$G/move '{"move":"18-22"}'
+check_eq "one spectator watching" 1 "$(j d.watching)"
+check_eq "black's page is open" true "$(j d.black.online)"
+check_eq "white's page is not" false "$(j d.white.online)"
+wait $SSE $SSE_B
+i=0
+while [ $i -lt 30 ]; do # a stream that ends is seen at its next keepalive (each second)
+    req - GET /api/play/$G
+    [ "$(j d.watching) $(j d.black.online)" = "0 false" ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+check_eq "nobody watching once the streams end" '0 false' "$(j d.watching) $(j d.black.online)"
+check_that "stream starts with the state" grep -q '^event: state' "$TMP/sse"
+check_that "stream shows the move" test "$(grep -c '^event: state' "$TMP/sse")" -ge 2
+check_that "stream's last state has the move" sh -c "grep '^data:' '$TMP/sse' | tail -n 1 | \
+    grep -q '\"history\":\\[\"33-28\",\"18-22\"\\]'"
+
+# ------------------------------------------------------------ resign, rematch, PDN
+req a POST /api/play/$G/resign '{}'
+check_eq "white resigns" "black" "$(j d.winner)"
+check_eq "end: resignation" resignation "$(j d.end)"
+req a POST /api/play/$G/move '{"move":"31-27"}'
+check_eq "no move after the end" 409 "$CODE"
+req - GET /api/play/$G/pdn
+check_that "PDN has the names" sh -c "printf '%s' '$BODY' | grep -q '\\[White \"Ann\"\\]'"
+check_that "PDN result 0-2" sh -c "printf '%s' '$BODY' | grep -q '^1\\. 33-28 18-22 0-2'"
+req b POST /api/play/$G/rematch '{"action":"offer"}'
+req a POST /api/play/$G/rematch '{"action":"accept"}'
+R=$(j d.rematch)
+check_that "rematch game made" test -n "$R" -a "$R" != null
+req a GET /api/play/$R
+check_eq "rematch: colours swapped" black "$(j d.you)"
+check_eq "rematch starts at once" ongoing "$(j d.state)"
+req b POST /api/play/$R/abort '{}'
+check_eq "abort before the first moves" aborted "$(j d.end)"
+req a DELETE /api/play/$R
+check_eq "a seat deletes a finished game" 200 "$CODE"
+req a GET /api/play/$R
+check_eq "deleted" 404 "$CODE"
+
+# ------------------------------------------------------------ bad input
+for b in '{"variant":"chess"}' '{"colour":"green"}' '{"clock":{"type":"realtime"}}' \
+    '{"clock":{"type":"realtime","base":0}}' '{"clock":{"type":"blitz"}}' \
+    '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaa"}' '{"name":"a\u0007b"}' '{"open":3}' '[1]' '{'; do
+    req - POST /api/play "$b"
+    check_eq "create $b: 400" 400 "$CODE"
+done
+req - GET /api/play/zzz
+check_eq "bad id 404" 404 "$CODE"
+req - PUT /api/play/$G
+check_eq "PUT 405" 405 "$CODE"
+
+# ------------------------------------------------------------ the board's games belong to their browser
+check_that "a cookie-less API answer sets the player cookie" sh -c "curl -s -o /dev/null -D - \
+    '$URL/api/variants' | grep -qi '^set-cookie: cd_player='"
+req a POST /api/games '{"variant":"international","human":"both"}'
+check_eq "board game with a cookie 201" 201 "$CODE"
+BG=$(j d.id)
+for who in b -; do
+    req $who POST /api/games/$BG/move '{"move":"32-28"}'
+    check_eq "another browser's move on the board ($who): 403" 403 "$CODE"
+    req $who POST /api/games/$BG/engine '{"depth":1}'
+    check_eq "another browser's engine move ($who): 403" 403 "$CODE"
+    req $who POST /api/games/$BG/undo ''
+    check_eq "another browser's undo ($who): 403" 403 "$CODE"
+    req $who DELETE /api/games/$BG
+    check_eq "another browser's delete ($who): 403" 403 "$CODE"
+done
+req b GET /api/games/$BG
+check_eq "... and the board is unchanged" 0 "$(j d.ply)"
+req b POST /api/games/$BG/hint '{"depth":1}'
+check_eq "a hint (a read) is open to all" 200 "$CODE"
+req a POST /api/games/$BG/move '{"move":"32-28"}'
+check_eq "the owner moves" 200 "$CODE"
+req - GET /api/games/$BG/pdn
+check_that "the export has no Owner tag" sh -c "! printf '%s' '$BODY' | grep -q Owner"
+req - POST /api/games '{"variant":"russian"}'
+OPEN_BG=$(j d.id)
+req b POST /api/games/$OPEN_BG/move '{"move":"c3-d4"}'
+check_eq "a board made without a cookie (a script) stays open" 200 "$CODE"
+ATOKEN=$(sed -n 's/.*cd_player\t//p' "$TMP/a.jar" | tail -n 1)
+req - POST /api/games/import "{\"pdn\":\"[Owner \\\"$ATOKEN\\\"]\\n1. 32-28 *\"}"
+IMP=$(j d.id)
+req b POST /api/games/$IMP/move '{"move":"19-23"}'
+check_eq "an Owner tag of an imported PDN is not taken" 200 "$CODE"
+
+# ------------------------------------------------------------ a real-time clock runs out
+req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
+F=$(j d.id)
+req b POST /api/play/$F/join '{}'
+req a POST /api/play/$F/move '{"move":"c3-d4"}'
+req b POST /api/play/$F/move '{"move":"f6-g5"}'
+check_eq "clock runs for white after both first moves" white "$(j d.running)"
+sleep 1.4
+req - GET /api/play/$F
+check_eq "flag fell: game over" over "$(j d.state)"
+check_eq "flag fell: black wins" black "$(j d.winner)"
+check_eq "flag fell: end time" time "$(j d.end)"
+check_eq "white's clock at 0" 0 "$(j d.white.ms)"
+
+# ------------------------------------------------------------ SIGKILL mid-game, restart
+req a POST /api/play '{"variant":"constitutional","colour":"black","clock":{"type":"correspondence","days":2}}'
+K=$(j d.id)
+req b POST /api/play/$K/join '{"name":"Kim"}'
+for mv in "b 32-28" "a 19-23" "b 28x19" "a 14x23"; do
+    req ${mv%% *} POST /api/play/$K/move "{\"move\":\"${mv#* }\"}"
+done
+req a POST /api/play/$K/draw '{"action":"offer"}'
+BEFORE_K=$(steady)
+req - GET /api/play/$G
+BEFORE_G=$(steady)
+kill -9 "$PID"
+wait "$PID" 2>/dev/null
+PID=
+start_server
+req a GET /api/play/$K
+check_eq "after SIGKILL: the game in progress is exactly as it was" "$BEFORE_K" "$(steady)"
+check_eq "after SIGKILL: history" '["32-28","19-23","28x19","14x23"]' "$(j d.history)"
+req - GET /api/play/$G
+check_eq "after SIGKILL: the finished game too" "$BEFORE_G" "$(steady)"
+req b POST /api/play/$K/move '{"move":"33-28"}'
+check_eq "after restart the seat still moves" 200 "$CODE"
+req b POST /api/games/$BG/move '{"move":"19-23"}'
+check_eq "after restart the board still belongs to its browser" 403 "$CODE"
+req a POST /api/games/$BG/move '{"move":"19-23"}'
+check_eq "after restart its owner moves" 200 "$CODE"
+req b POST /api/play/$K/move '{"move":"37-31"}'
+check_eq "after restart no move out of turn" 409 "$CODE"
+
+summary play

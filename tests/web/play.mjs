@@ -1,0 +1,242 @@
+// Browser test of play.html (games between people): two players and a spectator, each in their
+// own browser context (own cookies), play a game with a real-time clock through the page: the
+// lobby lists the challenge, the invitation link seats the second player, moves by clicking
+// reach the other pages (the time from one page's click to the other page's board is measured),
+// a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
+// game ends by resignation, and a rematch starts with colours swapped.
+//   node play.mjs [--bin PATH] [--chromium PATH]     Prints "play-web: N passed, M failed".
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const outDir = path.join(here, 'out');
+fs.mkdirSync(outDir, { recursive: true });
+const argv = process.argv.slice(2);
+const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
+const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
+const TIMEOUT = 15000;
+
+let passed = 0, failed = 0, server = null, browser = null;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-play-web-'));
+const latencies = [];
+const log = (s) => process.stdout.write(s + '\n');
+function assert(c, msg) { if (!c) throw new Error(msg); }
+async function step(name, fn) {
+  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
+    failed++;
+    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
+  }
+}
+
+function startServer() {
+  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
+    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no port: ' + out)), 15000);
+    const onData = (d) => {
+      out += d.toString();
+      const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}/`); }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
+  });
+}
+
+const ply = (p) => p.evaluate(() => Number(document.getElementById('app').dataset.ply));
+const waitPly = (p, n) => p.waitForFunction((k) => Number(document.getElementById('app').dataset.ply) === k
+  && window.condraughtsPlay.game && window.condraughtsPlay.game.ply === k, n, { timeout: TIMEOUT });
+const gameOf = (p) => p.evaluate(() => window.condraughtsPlay.game);
+
+// Click a move on page p and measure until every page in `others` shows the new ply.
+async function clickMove(p, from, to, others) {
+  const g = await gameOf(p);
+  const target = g.ply + 1;
+  for (const o of others) {
+    await o.evaluate((k) => {
+      window.__seenAt = 0;
+      const app = document.getElementById('app');
+      const mo = new MutationObserver(() => {
+        if (Number(app.dataset.ply) === k && !window.__seenAt) window.__seenAt = performance.timeOrigin + performance.now();
+      });
+      mo.observe(app, { attributes: true, attributeFilter: ['data-ply'] });
+    }, target);
+  }
+  await p.click(`#board [data-sq="${from}"]`);
+  await p.evaluate(() => {
+    window.__clickAt = 0;
+    document.getElementById('board').addEventListener('click', () => {
+      window.__clickAt = performance.timeOrigin + performance.now();
+    }, { once: true, capture: true });
+  });
+  await p.click(`#board [data-sq="${to}"]`);
+  await waitPly(p, target);
+  const t0 = await p.evaluate(() => window.__clickAt);
+  for (const o of others) {
+    await waitPly(o, target);
+    const seen = await o.evaluate(() => window.__seenAt);
+    latencies.push(seen - t0);
+  }
+}
+
+async function main() {
+  const base = await startServer();
+  log(`testing ${base}play.html`);
+  browser = await chromium.launch({
+    executablePath: chromePath, headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const errors = [];
+  const page = async (w, h) => {
+    const ctx = await browser.newContext({ viewport: { width: w || 1100, height: h || 860 } });
+    ctx.setDefaultTimeout(TIMEOUT);
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    return p;
+  };
+  const ann = await page(), bob = await page(), eve = await page(390, 844);
+  let id = null;
+
+  await step('lobby: create a 5+3 international game as White, open to all', async () => {
+    await ann.goto(base + 'play.html');
+    await ann.waitForSelector('#app[data-ready="1"]');
+    await ann.fill('#c-name', 'Ann');
+    await ann.dispatchEvent('#c-name', 'change');
+    await ann.selectOption('#c-variant', 'international');
+    await ann.selectOption('#c-colour', 'white');
+    await ann.selectOption('#c-clock', 'realtime');
+    await ann.fill('#c-base', '5');
+    await ann.fill('#c-inc', '3');
+    await ann.click('#btn-create');
+    await ann.waitForFunction(() => document.getElementById('app').dataset.state === 'waiting');
+    id = (await gameOf(ann)).id;
+    assert(await ann.isVisible('#invite'), 'no invitation link shown');
+    assert((await ann.inputValue('#invite-link')).endsWith('#' + id + '/join'), 'invitation link');
+    assert((await ann.getAttribute('#app', 'data-you')) === 'white', 'Ann is not white');
+    await ann.screenshot({ path: path.join(outDir, 'play-01-waiting.png') });
+  });
+
+  await step('the spectator\'s lobby lists the challenge', async () => {
+    await eve.goto(base + 'play.html');
+    await eve.waitForSelector(`#open-list button[data-id="${id}"]`);
+    await eve.screenshot({ path: path.join(outDir, 'play-02-lobby-phone.png'), fullPage: true });
+  });
+
+  await step('the invitation link seats Bob as Black; the spectator watches', async () => {
+    await bob.goto(base + 'play.html#' + id + '/join');
+    await bob.waitForFunction(() => document.getElementById('app').dataset.you === 'black');
+    assert(!bob.url().endsWith('/join'), 'the join link stays in the address bar');
+    await eve.goto(base + 'play.html#' + id);
+    await eve.waitForFunction(() => document.getElementById('app').dataset.state === 'ongoing');
+    assert((await eve.getAttribute('#app', 'data-you')) === '', 'the spectator holds a seat');
+    assert(await eve.isHidden('#btn-resign'), 'the spectator sees Resign');
+    await ann.waitForFunction(() => document.getElementById('app').dataset.state === 'ongoing');
+  });
+
+  await step('moves by clicking reach the other player and the spectator; clocks run', async () => {
+    await clickMove(ann, 32, 28, [bob, eve]);
+    await clickMove(bob, 19, 23, [ann, eve]);
+    await clickMove(ann, 28, 19, [bob, eve]);
+    await clickMove(bob, 14, 23, [ann, eve]);
+    const g = await gameOf(eve);
+    assert(JSON.stringify(g.history) === '["32-28","19-23","28x19","14x23"]', 'history ' + JSON.stringify(g.history));
+    assert(g.running === 'white', 'white\'s clock does not run: ' + g.running);
+    const c1 = await ann.textContent('#bottom .clock');
+    await ann.waitForTimeout(1200);
+    const c2 = await ann.textContent('#bottom .clock');
+    assert(c1 !== c2 && /^\d+:\d\d$/.test(c2), `clock ${c1} -> ${c2}`);
+    assert(await ann.isVisible('#bottom .clock.running'), 'no running clock shown');
+    await eve.click('#board [data-sq="33"]'); // a spectator's click does nothing
+    assert(await eve.locator('#board g.sel').count() === 0, 'a spectator selected a piece');
+    await ann.screenshot({ path: path.join(outDir, 'play-03-game.png') });
+    await eve.screenshot({ path: path.join(outDir, 'play-04-spectator-phone.png'), fullPage: true });
+  });
+
+  await step('a reload mid-game keeps the seat, the moves and the clocks', async () => {
+    const before = await gameOf(bob);
+    await bob.reload();
+    await bob.waitForFunction(() => window.condraughtsPlay.game && window.condraughtsPlay.game.ply === 4);
+    const g = await gameOf(bob);
+    assert(g.you === 'black', 'seat after reload ' + g.you);
+    assert(Math.abs(g.black.ms - before.black.ms) < 50, `black's clock ${before.black.ms} -> ${g.black.ms}`);
+    assert(g.white.ms < before.white.ms, 'white\'s clock stopped');
+    await clickMove(ann, 33, 28, [bob, eve]);
+  });
+
+  await step('a draw offer is declined', async () => {
+    await ann.click('#btn-draw');
+    await bob.waitForSelector('#offer[data-kind="draw"]', { state: 'visible' });
+    await bob.click('#btn-decline');
+    await ann.waitForFunction(() => window.condraughtsPlay.game.draw_offer === null && window.condraughtsPlay.game.ply === 5);
+    assert(await bob.isHidden('#offer'), 'the offer is still shown');
+    assert((await gameOf(eve)).state === 'ongoing', 'the game ended');
+  });
+
+  await step('a takeback is asked and accepted; everyone sees the move gone', async () => {
+    await ann.click('#btn-takeback');
+    await bob.waitForSelector('#offer[data-kind="takeback"]', { state: 'visible' });
+    await bob.click('#btn-accept');
+    await waitPly(ann, 4);
+    await waitPly(eve, 4);
+    assert((await gameOf(eve)).side === 'white', 'white should be to move again');
+    await clickMove(ann, 34, 29, [bob, eve]);
+  });
+
+  await step('Bob resigns: White wins on every page', async () => {
+    await bob.click('#btn-resign');
+    for (const p of [ann, bob, eve]) {
+      await p.waitForFunction(() => document.getElementById('app').dataset.state === 'over');
+      const s = await p.textContent('#status');
+      assert(s === 'White wins (resignation)', 'status ' + s);
+    }
+    const pdn = await (await ann.request.get(base + `api/play/${id}/pdn`)).text();
+    assert(/\[White "Ann"\]/.test(pdn) && /2-0/.test(pdn), 'PDN ' + pdn.slice(0, 200));
+    await eve.screenshot({ path: path.join(outDir, 'play-05-over-phone.png'), fullPage: true });
+  });
+
+  await step('rematch: offered, accepted, both pages move to the new game with colours swapped', async () => {
+    await bob.click('#btn-rematch');
+    await ann.waitForFunction(() => window.condraughtsPlay.game.rematch_offer === 'black');
+    await ann.click('#btn-rematch');
+    for (const [p, you] of [[ann, 'black'], [bob, 'white']]) {
+      await p.waitForFunction((y) => {
+        const g = window.condraughtsPlay.game;
+        return g && g.state === 'ongoing' && g.you === y && g.ply === 0;
+      }, you);
+    }
+    const r = await gameOf(ann);
+    assert(r.id !== id, 'same game');
+  });
+
+  await step('no JavaScript errors on any page', async () => {
+    assert(errors.length === 0, errors.join('; '));
+  });
+
+  await step('a move reaches the other browsers within 100 ms on loopback (median)', async () => {
+    const s = latencies.slice().sort((a, b) => a - b);
+    const med = s[Math.floor(s.length / 2)];
+    log(`move latency page to page: median ${med.toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length} moves)`);
+    assert(med < 100, `median ${med} ms`);
+  });
+}
+
+try {
+  await main();
+} catch (e) {
+  failed++;
+  log('FAIL setup: ' + (e && e.message || e));
+}
+try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
+if (server && server.exitCode === null) server.kill('SIGTERM');
+fs.rmSync(tmp, { recursive: true, force: true });
+log(`play-web: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,408 @@
+/* condraughts: play a friend (play.html). The lobby (play.html) and a game (play.html#ID; the
+ * invitation link play.html#ID/join takes the open seat). The game's state comes from the server's
+ * live stream (/api/play/ID/events, Server-Sent Events): the whole state after every change, so a
+ * reload or a dropped connection loses nothing. Actions are POSTs; the server keeps the clocks and
+ * this page only counts down between two states. Plain ES2017, no build step. */
+'use strict';
+
+(function () {
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const CELL = 100;
+  const $ = (id) => document.getElementById(id);
+
+  const st = {
+    variants: [],
+    game: null,       // the last state from the server
+    recvAt: 0,        // performance.now() when it came
+    id: null,
+    es: null,
+    selected: null,
+    lobbyTimer: null,
+  };
+
+  async function api(method, path, body) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      throw new Error('Cannot reach the server (' + e.message + ')');
+    }
+    const text = await res.text();
+    let data = null;
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+    if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
+    return data !== null ? data : text;
+  }
+
+  function showError(msg) { $('error-text').textContent = msg; $('error').hidden = false; }
+  async function guarded(fn) {
+    try { $('error').hidden = true; await fn(); } catch (e) { showError(e.message); }
+  }
+  function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
+  function other(c) { return c === 'white' ? 'black' : 'white'; }
+
+  /* ---------- the lobby ---------- */
+
+  function clockBody() {
+    const type = $('c-clock').value;
+    if (type === 'realtime') {
+      return { type, base: Math.max(1, Math.round(Number($('c-base').value) * 60)),
+        increment: Math.round(Number($('c-inc').value)) };
+    }
+    if (type === 'correspondence') return { type, days: Math.round(Number($('c-days').value)) };
+    return { type };
+  }
+
+  function row(tbody, cells, button) {
+    const tr = document.createElement('tr');
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    const td = document.createElement('td');
+    td.appendChild(button);
+    tr.appendChild(td);
+    tbody.appendChild(tr);
+  }
+
+  async function refreshLobby() {
+    const l = await api('GET', 'api/play/lobby');
+    const open = $('open-list').tBodies[0], live = $('live-list').tBodies[0];
+    open.textContent = '';
+    live.textContent = '';
+    for (const e of l.open) {
+      const b = document.createElement('button');
+      b.textContent = 'Accept';
+      b.dataset.id = e.id;
+      b.className = 'accept';
+      b.addEventListener('click', () => { location.hash = e.id + '/join'; });
+      row(open, [e.title, e.clock, (e.white || e.black || 'Anonymous'), 'you play ' + e.seat], b);
+    }
+    for (const e of l.live) {
+      const a = document.createElement('a');
+      a.href = '#' + e.id;
+      a.textContent = 'Watch';
+      row(live, [e.title, e.clock, (e.white || '?') + ' – ' + (e.black || '?'), e.ply + ' plies'], a);
+    }
+    $('open-none').hidden = l.open.length > 0;
+    $('live-none').hidden = l.live.length > 0;
+  }
+
+  async function createGame() {
+    const g = await api('POST', 'api/play', {
+      variant: $('c-variant').value, colour: $('c-colour').value, clock: clockBody(),
+      name: $('c-name').value.trim(), open: $('c-open').checked,
+    });
+    location.hash = g.id;
+  }
+
+  function showLobby() {
+    closeGame();
+    $('game').hidden = true;
+    $('lobby').hidden = false;
+    document.getElementById('app').dataset.state = 'lobby';
+    guarded(refreshLobby);
+    st.lobbyTimer = setInterval(() => guarded(refreshLobby), 2000);
+  }
+
+  /* ---------- a game ---------- */
+
+  function closeGame() {
+    if (st.es) st.es.close();
+    st.es = null;
+    st.game = null;
+    st.selected = null;
+    if (st.lobbyTimer) clearInterval(st.lobbyTimer);
+    st.lobbyTimer = null;
+  }
+
+  async function showGame(id, join) {
+    closeGame();
+    st.id = id;
+    $('lobby').hidden = true;
+    $('game').hidden = false;
+    if (join) {
+      try {
+        update(await api('POST', `api/play/${id}/join`, { name: localStorage.getItem('cd-name') || '' }));
+      } catch (e) { showError(e.message); }
+      history.replaceState(null, '', '#' + id);
+    }
+    st.es = new EventSource(`api/play/${id}/events`);
+    st.es.addEventListener('state', (ev) => update(JSON.parse(ev.data)));
+    st.es.addEventListener('gone', () => { showError('This game was deleted.'); st.es.close(); });
+    $('pdn-link').href = `api/play/${id}/pdn`;
+  }
+
+  /* Take a state from the server unless a newer one is already shown. */
+  function update(g) {
+    if (!g || g.id !== st.id) return;
+    if (st.game && g.now < st.game.now) return;
+    const prevPly = st.game ? st.game.ply : -1;
+    st.game = g;
+    st.recvAt = performance.now();
+    if (g.ply !== prevPly) st.selected = null;
+    const app = document.getElementById('app');
+    app.dataset.ply = String(g.ply);
+    app.dataset.state = g.state;
+    app.dataset.you = g.you || '';
+    if (g.rematch && g.you) { location.hash = g.rematch; return; }
+    render();
+  }
+
+  function fmtClock(ms) {
+    if (ms === null || ms === undefined) return '';
+    if (ms >= 86400000) return Math.floor(ms / 86400000) + 'd ' + Math.floor(ms % 86400000 / 3600000) + 'h';
+    const s = Math.max(0, ms) / 1000;
+    if (s < 10) return s.toFixed(1);
+    const h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), sec = Math.floor(s % 60);
+    const mm = h ? String(m).padStart(2, '0') : String(m);
+    return (h ? h + ':' : '') + mm + ':' + String(sec).padStart(2, '0');
+  }
+
+  function drawClocks() {
+    const g = st.game;
+    if (!g) return;
+    const bottom = g.you || 'white';
+    for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
+      const el = $(slot).querySelector('.clock');
+      let ms = g[c].ms;
+      const running = g.running === c;
+      if (running) ms -= performance.now() - st.recvAt;
+      el.textContent = fmtClock(ms);
+      el.hidden = ms === null;
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', ms !== null && ms < 10000 && g.clock.type === 'realtime');
+      el.dataset.colour = c;
+    }
+  }
+
+  function statusText(g) {
+    if (g.state === 'waiting') return g.you ? 'Waiting for your opponent' : 'Waiting for a second player';
+    if (g.state === 'ongoing') {
+      const who = cap(g.side) + ' to move';
+      return g.you ? who + (g.you === g.side ? ' (you)' : '') : who;
+    }
+    if (g.end === 'aborted') return 'Game aborted';
+    const why = g.end || g.reason;
+    return (g.winner ? cap(g.winner) + ' wins' : 'Draw') + (why ? ' (' + why + ')' : '');
+  }
+
+  function render() {
+    const g = st.game;
+    const you = g.you, opp = you ? other(you) : null;
+    const bottom = you || 'white';
+    for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
+      const n = $(slot).querySelector('.name');
+      n.textContent = (g[c].name || cap(c)) + (c === you ? ' (you)' : '') +
+        (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away');
+      n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);
+    }
+    drawClocks();
+    const s = $('status');
+    s.textContent = statusText(g);
+    s.classList.toggle('over', g.state === 'over');
+    $('invite').hidden = !(g.state === 'waiting' && you);
+    $('invite-link').value = location.origin + location.pathname + '#' + g.id + '/join';
+    const ongoing = g.state === 'ongoing';
+    $('btn-join').hidden = !(g.state === 'waiting' && !you);
+    $('btn-draw').hidden = !(ongoing && you);
+    $('btn-draw').disabled = g.draw_offer === you;
+    $('btn-takeback').hidden = !(ongoing && you && g.ply > 0);
+    $('btn-takeback').disabled = g.takeback === you;
+    $('btn-resign').hidden = !(ongoing && you && g.ply >= 2);
+    $('btn-abort').hidden = !(you && (g.state === 'waiting' || (ongoing && g.ply < 2)));
+    const canRematch = g.state === 'over' && you && g.end !== 'aborted' && !g.rematch && g[opp].seated;
+    $('btn-rematch').hidden = !canRematch;
+    $('btn-rematch').disabled = g.rematch_offer === you;
+    $('btn-rematch').textContent = g.rematch_offer === opp ? 'Accept the rematch'
+      : g.rematch_offer === you ? 'Rematch offered' : 'Rematch';
+    $('rematch-link').hidden = !g.rematch;
+    if (g.rematch) $('rematch-link').href = '#' + g.rematch;
+    let offer = '';
+    if (ongoing && you && g.draw_offer === opp) offer = 'draw';
+    else if (ongoing && you && g.takeback === opp) offer = 'takeback';
+    $('offer').hidden = !offer;
+    $('offer').dataset.kind = offer;
+    $('offer-text').textContent = offer === 'draw' ? 'Your opponent offers a draw.'
+      : offer === 'takeback' ? 'Your opponent asks to take back a move.' : '';
+    const w = g.watching - (you ? 0 : 1);
+    $('watchers').textContent = (you ? 'You play ' + you + '.' : 'You are watching.') +
+      (w > 0 ? ` ${w} other${w === 1 ? '' : 's'} watching.` : '');
+    renderMoves(g);
+    renderBoard(g);
+  }
+
+  function renderMoves(g) {
+    const ol = $('movelist');
+    ol.textContent = '';
+    for (let i = 0; i < g.history.length; i += 2) {
+      const li = document.createElement('li');
+      const num = document.createElement('span');
+      num.className = 'mvnum';
+      num.textContent = (i / 2 + 1) + '.';
+      li.appendChild(num);
+      for (const k of [i, i + 1]) {
+        const m = document.createElement('span');
+        m.className = 'mv' + (k === g.history.length - 1 ? ' lastmv' : '');
+        m.textContent = g.history[k] || '';
+        li.appendChild(m);
+      }
+      ol.appendChild(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function myTurn(g) { return g.state === 'ongoing' && g.you && g.you === g.side; }
+
+  function renderBoard(g) {
+    const svg = $('board');
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const flip = g.you === 'black';
+    const rc = (r, c) => (flip ? [g.height - 1 - r, g.width - 1 - c] : [r, c]);
+    svg.setAttribute('viewBox', `0 0 ${g.width * CELL} ${g.height * CELL}`);
+    const playable = new Set(g.squares.map((s) => s.row * 1000 + s.col));
+    for (let r = 0; r < g.height; r++) {
+      for (let c = 0; c < g.width; c++) {
+        if (playable.has(r * 1000 + c)) continue;
+        const [dr, dc] = rc(r, c);
+        el('rect', { x: dc * CELL, y: dr * CELL, width: CELL, height: CELL, class: 'light' }, svg);
+      }
+    }
+    const mine = myTurn(g);
+    const from = new Set(mine ? g.moves.map((m) => m.from) : []);
+    const dests = new Set(g.moves.filter((m) => m.from === st.selected).map((m) => m.to));
+    const last = new Set();
+    if (g.last_move) g.last_move.hub.split(/[-x]/).slice(0, 2).forEach((t) => last.add(Number(t)));
+    const full = g.squares.length === g.width * g.height;
+    for (const sq of g.squares) {
+      const [dr, dc] = rc(sq.row, sq.col);
+      const cls = ['sq'];
+      if (last.has(sq.n)) cls.push('last');
+      if (st.selected === sq.n) cls.push('sel');
+      if (dests.has(sq.n)) cls.push('dest');
+      if (from.has(sq.n)) cls.push('movable');
+      const grp = el('g', { class: cls.join(' '), 'data-sq': sq.n, transform: `translate(${dc * CELL},${dr * CELL})` }, svg);
+      el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: full && (sq.row + sq.col) % 2 === 0 ? 'light' : 'dark' }, grp);
+      el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'overlay' }, grp);
+      el('text', { x: 5, y: 19, class: 'num' }, grp).textContent = sq.n;
+      const p = g.board[sq.n - 1] || '';
+      if (p) {
+        const black = p === 'b' || p === 'B', king = p === 'W' || p === 'B';
+        const pc = el('g', { class: 'piece ' + (black ? 'black' : 'white') + (king ? ' king' : ' man') }, grp);
+        el('circle', { cx: 50, cy: 53, r: 38, class: 'shadow' }, pc);
+        el('circle', { cx: 50, cy: 50, r: 38, class: 'body' }, pc);
+        el('circle', { cx: 50, cy: 50, r: 27, class: 'ring' }, pc);
+        if (king) {
+          el('path', { d: 'M33,62 L33,44 L42,52 L50,36 L58,52 L67,44 L67,62 Z',
+            class: black ? 'crown crown-on-black' : 'crown crown-on-white' }, pc);
+        }
+      }
+      if (dests.has(sq.n) && !p) el('circle', { cx: 50, cy: 50, r: 13, class: 'dot' }, grp);
+    }
+  }
+
+  async function sendMove(m) {
+    $('chooser').hidden = true;
+    st.selected = null;
+    update(await api('POST', `api/play/${st.id}/move`, { move: m.text }));
+  }
+
+  function onBoardClick(ev) {
+    const t = ev.target.closest('[data-sq]');
+    const g = st.game;
+    if (!t || !g || !myTurn(g)) return;
+    const sq = Number(t.dataset.sq);
+    if (st.selected !== null) {
+      const cands = g.moves.filter((m) => m.from === st.selected && m.to === sq);
+      if (cands.length === 1) { guarded(() => sendMove(cands[0])); return; }
+      if (cands.length > 1) {
+        const list = $('chooser-list');
+        list.textContent = '';
+        for (const m of cands) {
+          const b = document.createElement('button');
+          b.className = 'choice';
+          b.textContent = m.text;
+          b.addEventListener('click', () => guarded(() => sendMove(m)));
+          list.appendChild(b);
+        }
+        $('chooser').hidden = false;
+        return;
+      }
+    }
+    st.selected = g.moves.some((m) => m.from === sq) ? sq : null;
+    $('chooser').hidden = true;
+    renderBoard(g);
+  }
+
+  function action(path, body) {
+    return () => guarded(async () => update(await api('POST', `api/play/${st.id}/${path}`, body || {})));
+  }
+
+  function onHash() {
+    const h = location.hash.replace(/^#/, '');
+    const m = /^([0-9a-f]{12})(\/join)?$/.exec(h);
+    if (m) showGame(m[1], !!m[2]);
+    else showLobby();
+  }
+
+  async function init() {
+    $('error-close').addEventListener('click', () => { $('error').hidden = true; });
+    $('board').addEventListener('click', onBoardClick);
+    $('btn-create').addEventListener('click', () => guarded(createGame));
+    $('c-clock').addEventListener('change', () => {
+      $('c-rt').hidden = $('c-clock').value !== 'realtime';
+      $('c-corr').hidden = $('c-clock').value !== 'correspondence';
+    });
+    $('c-name').value = localStorage.getItem('cd-name') || '';
+    $('c-name').addEventListener('change', () => localStorage.setItem('cd-name', $('c-name').value.trim()));
+    $('btn-join').addEventListener('click', () => guarded(async () => {
+      await api('POST', `api/play/${st.id}/join`, { name: localStorage.getItem('cd-name') || '' });
+      showGame(st.id, false); /* the stream again, now as the seat */
+    }));
+    $('btn-draw').addEventListener('click', action('draw', { action: 'offer' }));
+    $('btn-takeback').addEventListener('click', action('takeback', { action: 'ask' }));
+    $('btn-resign').addEventListener('click', action('resign'));
+    $('btn-abort').addEventListener('click', action('abort'));
+    $('btn-rematch').addEventListener('click', () => {
+      const g = st.game;
+      action('rematch', { action: g && g.rematch_offer && g.rematch_offer !== g.you ? 'accept' : 'offer' })();
+    });
+    $('btn-accept').addEventListener('click', () => {
+      action($('offer').dataset.kind, { action: 'accept' })();
+    });
+    $('btn-decline').addEventListener('click', () => {
+      action($('offer').dataset.kind, { action: 'decline' })();
+    });
+    setInterval(drawClocks, 100);
+    window.addEventListener('hashchange', onHash);
+    window.condraughtsPlay = st;
+    try {
+      st.variants = await api('GET', 'api/variants');
+      const sel = $('c-variant');
+      for (const v of st.variants) {
+        const o = document.createElement('option');
+        o.value = v.name;
+        o.textContent = v.title;
+        sel.appendChild(o);
+      }
+      sel.value = 'constitutional';
+    } catch (e) { showError(e.message); }
+    document.getElementById('app').dataset.ready = '1';
+    onHash();
+  }
+
+  init();
+})();
