@@ -59,6 +59,13 @@
  *     the hard limit (cd_search): +30 [-4, +66], 160 games at 4 s + 0.05 s
  *     a game (the referee of the match branch, clocks that run down), 6%
  *     less time a move on average. Kept.
+ * 13. "partial": a root move searched to the end in an iteration the clock
+ *     cut short, with a score above alpha, is played: +3 [-28, +35], 200
+ *     games at 0.1 s (docs/strength.md). Off by default (not shown).
+ *     ProbCut's depth and margin are knobs: "pcmin" (5), "pcpct" (0: the
+ *     reduced search is 4 plies shallower; else this percent of the depth),
+ *     "pcslope" (margin per ply, 0). Scan 2.0's values as ProbCut (3, 40,
+ *     margin 5 a ply) measured about -33 (148 games, 20,000 nodes).
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
