@@ -59,12 +59,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "condraughts.h"
 #include "hub.h"
@@ -257,7 +257,7 @@ enum { MODE_THINK, MODE_PONDER, MODE_ANALYZE };
 
 typedef struct hub {
     FILE *in, *out;
-    pthread_mutex_t lock; /* output and the fields marked (lock) */
+    mtx_t lock; /* output and the fields marked (lock) */
     const cd_rules *rules;
     cd_game *game;
     cd_engine *engine; /* created at `init` or the first search */
@@ -269,7 +269,7 @@ typedef struct hub {
     hub_level level;
 
     /* the search */
-    pthread_t thread;
+    thrd_t thread;
     int thread_live;      /* main thread: a search thread to join */
     int searching;        /* (lock) a search runs and has not printed `done` */
     int stop_req;         /* (lock) `stop` arrived during this search */
@@ -339,11 +339,11 @@ static void say(hub *h, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     vfprintf(h->out, fmt, ap);
     fputc('\n', h->out);
     fflush(h->out);
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     va_end(ap);
 }
 
@@ -455,7 +455,7 @@ static int move_hub_locked(hub *h, const cd_position *pos, const cd_move *m, cd_
 static void on_info(const cd_search_info *info, void *user)
 {
     hub *h = user;
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     /* A stop or ponder-hit that arrived before cd_search took over the engine may have been
      * reset by it: pass it on again. */
     if (h->stop_req)
@@ -488,7 +488,7 @@ static void on_info(const cd_search_info *info, void *user)
                    info->depth, info->score / 100.0, (unsigned long long)info->nodes, info->time,
                    info->nps / 1e6, pv);
     }
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 }
 
 /* done move=.. [ponder=..]: the search's move if legal, else the first legal move. */
@@ -523,28 +523,28 @@ static void print_done_locked(hub *h, const cd_search_result *res)
     say_locked(h, "%s", line);
 }
 
-static void *search_main(void *arg)
+static int search_main(void *arg)
 {
     hub *h = arg;
     cd_search_result res;
     memset(&res, 0, sizeof res);
     cd_result r = cd_search(h->engine, h->search_game, &h->limits, on_info, h, &res);
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     if (!h->quiet) {
         if (r != CD_OK)
             say_locked(h, "error message=\"search failed: %s\"", cd_result_str(r));
         print_done_locked(h, &res);
     }
     h->searching = 0;
-    pthread_mutex_unlock(&h->lock);
-    return NULL;
+    mtx_unlock(&h->lock);
+    return 0;
 }
 
 static int is_searching(hub *h)
 {
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     int s = h->searching;
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     return s;
 }
 
@@ -553,7 +553,7 @@ static void reap(hub *h)
 {
     if (!h->thread_live)
         return;
-    pthread_join(h->thread, NULL);
+    thrd_join(h->thread, NULL);
     h->thread_live = 0;
     if (h->search_game != h->game)
         cd_game_free(h->search_game);
@@ -562,14 +562,14 @@ static void reap(hub *h)
 
 static void stop_search(hub *h, int quiet)
 {
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     int s = h->searching;
     if (s) {
         h->stop_req = 1;
         if (quiet)
             h->quiet = 1;
     }
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     if (s)
         cd_engine_stop(h->engine);
 }
@@ -614,7 +614,7 @@ static void cmd_hub(hub *h, const hub_line *l)
         memcpy(values + used, name, len + 1);
         used += len;
     }
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     say_locked(h, "id name=%s version=%s author=\"%s\" country=%s", HUB_NAME, HUB_VERSION,
                HUB_AUTHOR, HUB_COUNTRY);
     say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
@@ -624,7 +624,7 @@ static void cmd_hub(hub *h, const hub_line *l)
     say_locked(h, "param name=numbering value=%s type=enum values=\"top-left variant\"",
                h->numbering ? "variant" : "top-left");
     say_locked(h, "wait");
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 }
 
 static void cmd_init(hub *h, const hub_line *l)
@@ -853,11 +853,11 @@ static void cmd_go(hub *h, const hub_line *l)
 
     const cd_position *pos = cd_game_position(h->game);
     h->root = *pos;
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     h->searching = 0;
     h->stop_req = 0;
     h->ponderhit_req = 0;
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 
     if (cd_count_moves(pos) == 0) {
         /* Scan's protocol text: "the GUI will never ask the engine to search a terminal
@@ -869,9 +869,9 @@ static void cmd_go(hub *h, const hub_line *l)
     }
     if (!ensure_engine(h)) {
         hub_error(h, "go: cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
-        pthread_mutex_lock(&h->lock);
+        mtx_lock(&h->lock);
         print_done_locked(h, NULL);
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         return;
     }
     h->search_game = h->game;
@@ -880,9 +880,9 @@ static void cmd_go(hub *h, const hub_line *l)
         h->search_game = cd_game_new(h->rules, pos);
         if (!h->search_game) {
             hub_error(h, "go: out of memory");
-            pthread_mutex_lock(&h->lock);
+            mtx_lock(&h->lock);
             print_done_locked(h, NULL);
-            pthread_mutex_unlock(&h->lock);
+            mtx_unlock(&h->lock);
             return;
         }
     }
@@ -908,15 +908,15 @@ static void cmd_go(hub *h, const hub_line *l)
     if (h->max_nodes && (!lim->nodes || lim->nodes > h->max_nodes))
         lim->nodes = h->max_nodes;
 
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     h->searching = 1;
-    pthread_mutex_unlock(&h->lock);
-    if (pthread_create(&h->thread, NULL, search_main, h) != 0) {
-        pthread_mutex_lock(&h->lock);
+    mtx_unlock(&h->lock);
+    if (thrd_create(&h->thread, search_main, h) != thrd_success) {
+        mtx_lock(&h->lock);
         h->searching = 0;
         say_locked(h, "error message=\"go: cannot start the search thread\"");
         print_done_locked(h, NULL);
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         if (h->search_game != h->game)
             cd_game_free(h->search_game);
         h->search_game = NULL;
@@ -963,11 +963,11 @@ static int handle_line(hub *h, const char *text, char *store)
     } else if (!strcmp(c, "stop")) {
         stop_search(h, 0); /* idle: nothing to stop (the search may just have ended) */
     } else if (!strcmp(c, "ponder-hit")) {
-        pthread_mutex_lock(&h->lock);
+        mtx_lock(&h->lock);
         int s = h->searching;
         if (s && !h->ponderhit_req)
             h->ponderhit_req = 1;
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         if (s)
             cd_engine_ponderhit(h->engine);
     } else {
@@ -1067,7 +1067,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
         h->hash_mb = h->max_hash_mb;
     h->max_nodes = opt ? opt->max_nodes : 0;
     h->game = cd_game_new(rules, NULL);
-    if (!h->game || pthread_mutex_init(&h->lock, NULL) != 0) {
+    if (!h->game || mtx_init(&h->lock, mtx_plain) != thrd_success) {
         fprintf(stderr, "condraughts hub: out of memory\n");
         cd_game_free(h->game);
         free(h);
@@ -1109,7 +1109,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     if (h->engine)
         cd_engine_free(h->engine);
     cd_game_free(h->game);
-    pthread_mutex_destroy(&h->lock);
+    mtx_destroy(&h->lock);
     free(h);
     return 0;
 }
