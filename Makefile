@@ -75,7 +75,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test pattern-test
+              turkish-test towers-test towers-ref-test match-test pattern-test oom-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -239,6 +239,15 @@ $(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
 
 pdn-test: $(BUILD)/test_pdn
 	$(BUILD)/test_pdn tests/pdn
+
+# Out of memory reported one way (CD_ERR_OVERFLOW): each allocation the library makes in a call
+# failed in turn, through the linker's --wrap of the library's malloc, calloc and realloc.
+$(BUILD)/test_oom: tests/test_oom.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -pthread \
+	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@
+
+oom-test: $(BUILD)/test_oom
+	$(BUILD)/test_oom
 
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)

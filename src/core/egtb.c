@@ -785,6 +785,7 @@ typedef struct build {
     uint16_t *dist;
     uint16_t *xmax; /* slowest losing material-changing move (plies), 0 none */
     int nthreads, level, rule_c, failed;
+    int oom; /* the failure was an allocation */
     char failmsg[640];
     vec32 next[64];        /* per thread: final at level + 1 */
     vec32 pend[64];        /* per thread: (level, index) pairs for the buckets */
@@ -799,14 +800,23 @@ typedef struct build {
     mtx_t fail_lock;
 } build;
 
-static void build_fail(build *B, const char *msg)
+/* The build's first failure wins: its message, and whether it was an allocation (oom). */
+static void build_fail(build *B, int oom, const char *msg)
 {
     mtx_lock(&B->fail_lock);
     if (!B->failed) {
         B->failed = 1;
+        B->oom = oom;
         snprintf(B->failmsg, sizeof B->failmsg, "%s", msg);
     }
     mtx_unlock(&B->fail_lock);
+}
+
+/* Append x to a, or fail the build for lack of memory (a lost entry would be a wrong value). */
+static void push(build *B, vec32 *a, uint32_t x)
+{
+    if (vec_push(a, x) != 0)
+        build_fail(B, 1, "out of memory");
 }
 
 static void init_range(void *ctx, int tid, uint64_t begin, uint64_t end)
@@ -838,7 +848,7 @@ static void init_range(void *ctx, int tid, uint64_t begin, uint64_t end)
                 char name[2 * MAXP + 4], msg[600];
                 mat_name(mat_canonical(cm) ? cm : mat_flip(cm), name);
                 snprintf(msg, sizeof msg, "table %s is needed first (%s)", name, tb->err);
-                build_fail(B, msg);
+                build_fail(B, 0, msg);
                 return;
             }
             if (v == CD_EGTB_LOSS) {
@@ -858,21 +868,21 @@ static void init_range(void *ctx, int tid, uint64_t begin, uint64_t end)
             atomic_store_explicit(&B->st[i],
                                   s | (terminal_value(r) == CD_EGTB_WIN ? ST_WIN : ST_LOSS),
                                   memory_order_relaxed);
-            vec_push(&B->pend[tid], 0);
-            vec_push(&B->pend[tid], (uint32_t)(i << 1 | 1));
+            push(B, &B->pend[tid], 0);
+            push(B, &B->pend[tid], (uint32_t)(i << 1 | 1));
             continue;
         }
         if (winmin || noloss) {
             atomic_store_explicit(&B->st[i], s | ST_NOLOSS, memory_order_relaxed);
             if (winmin) {
-                vec_push(&B->pend[tid], (uint32_t)winmin);
-                vec_push(&B->pend[tid], (uint32_t)(i << 1));
+                push(B, &B->pend[tid], (uint32_t)winmin);
+                push(B, &B->pend[tid], (uint32_t)(i << 1));
             }
         } else {
             atomic_store_explicit(&B->st[i], s | ST_UNKNOWN, memory_order_relaxed);
             if (inside == 0) { /* every move changes the material and loses */
-                vec_push(&B->pend[tid], (uint32_t)lossmax);
-                vec_push(&B->pend[tid], (uint32_t)(i << 1 | 1));
+                push(B, &B->pend[tid], (uint32_t)lossmax);
+                push(B, &B->pend[tid], (uint32_t)(i << 1 | 1));
             }
         }
     }
@@ -905,7 +915,7 @@ static void relax(build *B, int tid, uint64_t pi, int lost, const cd_position *p
                                                       (uint8_t)((old & ST_HASCAP) | ST_WIN),
                                                       memory_order_relaxed, memory_order_relaxed)) {
                 B->dist[pi] = (uint16_t)level1;
-                vec_push(&B->next[tid], (uint32_t)pi);
+                push(B, &B->next[tid], (uint32_t)pi);
                 return;
             }
         }
@@ -919,10 +929,10 @@ static void relax(build *B, int tid, uint64_t pi, int lost, const cd_position *p
         atomic_store_explicit(&B->st[pi], (uint8_t)((old & ST_HASCAP) | ST_LOSS),
                               memory_order_relaxed);
         B->dist[pi] = (uint16_t)level1;
-        vec_push(&B->next[tid], (uint32_t)pi);
+        push(B, &B->next[tid], (uint32_t)pi);
     } else {
-        vec_push(&B->pend[tid], (uint32_t)at);
-        vec_push(&B->pend[tid], (uint32_t)(pi << 1 | 1));
+        push(B, &B->pend[tid], (uint32_t)at);
+        push(B, &B->pend[tid], (uint32_t)(pi << 1 | 1));
     }
 }
 
@@ -984,13 +994,12 @@ static void level_range(void *ctx, int tid, uint64_t begin, uint64_t end)
     }
 }
 
-static int bucket_push(build *B, vec32 *bk, uint32_t level, uint32_t x)
+static void bucket_push(build *B, vec32 *bk, uint32_t level, uint32_t x)
 {
-    if (level >= MAXLEVEL) {
-        build_fail(B, "distance beyond the table format's limit");
-        return -1;
-    }
-    return vec_push(&bk[level], x);
+    if (level >= MAXLEVEL)
+        build_fail(B, 0, "distance beyond the table format's limit");
+    else
+        push(B, &bk[level], x);
 }
 
 /* Move the threads' pending (level, index) pairs into the buckets. */
@@ -1014,8 +1023,9 @@ static void report(build *B, const char *phase, uint64_t done, uint64_t total)
                     B->user);
 }
 
-static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn progress,
-                       void *user, uint64_t all_done, uint64_t all_total, char *err, size_t errlen)
+static cd_result build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn progress,
+                             void *user, uint64_t all_done, uint64_t all_total, char *err,
+                             size_t errlen)
 {
     uint64_t total = 2 * t->L.n;
     char name[2 * MAXP + 4];
@@ -1023,12 +1033,12 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
     if (total >= (1ull << 31)) {
         set_err(err, errlen, "table %s has %llu positions: more than this builder indexes", name,
                 (unsigned long long)total);
-        return -1;
+        return CD_ERR_ARG;
     }
     build *B = calloc(1, sizeof *B);
     if (!B) {
         set_err(err, errlen, "out of memory");
-        return -1;
+        return CD_ERR_OVERFLOW;
     }
     B->tb = tb;
     B->t = t;
@@ -1048,7 +1058,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
     int ok = B->st && B->cnt && B->dist && B->xmax;
     for (int i = 0; ok && i < B->nthreads; i++)
         ok = (B->lists[i] = malloc(sizeof(cd_movelist))) != NULL;
-    int rc = -1;
+    cd_result rc = CD_ERR_OVERFLOW;
     vec32 cur = {0};
     if (!ok) {
         set_err(err, errlen, "out of memory for table %s", name);
@@ -1058,6 +1068,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
     pool_run(B->nthreads, total, 4096, B, init_range);
     if (B->failed) {
         set_err(err, errlen, "%s: %s", name, B->failmsg);
+        rc = B->oom ? CD_ERR_OVERFLOW : CD_ERR_ARG;
         goto out;
     }
     gather_pending(B);
@@ -1073,7 +1084,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
                 atomic_store_explicit(&B->st[x], (uint8_t)((old & ST_HASCAP) | ST_WIN),
                                       memory_order_relaxed);
                 B->dist[x] = (uint16_t)lv;
-                vec_push(&cur, x);
+                push(B, &cur, x);
             }
         }
         for (size_t k = 0; k < B->ploss[lv].n; k++) {
@@ -1084,7 +1095,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
                     atomic_store_explicit(&B->st[x], (uint8_t)((old & ST_HASCAP) | ST_LOSS),
                                           memory_order_relaxed);
                 B->dist[x] = (uint16_t)lv;
-                vec_push(&cur, x);
+                push(B, &cur, x);
             }
         }
         free(B->pwin[lv].v);
@@ -1098,7 +1109,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
             cur.n = 0;
             for (int i = 0; i < B->nthreads; i++) {
                 for (size_t k = 0; k < B->next[i].n; k++)
-                    vec_push(&cur, B->next[i].v[k]);
+                    push(B, &cur, B->next[i].v[k]);
                 B->next[i].n = 0;
             }
             gather_pending(B);
@@ -1112,6 +1123,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
     }
     if (B->failed) {
         set_err(err, errlen, "%s: %s", name, B->failmsg);
+        rc = B->oom ? CD_ERR_OVERFLOW : CD_ERR_ARG;
         goto out;
     }
     /* final values */
@@ -1146,7 +1158,7 @@ static int build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progress_fn 
         t->d16 = B->dist;
         B->dist = NULL;
     }
-    rc = 0;
+    rc = CD_OK;
 out:
     free(cur.v);
     for (int i = 0; i < 64; i++) {
@@ -1213,7 +1225,7 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
         layout L;
         if (layout_init(&L, list[i], tb->nsq, tb->half) != 0) {
             set_err(err, errlen, "out of memory");
-            return CD_ERR_ARG;
+            return CD_ERR_OVERFLOW;
         }
         sizes[i] = 2 * L.n;
         all_total += 2 * L.n;
@@ -1226,11 +1238,13 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
             t = *slot(tb, list[i]);
             if (!t) {
                 set_err(err, errlen, "out of memory");
-                return CD_ERR_ARG;
+                return CD_ERR_OVERFLOW;
             }
             tb->err[0] = '\0';
-            if (build_table(tb, t, threads, progress, user, all_done, all_total, err, errlen) != 0)
-                return CD_ERR_ARG;
+            cd_result r =
+                build_table(tb, t, threads, progress, user, all_done, all_total, err, errlen);
+            if (r != CD_OK)
+                return r;
             if (table_write(tb, t, err, errlen) != 0)
                 return CD_ERR_IO;
             int p = mat_pieces(list[i]);

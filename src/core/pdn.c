@@ -987,7 +987,7 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
     cd_move m;
     cd_result r = cd_move_parse(cd_game_position(g), text, &m, perr, sizeof perr);
     if (r == CD_ERR_OVERFLOW)
-        return fail(rd, at, CD_ERR_ARG, "%s: out of memory", where);
+        return fail(rd, at, CD_ERR_OVERFLOW, "%s: out of memory", where);
     if (r == CD_ERR_AMBIGUOUS)
         return resolve_ambiguous(rd, g, at, text, where, perr);
     if (r == CD_ERR_ILLEGAL && strpbrk(text, "xX:")) {
@@ -1016,8 +1016,8 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
         return fail(rd, at, r, "%s: %s", where, perr);
     r = cd_game_play(g, &m);
     if (r != CD_OK)
-        return fail(rd, at, r == CD_ERR_OVERFLOW ? CD_ERR_ARG : r,
-                    "%s: move '%s' could not be played (%s)", where, text, cd_result_str(r));
+        return fail(rd, at, r, "%s: move '%s' could not be played (%s)", where, text,
+                    cd_result_str(r));
     return CD_OK;
 }
 
@@ -1200,7 +1200,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
     if (!h) {
         if (err && errlen)
             snprintf(err, errlen, "PDN: out of memory");
-        return CD_ERR_ARG;
+        return CD_ERR_OVERFLOW;
     }
     cd_game *g = NULL;
     cd_result r = skip_filler(&rd, NULL);
@@ -1258,7 +1258,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         cd_game_free(g);
         g = cd_game_new(use, &start);
         if (!g) {
-            r = fail(&rd, rd.i, CD_ERR_ARG, "out of memory");
+            r = fail(&rd, rd.i, CD_ERR_OVERFLOW, "out of memory");
             goto done;
         }
         draw = cd_game_draw_rules(g);
