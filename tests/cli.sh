@@ -7,11 +7,9 @@ bin=./build/condraughts
 
 # expect_error STATUS PATTERN ARGS...: exit status, one line on stderr matching PATTERN
 expect_error() {
-    want=$1 pat=$2; shift 2
-    err=$("$bin" "$@" 2>&1 >/dev/null); st=$?
-    lines=$(printf '%s\n' "$err" | wc -l)
-    if [ "$st" -eq "$want" ] && [ "$lines" -eq 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok
-    else bad "condraughts $*: status $st, stderr '$err'"; fi
+    want=$1 pat=$2
+    shift 2
+    expect_fail "$want" "$pat" "$bin" "$@"
 }
 expect_error 2 "unknown variant 'nosuch'" moves --variant nosuch
 expect_error 2 "column 1" moves --variant international --fen "X:W31"
