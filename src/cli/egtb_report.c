@@ -55,18 +55,6 @@ static char *trim(char *s)
     return s;
 }
 
-static void value_text(int v, int d, char *buf, size_t len)
-{
-    if (v == CD_EGTB_WIN)
-        snprintf(buf, len, "win in %d", d);
-    else if (v == CD_EGTB_LOSS)
-        snprintf(buf, len, "loss in %d", d);
-    else if (v == CD_EGTB_DRAW)
-        snprintf(buf, len, "draw");
-    else
-        snprintf(buf, len, "not in the tables");
-}
-
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
 /* ---------------------------------------------------------------- general claims */
@@ -390,7 +378,7 @@ static int claims_section(report *R, const char *path, FILE *out, int *holds, in
                 return -1;
             }
             int d, v = cd_egtb_probe(tb, &pos, &d);
-            value_text(v, d, result, sizeof result);
+            egtb_value_text(v, d, "not in the tables", result, sizeof result);
             if (v == CD_EGTB_UNKNOWN) {
                 int n =
                     cd_position_count(&pos, CD_WHITE, -1) + cd_position_count(&pos, CD_BLACK, -1);

@@ -49,16 +49,7 @@
  * LLR of about 18 after the regularisation). */
 #define MATCH_SPRT_MIN_PAIRS 8
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cli_die("condraughts match: ", "%s", msg);
-}
+#define fail(...) cli_die("condraughts match: ", __VA_ARGS__)
 
 /* All lines of `plies` moves from the game's position (ongoing games only). */
 static void collect_lines(cd_game *g, int plies, cd_game ***out, int *n, int *cap)
