@@ -41,6 +41,16 @@ void cli_die(const char *prefix, const char *fmt, ...)
     exit(2);
 }
 
+char *cli_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && strchr(" \t\r\n", s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -16,6 +16,10 @@ void cli_warn(const char *prefix, const char *fmt, ...) __attribute__((format(pr
 _Noreturn void cli_die(const char *prefix, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* s without the spaces and tabs before it and the spaces, tabs, CRs and newlines after it (the
+ * end cut in place). */
+char *cli_trim(char *s);
+
 /* Seconds on the monotonic clock. */
 double cli_now(void);
 

@@ -307,16 +307,6 @@ static int sub_show(int argc, char **argv)
     return 0;
 }
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
 static int sub_play(int argc, char **argv)
 {
     topts o;
@@ -358,7 +348,7 @@ static int sub_play(int argc, char **argv)
             printf("\n");
             return 0;
         }
-        char *cmd = trim(line);
+        char *cmd = cli_trim(line);
         if (!*cmd)
             continue;
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
