@@ -290,7 +290,7 @@ FUZZ_TARGETS := fen move pdn dxp hub http
 FUZZ_SECONDS ?= 300
 # The program's objects each target links (built with the same flags in the same $(BUILD)).
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
-FUZZ_OBJ_hub := $(BUILD)/proto/hub.o
+FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,src/web/server.c src/web/apiutil.c \
                    src/web/towers_api.c $(TOWERS_SRC))
 FUZZ_LIBS_http := -lmicrohttpd -lcjson
