@@ -95,6 +95,10 @@ enum {
     {                                                                                              \
         CLI_INT_OPT(O_THREADS, "threads", "N", 1, 64, "search threads sharing the hash table")     \
     }
+#define OPT_HASH                                                                                   \
+    {                                                                                              \
+        CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")                     \
+    }
 #define OPT_TIME                                                                                   \
     {                                                                                              \
         CLI_REAL_OPT(O_TIME, "time", "S", 0.001, 1e6, "seconds a move")                            \
@@ -161,7 +165,7 @@ static const cli_opt analyse_opts[] = {
                  "search to this depth (default 12 without --time)")},
     OPT_TIME,
     {CLI_INT_OPT(O_MULTIPV, "multipv", "K", 1, 64, "the K best moves")},
-    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
+    OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
     {0}};
@@ -185,7 +189,7 @@ static const cli_opt play_opts[] = {
     OPT_TIME,
     {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "limit the engine's depth")},
     {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
-    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
+    OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
     {0}};
