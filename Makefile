@@ -254,12 +254,17 @@ hub-test: $(BIN)
 	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
 	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
-$(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
+$(BUILD)/test_dxp: tests/test_dxp.c tests/check.h src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c $(BUILD)/proto/dxp_codec.o $(LIB) -o $@
 
+$(BUILD)/test_dxp_peer: tests/test_dxp_peer.c tests/check.h src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp_peer.c $(BUILD)/proto/dxp_codec.o $(LIB) \
+	  -o $@
+
 # DXP: message unit tests, scripted peers against the binary, a loopback game.
-dxp-test: $(BUILD)/test_dxp $(BIN)
-	$(BUILD)/test_dxp --bin $(BIN)
+dxp-test: $(BUILD)/test_dxp $(BUILD)/test_dxp_peer $(BIN)
+	$(BUILD)/test_dxp
+	$(BUILD)/test_dxp_peer --bin $(BIN)
 	sh tests/dxp.sh --bin $(BIN)
 
 # The web API: a server on a free port, driven with curl (tests/api.sh).
