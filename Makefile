@@ -68,14 +68,16 @@ FORCE:
 $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
 
-$(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/refgen.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude tests/test_reference.c tests/ref/refgen.c $(LIB) -o $@
+$(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/refgen_board.c \
+  tests/ref/refgen.h tests/ref/refgen_board.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude tests/test_reference.c tests/ref/refgen.c \
+	  tests/ref/refgen_board.c $(LIB) -o $@
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test pattern-test
+              turkish-test towers-test towers-ref-test match-test pattern-test oom-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -240,17 +242,31 @@ $(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
 pdn-test: $(BUILD)/test_pdn
 	$(BUILD)/test_pdn tests/pdn
 
+# Out of memory reported one way (CD_ERR_OVERFLOW): each allocation the library makes in a call
+# failed in turn, through the linker's --wrap of the library's malloc, calloc and realloc.
+$(BUILD)/test_oom: tests/test_oom.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -pthread \
+	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@
+
+oom-test: $(BUILD)/test_oom
+	$(BUILD)/test_oom
+
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
 	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
 	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
-$(BUILD)/test_dxp: tests/test_dxp.c src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
+$(BUILD)/test_dxp: tests/test_dxp.c tests/check.h src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c $(BUILD)/proto/dxp_codec.o $(LIB) -o $@
 
+$(BUILD)/test_dxp_peer: tests/test_dxp_peer.c tests/check.h src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp_peer.c $(BUILD)/proto/dxp_codec.o $(LIB) \
+	  -o $@
+
 # DXP: message unit tests, scripted peers against the binary, a loopback game.
-dxp-test: $(BUILD)/test_dxp $(BIN)
-	$(BUILD)/test_dxp --bin $(BIN)
+dxp-test: $(BUILD)/test_dxp $(BUILD)/test_dxp_peer $(BIN)
+	$(BUILD)/test_dxp
+	$(BUILD)/test_dxp_peer --bin $(BIN)
 	sh tests/dxp.sh --bin $(BIN)
 
 # The web API: a server on a free port, driven with curl (tests/api.sh).
@@ -286,7 +302,7 @@ FUZZ_TARGETS := fen move pdn dxp hub http
 FUZZ_SECONDS ?= 300
 # The program's objects each target links (built with the same flags in the same $(BUILD)).
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
-FUZZ_OBJ_hub := $(BUILD)/proto/hub.o
+FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC) $(TOWERS_SRC))
 FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \

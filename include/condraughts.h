@@ -59,9 +59,13 @@ typedef enum cd_result {
     CD_ERR_ILLEGAL,   /* well-formed move that is not legal here */
     CD_ERR_AMBIGUOUS, /* move text matches more than one legal move */
     CD_ERR_ARG,       /* bad argument (NULL, out of range, ...) */
-    CD_ERR_OVERFLOW,  /* a fixed-size buffer or list was too small */
+    CD_ERR_OVERFLOW,  /* a fixed-size buffer or list was too small, or out of memory */
     CD_ERR_IO         /* a file could not be read or written, or is corrupt */
 } cd_result;
+
+/* Out of memory is reported one way: a function that returns a cd_result returns
+ * CD_ERR_OVERFLOW when an allocation fails (with "out of memory" in its err buffer if it has
+ * one); one that returns a pointer (cd_game_new, cd_engine_new, cd_egtb_open) returns NULL. */
 
 /* A short English description of a result code (static string). */
 const char *cd_result_str(cd_result r);
@@ -650,8 +654,8 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * Codes: CD_ERR_MOVE malformed PDN text (tags, movetext, unterminated comment
  * or variation), CD_ERR_ILLEGAL / CD_ERR_AMBIGUOUS a move of the main line,
  * CD_ERR_VARIANT unknown or inconsistent GameType/Variant, CD_ERR_FEN /
- * CD_ERR_POSITION the FEN tag, CD_ERR_OVERFLOW a length limit above,
- * CD_ERR_ARG bad arguments or out of memory.
+ * CD_ERR_POSITION the FEN tag, CD_ERR_OVERFLOW a length limit above or out
+ * of memory, CD_ERR_ARG bad arguments.
  */
 cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_game **out,
                       cd_pdn_tags *tags, char *err, size_t errlen);
@@ -710,8 +714,9 @@ typedef void (*cd_egtb_progress_fn)(const char *sig, const char *phase, uint64_t
  * Build (and write to the folder) every table of up to `pieces` pieces, and
  * the kings-only tables up to `kings_pieces` (may be larger), skipping those
  * already on disk and valid. `threads` worker threads (>= 1). Returns CD_OK,
- * or an error with a message (CD_ERR_ARG bad arguments/out of memory, CD_ERR_IO
- * a file could not be written).
+ * or an error with a message (CD_ERR_ARG bad arguments, a table too large or
+ * one it needs missing; CD_ERR_OVERFLOW out of memory; CD_ERR_IO a file could
+ * not be written).
  */
 cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
                         cd_egtb_progress_fn progress, void *user, char *err, size_t errlen);

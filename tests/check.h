@@ -20,6 +20,18 @@ static int failures, checks;
         }                                                                                          \
     } while (0)
 
+/* CHECK with a printf message saying what was got: CHECKF(n == 3, "n is %d", n). */
+#define CHECKF(cond, ...)                                                                          \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);                          \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
 #define CHECK_STR(got, want)                                                                       \
     do {                                                                                           \
         const char *got_ = (got), *want_ = (want);                                                 \

@@ -7,11 +7,9 @@ bin=./build/condraughts
 
 # expect_error STATUS PATTERN ARGS...: exit status, one line on stderr matching PATTERN
 expect_error() {
-    want=$1 pat=$2; shift 2
-    err=$("$bin" "$@" 2>&1 >/dev/null); st=$?
-    lines=$(printf '%s\n' "$err" | wc -l)
-    if [ "$st" -eq "$want" ] && [ "$lines" -eq 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok
-    else bad "condraughts $*: status $st, stderr '$err'"; fi
+    want=$1 pat=$2
+    shift 2
+    expect_fail "$want" "$pat" "$bin" "$@"
 }
 expect_error 2 "unknown variant 'nosuch'" moves --variant nosuch
 expect_error 2 "column 1" moves --variant international --fen "X:W31"
@@ -90,7 +88,7 @@ for c in egtb towers study pdn train; do
     "$bin" $c --help | grep -q "^subcommands" && ok || bad "$c --help: no subcommands"
 done
 for c in perft moves show analyse play bench match hub dxp serve "pdn check" study "study openings" \
-    "egtb build" "egtb probe" "towers moves" "train fit" variants version; do
+    "egtb build" "egtb probe" "towers moves" "train gen" "train fit" variants version; do
     # shellcheck disable=SC2086
     expect_error 2 "^condraughts $c: unknown option '--frob' (try: condraughts $c --help)\$" $c --frob
 done
@@ -100,6 +98,12 @@ expect_error 2 "^condraughts analyse: --depth needs a value (--depth D)\$" analy
 expect_error 2 "^condraughts analyse: --depth: bad number '101' (1 to 100)\$" analyse --depth 101
 expect_error 2 "^condraughts play: --side: 'green' is not white or black\$" play --side green
 expect_error 2 "^condraughts moves: --keep takes no value\$" moves --keep=1
+expect_error 2 "^condraughts train gen: variant 'english' has no learned family" train gen \
+    --variant english --games 1 --out /dev/null
+expect_error 2 "^condraughts train gen: --random-plies takes LO-HI with 0 <= LO <= HI <= 40, not '5-3'\$" \
+    train gen --random-plies 5-3
+expect_error 2 "^condraughts train fit: --lr: bad number '0' (1e-06 to 1000)\$" train fit --lr 0
+expect_error 2 "^condraughts train fit: needs --variant, --data and --out" train fit --variant russian
 [ "$("$bin" moves --variant=russian --fen=W:W21:B17 -- )" = "21x14x17" ] && ok || bad "--name=VALUE"
 "$bin" help dxp | grep -q -- "--no-takeback" && ok || bad "help dxp: no --no-takeback"
 "$bin" show --help | grep -q "threatens:" && ok || bad "show --help does not explain threatens:"

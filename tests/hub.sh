@@ -48,6 +48,7 @@ if [ ${#FILES[@]} -eq 0 ]; then
     for f in "$(dirname "$0")"/hub/*.txt; do FILES+=("$f"); done
 fi
 [ -x "$BIN" ] || usage "no executable $BIN"
+. "$(dirname "$0")/lib.sh"
 
 trap '' PIPE # a write to an engine that died fails instead of killing the runner
 TMP=$(mktemp -d) || exit 2
@@ -175,20 +176,15 @@ run_script() {
     [ $ok = 1 ]
 }
 
-passed=0
-failed=0
 for f in "${FILES[@]}"; do
     name=$(basename "$f" .txt)
     if [ ! -r "$f" ]; then
-        echo "FAIL $name: cannot read $f"
-        failed=$((failed + 1))
+        bad "$name: cannot read $f"
     elif run_script "$f"; then
         echo "ok $name"
-        passed=$((passed + 1))
+        ok
     else
-        echo "FAIL $name: $WHY"
-        failed=$((failed + 1))
+        bad "$name: $WHY"
     fi
 done
-echo "hub: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary hub

@@ -1,18 +1,27 @@
 # tests/lib.sh -- what the shell test runners share, sourced after their own option parsing:
 #     . "$(dirname "$0")/lib.sh"
-# Counting: ok / bad MESSAGE (prints "FAIL MESSAGE"), check_eq DESCRIPTION WANT GOT (equal
-# strings), check_that DESCRIPTION COMMAND... (the command succeeds), and summary NAME for the
-# last line "NAME: P passed, F failed" and the exit status (0: nothing failed).
+# Counting: ok / bad MESSAGE (prints "FAIL MESSAGE"), skip MESSAGE (prints "skip MESSAGE", a
+# case not run), check_eq DESCRIPTION WANT GOT (equal strings), check_that DESCRIPTION
+# COMMAND... (the command succeeds), and summary NAME for the last line "NAME: P passed, F
+# failed" (", S skipped" when some were) and the exit status (0: nothing failed).
+# Errors: expect_fail STATUS PATTERN COMMAND... (the command, its stdin empty, exits with
+# STATUS and writes one line on stderr, matching the grep pattern PATTERN).
 # Paths: abs_path PATH prints PATH made absolute (for runners that change directory).
 
 T_PASS=0
 T_FAIL=0
+T_SKIP=0
 
 ok() { T_PASS=$((T_PASS + 1)); }
 
 bad() {
     T_FAIL=$((T_FAIL + 1))
     echo "FAIL $*"
+}
+
+skip() {
+    T_SKIP=$((T_SKIP + 1))
+    echo "skip $*"
 }
 
 check_eq() { # DESCRIPTION WANT GOT
@@ -30,8 +39,25 @@ check_that() { # DESCRIPTION COMMAND...
     if "$@"; then ok; else bad "$t_what"; fi
 }
 
+expect_fail() { # STATUS PATTERN COMMAND...
+    t_want=$1 t_pat=$2
+    shift 2
+    t_err=$("$@" 2>&1 >/dev/null </dev/null)
+    t_st=$?
+    if [ "$t_st" -eq "$t_want" ] && [ "$(printf '%s\n' "$t_err" | wc -l)" -eq 1 ] &&
+        printf '%s' "$t_err" | grep -q -- "$t_pat"; then
+        ok
+    else
+        bad "$*: status $t_st, stderr '$t_err'"
+    fi
+}
+
 summary() { # NAME
-    echo "$1: $T_PASS passed, $T_FAIL failed"
+    if [ "$T_SKIP" -gt 0 ]; then
+        echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
+    else
+        echo "$1: $T_PASS passed, $T_FAIL failed"
+    fi
     [ "$T_FAIL" -eq 0 ]
 }
 

@@ -11,9 +11,7 @@ here=$(dirname "$0")
 fake="sh $here/match/fakehub.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$here/lib.sh"
 # has TEXT PATTERN WHAT: the output contains the fixed string PATTERN
 has() { printf '%s\n' "$1" | grep -qF -- "$2" && ok || bad "$3: no '$2' in:
 $1"; }
@@ -45,7 +43,7 @@ out=$("$bin" match --clock 3 --inc 0.5 --games 1 --max-plies 8 --engine1 self:de
     --engine2 "$fake play $bin $tmp/level" 2>&1)
 has "$out" "max plies 1" clock
 first=$(sed -n 1p "$tmp/level")
-[ "$first" = "level time=3.000 inc=0.500" ] && ok || bad "clock: first level '$first'"
+check_eq "clock: the first level" "level time=3.000 inc=0.500" "$first"
 n=$(wc -l < "$tmp/level")
 [ "$n" -eq 4 ] && ok || bad "clock: $n level lines, want 4"
 # every later clock is 3 + k * 0.5 minus the time used, so above 3 and below 3 + k * 0.5
@@ -112,11 +110,9 @@ has "$one" "8 games, +0 =0 -8" concurrency
 
 # bad options: one line on stderr, exit status 2
 expect_error() {
-    pat=$1; shift
-    err=$("$bin" match "$@" 2>&1 >/dev/null); st=$?
-    if [ "$st" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-        printf '%s' "$err" | grep -qF -- "$pat"; then ok
-    else bad "match $*: status $st, stderr '$err'"; fi
+    pat=$1
+    shift
+    expect_fail 2 "$pat" "$bin" match "$@"
 }
 expect_error "need elo0 < elo1" --sprt 5,0
 expect_error "bad value" --sprt 5
@@ -133,5 +129,4 @@ err=$("$bin" dxp --initiate --time 90 2>&1 >/dev/null); st=$?
 [ "$st" -eq 2 ] && printf '%s' "$err" | grep -qF -- "--time 90 is not whole minutes (DXP sends minutes), e.g. 120" &&
     ok || bad "dxp --time 90: status $st, stderr '$err'"
 
-echo "match tests: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary "match tests"

@@ -11,7 +11,7 @@
 # and checks every "perft <D> <count>" line printed for D = 1..DEPTH against the file.
 # A line whose D1 count already exceeds N is skipped.
 # Output: one line per position ("ok ..." / "FAIL ..." / "skip ..."), then
-# "perft: P passed, F failed, S skipped".  Exit 0 = all passed, 1 = a failure, 2 = usage error.
+# "perft: P passed, F failed[, S skipped]".  Exit 0 = all passed, 1 = a failure, 2 = usage error.
 # Plain POSIX sh + awk.
 
 BIN=./build/condraughts
@@ -38,6 +38,7 @@ done
 [ $# -ge 1 ] || usage "no FILE given"
 case $MAX in ''|*[!0-9]*) usage "--max-nodes must be a non-negative integer: $MAX" ;; esac
 [ -x "$BIN" ] || usage "binary not found or not executable: $BIN"
+. "$(dirname "$0")/lib.sh"
 
 # check every file name before running anything
 for f in "$@"; do
@@ -52,7 +53,6 @@ TAB=$(printf '\t')
 tmp=${TMPDIR:-/tmp}/perft_sh.$$
 trap 'rm -f "$tmp.rows" "$tmp.out" "$tmp.err"' EXIT
 trap 'exit 130' INT TERM
-pass=0 fail=0 skip=0
 
 for f in "$@"; do
     name=${f##*/}
@@ -86,12 +86,10 @@ for f in "$@"; do
     while IFS="$TAB" read -r lineno depth fen xp; do
         fen30=$(printf '%s' "$fen" | awk '{ print substr($0, 1, 30) }')
         if [ "$depth" -lt 0 ]; then
-            echo "FAIL $variant $conv $f:$lineno: malformed line"
-            fail=$((fail + 1)); continue
+            bad "$variant $conv $f:$lineno: malformed line"; continue
         fi
         if [ "$depth" -eq 0 ]; then
-            echo "skip $variant $conv $fen30 (every count > $MAX)"
-            skip=$((skip + 1)); continue
+            skip "$variant $conv $fen30 (every count > $MAX)"; continue
         fi
         "$BIN" perft --variant "$variant" --fen "$fen" $keepflag "$depth" \
             > "$tmp.out" 2> "$tmp.err" < /dev/null
@@ -125,14 +123,11 @@ for f in "$@"; do
         fi
         if [ -z "$msg" ]; then
             echo "ok $variant $conv d$depth $fen30"
-            pass=$((pass + 1))
+            ok
         else
-            echo "FAIL $variant $conv d$depth $fen30: $msg"
-            fail=$((fail + 1))
+            bad "$variant $conv d$depth $fen30: $msg"
         fi
     done < "$tmp.rows"
 done
 
-echo "perft: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ] || exit 1
-exit 0
+summary perft || exit 1

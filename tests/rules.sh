@@ -42,6 +42,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || usage "no FILE given"
 [ -x "$BIN" ] || usage "binary not found or not executable: $BIN"
+. "$(dirname "$0")/lib.sh"
 for f in "$@"; do
     if [ ! -f "$f" ] || [ ! -r "$f" ]; then usage "cannot read $f"; fi
 done
@@ -50,7 +51,6 @@ TAB=$(printf '\t')
 tmp=${TMPDIR:-/tmp}/rules_sh.$$
 trap 'rm -f "$tmp.blocks" "$tmp.out" "$tmp.err"' EXIT
 trap 'exit 130' INT TERM
-pass=0 fail=0
 
 for f in "$@"; do
     # one output row per block:
@@ -103,8 +103,7 @@ for f in "$@"; do
         fen30=$(printf '%s' "$fen" | awk '{ print substr($0, 1, 30) }')
         label="$f:$lineno $variant${opts:+ [$opts]} $fen30"
         if [ "$err" != "-" ]; then
-            echo "FAIL $label: malformed block: $err"
-            fail=$((fail + 1)); continue
+            bad "$label: malformed block: $err"; continue
         fi
         # $opts is split on purpose: it holds only --switch NAME / --keep / --after M1,M2 words
         # shellcheck disable=SC2086
@@ -135,14 +134,11 @@ for f in "$@"; do
         fi
         if [ -z "$msg" ]; then
             echo "ok $label"
-            pass=$((pass + 1))
+            ok
         else
-            echo "FAIL $label: $msg"
-            fail=$((fail + 1))
+            bad "$label: $msg"
         fi
     done < "$tmp.blocks"
 done
 
-echo "rules: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] || exit 1
-exit 0
+summary rules || exit 1

@@ -5,19 +5,15 @@
 # Usage: tests/weights.sh [--bin PATH]
 bin=./build/condraughts
 [ "${1:-}" = "--bin" ] && bin=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # expect_error PATTERN ARGS...: status 2 and one stderr line matching PATTERN
 expect_error() {
-    pat=$1; shift
-    err=$("$bin" "$@" 2>&1 >/dev/null </dev/null); st=$?
-    lines=$(printf '%s\n' "$err" | wc -l)
-    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok
-    else bad "condraughts $*: status $st, stderr '$err'"; fi
+    pat=$1
+    shift
+    expect_fail 2 "$pat" "$bin" "$@"
 }
 
 CD_WEIGHTS=$tmp/none expect_error "weights file $tmp/none/international.cdw is missing" \
@@ -47,5 +43,4 @@ CD_WEIGHTS=$tmp expect_error "russian.cdw: it holds the weights of .internationa
 CD_WEIGHTS=$tmp expect_error "russian.cdw: not a condraughts weights file" \
     analyse --variant russian --depth 2
 
-echo "weights: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary weights

@@ -95,6 +95,10 @@ enum {
     {                                                                                              \
         CLI_INT_OPT(O_THREADS, "threads", "N", 1, 64, "search threads sharing the hash table")     \
     }
+#define OPT_HASH                                                                                   \
+    {                                                                                              \
+        CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")                     \
+    }
 #define OPT_TIME                                                                                   \
     {                                                                                              \
         CLI_REAL_OPT(O_TIME, "time", "S", 0.001, 1e6, "seconds a move")                            \
@@ -161,7 +165,7 @@ static const cli_opt analyse_opts[] = {
                  "search to this depth (default 12 without --time)")},
     OPT_TIME,
     {CLI_INT_OPT(O_MULTIPV, "multipv", "K", 1, 64, "the K best moves")},
-    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
+    OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
     {0}};
@@ -185,7 +189,7 @@ static const cli_opt play_opts[] = {
     OPT_TIME,
     {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "limit the engine's depth")},
     {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
-    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
+    OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
     {0}};
@@ -293,6 +297,36 @@ static cd_egtb *attach_egtb(const options *o, cd_engine *e)
     return tb;
 }
 
+/* What analyse and play run on: the game from pos, an engine with the hash and threads asked for,
+ * and the endgame tables (attach_egtb; NULL without). */
+typedef struct setup {
+    cd_game *game;
+    cd_engine *engine;
+    cd_egtb *tb;
+} setup;
+
+static void setup_open(const options *o, const cd_position *pos, setup *s)
+{
+    s->game = cd_game_new(&o->rules, pos);
+    s->engine = cd_engine_new(o->hash);
+    if (s->engine && o->threads > 1 &&
+        cd_engine_set_option(s->engine, "threads", o->threads) != CD_OK)
+        cli_fail(o->cmd, "cannot start %d search threads", o->threads);
+    if (!s->game || !s->engine)
+        cli_fail(o->cmd, "out of memory");
+    s->tb = attach_egtb(o, s->engine);
+}
+
+static void setup_close(setup *s)
+{
+    cd_engine_free(s->engine);
+    cd_egtb_close(s->tb);
+    cd_game_free(s->game);
+}
+
+/* cd_perft for cli_perft_depths. */
+static uint64_t count_perft(void *pos, int depth) { return cd_perft(pos, depth); }
+
 static int cmd_perft(int argc, char **argv)
 {
     options o;
@@ -321,16 +355,9 @@ static int cmd_perft(int argc, char **argv)
         }
         printf("perft %ld %llu\n", depth, (unsigned long long)total);
     } else {
-        for (int d = 1; d <= depth; d++) {
-            uint64_t n = cd_perft(&pos, d);
-            printf("perft %d %llu\n", d, (unsigned long long)n);
-            fflush(stdout);
-            total += n;
-        }
+        total = cli_perft_depths(count_perft, &pos, (int)depth);
     }
-    double s = cli_now() - t0;
-    printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
-           s > 0 ? (double)total / s : 0.0);
+    cli_perft_total(total, t0);
     return 0;
 }
 
@@ -498,13 +525,9 @@ static int cmd_analyse(int argc, char **argv)
     parse_options(&cd_analyse_command, argc, argv, &o);
     cd_position pos;
     load_position(&o, &pos);
-    cd_game *g = cd_game_new(&o.rules, &pos);
-    cd_engine *e = cd_engine_new(o.hash);
-    if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
-        cli_fail(o.cmd, "cannot start %d search threads", o.threads);
-    if (!g || !e)
-        cli_fail(o.cmd, "out of memory");
-    cd_egtb *tb = attach_egtb(&o, e);
+    setup su;
+    setup_open(&o, &pos, &su);
+    cd_game *g = su.game;
     cd_limits l = {0};
     l.depth = o.depth;
     l.movetime = o.time;
@@ -515,20 +538,16 @@ static int cmd_analyse(int argc, char **argv)
     cd_status st = cd_game_status(g, &why);
     if (st != CD_ONGOING) {
         printf("game over: %s (%s)\n", cd_status_pdn(&o.rules, st), cd_reason_str(why));
-        cd_engine_free(e);
-        cd_egtb_close(tb);
-        cd_game_free(g);
+        setup_close(&su);
         return 0;
     }
     analyse_ctx a = {&pos};
     cd_search_result res;
-    cd_search(e, g, &l, on_analyse, &a, &res);
+    cd_search(su.engine, g, &l, on_analyse, &a, &res);
     char mv[256];
     cd_move_to_text(&pos, &res.best, -1, mv, sizeof mv);
     printf("bestmove %s\n", mv);
-    cd_engine_free(e);
-    cd_egtb_close(tb);
-    cd_game_free(g);
+    setup_close(&su);
     return 0;
 }
 
@@ -575,13 +594,10 @@ static int cmd_play(int argc, char **argv)
     parse_options(&cd_play_command, argc, argv, &o);
     cd_position start;
     load_position(&o, &start);
-    cd_game *g = cd_game_new(&o.rules, &start);
-    cd_engine *e = cd_engine_new(o.hash);
-    if (e && o.threads > 1 && cd_engine_set_option(e, "threads", o.threads) != CD_OK)
-        cli_fail(o.cmd, "cannot start %d search threads", o.threads);
-    if (!g || !e)
-        cli_fail(o.cmd, "out of memory");
-    cd_egtb *tb = attach_egtb(&o, e);
+    setup su;
+    setup_open(&o, &start, &su);
+    cd_game *g = su.game;
+    cd_engine *e = su.engine;
     int level = o.level ? o.level : 5;
     cd_limits l = {0};
     l.movetime = o.time > 0 ? o.time : 0.05 * level * level;
@@ -674,9 +690,7 @@ static int cmd_play(int argc, char **argv)
         }
     }
     print_pdn(g, human);
-    cd_engine_free(e);
-    cd_egtb_close(tb);
-    cd_game_free(g);
+    setup_close(&su);
     return 0;
 }
 

@@ -13,19 +13,42 @@
 
 #include "condraughts.h"
 
-void cli_die(const char *prefix, const char *fmt, ...)
+static void vwarn(const char *prefix, const char *fmt, va_list ap)
 {
     /* under mpirun every process reads the same command line: only the first one speaks */
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     if (!rank || !strcmp(rank, "0")) {
-        va_list ap;
-        va_start(ap, fmt);
         fputs(prefix, stderr);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
-        va_end(ap);
     }
+}
+
+void cli_warn(const char *prefix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(prefix, fmt, ap);
+    va_end(ap);
+}
+
+void cli_die(const char *prefix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(prefix, fmt, ap);
+    va_end(ap);
     exit(2);
+}
+
+char *cli_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && strchr(" \t\r\n", s[n - 1]))
+        s[--n] = '\0';
+    return s;
 }
 
 double cli_now(void)
@@ -33,6 +56,25 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t cli_perft_depths(uint64_t (*count)(void *pos, int depth), void *pos, int depth)
+{
+    uint64_t total = 0;
+    for (int d = 1; d <= depth; d++) {
+        uint64_t n = count(pos, d);
+        printf("perft %d %llu\n", d, (unsigned long long)n);
+        fflush(stdout);
+        total += n;
+    }
+    return total;
+}
+
+void cli_perft_total(uint64_t total, double t0)
+{
+    double s = cli_now() - t0;
+    printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
+           s > 0 ? (double)total / s : 0.0);
 }
 
 int cli_beside_program(const char *rel, char *path, size_t len)

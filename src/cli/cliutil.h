@@ -1,19 +1,33 @@
 /*
- * cliutil.h -- small helpers shared by the condraughts subcommands: a fatal
- * usage/input error (one stderr line, exit status 2) and a monotonic clock.
+ * cliutil.h -- small helpers shared by the condraughts subcommands: an error line on stderr
+ * (and the fatal one: exit status 2), a monotonic clock, perft's report, the program's folder
+ * and the weights.
  */
 #ifndef CD_CLIUTIL_H
 #define CD_CLIUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-/* Print prefix, the formatted message and a newline to stderr, then exit(2). Under mpirun only
- * the process of rank 0 prints (each one reads the same command line). */
+/* Print prefix, the formatted message and a newline to stderr. Under mpirun only the process of
+ * rank 0 prints (each one reads the same command line). */
+void cli_warn(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_warn, then exit(2). */
 _Noreturn void cli_die(const char *prefix, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* s without the spaces and tabs before it and the spaces, tabs, CRs and newlines after it (the
+ * end cut in place). */
+char *cli_trim(char *s);
+
 /* Seconds on the monotonic clock. */
 double cli_now(void);
+
+/* perft's depth lines (perft and towers perft): `perft D N` for D = 1..depth, N = count(pos, D),
+ * each printed as soon as it is counted; returns the sum of the counts. */
+uint64_t cli_perft_depths(uint64_t (*count)(void *pos, int depth), void *pos, int depth);
+/* perft's last line: "total N nodes S s R nodes/s", S the seconds since t0 (cli_now). */
+void cli_perft_total(uint64_t total, double t0);
 
 /* BIN/../rel next to the running program into path; 0 if it cannot be told or does not fit. */
 int cli_beside_program(const char *rel, char *path, size_t len);

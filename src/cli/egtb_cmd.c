@@ -287,7 +287,7 @@ static int cmd_stats(const egtb_options *o)
 
 /* ---------------------------------------------------------------- probe */
 
-static void value_text(int v, int d, char *buf, size_t len)
+void egtb_value_text(int v, int d, const char *unknown, char *buf, size_t len)
 {
     if (v == CD_EGTB_WIN)
         snprintf(buf, len, "win in %d", d);
@@ -296,7 +296,7 @@ static void value_text(int v, int d, char *buf, size_t len)
     else if (v == CD_EGTB_DRAW)
         snprintf(buf, len, "draw");
     else
-        snprintf(buf, len, "unknown");
+        snprintf(buf, len, "%s", unknown);
 }
 
 static int cmd_probe(const egtb_options *o)
@@ -310,7 +310,7 @@ static int cmd_probe(const egtb_options *o)
     cd_egtb *tb = open_tables(o);
     int d, v = cd_egtb_probe(tb, &pos, &d);
     char text[64];
-    value_text(v, d, text, sizeof text);
+    egtb_value_text(v, d, "unknown", text, sizeof text);
     if (v == CD_EGTB_UNKNOWN) {
         const char *why = cd_egtb_error(tb);
         fprintf(stderr, "condraughts: egtb: probe: not in the tables%s%s\n", *why ? ": " : "", why);
@@ -331,7 +331,7 @@ static int cmd_probe(const egtb_options *o)
             int mv = cv == CD_EGTB_WIN ? CD_EGTB_LOSS : cv == CD_EGTB_LOSS ? CD_EGTB_WIN : cv;
             char mt[128];
             cd_move_to_text(&pos, &list->moves[i], 0, mt, sizeof mt);
-            value_text(mv, cd + 1, text, sizeof text);
+            egtb_value_text(mv, cd + 1, "unknown", text, sizeof text);
             printf("%-12s %s\n", mt, text);
         }
         free(list);

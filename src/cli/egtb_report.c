@@ -10,6 +10,7 @@
  * its id (2x1-general, 3x1-general, 3x2-general, 2x2-general, 3x3-general,
  * 1x1-edge, 1x1-edge-14, 1x1-opposition) over every position of its signature.
  */
+#include "cliutil.h"
 #include "egtb_cmd.h"
 
 #include <dirent.h>
@@ -43,28 +44,6 @@ static cd_egtb *tables(report *R, const char *variant)
     R->tbs[R->ntb].tb = tb;
     R->ntb++;
     return tb;
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-static void value_text(int v, int d, char *buf, size_t len)
-{
-    if (v == CD_EGTB_WIN)
-        snprintf(buf, len, "win in %d", d);
-    else if (v == CD_EGTB_LOSS)
-        snprintf(buf, len, "loss in %d", d);
-    else if (v == CD_EGTB_DRAW)
-        snprintf(buf, len, "draw");
-    else
-        snprintf(buf, len, "not in the tables");
 }
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
@@ -332,7 +311,7 @@ static int claims_section(report *R, const char *path, FILE *out, int *holds, in
     int lineno = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        char *s = trim(line);
+        char *s = cli_trim(line);
         if (!*s || *s == '#')
             continue;
         char *field[6];
@@ -352,7 +331,7 @@ static int claims_section(report *R, const char *path, FILE *out, int *holds, in
             return -1;
         }
         for (int i = 0; i < 6; i++)
-            field[i] = trim(field[i]);
+            field[i] = cli_trim(field[i]);
         const char *id = field[0], *variant = field[1], *fen = field[2], *claim = field[3],
                    *expected = field[4];
         const cd_rules *r = cd_rules_find(variant);
@@ -390,7 +369,7 @@ static int claims_section(report *R, const char *path, FILE *out, int *holds, in
                 return -1;
             }
             int d, v = cd_egtb_probe(tb, &pos, &d);
-            value_text(v, d, result, sizeof result);
+            egtb_value_text(v, d, "not in the tables", result, sizeof result);
             if (v == CD_EGTB_UNKNOWN) {
                 int n =
                     cd_position_count(&pos, CD_WHITE, -1) + cd_position_count(&pos, CD_BLACK, -1);

@@ -1,7 +1,7 @@
 /*
  * main.c -- the `condraughts` command line: the list of commands (the order of `condraughts
- * help` and of the README's command reference), `help`, `variants`, `version`, and the tables of
- * serve and train, whose options are read elsewhere (src/web/server.c, train.c).
+ * help` and of the README's command reference), `help`, `variants`, `version`, and the table of
+ * serve, whose options are read elsewhere (src/web/server.c).
  *
  * Each command describes itself in a cli_command table (opts.h): its options, their values and
  * help; `condraughts CMD --help` and `condraughts help` print from those tables.
@@ -35,10 +35,9 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-/* The commands whose options are read by code outside this folder's parser (serve: src/web;
- * train: its own loop, which also checks the values): the table checks the command line first,
- * so that --help and unknown options behave as everywhere, then the command reads it again. An
- * option added there needs its row here. */
+/* serve's options are read by code outside this folder's parser (src/web): the table checks the
+ * command line first, so that --help and unknown options behave as everywhere, then the command
+ * reads it again. An option added there needs its row here. */
 static void ignore(void *user, const cli_opt *opt, const cli_value *v)
 {
     (void)user;
@@ -67,64 +66,6 @@ static int run_serve(int argc, char **argv)
     cli_parse(&serve_cmd, argc, argv, ignore, NULL, NULL, 0);
     return cd_serve_main(argc, argv);
 }
-
-static const cli_opt train_gen_opts[] = {
-    {CLI_TEXT_OPT(0, "variant", "V", "a learned family: international, constitutional or russian"),
-     .required = 1},
-    {CLI_TEXT_OPT(0, "games", "N", "games to play"), .required = 1},
-    {CLI_TEXT_OPT(0, "nodes", "N", "nodes a move for each side (default 2000)")},
-    {CLI_TEXT_OPT(0, "random-plies", "LO-HI", "random legal moves opening each game (0-40)")},
-    {CLI_TEXT_OPT(0, "balance", "S",
-                  "an opening is drawn again until a depth-4 search scores it within S (60)")},
-    {CLI_TEXT_OPT(0, "max-plies", "P", "a game stops after P plies (default 300)")},
-    {CLI_TEXT_OPT(0, "seed", "S", "game j depends on the seed and j alone (default 1)")},
-    {CLI_TEXT_OPT(0, "threads", "T", "games played at once; the file is the same for any T")},
-    {CLI_FLAG_OPT(0, "classic", "the games played with the hand-set evaluation")},
-    {CLI_TEXT_OPT(0, "out", "FILE", "the data file"), .required = 1},
-    {0}};
-static const cli_opt train_fit_opts[] = {
-    {CLI_TEXT_OPT(0, "variant", "V", "international, constitutional or russian"), .required = 1},
-    {CLI_TEXT_OPT(0, "data", "FILE[,FILE...]", "data files written by train gen"), .required = 1},
-    {CLI_TEXT_OPT(0, "epochs", "E", "passes over the data (default 10)")},
-    {CLI_TEXT_OPT(0, "lr", "R", "Adam's learning rate (default 1.0)")},
-    {CLI_TEXT_OPT(0, "batch", "B", "positions a mini-batch (default 4096)")},
-    {CLI_TEXT_OPT(0, "lambda", "L", "share of the search score in the target (default 0.4)")},
-    {CLI_TEXT_OPT(0, "l2", "X", "L2 regularisation (default 0)")},
-    {CLI_TEXT_OPT(0, "valid", "F", "the last share F of the games held out (default 0.05)")},
-    {CLI_TEXT_OPT(0, "seed", "S", "the random seed (default 1)")},
-    {CLI_TEXT_OPT(0, "out", "FILE.cdw", "the weights file"), .required = 1},
-    {0}};
-static int run_train_gen(int argc, char **argv);
-static int run_train_fit(int argc, char **argv);
-static const cli_command train_gen_cmd = {
-    .name = "train gen",
-    .about = "Self-play games labelled for the fit of the learned evaluation (docs/training.md).",
-    .opts = train_gen_opts,
-    .run = run_train_gen,
-};
-static const cli_command train_fit_cmd = {
-    .name = "train fit",
-    .about = "Fit the learned evaluation's weights to train gen's data (docs/training.md).",
-    .opts = train_fit_opts,
-    .run = run_train_fit,
-};
-/* argv[-1] is the subcommand's name, which cmd_train reads first. */
-static int run_train_gen(int argc, char **argv)
-{
-    cli_parse(&train_gen_cmd, argc, argv, ignore, NULL, NULL, 0);
-    return cmd_train(argc + 1, argv - 1);
-}
-static int run_train_fit(int argc, char **argv)
-{
-    cli_parse(&train_fit_cmd, argc, argv, ignore, NULL, NULL, 0);
-    return cmd_train(argc + 1, argv - 1);
-}
-static const cli_command *const train_subs[] = {&train_gen_cmd, &train_fit_cmd, NULL};
-static const cli_command train_cmd = {
-    .name = "train",
-    .about = "Make and fit the learned evaluation (docs/training.md).",
-    .subs = train_subs,
-};
 
 static const cli_command variants_cmd = {
     .name = "variants",
@@ -170,7 +111,7 @@ static const cli_command *const commands[] = {&cd_perft_command,
                                               &cd_study_command,
                                               &cd_egtb_command,
                                               &cd_towers_command,
-                                              &train_cmd,
+                                              &cd_train_command,
                                               &variants_cmd,
                                               &version_cmd,
                                               &help_cmd,

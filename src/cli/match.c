@@ -29,12 +29,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "cliutil.h"
 #include "condraughts.h"
@@ -49,16 +49,7 @@
  * LLR of about 18 after the regularisation). */
 #define MATCH_SPRT_MIN_PAIRS 8
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cli_die("condraughts match: ", "%s", msg);
-}
+#define fail(...) cli_die("condraughts match: ", __VA_ARGS__)
 
 /* All lines of `plies` moves from the game's position (ongoing games only). */
 static void collect_lines(cd_game *g, int plies, cd_game ***out, int *n, int *cap)
@@ -190,7 +181,7 @@ typedef struct shared {
     cd_egtb *tb;
     FILE *pdn;
     char name[2][128];
-    pthread_mutex_t lock;
+    mtx_t lock;
     int next, stop;
     signed char *score2; /* per game: engine 1's points x 2 (0, 1, 2), -1 not finished */
     int cap;
@@ -205,7 +196,7 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     match_player pl[2]; /* pl[0] is engine 1 */
-    pthread_t thread;
+    thrd_t thread;
     double used_sum[2], used_max[2]; /* this worker's moves, added to shared at the end */
     long moves[2];
 } worker;
@@ -439,25 +430,25 @@ static void record(shared *sh, int gi, cd_game *g, int e1_side, const game_end *
     fflush(stdout);
 }
 
-static void *run_worker(void *arg)
+static int run_worker(void *arg)
 {
     worker *w = arg;
     shared *sh = w->sh;
     for (;;) {
-        pthread_mutex_lock(&sh->lock);
+        mtx_lock(&sh->lock);
         int gi = sh->stop || sh->next >= sh->games ? -1 : sh->next++;
-        pthread_mutex_unlock(&sh->lock);
+        mtx_unlock(&sh->lock);
         if (gi < 0)
             break;
         int e1_side;
         game_end e;
         cd_game *g = play_game(w, gi, &e1_side, &e);
-        pthread_mutex_lock(&sh->lock);
+        mtx_lock(&sh->lock);
         record(sh, gi, g, e1_side, &e);
-        pthread_mutex_unlock(&sh->lock);
+        mtx_unlock(&sh->lock);
         cd_game_free(g);
     }
-    return NULL;
+    return 0;
 }
 
 int cd_match_main(const match_options *o)
@@ -467,7 +458,8 @@ int cd_match_main(const match_options *o)
     shared sh;
     memset(&sh, 0, sizeof sh);
     sh.o = o;
-    pthread_mutex_init(&sh.lock, NULL);
+    if (mtx_init(&sh.lock, mtx_plain) != thrd_success)
+        fail("cannot make a lock");
     sh.nopen = load_openings(o->openings, r, &sh.openings);
     sh.games = o->games > 0 ? o->games : o->sprt ? INT_MAX - 1 : 2 * sh.nopen;
     if (o->egtb && !(sh.tb = cd_egtb_open(r, o->egtb)))
@@ -507,10 +499,10 @@ int cd_match_main(const match_options *o)
         run_worker(&ws[0]);
     } else {
         for (int i = 0; i < nw; i++)
-            if (pthread_create(&ws[i].thread, NULL, run_worker, &ws[i]))
+            if (thrd_create(&ws[i].thread, run_worker, &ws[i]) != thrd_success)
                 fail("cannot start thread %d", i + 1);
         for (int i = 0; i < nw; i++)
-            pthread_join(ws[i].thread, NULL);
+            thrd_join(ws[i].thread, NULL);
     }
     for (int i = 0; i < nw; i++) {
         mp_stop(&ws[i].pl[0]);
@@ -559,7 +551,7 @@ int cd_match_main(const match_options *o)
         cd_game_free(sh.openings[i]);
     free(sh.openings);
     free(sh.score2);
-    pthread_mutex_destroy(&sh.lock);
+    mtx_destroy(&sh.lock);
     return 0;
 }
 

@@ -11,26 +11,17 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cliutil.h"
 #include "study.h"
 
 #define MAX_PLIES 8
 
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "condraughts study openings: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
+#define fail(...) cli_die("condraughts study openings: ", __VA_ARGS__)
 
 typedef struct line {
     cd_move moves[MAX_PLIES];

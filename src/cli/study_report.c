@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cliutil.h"
 #include "stats.h"
 #include "study.h"
 
@@ -100,16 +101,8 @@ static void put(text *t, const char *fmt, ...)
     }
 }
 
-static int report_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "condraughts study: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
+/* An error line; the exit status 2. */
+#define report_error(...) (cli_warn("condraughts study: ", __VA_ARGS__), 2)
 
 /* ------------------------------------------------------------------ one game */
 

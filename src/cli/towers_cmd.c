@@ -173,6 +173,9 @@ static const char *rules_name(unsigned rules)
     return "?";
 }
 
+/* tw_perft for cli_perft_depths. */
+static uint64_t count_perft(void *pos, int depth) { return tw_perft(pos, depth); }
+
 static int sub_perft(int argc, char **argv)
 {
     topts o;
@@ -207,16 +210,9 @@ static int sub_perft(int argc, char **argv)
         free(moves);
         printf("perft %ld %llu\n", depth, (unsigned long long)total);
     } else {
-        for (int d = 1; d <= depth; d++) {
-            uint64_t n = tw_perft(&p, d);
-            printf("perft %d %llu\n", d, (unsigned long long)n);
-            fflush(stdout);
-            total += n;
-        }
+        total = cli_perft_depths(count_perft, &p, (int)depth);
     }
-    double s = cli_now() - t0;
-    printf("total %llu nodes %.3f s %.0f nodes/s\n", (unsigned long long)total, s,
-           s > 0 ? (double)total / s : 0.0);
+    cli_perft_total(total, t0);
     return 0;
 }
 
@@ -311,16 +307,6 @@ static int sub_show(int argc, char **argv)
     return 0;
 }
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
 static int sub_play(int argc, char **argv)
 {
     topts o;
@@ -362,7 +348,7 @@ static int sub_play(int argc, char **argv)
             printf("\n");
             return 0;
         }
-        char *cmd = trim(line);
+        char *cmd = cli_trim(line);
         if (!*cmd)
             continue;
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))

@@ -32,6 +32,7 @@
 #include "cliutil.h"
 #include "condraughts.h"
 #include "engine.h"
+#include "opts.h"
 #include "pattern.h"
 #include "train.h"
 
@@ -39,27 +40,6 @@
 #define HDR_SIZE 32
 
 #define fail(...) cli_die("condraughts train: ", __VA_ARGS__)
-
-static const char *usage_text =
-    "usage: condraughts train gen --variant V --games N [--nodes N] [--random-plies LO-HI]\n"
-    "                             [--balance S] [--max-plies P] [--seed S] [--threads T]\n"
-    "                             [--classic] --out FILE\n"
-    "       condraughts train fit --variant V --data FILE[,FILE...] [--epochs E] [--lr R]\n"
-    "                             [--batch B] [--lambda L] [--l2 X] [--valid F] [--seed S]\n"
-    "                             --out FILE.cdw\n";
-
-/* The value of option argv[*i] (advancing *i); --help prints the usage and exits 0. */
-static const char *value_of(int argc, char **argv, int *i)
-{
-    const char *a = argv[*i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        fputs(usage_text, stdout);
-        exit(0);
-    }
-    if (*i + 1 >= argc)
-        fail("%s needs a value\n%s", a, usage_text);
-    return argv[++*i];
-}
 
 typedef struct record {
     uint64_t white, black, kings;
@@ -75,35 +55,6 @@ static uint64_t splitmix(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-static long parse_long(const char *opt, const char *v, long lo, long hi)
-{
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || x < lo || x > hi)
-        fail("%s must be an integer from %ld to %ld, not '%s'", opt, lo, hi, v);
-    return x;
-}
-
-static double parse_double(const char *opt, const char *v, double lo, double hi)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (!*v || *end || !(x >= lo && x <= hi))
-        fail("%s must be a number from %g to %g, not '%s'", opt, lo, hi, v);
-    return x;
-}
-
-static const cd_rules *family_rules(const char *name)
-{
-    const cd_rules *r = cd_rules_find(name);
-    if (!r)
-        fail("unknown variant '%s'", name);
-    if (cd_pattern_family(r) < 0)
-        fail("variant '%s' has no learned family (international, constitutional, russian)",
-             r->name);
-    return r;
 }
 
 /* ------------------------------------------------------------------ gen */
@@ -306,48 +257,170 @@ static void writer_flush(writer *w, game_out *out, const atomic_int *finished, l
     fseek(w->f, 0, SEEK_END);
 }
 
+/* ------------------------------------------------------------------ the command line */
+
+static int cmd_gen(int argc, char **argv);
+static int cmd_fit(int argc, char **argv);
+
+enum {
+    O_VARIANT,
+    O_GAMES,
+    O_NODES,
+    O_RANDOM_PLIES,
+    O_BALANCE,
+    O_MAX_PLIES,
+    O_SEED,
+    O_THREADS,
+    O_CLASSIC,
+    O_OUT,
+    O_DATA,
+    O_EPOCHS,
+    O_LR,
+    O_BATCH,
+    O_LAMBDA,
+    O_L2,
+    O_VALID,
+};
+
+#define SEED_MAX 2147483647
+
+static const cli_opt gen_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V",
+                  "a learned family: international, constitutional or russian"),
+     .required = 1},
+    {CLI_INT_OPT(O_GAMES, "games", "N", 1, 100000000, "games to play"), .required = 1},
+    {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
+                 "nodes a move for each side (default 2000)")},
+    {CLI_TEXT_OPT(O_RANDOM_PLIES, "random-plies", "LO-HI",
+                  "random legal moves opening each game, at most 40 (default 4-8; 10x10: 4-10)")},
+    {CLI_INT_OPT(O_BALANCE, "balance", "S", 0, 10000,
+                 "openings drawn until a depth-4 search scores within S (default 60)")},
+    {CLI_INT_OPT(O_MAX_PLIES, "max-plies", "P", 10, 10000,
+                 "a game stops after P plies (default 300)")},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX,
+                 "game j depends on the seed and j alone (default 1)")},
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 256,
+                 "games played at once; the file is the same for any T (default 1)")},
+    {CLI_FLAG_OPT(O_CLASSIC, "classic",
+                  "the games played with the hand-set evaluation (default: the learned one)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
+    {0}};
+static const cli_opt fit_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "international, constitutional or russian"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]", "data files written by train gen"),
+     .required = 1},
+    {CLI_INT_OPT(O_EPOCHS, "epochs", "E", 1, 10000, "passes over the data (default 10)")},
+    {CLI_REAL_OPT(O_LR, "lr", "R", 1e-6, 1000, "Adam's learning rate (default 1.0)")},
+    {CLI_INT_OPT(O_BATCH, "batch", "B", 1, 10000000, "positions a mini-batch (default 4096)")},
+    {CLI_REAL_OPT(O_LAMBDA, "lambda", "L", 0, 1,
+                  "share of the search score in the target (default 0.4)")},
+    {CLI_REAL_OPT(O_L2, "l2", "X", 0, 1, "L2 regularisation (default 0)")},
+    {CLI_REAL_OPT(O_VALID, "valid", "F", 0, 0.5,
+                  "the last share F of the games held out (default 0.05)")},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
+    {0}};
+
+static const cli_command gen_cmd = {
+    .name = "train gen",
+    .about = "Self-play games labelled for the fit of the learned evaluation (docs/training.md).",
+    .opts = gen_opts,
+    .run = cmd_gen,
+};
+static const cli_command fit_cmd = {
+    .name = "train fit",
+    .about = "Fit the learned evaluation's weights to train gen's data (docs/training.md).",
+    .opts = fit_opts,
+    .run = cmd_fit,
+};
+static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, NULL};
+const cli_command cd_train_command = {
+    .name = "train",
+    .about = "Make and fit the learned evaluation (docs/training.md).",
+    .subs = train_subs,
+};
+
+/* The rules of a variant the learned evaluation has a family for, or an error of cmd. */
+static const cd_rules *family_rules(const cli_command *cmd, const char *name)
+{
+    const cd_rules *r = cli_variant(cmd, name);
+    if (cd_pattern_family(r) < 0)
+        cli_fail(cmd, "variant '%s' has no learned family (international, constitutional, russian)",
+                 r->name);
+    return r;
+}
+
+/* train gen's command line: the games' configuration, the file, the threads. */
+typedef struct gen_options {
+    gen_config c;
+    const char *out;
+    long threads;
+} gen_options;
+
+static void gen_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    gen_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->c.rules = family_rules(&gen_cmd, v->text); break;
+    case O_GAMES: o->c.games = (long)v->n; break;
+    case O_NODES: o->c.nodes = (long)v->n; break;
+    case O_MAX_PLIES: o->c.max_plies = (long)v->n; break;
+    case O_SEED: o->c.seed = (uint64_t)v->n; break;
+    case O_BALANCE: o->c.balance = (long)v->n; break;
+    case O_THREADS: o->threads = (long)v->n; break;
+    case O_CLASSIC: o->c.classic = 1; break;
+    case O_OUT: o->out = v->text; break;
+    case O_RANDOM_PLIES:
+        if (sscanf(v->text, "%ld-%ld", &o->c.lo, &o->c.hi) != 2 || o->c.lo < 0 ||
+            o->c.hi < o->c.lo || o->c.hi > 40)
+            cli_fail(&gen_cmd, "--random-plies takes LO-HI with 0 <= LO <= HI <= 40, not '%s'",
+                     v->text);
+        break;
+    }
+}
+
+/* train fit's command line. */
+typedef struct fit_options {
+    const cd_rules *rules;
+    const char *data, *out;
+    long epochs, batch;
+    double lr, lambda, l2, valid;
+    uint64_t seed;
+} fit_options;
+
+static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    fit_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = family_rules(&fit_cmd, v->text); break;
+    case O_DATA: o->data = v->text; break;
+    case O_OUT: o->out = v->text; break;
+    case O_EPOCHS: o->epochs = (long)v->n; break;
+    case O_BATCH: o->batch = (long)v->n; break;
+    case O_LR: o->lr = v->x; break;
+    case O_LAMBDA: o->lambda = v->x; break;
+    case O_L2: o->l2 = v->x; break;
+    case O_VALID: o->valid = v->x; break;
+    case O_SEED: o->seed = (uint64_t)v->n; break;
+    }
+}
+
 static int cmd_gen(int argc, char **argv)
 {
-    gen_config c = {0};
-    c.games = 0;
-    c.nodes = 2000;
-    c.max_plies = 300;
-    c.seed = 1;
-    c.balance = 60;
-    c.lo = c.hi = -1;
-    const char *out = NULL;
-    long threads = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--classic")) {
-            c.classic = 1;
-            continue;
-        }
-        const char *v = value_of(argc, argv, &i);
-        if (!strcmp(a, "--variant"))
-            c.rules = family_rules(v);
-        else if (!strcmp(a, "--games"))
-            c.games = parse_long(a, v, 1, 100000000);
-        else if (!strcmp(a, "--nodes"))
-            c.nodes = parse_long(a, v, 1, 1000000000);
-        else if (!strcmp(a, "--max-plies"))
-            c.max_plies = parse_long(a, v, 10, 10000);
-        else if (!strcmp(a, "--seed"))
-            c.seed = (uint64_t)parse_long(a, v, 0, 0x7fffffff);
-        else if (!strcmp(a, "--balance"))
-            c.balance = parse_long(a, v, 0, 10000);
-        else if (!strcmp(a, "--threads"))
-            threads = parse_long(a, v, 1, 256);
-        else if (!strcmp(a, "--out"))
-            out = v;
-        else if (!strcmp(a, "--random-plies")) {
-            if (sscanf(v, "%ld-%ld", &c.lo, &c.hi) != 2 || c.lo < 0 || c.hi < c.lo || c.hi > 40)
-                fail("--random-plies takes LO-HI with 0 <= LO <= HI <= 40, not '%s'", v);
-        } else
-            fail("unknown option '%s'\n%s", a, usage_text);
-    }
-    if (!c.rules || !c.games || !out)
-        fail("gen needs --variant, --games and --out\n%s", usage_text);
+    gen_options o = {
+        .c = {.nodes = 2000, .max_plies = 300, .seed = 1, .balance = 60, .lo = -1, .hi = -1},
+        .threads = 1};
+    cli_parse(&gen_cmd, argc, argv, gen_option, &o, NULL, 0);
+    if (!o.c.rules || !o.c.games || !o.out)
+        cli_fail(&gen_cmd,
+                 "needs --variant, --games and --out (try: condraughts train gen --help)");
+    /* the engine of the self-play games uses the shipped weights unless --classic */
+    if (!o.c.classic)
+        cli_load_weights();
+    gen_config c = o.c;
+    const char *out = o.out;
+    long threads = o.threads;
     if (c.lo < 0) {
         c.lo = 4;
         c.hi = c.rules->geometry == CD_GEOM_10X10 ? 10 : 8;
@@ -626,39 +699,16 @@ static void add_grad(model *md, size_t i, double g)
 
 static int cmd_fit(int argc, char **argv)
 {
-    const cd_rules *r = NULL;
-    const char *data = NULL, *out = NULL;
-    long epochs = 10, batch = 4096;
-    double lr = 1.0, lambda = 0.4, l2 = 0.0, valid = 0.05;
-    uint64_t seed = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = value_of(argc, argv, &i);
-        if (!strcmp(a, "--variant"))
-            r = family_rules(v);
-        else if (!strcmp(a, "--data"))
-            data = v;
-        else if (!strcmp(a, "--out"))
-            out = v;
-        else if (!strcmp(a, "--epochs"))
-            epochs = parse_long(a, v, 1, 10000);
-        else if (!strcmp(a, "--batch"))
-            batch = parse_long(a, v, 1, 10000000);
-        else if (!strcmp(a, "--lr"))
-            lr = parse_double(a, v, 1e-6, 1000);
-        else if (!strcmp(a, "--lambda"))
-            lambda = parse_double(a, v, 0, 1);
-        else if (!strcmp(a, "--l2"))
-            l2 = parse_double(a, v, 0, 1);
-        else if (!strcmp(a, "--valid"))
-            valid = parse_double(a, v, 0, 0.5);
-        else if (!strcmp(a, "--seed"))
-            seed = (uint64_t)parse_long(a, v, 0, 0x7fffffff);
-        else
-            fail("unknown option '%s'\n%s", a, usage_text);
-    }
-    if (!r || !data || !out)
-        fail("fit needs --variant, --data and --out\n%s", usage_text);
+    fit_options o = {
+        .epochs = 10, .batch = 4096, .lr = 1.0, .lambda = 0.4, .valid = 0.05, .seed = 1};
+    cli_parse(&fit_cmd, argc, argv, fit_option, &o, NULL, 0);
+    if (!o.rules || !o.data || !o.out)
+        cli_fail(&fit_cmd, "needs --variant, --data and --out (try: condraughts train fit --help)");
+    const cd_rules *r = o.rules;
+    const char *data = o.data, *out = o.out;
+    long epochs = o.epochs, batch = o.batch;
+    double lr = o.lr, lambda = o.lambda, l2 = o.l2, valid = o.valid;
+    uint64_t seed = o.seed;
     cd_pattern_layout layout;
     cd_pattern_layout_of(r->geometry, &layout);
 
@@ -897,24 +947,4 @@ static int cmd_fit(int argc, char **argv)
     free(md.touched);
     free(md.mark);
     return 0;
-}
-
-int cmd_train(int argc, char **argv)
-{
-    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        fputs(usage_text, argc < 1 ? stderr : stdout);
-        return argc < 1 ? 2 : 0;
-    }
-    if (!strcmp(argv[0], "gen")) {
-        /* the engine of the self-play games uses the shipped weights unless --classic */
-        int classic = 0;
-        for (int i = 1; i < argc; i++)
-            classic |= !strcmp(argv[i], "--classic");
-        if (!classic)
-            cli_load_weights();
-        return cmd_gen(argc - 1, argv + 1);
-    }
-    if (!strcmp(argv[0], "fit"))
-        return cmd_fit(argc - 1, argv + 1);
-    fail("unknown subcommand '%s'\n%s", argv[0], usage_text);
 }

@@ -5,7 +5,10 @@
 #ifndef CD_TRAIN_H
 #define CD_TRAIN_H
 
-/* train gen|fit|eval ...: exit status 0, or 2 on bad arguments or input. */
-int cmd_train(int argc, char **argv);
+#include "opts.h"
+
+/* `condraughts train` and its subcommands gen and fit, each with its options
+ * (`condraughts train gen --help`); exit status 0, or 2 on bad arguments or input. */
+extern const cli_command cd_train_command;
 
 #endif

@@ -367,12 +367,9 @@ int cd_move_path(const cd_position *pos, const cd_move *m, int *squares, int max
             squares[0] = cd_move_to(pos, m);
         return 1;
     }
-    cd_movelist *list = malloc(sizeof *list);
+    cd_movelist list;
     int path[CD_MAX_PATH], len = 0;
-    if (!list)
-        return 0;
-    cd_generate_ex(pos, list, m, path, &len);
-    free(list);
+    cd_generate_ex(pos, &list, m, path, &len);
     for (int i = 0; i < len && i < max; i++)
         squares[i] = cd_bit_to_sq(pos->rules, path[i]);
     return len;
@@ -404,15 +401,12 @@ size_t cd_move_to_text(const cd_position *pos, const cd_move *m, int algebraic, 
     put_square(&b, r, cd_move_from(pos, m), algebraic);
     int ambiguous = 0;
     if (m->ncaptured) {
-        cd_movelist *list = malloc(sizeof *list);
-        if (list) {
-            cd_generate(pos, list);
-            for (int i = 0; i < list->count; i++)
-                if (list->moves[i].from == m->from && list->moves[i].to == m->to &&
-                    !cd_move_equal(&list->moves[i], m))
-                    ambiguous = 1;
-            free(list);
-        }
+        cd_movelist list;
+        cd_generate(pos, &list);
+        for (int i = 0; i < list.count; i++)
+            if (list.moves[i].from == m->from && list.moves[i].to == m->to &&
+                !cd_move_equal(&list.moves[i], m))
+                ambiguous = 1;
     }
     if (ambiguous) {
         int path[CD_MAX_PATH];
@@ -529,18 +523,15 @@ int cd_move_candidates(const cd_position *pos, const char *text, cd_move *out, i
     int sq[64], n = 0;
     if (parse_squares(pos->rules, text, sq, &n, NULL, 0) != CD_OK)
         return -1;
-    cd_movelist *list = malloc(sizeof *list);
-    if (!list)
-        return -1;
-    cd_generate(pos, list);
-    int best = best_match(pos, list, sq, n), count = 0;
-    for (int i = 0; best && i < list->count; i++)
-        if (move_matches(pos, &list->moves[i], sq, n) == best) {
+    cd_movelist list;
+    cd_generate(pos, &list);
+    int best = best_match(pos, &list, sq, n), count = 0;
+    for (int i = 0; best && i < list.count; i++)
+        if (move_matches(pos, &list.moves[i], sq, n) == best) {
             if (out && count < max)
-                out[count] = list->moves[i];
+                out[count] = list.moves[i];
             count++;
         }
-    free(list);
     return count;
 }
 

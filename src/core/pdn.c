@@ -1,6 +1,7 @@
 /*
- * pdn.c -- PDN 3.0 games in and out: tag pairs, GameType/Variant/FEN, the
- * movetext of the main line, results.
+ * pdn.c -- PDN 3.0 games read (cd_pdn_read): tag pairs, GameType/Variant/FEN, the
+ * movetext of the main line, results. Writing is pdn_write.c's; the tag list and the
+ * GameType table are pdn_tags.c's, errors and the text between words pdn_lex.c's (pdn.h).
  *
  * Reading is one pass over the text with an offset; nothing is recursive
  * (variations are skipped with an explicit stack of open parentheses, at most
@@ -26,575 +27,18 @@
  * pages) at wiegerw.github.io/pdn.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "condraughts.h"
 #include "game.h"
+#include "pdn.h"
 #include "strbuf.h"
-
-/* ------------------------------------------------------------------ tags */
-
-static int valid_name(const char *s, size_t n)
-{
-    if (n == 0 || n >= CD_PDN_MAX_NAME || !isalpha((unsigned char)s[0]))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-            return 0;
-    return 1;
-}
-
-void cd_pdn_tags_init(cd_pdn_tags *t)
-{
-    if (!t)
-        return;
-    t->count = 0;
-    t->dropped = 0;
-    t->used = 0;
-}
-
-const char *cd_pdn_tag_name(const cd_pdn_tags *t, int i)
-{
-    return t && i >= 0 && i < t->count ? t->text + t->name[i] : NULL;
-}
-
-const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i)
-{
-    return t && i >= 0 && i < t->count ? t->text + t->value[i] : NULL;
-}
-
-static int tag_index(const cd_pdn_tags *t, const char *name, size_t n)
-{
-    for (int i = 0; i < t->count; i++) {
-        const char *s = t->text + t->name[i];
-        if (strlen(s) == n && !memcmp(s, name, n))
-            return i;
-    }
-    return -1;
-}
-
-const char *cd_pdn_tag(const cd_pdn_tags *t, const char *name)
-{
-    if (!t || !name)
-        return NULL;
-    int i = tag_index(t, name, strlen(name));
-    return i < 0 ? NULL : t->text + t->value[i];
-}
-
-/* Append a pair (no checks of the name); 0 when there is no room. */
-static int tags_add(cd_pdn_tags *t, const char *name, size_t nlen, const char *value, size_t vlen)
-{
-    if (t->count >= CD_PDN_MAX_TAGS || t->used < 0 ||
-        (size_t)t->used + nlen + vlen + 2 > CD_PDN_TAG_SPACE)
-        return 0;
-    char *p = t->text + t->used;
-    memcpy(p, name, nlen);
-    p[nlen] = '\0';
-    memcpy(p + nlen + 1, value, vlen);
-    p[nlen + 1 + vlen] = '\0';
-    t->name[t->count] = (uint16_t)t->used;
-    t->value[t->count] = (uint16_t)(t->used + (int)nlen + 1);
-    t->count++;
-    t->used += (int)(nlen + vlen + 2);
-    return 1;
-}
-
-/* Remove the i-th pair: the pairs lie in text in list order, so close the gap. */
-static void tags_remove(cd_pdn_tags *t, int i)
-{
-    int start = t->name[i];
-    int end = t->value[i] + (int)strlen(t->text + t->value[i]) + 1;
-    int gap = end - start;
-    memmove(t->text + start, t->text + end, (size_t)(t->used - end));
-    t->used -= gap;
-    for (int k = i; k + 1 < t->count; k++) {
-        t->name[k] = (uint16_t)(t->name[k + 1] - gap);
-        t->value[k] = (uint16_t)(t->value[k + 1] - gap);
-    }
-    t->count--;
-}
-
-cd_result cd_pdn_tag_set(cd_pdn_tags *t, const char *name, const char *value)
-{
-    if (!t || !name || !valid_name(name, strlen(name)))
-        return CD_ERR_ARG;
-    size_t nlen = strlen(name);
-    size_t vlen = value ? strlen(value) : 0;
-    if (value && vlen >= CD_PDN_MAX_VALUE)
-        return CD_ERR_OVERFLOW;
-    int i = tag_index(t, name, nlen);
-    if (value && i < 0 &&
-        (t->count >= CD_PDN_MAX_TAGS || (size_t)t->used + nlen + vlen + 2 > CD_PDN_TAG_SPACE))
-        return CD_ERR_OVERFLOW;
-    if (value && i >= 0) {
-        size_t old = strlen(t->text + t->value[i]);
-        if ((size_t)t->used - old + vlen > CD_PDN_TAG_SPACE)
-            return CD_ERR_OVERFLOW;
-    }
-    if (i >= 0)
-        tags_remove(t, i);
-    if (value)
-        tags_add(t, name, nlen, value, vlen);
-    return CD_OK;
-}
-
-/* ------------------------------------------------------------------ variants */
-
-/*
- * GameType numbers read (and written, see gametype_tag): PDN 3.0's table (20-31, 40, 41), the
- * numbers lidraughts writes for its own variants (its Variant classes: Breakthrough 96, Frysk!
- * 97, Antidraughts 98), and for the rows no one has numbered condraughts' own block 60-72, clear
- * of both (docs/pdn.md), so no other program replays them under the wrong rules.
- */
-static const struct {
-    int type;
-    const char *name;
-} gametypes[] = {
-    /* PDN 3.0 */
-    {20, "international"},
-    {21, "english"},
-    {22, "italian"},
-    {23, "pool"},
-    {24, "spanish"},
-    {25, "russian"},
-    {26, "brazilian"},
-    {27, "canadian"},
-    {28, "portuguese"},
-    {29, "czech"},
-    {30, "turkish"},
-    {31, "thai"},
-    {40, "frisian"},
-    {41, "spantsiretti"},
-    /* condraughts' own block (docs/pdn.md) */
-    {60, "constitutional"},
-    {61, "killer"},
-    {62, "modern"},
-    {63, "hoogland"},
-    {64, "brazilian-constitutional"},
-    {65, "modern-8x8"},
-    {66, "russian-constitutional"},
-    {67, "russian-giveaway"},
-    {68, "russian-diagonal"},
-    {69, "russian-two-move"},
-    {70, "russian-northern"},
-    {71, "samoyed"},
-    {72, "stavropol"},
-    /* lidraughts */
-    {96, "breakthrough"},
-    {97, "frysk"},
-    {98, "antidraughts"},
-};
-
-/* "20 international, 21 english, ..., 60-72 condraughts' own" for messages. */
-static void gametype_list(char *out, size_t len)
-{
-    sbuf b = {out, len, 0};
-    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++) {
-        char tmp[48];
-        int own = gametypes[i].type >= 60 && gametypes[i].type <= 72;
-        if (own && gametypes[i].type != 60)
-            continue;
-        snprintf(tmp, sizeof tmp, "%s%d %s", i ? ", " : "", gametypes[i].type,
-                 own ? "to 72 condraughts' own (docs/pdn.md)" : gametypes[i].name);
-        sb_puts(&b, tmp);
-    }
-    sb_end(&b);
-}
-
-static const char *gametype_variant(int type)
-{
-    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++)
-        if (gametypes[i].type == type)
-            return gametypes[i].name;
-    return NULL;
-}
-
-/* The leading number of a GameType value, or -1. */
-static int gametype_number(const char *s)
-{
-    if (!s)
-        return -1;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    int n = 0, digits = 0;
-    while (isdigit((unsigned char)*s) && digits < 6)
-        n = n * 10 + (*s++ - '0'), digits++;
-    return digits && digits < 6 ? n : -1;
-}
-
-/* Variant names compared like cd_rules_find: case-insensitive, '_' and ' ' as '-'. */
-static int name_eq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
-        if (ca == '_' || ca == ' ')
-            ca = '-';
-        if (cb == '_' || cb == ' ')
-            cb = '-';
-        if (ca != cb)
-            return 0;
-    }
-    return *a == *b;
-}
-
-/* Does the GameType of rules r name r itself (no Variant tag needed)? */
-static int own_gametype(const cd_rules *r)
-{
-    const char *name = gametype_variant(gametype_number(r->gametype));
-    return name && name_eq(name, r->name);
-}
-
-/*
- * The GameType written for r: its row's own ("20", "25", ...) when that number means r, else the
- * number gametypes gives r, in PDN 3.0's full form (start colour, width, height, notation, invert
- * flag) so a program that knows no such number still learns the board: "60,W,10,10,N2,0".
- */
-static void gametype_tag(const cd_rules *r, char *out, size_t len)
-{
-    snprintf(out, len, "%s", r->gametype);
-    if (own_gametype(r))
-        return;
-    for (size_t i = 0; i < sizeof gametypes / sizeof gametypes[0]; i++)
-        if (name_eq(gametypes[i].name, r->name)) {
-            int algebraic = (r->flags & CD_RULE_ALGEBRAIC) != 0;
-            snprintf(out, len, "%d,%c,%d,%d,%s,0", gametypes[i].type,
-                     r->first == CD_WHITE ? 'W' : 'B', cd_rules_width(r), cd_rules_height(r),
-                     algebraic ? "A0" : "N2");
-            return;
-        }
-}
-
-/* ------------------------------------------------------------------ writer */
-
-static int is_space(int c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black"};
-static const char *const written[] = {"Event",  "Site",     "Date",    "Round", "White", "Black",
-                                      "Result", "GameType", "Variant", "SetUp", "FEN"};
-
-static void put_tag(sbuf *b, const char *name, const char *value)
-{
-    sb_putc(b, '[');
-    sb_puts(b, name);
-    sb_puts(b, " \"");
-    for (const char *p = value; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\')
-            sb_putc(b, '\\');
-        sb_putc(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
-    }
-    sb_puts(b, "\"]\n");
-}
-
-static int same_position(const cd_position *a, const cd_position *b)
-{
-    return a->side == b->side && !memcmp(a->white, b->white, sizeof a->white) &&
-           !memcmp(a->black, b->black, sizeof a->black) &&
-           !memcmp(a->kings, b->kings, sizeof a->kings);
-}
-
-/* Put a movetext unit, breaking the line before it when it would pass 80 columns. */
-static void put_unit(sbuf *b, int *col, const char *s)
-{
-    int n = (int)strlen(s);
-    if (*col > 0 && *col + 1 + n > 80) {
-        sb_putc(b, '\n');
-        *col = 0;
-    } else if (*col > 0) {
-        sb_putc(b, ' ');
-        (*col)++;
-    }
-    sb_puts(b, s);
-    *col += n;
-}
-
-/* Put a comment as {words}, wrapped as the movetext is; a '}' in it is written as ')'. */
-static void put_comment(sbuf *b, int *col, const char *text)
-{
-    if (!text || !*text)
-        return;
-    char word[CD_PDN_MAX_TOKEN + 2];
-    const char *p = text;
-    int first = 1;
-    while (*p) {
-        while (is_space((unsigned char)*p))
-            p++;
-        size_t n = 0;
-        if (first)
-            word[n++] = '{';
-        for (; *p && !is_space((unsigned char)*p) && n < CD_PDN_MAX_TOKEN; p++)
-            word[n++] = *p == '}' ? ')' : *p;
-        while (is_space((unsigned char)*p))
-            p++;
-        if (!*p)
-            word[n++] = '}';
-        word[n] = '\0';
-        put_unit(b, col, word);
-        first = 0;
-    }
-}
-
-size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len)
-{
-    sbuf b = {buf, len, 0};
-    if (!g)
-        return sb_end(&b);
-    const cd_position *start = cd_game_position_at(g, 0);
-    const cd_rules *r = start->rules;
-    const char *result = cd_status_pdn(r, cd_game_status(g, NULL));
-
-    for (size_t i = 0; i < sizeof roster / sizeof roster[0]; i++) {
-        const char *v = cd_pdn_tag(tags, roster[i]);
-        put_tag(&b, roster[i], v ? v : !strcmp(roster[i], "Date") ? "????.??.??" : "?");
-    }
-    put_tag(&b, "Result", result);
-    char gametype[64];
-    gametype_tag(r, gametype, sizeof gametype);
-    put_tag(&b, "GameType", gametype);
-    if (!own_gametype(r))
-        put_tag(&b, "Variant", r->name);
-    cd_position initial;
-    cd_position_start(&initial, r);
-    if (!same_position(start, &initial)) {
-        char fen[1024];
-        cd_position_to_fen(start, (r->flags & CD_RULE_ALGEBRAIC) != 0, fen, sizeof fen);
-        put_tag(&b, "SetUp", "1");
-        put_tag(&b, "FEN", fen);
-    }
-    for (int i = 0; tags && i < tags->count; i++) {
-        const char *name = cd_pdn_tag_name(tags, i);
-        int skip = 0;
-        for (size_t k = 0; k < sizeof written / sizeof written[0]; k++)
-            skip |= !strcmp(name, written[k]);
-        if (!skip)
-            put_tag(&b, name, cd_pdn_tag_value(tags, i));
-    }
-    sb_putc(&b, '\n');
-
-    /* Movetext: "N." before the first mover's move, "N..." when the game starts with the other
-     * or a comment stands before it; each comment as {...} where it was. */
-    int col = 0, offset = start->side == r->first ? 0 : 1;
-    put_comment(&b, &col, cd_game_comment(g, 0));
-    for (int i = 0; i < cd_game_ply(g); i++) {
-        char unit[1024];
-        int k = i + offset, n = 0;
-        if (k % 2 == 0)
-            n = snprintf(unit, sizeof unit, "%d. ", k / 2 + 1);
-        else if (i == 0 || cd_game_comment(g, i)) /* the second mover's move after a comment */
-            n = snprintf(unit, sizeof unit, "%d... ", k / 2 + 1);
-        cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, unit + n,
-                        sizeof unit - (size_t)n);
-        put_unit(&b, &col, unit);
-        put_comment(&b, &col, cd_game_comment(g, i + 1));
-    }
-    put_unit(&b, &col, result);
-    sb_puts(&b, "\n\n");
-    return sb_end(&b);
-}
-
-/* ------------------------------------------------------------------ reader: errors */
-
-typedef struct {
-    const char *text; /* the whole text: lines and columns count from here */
-    size_t i;         /* current offset */
-    char *err;
-    size_t errlen;
-    size_t err_at; /* offset the error names */
-    int in_header; /* reading tags: an error resyncs after them */
-    int turned;    /* algebraic squares are seen from Black (the first mover), see move_shape */
-    int unknown;   /* an unknown move ("-") was met: the rest of the main line is skipped */
-    int trial;     /* trying a path of an ambiguous capture: no messages, stop at the next one */
-    int stopped;   /* (trial) stopped at an ambiguous or unknown move: the path got that far */
-    char *warn;    /* the first warning, "line L col C: ..." (NULL: none wanted) */
-    size_t warnlen;
-    int warnings;           /* warnings met, the first one in warn */
-    const char *result_tag; /* the Result tag's value, or NULL */
-} reader;
-
-/* Line and column (1-based) of offset at, as "line L col C: ". */
-static int where_at(const char *text, size_t at, char *out, size_t len)
-{
-    int line = 1;
-    size_t line_start = 0;
-    for (size_t k = 0; k < at && text[k]; k++)
-        if (text[k] == '\n') {
-            line++;
-            line_start = k + 1;
-        }
-    return snprintf(out, len, "line %d col %zu: ", line, at - line_start + 1);
-}
-
-/* Set err to "line L col C: message" for offset `at`; returns code. */
-static cd_result fail(reader *rd, size_t at, cd_result code, const char *fmt, ...)
-{
-    rd->err_at = at;
-    if (!rd->err || !rd->errlen)
-        return code;
-    int n = where_at(rd->text, at, rd->err, rd->errlen);
-    if (n >= 0 && (size_t)n < rd->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-/* Note a warning at offset at: the first one is kept in rd->warn, later ones only counted. */
-static void warn(reader *rd, size_t at, const char *fmt, ...)
-{
-    if (rd->trial)
-        return;
-    if (rd->warnings++ || !rd->warn || !rd->warnlen)
-        return;
-    int n = where_at(rd->text, at, rd->warn, rd->warnlen);
-    if (n >= 0 && (size_t)n < rd->warnlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(rd->warn + n, rd->warnlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-}
-
-/* A printable copy of s[0..n) for messages: at most 40 bytes, others as '?'. */
-static const char *shown(const char *s, size_t n, char *out, size_t outlen)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 4 < outlen; i++) {
-        if (k >= 40) {
-            memcpy(out + k, "...", 3);
-            k += 3;
-            break;
-        }
-        unsigned char c = (unsigned char)s[i];
-        out[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    out[k] = '\0';
-    return out;
-}
-
-/* ------------------------------------------------------------------ reader: lexing */
-
-static int at_line_start(const reader *rd, size_t i) { return i == 0 || rd->text[i - 1] == '\n'; }
-
-/* Add the comment t[from..to) to g at its current ply (after any comment already there), its
- * runs of white space made one space. CD_ERR_OVERFLOW out of memory. */
-static cd_result keep_comment(cd_game *g, const char *t, size_t from, size_t to)
-{
-    const char *old = cd_game_comment(g, cd_game_ply(g));
-    size_t had = old ? strlen(old) : 0, n = 0;
-    char *text = malloc(had + 1 + (to - from) + 1);
-    if (!text)
-        return CD_ERR_OVERFLOW;
-    if (had)
-        memcpy(text, old, had);
-    n = had;
-    for (size_t i = from; i < to; i++) {
-        if (is_space((unsigned char)t[i])) {
-            if (n > 0 && text[n - 1] != ' ')
-                text[n++] = ' ';
-        } else {
-            if (n > 0 && n == had)
-                text[n++] = ' ';
-            text[n++] = t[i];
-        }
-    }
-    while (n > 0 && text[n - 1] == ' ')
-        n--;
-    text[n] = '\0';
-    cd_result r = n > had ? cd_game_set_comment(g, cd_game_ply(g), text) : CD_OK;
-    free(text);
-    return r;
-}
-
-/* Skip white space, a UTF-8 byte order mark, {comments}, ;comments and %lines; the comments
- * are kept in `keep` at its current ply when it is not NULL. */
-static cd_result skip_filler(reader *rd, cd_game *keep)
-{
-    const char *t = rd->text;
-    for (;;) {
-        unsigned char c = (unsigned char)t[rd->i];
-        size_t from = rd->i + 1;
-        if (is_space(c)) {
-            rd->i++;
-        } else if (c == 0xEF && (unsigned char)t[rd->i + 1] == 0xBB &&
-                   (unsigned char)t[rd->i + 2] == 0xBF) {
-            rd->i += 3;
-        } else if (c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
-            while (t[rd->i] && t[rd->i] != '\n')
-                rd->i++;
-            if (c == ';' && keep && keep_comment(keep, t, from, rd->i) != CD_OK)
-                return fail(rd, from - 1, CD_ERR_OVERFLOW, "out of memory for a comment");
-        } else if (c == '{') {
-            size_t open = rd->i;
-            while (t[rd->i] && t[rd->i] != '}')
-                rd->i++;
-            if (!t[rd->i])
-                return fail(rd, open, CD_ERR_MOVE, "unterminated comment: '{' without '}'");
-            if (keep && keep_comment(keep, t, from, rd->i) != CD_OK)
-                return fail(rd, open, CD_ERR_OVERFLOW, "out of memory for a comment");
-            rd->i++;
-        } else {
-            return CD_OK;
-        }
-    }
-}
-
-static int is_word_char(int c) { return isalnum(c) || c >= 0x80 || (c && strchr(".-:/!?*", c)); }
-
-/* "(!)", "(?)", "(!?)" ...: a move strength in parentheses at offset i; its length or 0. */
-static size_t strength_in_parens(const char *t, size_t i)
-{
-    size_t k = i + 1;
-    while (t[k] == '!' || t[k] == '?')
-        k++;
-    return k > i + 1 && k <= i + 4 && t[k] == ')' ? k + 1 - i : 0;
-}
-
-/* Skip a variation starting at the '(' at rd->i, with everything nested in it. */
-static cd_result skip_variation(reader *rd)
-{
-    const char *t = rd->text;
-    size_t open[CD_PDN_MAX_DEPTH];
-    int depth = 0;
-    for (;;) {
-        char c = t[rd->i];
-        if (c == '(') {
-            size_t s = strength_in_parens(t, rd->i);
-            if (s) {
-                rd->i += s;
-                continue;
-            }
-            if (depth == CD_PDN_MAX_DEPTH)
-                return fail(rd, rd->i, CD_ERR_OVERFLOW, "variations nested deeper than %d",
-                            CD_PDN_MAX_DEPTH);
-            open[depth++] = rd->i++;
-        } else if (c == ')') {
-            rd->i++;
-            if (--depth == 0)
-                return CD_OK;
-        } else if (c == '{' || c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
-            cd_result r = skip_filler(rd, NULL);
-            if (r != CD_OK)
-                return r;
-        } else if (c == '\0' || c == '[') {
-            return fail(rd, open[depth - 1], CD_ERR_MOVE,
-                        "unterminated variation: '(' without ')'");
-        } else {
-            rd->i++;
-        }
-    }
-}
 
 /* ------------------------------------------------------------------ reader: tags */
 
-/* The tags the reader acts on, with the offset of each value for messages. */
+/* The tags the pdn_reader acts on, with the offset of each value for messages. */
 typedef struct {
     char gametype[CD_PDN_MAX_VALUE], variant[CD_PDN_MAX_VALUE], fen[CD_PDN_MAX_VALUE];
     char result[CD_PDN_MAX_VALUE];
@@ -607,7 +51,7 @@ typedef struct {
  * nothing read) when the tag's name is already in tags: it starts the next
  * game's header.
  */
-static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
+static cd_result read_tag(pdn_reader *rd, cd_pdn_tags *tags, header *h, int *again)
 {
     const char *t = rd->text;
     size_t open = rd->i++;
@@ -619,13 +63,13 @@ static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
     size_t nlen = rd->i - name_at;
     char tmp[64];
     if (nlen == 0)
-        return fail(rd, name_at, CD_ERR_MOVE, "tag: expected a name after '['");
-    if (!valid_name(t + name_at, nlen))
-        return fail(rd, name_at, nlen >= CD_PDN_MAX_NAME ? CD_ERR_OVERFLOW : CD_ERR_MOVE,
-                    "tag name '%s' is not a valid name (a letter, then letters, digits, '_'; "
-                    "at most %d)",
-                    shown(t + name_at, nlen, tmp, sizeof tmp), CD_PDN_MAX_NAME - 1);
-    if (tag_index(tags, t + name_at, nlen) >= 0) {
+        return pdn_fail(rd, name_at, CD_ERR_MOVE, "tag: expected a name after '['");
+    if (!pdn_valid_name(t + name_at, nlen))
+        return pdn_fail(rd, name_at, nlen >= CD_PDN_MAX_NAME ? CD_ERR_OVERFLOW : CD_ERR_MOVE,
+                        "tag name '%s' is not a valid name (a letter, then letters, digits, '_'; "
+                        "at most %d)",
+                        pdn_shown(t + name_at, nlen, tmp, sizeof tmp), CD_PDN_MAX_NAME - 1);
+    if (pdn_tag_index(tags, t + name_at, nlen) >= 0) {
         rd->i = open;
         *again = 1;
         return CD_OK;
@@ -633,23 +77,24 @@ static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
     while (t[rd->i] == ' ' || t[rd->i] == '\t')
         rd->i++;
     if (t[rd->i] != '"')
-        return fail(rd, rd->i, CD_ERR_MOVE, "tag %.*s: expected '\"' before the value", (int)nlen,
-                    t + name_at);
+        return pdn_fail(rd, rd->i, CD_ERR_MOVE, "tag %.*s: expected '\"' before the value",
+                        (int)nlen, t + name_at);
     size_t value_at = rd->i++;
     char value[CD_PDN_MAX_VALUE];
     size_t vlen = 0;
     for (;;) {
         char c = t[rd->i];
         if (c == '\0' || c == '\n' || c == '\r')
-            return fail(rd, value_at, CD_ERR_MOVE,
-                        "tag %.*s: unterminated value ('\"' without '\"')", (int)nlen, t + name_at);
+            return pdn_fail(rd, value_at, CD_ERR_MOVE,
+                            "tag %.*s: unterminated value ('\"' without '\"')", (int)nlen,
+                            t + name_at);
         if (c == '"')
             break;
         if (c == '\\' && (t[rd->i + 1] == '"' || t[rd->i + 1] == '\\'))
             c = t[++rd->i];
         if (vlen + 1 >= CD_PDN_MAX_VALUE)
-            return fail(rd, value_at, CD_ERR_OVERFLOW, "tag %.*s: value longer than %d bytes",
-                        (int)nlen, t + name_at, CD_PDN_MAX_VALUE - 1);
+            return pdn_fail(rd, value_at, CD_ERR_OVERFLOW, "tag %.*s: value longer than %d bytes",
+                            (int)nlen, t + name_at, CD_PDN_MAX_VALUE - 1);
         value[vlen++] = c;
         rd->i++;
     }
@@ -658,10 +103,10 @@ static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
     while (t[rd->i] == ' ' || t[rd->i] == '\t')
         rd->i++;
     if (t[rd->i] != ']')
-        return fail(rd, open, CD_ERR_MOVE, "unterminated tag %.*s: '[' without ']'", (int)nlen,
-                    t + name_at);
+        return pdn_fail(rd, open, CD_ERR_MOVE, "unterminated tag %.*s: '[' without ']'", (int)nlen,
+                        t + name_at);
     rd->i++;
-    if (!tags_add(tags, t + name_at, nlen, value, vlen))
+    if (!pdn_tags_add(tags, t + name_at, nlen, value, vlen))
         tags->dropped++;
 
     struct {
@@ -684,7 +129,7 @@ static cd_result read_tag(reader *rd, cd_pdn_tags *tags, header *h, int *again)
 }
 
 /* Parse ",W,10,10,N2,0" after the GameType number: checks the board size against r. */
-static cd_result check_gametype(reader *rd, const header *h, const cd_rules *r)
+static cd_result check_gametype(pdn_reader *rd, const header *h, const cd_rules *r)
 {
     const char *s = h->gametype;
     while (*s == ' ' || *s == '\t')
@@ -719,50 +164,52 @@ static cd_result check_gametype(reader *rd, const header *h, const cd_rules *r)
         }
     }
     if (!ok || w < 0 || ht < 0)
-        return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                    "GameType \"%s\": expected \"type\" or \"type,colour,width,height,notation\"",
-                    h->gametype);
+        return pdn_fail(
+            rd, h->gametype_at, CD_ERR_VARIANT,
+            "GameType \"%s\": expected \"type\" or \"type,colour,width,height,notation\"",
+            h->gametype);
     if (w != cd_rules_width(r) || ht != cd_rules_height(r))
-        return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                    "GameType \"%s\": board %dx%d, but %s is played on %dx%d", h->gametype, w, ht,
-                    r->name, cd_rules_width(r), cd_rules_height(r));
+        return pdn_fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                        "GameType \"%s\": board %dx%d, but %s is played on %dx%d", h->gametype, w,
+                        ht, r->name, cd_rules_width(r), cd_rules_height(r));
     return CD_OK;
 }
 
 /* The variant of the game from its tags and the caller's rules. */
-static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
+static cd_result pick_rules(pdn_reader *rd, const header *h, const cd_rules *rules,
                             const cd_rules **out)
 {
     int type = -1;
     if (h->has_gametype) {
-        type = gametype_number(h->gametype);
+        type = pdn_gametype_number(h->gametype);
         if (type < 0)
-            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                        "GameType \"%s\": expected a game type number", h->gametype);
+            return pdn_fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                            "GameType \"%s\": expected a game type number", h->gametype);
     }
     const cd_rules *r;
     if (h->has_variant) {
-        r = rules && name_eq(rules->name, h->variant) ? rules : cd_rules_find(h->variant);
+        r = rules && pdn_name_eq(rules->name, h->variant) ? rules : cd_rules_find(h->variant);
         if (!r)
-            return fail(rd, h->variant_at, CD_ERR_VARIANT, "unknown Variant \"%s\"", h->variant);
-        const char *typed = type >= 0 ? gametype_variant(type) : NULL;
-        if (type >= 0 && gametype_number(r->gametype) != type &&
-            !(typed && name_eq(typed, r->name)))
-            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                        "GameType %d does not match Variant \"%s\" (GameType %s)", type, h->variant,
-                        r->gametype);
+            return pdn_fail(rd, h->variant_at, CD_ERR_VARIANT, "unknown Variant \"%s\"",
+                            h->variant);
+        const char *typed = type >= 0 ? pdn_gametype_variant(type) : NULL;
+        if (type >= 0 && pdn_gametype_number(r->gametype) != type &&
+            !(typed && pdn_name_eq(typed, r->name)))
+            return pdn_fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                            "GameType %d does not match Variant \"%s\" (GameType %s)", type,
+                            h->variant, r->gametype);
     } else if (h->has_gametype) {
-        const char *name = gametype_variant(type);
+        const char *name = pdn_gametype_variant(type);
         if (!name) {
             char list[768];
-            gametype_list(list, sizeof list);
-            return fail(rd, h->gametype_at, CD_ERR_VARIANT,
-                        "unsupported GameType %d (supported: %s; or give a Variant tag)", type,
-                        list);
+            pdn_gametype_list(list, sizeof list);
+            return pdn_fail(rd, h->gametype_at, CD_ERR_VARIANT,
+                            "unsupported GameType %d (supported: %s; or give a Variant tag)", type,
+                            list);
         }
-        r = rules && name_eq(rules->name, name) ? rules : cd_rules_find(name);
+        r = rules && pdn_name_eq(rules->name, name) ? rules : cd_rules_find(name);
         if (!r)
-            return fail(rd, h->gametype_at, CD_ERR_VARIANT, "no rules for GameType %d", type);
+            return pdn_fail(rd, h->gametype_at, CD_ERR_VARIANT, "no rules for GameType %d", type);
     } else {
         r = rules ? rules : cd_rules_find("international");
     }
@@ -864,7 +311,7 @@ static void ply_name(const cd_game *g, char *out, size_t len)
              cd_game_position(g)->side == CD_WHITE ? "White" : "Black");
 }
 
-static cd_result read_movetext(reader *rd, cd_game *g, int *result);
+static cd_result read_movetext(pdn_reader *rd, cd_game *g, int *result);
 
 #define PDN_MAX_PATHS 16 /* paths of an ambiguous capture tried */
 
@@ -874,7 +321,7 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result);
  * lets the game go on, it is played with a warning (as lidraughts' importer does); else the
  * ambiguity is the error. In a trial itself the reading stops here (the path got this far).
  */
-static cd_result resolve_ambiguous(reader *rd, cd_game *g, size_t at, const char *text,
+static cd_result resolve_ambiguous(pdn_reader *rd, cd_game *g, size_t at, const char *text,
                                    const char *where, const char *perr)
 {
     if (rd->trial) {
@@ -884,12 +331,12 @@ static cd_result resolve_ambiguous(reader *rd, cd_game *g, size_t at, const char
     cd_move paths[PDN_MAX_PATHS];
     int n = cd_move_candidates(cd_game_position(g), text, paths, PDN_MAX_PATHS);
     if (n < 2 || n > PDN_MAX_PATHS)
-        return fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s", where, perr);
+        return pdn_fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s", where, perr);
     int ply = cd_game_ply(g), good = -1, goods = 0;
     for (int k = 0; k < n; k++) {
         if (cd_game_play(g, &paths[k]) != CD_OK)
             continue;
-        reader trial = *rd;
+        pdn_reader trial = *rd;
         trial.err = NULL;
         trial.errlen = 0;
         trial.warn = NULL;
@@ -904,17 +351,18 @@ static cd_result resolve_ambiguous(reader *rd, cd_game *g, size_t at, const char
             cd_game_undo(g);
     }
     if (goods != 1)
-        return fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s (%s)", where, perr,
-                    goods ? "the rest of the main line replays after more than one of them"
-                          : "the rest of the main line replays after none of them");
+        return pdn_fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s (%s)", where, perr,
+                        goods ? "the rest of the main line replays after more than one of them"
+                              : "the rest of the main line replays after none of them");
     char full[256];
     cd_move_to_text(cd_game_position(g), &paths[good], -1, full, sizeof full);
     cd_result r = cd_game_play(g, &paths[good]);
     if (r != CD_OK)
-        return fail(rd, at, r, "%s: move '%s' could not be played (%s)", where, full,
-                    cd_result_str(r));
-    warn(rd, at, "%s: move '%s' is ambiguous; took %s, the only path after which the game goes on",
-         where, text, full);
+        return pdn_fail(rd, at, r, "%s: move '%s' could not be played (%s)", where, full,
+                        cd_result_str(r));
+    pdn_warn(rd, at,
+             "%s: move '%s' is ambiguous; took %s, the only path after which the game goes on",
+             where, text, full);
     return CD_OK;
 }
 
@@ -924,13 +372,13 @@ static cd_result resolve_ambiguous(reader *rd, cd_game *g, size_t at, const char
  * the square where text ends, it is joined to text, until text names a legal move (*m, 1, with
  * rd->i past the words used). 0 and nothing consumed when no such path is found.
  */
-static int join_jumps(reader *rd, cd_game *g, char *text, size_t cap, cd_move *m)
+static int join_jumps(pdn_reader *rd, cd_game *g, char *text, size_t cap, cd_move *m)
 {
     const char *t = rd->text;
     size_t save = rd->i, len = strlen(text), keep = len;
     for (int k = 0; k < 32; k++) { /* at most 32 jumps */
         size_t j = rd->i;
-        while (is_space((unsigned char)t[j]))
+        while (pdn_is_space((unsigned char)t[j]))
             j++;
         size_t d = j;
         while (isdigit((unsigned char)t[d]))
@@ -938,11 +386,11 @@ static int join_jumps(reader *rd, cd_game *g, char *text, size_t cap, cd_move *m
         if (d > j && t[d] == '.') {
             while (t[d] == '.')
                 d++;
-            for (j = d; is_space((unsigned char)t[j]);)
+            for (j = d; pdn_is_space((unsigned char)t[j]);)
                 j++;
         }
         size_t e = j;
-        while (is_word_char((unsigned char)t[e]))
+        while (pdn_is_word_char((unsigned char)t[e]))
             e++;
         char next[CD_PDN_MAX_TOKEN + CD_PDN_MAX_TOKEN / 2 + 8];
         if (e == j || e - j > CD_PDN_MAX_TOKEN ||
@@ -967,7 +415,7 @@ static int join_jumps(reader *rd, cd_game *g, char *text, size_t cap, cd_move *m
 }
 
 /* Play the move word w[0..n) at offset at; the word may still carry annotations. */
-static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, size_t n)
+static cd_result play_word(pdn_reader *rd, cd_game *g, size_t at, const char *w, size_t n)
 {
     char tmp[64], text[CD_PDN_MAX_TOKEN + CD_PDN_MAX_TOKEN / 2 + 8], where[64];
     size_t core = n;
@@ -976,18 +424,19 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
     if (core == 0)
         return CD_OK; /* a lone annotation */
     if (!move_shape(w, core, text, sizeof text, rd->turned ? cd_game_position(g)->rules : NULL))
-        return fail(rd, at, CD_ERR_MOVE, "unexpected '%s' (expected a move, move number or result)",
-                    shown(w, n, tmp, sizeof tmp));
+        return pdn_fail(rd, at, CD_ERR_MOVE,
+                        "unexpected '%s' (expected a move, move number or result)",
+                        pdn_shown(w, n, tmp, sizeof tmp));
     ply_name(g, where, sizeof where);
     cd_reason why;
     if (cd_game_status(g, &why) != CD_ONGOING)
-        return fail(rd, at, CD_ERR_ILLEGAL, "%s: move '%s' after the end of the game (%s)", where,
-                    text, cd_reason_str(why));
+        return pdn_fail(rd, at, CD_ERR_ILLEGAL, "%s: move '%s' after the end of the game (%s)",
+                        where, text, cd_reason_str(why));
     char perr[512];
     cd_move m;
     cd_result r = cd_move_parse(cd_game_position(g), text, &m, perr, sizeof perr);
     if (r == CD_ERR_OVERFLOW)
-        return fail(rd, at, CD_ERR_ARG, "%s: out of memory", where);
+        return pdn_fail(rd, at, CD_ERR_OVERFLOW, "%s: out of memory", where);
     if (r == CD_ERR_AMBIGUOUS)
         return resolve_ambiguous(rd, g, at, text, where, perr);
     if (r == CD_ERR_ILLEGAL && strpbrk(text, "xX:")) {
@@ -997,27 +446,28 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
             char words[64];
             size_t k = 0;
             for (size_t i = at; i < rd->i && k + 4 < sizeof words; i++)
-                if (!is_space((unsigned char)rd->text[i]))
+                if (!pdn_is_space((unsigned char)rd->text[i]))
                     words[k++] = rd->text[i];
                 else if (k && words[k - 1] != ' ')
                     words[k++] = ' ';
             words[k] = '\0';
-            warn(rd, at, "%s: the capture '%s' is written as separate jumps", where, words);
+            pdn_warn(rd, at, "%s: the capture '%s' is written as separate jumps", where, words);
             r = CD_OK;
         }
     }
     if (r == CD_ERR_ILLEGAL && rd->result_tag && strlen(rd->result_tag) == core &&
         !memcmp(rd->result_tag, w, core))
-        return fail(rd, at, r,
-                    "%s: '%s' (the Result tag's value) ends the game, but it is not a PDN result "
-                    "(2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 *) and not a legal move",
-                    where, rd->result_tag);
+        return pdn_fail(
+            rd, at, r,
+            "%s: '%s' (the Result tag's value) ends the game, but it is not a PDN result "
+            "(2-0 0-2 1-1 1-0 0-1 1/2-1/2 0-0 *) and not a legal move",
+            where, rd->result_tag);
     if (r != CD_OK)
-        return fail(rd, at, r, "%s: %s", where, perr);
+        return pdn_fail(rd, at, r, "%s: %s", where, perr);
     r = cd_game_play(g, &m);
     if (r != CD_OK)
-        return fail(rd, at, r == CD_ERR_OVERFLOW ? CD_ERR_ARG : r,
-                    "%s: move '%s' could not be played (%s)", where, text, cd_result_str(r));
+        return pdn_fail(rd, at, r, "%s: move '%s' could not be played (%s)", where, text,
+                        cd_result_str(r));
     return CD_OK;
 }
 
@@ -1025,13 +475,13 @@ static cd_result play_word(reader *rd, cd_game *g, size_t at, const char *w, siz
  * Read the movetext of one game into g. *result gets the result word's status
  * (-1 when the game ended without one, or with '*').
  */
-static cd_result read_movetext(reader *rd, cd_game *g, int *result)
+static cd_result read_movetext(pdn_reader *rd, cd_game *g, int *result)
 {
     const char *t = rd->text;
     *result = -1;
     for (;;) {
         /* comments of the main line are kept, not those met in a trial or past an unknown move */
-        cd_result r = skip_filler(rd, rd->trial || rd->unknown ? NULL : g);
+        cd_result r = pdn_skip_filler(rd, rd->trial || rd->unknown ? NULL : g);
         if (r != CD_OK)
             return r;
         size_t at = rd->i;
@@ -1039,43 +489,43 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result)
         if (c == '\0' || c == '[')
             return CD_OK;
         if (c == '(') {
-            size_t s = strength_in_parens(t, at);
+            size_t s = pdn_strength_in_parens(t, at);
             if (s)
                 rd->i += s;
-            else if ((r = skip_variation(rd)) != CD_OK)
+            else if ((r = pdn_skip_variation(rd)) != CD_OK)
                 return r;
             continue;
         }
         if (c == ')')
-            return fail(rd, at, CD_ERR_MOVE, "')' without '('");
+            return pdn_fail(rd, at, CD_ERR_MOVE, "')' without '('");
         if (c == '}')
-            return fail(rd, at, CD_ERR_MOVE, "'}' without '{'");
+            return pdn_fail(rd, at, CD_ERR_MOVE, "'}' without '{'");
         if (c == '$') {
             rd->i++;
             if (!isdigit((unsigned char)t[rd->i]))
-                return fail(rd, at, CD_ERR_MOVE, "'$' without a number (NAG)");
+                return pdn_fail(rd, at, CD_ERR_MOVE, "'$' without a number (NAG)");
             while (isdigit((unsigned char)t[rd->i]))
                 rd->i++;
             continue;
         }
         if (c == '/')
-            return fail(rd, at, CD_ERR_MOVE,
-                        "a set-up '/.../' inside the main line is not supported");
-        if (c == '*' && (t[at + 1] == '\0' || !is_word_char((unsigned char)t[at + 1]))) {
+            return pdn_fail(rd, at, CD_ERR_MOVE,
+                            "a set-up '/.../' inside the main line is not supported");
+        if (c == '*' && (t[at + 1] == '\0' || !pdn_is_word_char((unsigned char)t[at + 1]))) {
             rd->i++;
             return CD_OK;
         }
-        if (!is_word_char(c)) {
+        if (!pdn_is_word_char(c)) {
             char tmp[8];
-            return fail(rd, at, CD_ERR_MOVE, "unexpected character '%s' (0x%02x)",
-                        shown(t + at, 1, tmp, sizeof tmp), c);
+            return pdn_fail(rd, at, CD_ERR_MOVE, "unexpected character '%s' (0x%02x)",
+                            pdn_shown(t + at, 1, tmp, sizeof tmp), c);
         }
-        while (is_word_char((unsigned char)t[rd->i]))
+        while (pdn_is_word_char((unsigned char)t[rd->i]))
             rd->i++;
         size_t n = rd->i - at;
         if (n > CD_PDN_MAX_TOKEN)
-            return fail(rd, at, CD_ERR_OVERFLOW, "a word of %zu characters (at most %d)", n,
-                        CD_PDN_MAX_TOKEN);
+            return pdn_fail(rd, at, CD_ERR_OVERFLOW, "a word of %zu characters (at most %d)", n,
+                            CD_PDN_MAX_TOKEN);
         const char *w = t + at;
         int res = result_of(w, n);
         if (res >= 0) {
@@ -1114,10 +564,11 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result)
             }
             char where[64];
             ply_name(g, where, sizeof where);
-            warn(rd, at,
-                 "%s: an unknown move '-': the game is kept up to here, the rest of its main line "
-                 "is not replayed",
-                 where);
+            pdn_warn(
+                rd, at,
+                "%s: an unknown move '-': the game is kept up to here, the rest of its main line "
+                "is not replayed",
+                where);
             continue;
         }
         /* A move split by white space, "1- 6" or "28x 6": PDN 3.0's reading grammar takes the
@@ -1125,13 +576,13 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result)
         char joined[CD_PDN_MAX_TOKEN + 1];
         while (n >= 2 && strchr("-xX:", w[n - 1]) && isdigit((unsigned char)w[n - 2])) {
             size_t j = rd->i;
-            while (is_space((unsigned char)t[j]))
+            while (pdn_is_space((unsigned char)t[j]))
                 j++;
             if (!isdigit((unsigned char)t[j]) &&
                 !(isalpha((unsigned char)t[j]) && isdigit((unsigned char)t[j + 1])))
                 break;
             size_t e = j;
-            while (is_word_char((unsigned char)t[e]))
+            while (pdn_is_word_char((unsigned char)t[e]))
                 e++;
             if (n + (e - j) > CD_PDN_MAX_TOKEN)
                 break;
@@ -1195,15 +646,15 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         tags = &local;
     cd_pdn_tags_init(tags);
     char warned[512] = "";
-    reader rd = {text, *pos, err, errlen, *pos, 1, 0, 0, 0, 0, warned, sizeof warned, 0, NULL};
+    pdn_reader rd = {text, *pos, err, errlen, *pos, 1, 0, 0, 0, 0, warned, sizeof warned, 0, NULL};
     header *h = calloc(1, sizeof *h);
     if (!h) {
         if (err && errlen)
             snprintf(err, errlen, "PDN: out of memory");
-        return CD_ERR_ARG;
+        return CD_ERR_OVERFLOW;
     }
     cd_game *g = NULL;
-    cd_result r = skip_filler(&rd, NULL);
+    cd_result r = pdn_skip_filler(&rd, NULL);
     if (r != CD_OK)
         goto done;
     if (!text[rd.i]) {
@@ -1219,7 +670,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         if (again)
             break;
         after_tags = rd.i;
-        if ((r = skip_filler(&rd, NULL)) != CD_OK)
+        if ((r = pdn_skip_filler(&rd, NULL)) != CD_OK)
             goto done;
     }
     if (text[rd.i] != '[')
@@ -1249,7 +700,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
             char ferr[256];
             r = cd_position_from_fen(&start, use, h->fen, ferr, sizeof ferr);
             if (r != CD_OK) {
-                r = fail(&rd, h->fen_at, r, "%s", ferr);
+                r = pdn_fail(&rd, h->fen_at, r, "%s", ferr);
                 goto done;
             }
         } else {
@@ -1258,7 +709,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         cd_game_free(g);
         g = cd_game_new(use, &start);
         if (!g) {
-            r = fail(&rd, rd.i, CD_ERR_ARG, "out of memory");
+            r = pdn_fail(&rd, rd.i, CD_ERR_OVERFLOW, "out of memory");
             goto done;
         }
         draw = cd_game_draw_rules(g);
@@ -1298,7 +749,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         else if (result == CD_DRAW && st == CD_ONGOING)
             cd_game_agree_draw(g);
     }
-    while (is_space((unsigned char)text[rd.i]))
+    while (pdn_is_space((unsigned char)text[rd.i]))
         rd.i++;
 
 done:

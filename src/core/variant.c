@@ -302,7 +302,7 @@ const char *cd_result_str(cd_result r)
     case CD_ERR_ILLEGAL: return "illegal move";
     case CD_ERR_AMBIGUOUS: return "ambiguous move";
     case CD_ERR_ARG: return "bad argument";
-    case CD_ERR_OVERFLOW: return "buffer too small";
+    case CD_ERR_OVERFLOW: return "buffer too small or out of memory";
     case CD_ERR_IO: return "file error";
     }
     return "unknown error";

@@ -52,22 +52,24 @@
  * Threads: the main thread reads commands; `go` starts one search thread that runs cd_search
  * and prints `info` and `done`. All output goes through one mutex, which also guards the
  * search flags (searching, stop/ponder-hit requests).
+ *
+ * This file is the session (state, search thread, commands); the text of lines, numbers, moves
+ * and the square numbering is hub_codec.c's.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "condraughts.h"
 #include "hub.h"
+#include "hub_codec.h"
 
 #define HUB_NAME             "condraughts"
 #define HUB_VERSION          "0.1"
@@ -77,169 +79,7 @@
 #define HUB_HASH_MAX         32768
 #define HUB_THREADS_MAX      64  /* the engine's CD_MAX_THREADS */
 #define HUB_DEFAULT_MOVETIME 1.0 /* seconds, for `go think` when `level` set no limit */
-#define HUB_MAX_ARGS         64
-#define HUB_MAX_LINE         (1 << 20)
 #define HUB_PV_LEN           16384
-
-/* ------------------------------------------------------------------ line syntax */
-
-typedef struct hub_arg {
-    const char *name;
-    const char *value; /* "" for a flag */
-    int has_value;
-} hub_arg;
-
-typedef struct hub_line {
-    const char *cmd;
-    int nargs;
-    hub_arg args[HUB_MAX_ARGS];
-} hub_line;
-
-static int is_blank(char c) { return isspace((unsigned char)c) != 0; }
-
-static int is_id(char c)
-{
-    unsigned char u = (unsigned char)c;
-    return u && !iscntrl(u) && !isspace(u) && u != '=' && u != '"';
-}
-
-static void skip_blanks(const char **p)
-{
-    while (is_blank(**p))
-        (*p)++;
-}
-
-/* Copy a name at *p into *store (NUL-terminated); NULL if there is none. */
-static const char *scan_name(const char **p, char **store)
-{
-    const char *s = *p;
-    if (!is_id(*s))
-        return NULL;
-    char *out = *store;
-    while (is_id(*s))
-        *(*store)++ = *s++;
-    *(*store)++ = '\0';
-    *p = s;
-    return out;
-}
-
-/*
- * Split a line into command and arguments. `store` must hold 2 * strlen(line) + 2 bytes; the
- * strings of *out point into it. Returns 0, or -1 with a message in err.
- */
-static int parse_line(const char *line, hub_line *out, char *store, char *err, size_t errlen)
-{
-    const char *p = line;
-    out->cmd = NULL;
-    out->nargs = 0;
-    skip_blanks(&p);
-    if (!*p) {
-        snprintf(err, errlen, "missing command");
-        return -1;
-    }
-    out->cmd = scan_name(&p, &store);
-    if (!out->cmd) {
-        snprintf(err, errlen, "a line must start with a command name");
-        return -1;
-    }
-    for (;;) {
-        skip_blanks(&p);
-        if (!*p)
-            return 0;
-        if (out->nargs == HUB_MAX_ARGS) {
-            snprintf(err, errlen, "too many arguments (at most %d)", HUB_MAX_ARGS);
-            return -1;
-        }
-        hub_arg *a = &out->args[out->nargs];
-        a->name = scan_name(&p, &store);
-        if (!a->name) {
-            snprintf(err, errlen, "%s",
-                     *p == '=' ? "'=' without an argument name"
-                               : "quoted text without an argument name");
-            return -1;
-        }
-        skip_blanks(&p);
-        if (*p == '=') {
-            p++;
-            skip_blanks(&p);
-            if (*p == '"') {
-                p++;
-                a->value = store;
-                while (*p && *p != '"')
-                    *store++ = *p++;
-                *store++ = '\0';
-                if (!*p) {
-                    snprintf(err, errlen, "missing closing quote in the value of '%s'", a->name);
-                    return -1;
-                }
-                p++;
-            } else {
-                a->value = scan_name(&p, &store);
-                if (!a->value) {
-                    snprintf(err, errlen, "missing value after '%s='", a->name);
-                    return -1;
-                }
-            }
-            a->has_value = 1;
-        } else {
-            a->value = "";
-            a->has_value = 0;
-        }
-        out->nargs++;
-    }
-}
-
-/* The last argument called name, or NULL. */
-static const hub_arg *arg_get(const hub_line *l, const char *name)
-{
-    for (int i = l->nargs - 1; i >= 0; i--)
-        if (!strcmp(l->args[i].name, name))
-            return &l->args[i];
-    return NULL;
-}
-
-static int parse_long(const char *s, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > max)
-        return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!isdigit((unsigned char)*s))
-        return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno)
-        return 0;
-    *out = (uint64_t)v;
-    return 1;
-}
-
-static int parse_real(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-static int name_eq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return 0;
-    return *a == *b;
-}
 
 /* ------------------------------------------------------------------ state */
 
@@ -257,7 +97,7 @@ enum { MODE_THINK, MODE_PONDER, MODE_ANALYZE };
 
 typedef struct hub {
     FILE *in, *out;
-    pthread_mutex_t lock; /* output and the fields marked (lock) */
+    mtx_t lock; /* output and the fields marked (lock) */
     const cd_rules *rules;
     cd_game *game;
     cd_engine *engine; /* created at `init` or the first search */
@@ -269,7 +109,7 @@ typedef struct hub {
     hub_level level;
 
     /* the search */
-    pthread_t thread;
+    thrd_t thread;
     int thread_live;      /* main thread: a search thread to join */
     int searching;        /* (lock) a search runs and has not printed `done` */
     int stop_req;         /* (lock) `stop` arrived during this search */
@@ -281,47 +121,6 @@ typedef struct hub {
     cd_movelist scratch; /* (lock) used while formatting output */
     char pv[HUB_PV_LEN]; /* (lock) */
 } hub;
-
-/* ------------------------------------------------------------------ square numbering */
-
-/*
- * `set-param name=numbering value=variant`: the squares of moves (`moves=`, `done`, `pv`) in the
- * numbering pydraughts uses for Hub engines on 8x8 (its convert.py, _rotate_move): the variants
- * written in algebraic notation (Russian, Brazilian and their rows, Czech, Turkish) number from
- * a1, row by row from the bottom (notation 0: a1 = 1, c1 = 2, ..., b2 = 5); English and pool
- * turn the board (notation 1: square n is our 33 - n); the others keep ours. Positions (`pos=`)
- * stay in our order, as pydraughts writes them. The map is its own inverse.
- */
-static int variant_square(const cd_rules *r, int sq)
-{
-    int width = cd_rules_width(r), height = cd_rules_height(r), n = cd_rules_squares(r);
-    if (width != 8 || height != 8 || sq < 1 || sq > n)
-        return sq;
-    if (r->flags & CD_RULE_ALGEBRAIC) {
-        int per = n / height, row = (sq - 1) / per;
-        return (height - 1 - row) * per + (sq - 1) % per + 1;
-    }
-    if (!strcmp(r->name, "english") || !strcmp(r->name, "pool"))
-        return n + 1 - sq;
-    return sq;
-}
-
-/* Copy move text with every square number put through variant_square. */
-static void renumber(const cd_rules *r, const char *in, char *out, size_t len)
-{
-    size_t k = 0;
-    while (*in && k + 8 < len) {
-        if (isdigit((unsigned char)*in)) {
-            long v = 0;
-            while (isdigit((unsigned char)*in) && v < 100000)
-                v = v * 10 + (*in++ - '0');
-            k += (size_t)snprintf(out + k, len - k, "%d", variant_square(r, (int)v));
-        } else {
-            out[k++] = *in++;
-        }
-    }
-    out[k] = '\0';
-}
 
 /* ------------------------------------------------------------------ output */
 
@@ -339,11 +138,11 @@ static void say(hub *h, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     vfprintf(h->out, fmt, ap);
     fputc('\n', h->out);
     fflush(h->out);
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     va_end(ap);
 }
 
@@ -365,87 +164,19 @@ static void hub_error(hub *h, const char *fmt, ...)
 
 /* ------------------------------------------------------------------ moves */
 
-static int find_legal(const cd_movelist *list, const cd_move *m, cd_move *out)
-{
-    for (int i = 0; i < list->count; i++)
-        if (cd_move_equal(&list->moves[i], m)) {
-            *out = list->moves[i];
-            return 1;
-        }
-    return 0;
-}
-
-/*
- * A Hub capture with its captured squares in any order ("28x23x19"): match from, to and the
- * captured set against the legal moves. Returns 1 on exactly one match.
- */
-static int match_hub_capture(const cd_position *pos, const char *text, cd_move *out)
-{
-    int sq[64], n = 0;
-    const char *p = text;
-    while (*p) {
-        if (!isdigit((unsigned char)*p) || n == 64)
-            return 0;
-        long v = 0;
-        while (isdigit((unsigned char)*p) && v < 1000)
-            v = v * 10 + (*p++ - '0');
-        sq[n++] = (int)v;
-        if (*p == 'x' || *p == 'X')
-            p++;
-        else if (*p)
-            return 0;
-    }
-    if (n < 3)
-        return 0;
-    cd_movelist *list = malloc(sizeof *list);
-    if (!list)
-        return 0;
-    cd_generate(pos, list);
-    int found = 0;
-    for (int i = 0; i < list->count; i++) {
-        const cd_move *m = &list->moves[i];
-        if (cd_move_from(pos, m) != sq[0] || cd_move_to(pos, m) != sq[1] || m->ncaptured != n - 2)
-            continue;
-        int caps[64];
-        int k = cd_move_captures(pos, m, caps, 64);
-        int same = k == n - 2 && k <= 64;
-        for (int j = 2; same && j < n; j++) {
-            int hit = 0;
-            for (int c = 0; c < k; c++)
-                hit |= caps[c] == sq[j];
-            same = hit;
-        }
-        if (same) {
-            *out = *m;
-            found++;
-        }
-    }
-    free(list);
-    return found == 1;
-}
-
-static cd_result parse_move(const cd_position *pos, const char *text, cd_move *m, char *err,
-                            size_t errlen)
-{
-    cd_result r = cd_move_parse(pos, text, m, err, errlen);
-    if (r != CD_OK && match_hub_capture(pos, text, m))
-        return CD_OK;
-    return r;
-}
-
 /* Hub text of a move legal in pos (checked with h->scratch); 0 if it is not legal. */
 static int move_hub_locked(hub *h, const cd_position *pos, const cd_move *m, cd_move *legal,
                            char *buf, size_t len)
 {
     cd_generate(pos, &h->scratch);
-    if (!find_legal(&h->scratch, m, legal))
+    if (!hub_find_legal(&h->scratch, m, legal))
         return 0;
     if (cd_move_to_hub(pos, legal, buf, len) >= len)
         return 0;
     if (h->numbering) {
         char ours[512];
         snprintf(ours, sizeof ours, "%s", buf);
-        renumber(pos->rules, ours, buf, len);
+        hub_renumber(pos->rules, ours, buf, len);
     }
     return 1;
 }
@@ -455,7 +186,7 @@ static int move_hub_locked(hub *h, const cd_position *pos, const cd_move *m, cd_
 static void on_info(const cd_search_info *info, void *user)
 {
     hub *h = user;
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     /* A stop or ponder-hit that arrived before cd_search took over the engine may have been
      * reset by it: pass it on again. */
     if (h->stop_req)
@@ -488,7 +219,7 @@ static void on_info(const cd_search_info *info, void *user)
                    info->depth, info->score / 100.0, (unsigned long long)info->nodes, info->time,
                    info->nps / 1e6, pv);
     }
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 }
 
 /* done move=.. [ponder=..]: the search's move if legal, else the first legal move. */
@@ -523,28 +254,28 @@ static void print_done_locked(hub *h, const cd_search_result *res)
     say_locked(h, "%s", line);
 }
 
-static void *search_main(void *arg)
+static int search_main(void *arg)
 {
     hub *h = arg;
     cd_search_result res;
     memset(&res, 0, sizeof res);
     cd_result r = cd_search(h->engine, h->search_game, &h->limits, on_info, h, &res);
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     if (!h->quiet) {
         if (r != CD_OK)
             say_locked(h, "error message=\"search failed: %s\"", cd_result_str(r));
         print_done_locked(h, &res);
     }
     h->searching = 0;
-    pthread_mutex_unlock(&h->lock);
-    return NULL;
+    mtx_unlock(&h->lock);
+    return 0;
 }
 
 static int is_searching(hub *h)
 {
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     int s = h->searching;
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     return s;
 }
 
@@ -553,7 +284,7 @@ static void reap(hub *h)
 {
     if (!h->thread_live)
         return;
-    pthread_join(h->thread, NULL);
+    thrd_join(h->thread, NULL);
     h->thread_live = 0;
     if (h->search_game != h->game)
         cd_game_free(h->search_game);
@@ -562,14 +293,14 @@ static void reap(hub *h)
 
 static void stop_search(hub *h, int quiet)
 {
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     int s = h->searching;
     if (s) {
         h->stop_req = 1;
         if (quiet)
             h->quiet = 1;
     }
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
     if (s)
         cd_engine_stop(h->engine);
 }
@@ -586,7 +317,7 @@ static const cd_rules *find_variant(const char *name)
         {"losing", "antidraughts"},
     };
     for (size_t i = 0; i < sizeof hub_names / sizeof hub_names[0]; i++)
-        if (name_eq(name, hub_names[i].hub))
+        if (hub_name_eq(name, hub_names[i].hub))
             return cd_rules_find(hub_names[i].ours);
     return cd_rules_find(name);
 }
@@ -614,7 +345,7 @@ static void cmd_hub(hub *h, const hub_line *l)
         memcpy(values + used, name, len + 1);
         used += len;
     }
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     say_locked(h, "id name=%s version=%s author=\"%s\" country=%s", HUB_NAME, HUB_VERSION,
                HUB_AUTHOR, HUB_COUNTRY);
     say_locked(h, "param name=variant value=%s type=enum values=\"%s\"", h->rules->name, values);
@@ -624,7 +355,7 @@ static void cmd_hub(hub *h, const hub_line *l)
     say_locked(h, "param name=numbering value=%s type=enum values=\"top-left variant\"",
                h->numbering ? "variant" : "top-left");
     say_locked(h, "wait");
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 }
 
 static void cmd_init(hub *h, const hub_line *l)
@@ -637,7 +368,7 @@ static void cmd_init(hub *h, const hub_line *l)
 
 static void cmd_set_param(hub *h, const hub_line *l)
 {
-    const hub_arg *n = arg_get(l, "name"), *v = arg_get(l, "value");
+    const hub_arg *n = hub_arg_get(l, "name"), *v = hub_arg_get(l, "value");
     if (!n || !n->has_value || !*n->value) {
         hub_error(h, "set-param: missing name=");
         return;
@@ -664,7 +395,7 @@ static void cmd_set_param(hub *h, const hub_line *l)
         }
     } else if (!strcmp(n->value, "hash")) {
         long mb;
-        if (!parse_long(v->value, 1, h->max_hash_mb, &mb)) {
+        if (!hub_parse_long(v->value, 1, h->max_hash_mb, &mb)) {
             hub_error(h, "set-param: hash must be an integer from 1 to %ld (MiB), not '%s'",
                       h->max_hash_mb, v->value);
             return;
@@ -676,7 +407,7 @@ static void cmd_set_param(hub *h, const hub_line *l)
         h->hash_mb = mb;
     } else if (!strcmp(n->value, "threads")) {
         long t;
-        if (!parse_long(v->value, 1, HUB_THREADS_MAX, &t)) {
+        if (!hub_parse_long(v->value, 1, HUB_THREADS_MAX, &t)) {
             hub_error(h, "set-param: threads must be an integer from 1 to %d, not '%s'",
                       HUB_THREADS_MAX, v->value);
             return;
@@ -771,10 +502,10 @@ static void cmd_pos(hub *h, const hub_line *l)
             err[0] = '\0';
             char ours[512];
             if (h->numbering && isdigit((unsigned char)tok[0]))
-                renumber(h->rules, tok, ours, sizeof ours);
+                hub_renumber(h->rules, tok, ours, sizeof ours);
             else
                 snprintf(ours, sizeof ours, "%s", tok);
-            cd_result r = parse_move(cd_game_position(g), ours, &m, err, sizeof err);
+            cd_result r = hub_parse_move(cd_game_position(g), ours, &m, err, sizeof err);
             if (r == CD_OK)
                 r = cd_game_play(g, &m);
             if (r != CD_OK) {
@@ -799,28 +530,28 @@ static void cmd_level(hub *h, const hub_line *l)
         long n;
         double x;
         if (!strcmp(k, "depth")) {
-            if (!parse_long(a->value, 1, 1000, &n))
+            if (!hub_parse_long(a->value, 1, 1000, &n))
                 goto bad;
             lv.depth = n < CD_MAX_PLY ? (int)n : CD_MAX_PLY;
         } else if (!strcmp(k, "nodes")) {
-            if (!parse_u64(a->value, &lv.nodes) || !lv.nodes)
+            if (!hub_parse_u64(a->value, &lv.nodes) || !lv.nodes)
                 goto bad;
         } else if (!strcmp(k, "move-time")) {
-            if (!parse_real(a->value, &x) || x < 0)
+            if (!hub_parse_real(a->value, &x) || x < 0)
                 goto bad;
             lv.movetime = x > 0.001 ? x : 0.001;
         } else if (!strcmp(k, "time")) {
-            if (!parse_real(a->value, &x))
+            if (!hub_parse_real(a->value, &x))
                 goto bad;
             lv.time = x > 0.001 ? x : 0.001; /* an overrun clock is sent as <= 0 */
             lv.clock = 1;
         } else if (!strcmp(k, "inc")) {
-            if (!parse_real(a->value, &x) || x < 0)
+            if (!hub_parse_real(a->value, &x) || x < 0)
                 goto bad;
             lv.inc = x;
             lv.clock = 1;
         } else if (!strcmp(k, "moves")) {
-            if (!parse_long(a->value, 0, 100000, &n))
+            if (!hub_parse_long(a->value, 0, 100000, &n))
                 goto bad;
             lv.moves = (int)n;
             lv.clock = 1;
@@ -838,11 +569,11 @@ static void cmd_level(hub *h, const hub_line *l)
 static void cmd_go(hub *h, const hub_line *l)
 {
     int mode = -1;
-    if (arg_get(l, "think"))
+    if (hub_arg_get(l, "think"))
         mode = MODE_THINK;
-    else if (arg_get(l, "ponder"))
+    else if (hub_arg_get(l, "ponder"))
         mode = MODE_PONDER;
-    else if (arg_get(l, "analyze") || arg_get(l, "analyse"))
+    else if (hub_arg_get(l, "analyze") || hub_arg_get(l, "analyse"))
         mode = MODE_ANALYZE;
     if (mode < 0) {
         hub_error(h, "go: expected think, ponder or analyze");
@@ -853,11 +584,11 @@ static void cmd_go(hub *h, const hub_line *l)
 
     const cd_position *pos = cd_game_position(h->game);
     h->root = *pos;
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     h->searching = 0;
     h->stop_req = 0;
     h->ponderhit_req = 0;
-    pthread_mutex_unlock(&h->lock);
+    mtx_unlock(&h->lock);
 
     if (cd_count_moves(pos) == 0) {
         /* Scan's protocol text: "the GUI will never ask the engine to search a terminal
@@ -869,9 +600,9 @@ static void cmd_go(hub *h, const hub_line *l)
     }
     if (!ensure_engine(h)) {
         hub_error(h, "go: cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
-        pthread_mutex_lock(&h->lock);
+        mtx_lock(&h->lock);
         print_done_locked(h, NULL);
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         return;
     }
     h->search_game = h->game;
@@ -880,9 +611,9 @@ static void cmd_go(hub *h, const hub_line *l)
         h->search_game = cd_game_new(h->rules, pos);
         if (!h->search_game) {
             hub_error(h, "go: out of memory");
-            pthread_mutex_lock(&h->lock);
+            mtx_lock(&h->lock);
             print_done_locked(h, NULL);
-            pthread_mutex_unlock(&h->lock);
+            mtx_unlock(&h->lock);
             return;
         }
     }
@@ -908,15 +639,15 @@ static void cmd_go(hub *h, const hub_line *l)
     if (h->max_nodes && (!lim->nodes || lim->nodes > h->max_nodes))
         lim->nodes = h->max_nodes;
 
-    pthread_mutex_lock(&h->lock);
+    mtx_lock(&h->lock);
     h->searching = 1;
-    pthread_mutex_unlock(&h->lock);
-    if (pthread_create(&h->thread, NULL, search_main, h) != 0) {
-        pthread_mutex_lock(&h->lock);
+    mtx_unlock(&h->lock);
+    if (thrd_create(&h->thread, search_main, h) != thrd_success) {
+        mtx_lock(&h->lock);
         h->searching = 0;
         say_locked(h, "error message=\"go: cannot start the search thread\"");
         print_done_locked(h, NULL);
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         if (h->search_game != h->game)
             cd_game_free(h->search_game);
         h->search_game = NULL;
@@ -948,7 +679,7 @@ static int handle_line(hub *h, const char *text, char *store)
 {
     hub_line l;
     char err[256];
-    if (parse_line(text, &l, store, err, sizeof err) != 0) {
+    if (hub_parse_line(text, &l, store, err, sizeof err) != 0) {
         hub_error(h, "%s", err);
         return 0;
     }
@@ -963,11 +694,11 @@ static int handle_line(hub *h, const char *text, char *store)
     } else if (!strcmp(c, "stop")) {
         stop_search(h, 0); /* idle: nothing to stop (the search may just have ended) */
     } else if (!strcmp(c, "ponder-hit")) {
-        pthread_mutex_lock(&h->lock);
+        mtx_lock(&h->lock);
         int s = h->searching;
         if (s && !h->ponderhit_req)
             h->ponderhit_req = 1;
-        pthread_mutex_unlock(&h->lock);
+        mtx_unlock(&h->lock);
         if (s)
             cd_engine_ponderhit(h->engine);
     } else {
@@ -986,55 +717,6 @@ static int handle_line(hub *h, const char *text, char *store)
 }
 
 /* ------------------------------------------------------------------ main loop */
-
-/*
- * Read one line without its '\n' (and '\r') into *buf (NUL-terminated, *len characters).
- * A line of more than HUB_MAX_LINE bytes is read to its end but not kept (*too_long), so a
- * stream without newlines cannot take all memory; *nul says a NUL byte was in the line.
- * Returns -1 at end of input with nothing read.
- */
-static int read_line(FILE *in, char **buf, size_t *cap, size_t *len, int *nul, int *too_long)
-{
-    size_t n = 0;
-    int c, any = 0;
-    while ((c = getc(in)) != EOF) {
-        any = 1;
-        if (c == '\n')
-            break;
-        if (c == '\0')
-            *nul = 1;
-        if (*too_long)
-            continue;
-        if (n + 2 > *cap) {
-            size_t want = *cap ? *cap * 2 : 256;
-            if (want > HUB_MAX_LINE + 2)
-                want = HUB_MAX_LINE + 2;
-            char *nb = n + 2 > want ? NULL : realloc(*buf, want);
-            if (!nb) {
-                *too_long = 1;
-                continue;
-            }
-            *buf = nb;
-            *cap = want;
-        }
-        (*buf)[n++] = (char)c;
-    }
-    if (!any)
-        return -1;
-    if (!*buf) {
-        *buf = malloc(1);
-        if (!*buf) {
-            *too_long = 1;
-            return 0;
-        }
-        *cap = 1;
-    }
-    while (n && (*buf)[n - 1] == '\r')
-        n--;
-    (*buf)[n] = '\0';
-    *len = n;
-    return 0;
-}
 
 int cd_hub_main(FILE *in, FILE *out, const char *default_variant)
 {
@@ -1067,7 +749,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
         h->hash_mb = h->max_hash_mb;
     h->max_nodes = opt ? opt->max_nodes : 0;
     h->game = cd_game_new(rules, NULL);
-    if (!h->game || pthread_mutex_init(&h->lock, NULL) != 0) {
+    if (!h->game || mtx_init(&h->lock, mtx_plain) != thrd_success) {
         fprintf(stderr, "condraughts hub: out of memory\n");
         cd_game_free(h->game);
         free(h);
@@ -1079,7 +761,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     for (;;) {
         size_t len = 0;
         int nul = 0, too_long = 0;
-        if (read_line(in, &line, &cap, &len, &nul, &too_long) < 0)
+        if (hub_read_line(in, &line, &cap, &len, &nul, &too_long) < 0)
             break; /* end of input (or a read error): the GUI is gone */
         if (too_long) {
             hub_error(h, "line too long (more than %d bytes)", HUB_MAX_LINE);
@@ -1109,7 +791,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     if (h->engine)
         cd_engine_free(h->engine);
     cd_game_free(h->game);
-    pthread_mutex_destroy(&h->lock);
+    mtx_destroy(&h->lock);
     free(h);
     return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * refgen.c -- naive reference move generator (see refgen.h).
+ * refgen.c -- naive reference move generator (see refgen.h): moves, captures, Rule C, play
+ * and perft; the variants table, board and FEN are refgen_board.c's (refgen_board.h).
  *
  * Sources: /work/shared/RULES.md, rules/constitutional.md (section 2, switches
  * of section 3), rules/killer-modern-hoogland.md (sections 0-4),
@@ -72,477 +73,11 @@
  */
 #include "refgen.h"
 
-#include <ctype.h>
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ variants */
-
-enum { EMPTY = 0, WMAN = 1, BMAN = 2, WKING = 3, BKING = 4, BLOCK = 5 };
-enum { WHITE = 0, BLACK = 1 };
-enum { PREC_FREE, PREC_MAJORITY, PREC_SPANISH, PREC_ITALIAN, PREC_CZECH, PREC_VALUE };
-enum { PROMO_END, PROMO_CONTINUE, PROMO_STOP };
-enum { HALT_NONE, HALT_KILLER, HALT_MODERN };
-enum { GEOM_DARK = 0, GEOM_ALL };
-enum { FOLK_NONE = 0, FOLK_NORTHERN, FOLK_SAMOYED, FOLK_STAVROPOL, FOLK_TWO_MOVE };
-
-typedef struct {
-    const char *name;
-    int size;            /* board is size x size cells (size rows of `cols` cells if cols is set) */
-    bool men_backward;   /* men capture in all 4 diagonals (else forward only) */
-    bool flying;         /* kings move and capture any distance */
-    bool men_take_kings; /* men may capture kings */
-    int prec;            /* capture precedence */
-    int promo;           /* what a man reaching the far row during a capture does */
-    int halt;            /* halt rule for the final landing of a king capture */
-    bool rule_c;         /* constitutional Rule C on quiet king moves */
-    bool mirrored;       /* the bottom-left corner is not playable, so cell (0,0) is */
-    bool ortho;          /* captures also along ranks and files (Frisian) */
-    int king_moves;      /* max consecutive non-capturing moves of one king while men remain, 0 */
-    /* The fields below are zero for the variants above them in the table. */
-    int cols;           /* cells per row when not `size` (Spantsiretti: 10) */
-    int geom;           /* GEOM_DARK: the dark cells; GEOM_ALL: every cell, orthogonal play */
-    int folk;           /* FOLK_*: a folk rule of the Russian row */
-    bool remove_now;    /* captured pieces leave at once (Turkish, Thai) */
-    bool no_reverse;    /* no 180-degree turn between two jumps (Turkish) */
-    bool land_behind;   /* a capturing king lands right behind the captured piece (Thai) */
-    bool hoogland;      /* kings also capture enemy kings orthogonally (Frisian geometry) */
-    bool keep_landings; /* keep: a king going on straight from different landing squares makes
-                           different paths (Turkish, as kish counts: perft.md 3.9) */
-    unsigned hoog;      /* the REF_HOOG_* switches in force (set per call from the flags) */
-} variant_t;
-
-/*
- * variants.md table 1, killer-modern-hoogland.md, constitutional.md.
- * Frisian: variants.md table 1 (men and kings capture diagonally and
- * orthogonally, value precedence, then a king) and table 2 (the king-move
- * limit); Frysk! is Frisian from W:W46-50:B1-5 (perft.md 2.8).
- * Mirrored boards (Italian, Spanish, Portuguese; variants.md table 1 and the
- * notes for implementers) have the playable cells where row + col is even,
- * and are numbered like the others on their own playable cells, from the
- * top-left one (include/condraughts.h "Squares"), so square 1 is cell (0,0).
- * The newer rows use designated initialisers; see the comment at the top for
- * their rules and start positions in refgen.h.
- */
-/* clang-format off */
-static const variant_t VARIANTS[] = {
-    {.name = "international", .size = 10, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
-    {.name = "constitutional", .size = 10, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .rule_c = true},
-    {.name = "killer", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_KILLER},
-    {.name = "modern", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_MODERN},
-    {.name = "antidraughts", .size = 10, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
-    {.name = "breakthrough", .size = 10, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END},
-    {.name = "brazilian", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END},
-    {.name = "brazilian-constitutional", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .rule_c = true},
-    {.name = "modern-8x8", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END, .halt = HALT_MODERN},
-    {.name = "canadian", .size = 12, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END},
-    {.name = "russian", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_FREE, .promo = PROMO_CONTINUE},
-    {.name = "russian-constitutional", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .rule_c = true},
-    {.name = "english", .size = 8, .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_STOP},
-    {.name = "italian", .size = 8, .prec = PREC_ITALIAN, .promo = PROMO_STOP, .mirrored = true},
-    {.name = "spanish", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_SPANISH,
-     .promo = PROMO_STOP, .mirrored = true},
-    {.name = "portuguese", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_SPANISH,
-     .promo = PROMO_STOP, .mirrored = true},
-    {.name = "czech", .size = 8, .flying = true, .men_take_kings = true, .prec = PREC_CZECH,
-     .promo = PROMO_STOP},
-    {.name = "pool", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_FREE, .promo = PROMO_END},
-    {.name = "frisian", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_VALUE, .promo = PROMO_END, .ortho = true, .king_moves = 3},
-    {.name = "frysk", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_VALUE, .promo = PROMO_END, .ortho = true, .king_moves = 3},
-    /* Hoogland: International + orthogonal king-takes-king captures. */
-    {.name = "hoogland", .size = 10, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_MAJORITY, .promo = PROMO_END, .hoogland = true},
-    /* The Russian row (docs/variants.md). */
-    {.name = "spantsiretti", .size = 8, .cols = 10, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
-    {.name = "russian-giveaway", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
-    {.name = "russian-diagonal", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE},
-    {.name = "russian-northern", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_NORTHERN},
-    {.name = "samoyed", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_SAMOYED},
-    {.name = "stavropol", .size = 8, .men_backward = true, .flying = true, .men_take_kings = true,
-     .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_STAVROPOL},
-    {.name = "russian-two-move", .size = 8, .men_backward = true, .flying = true,
-     .men_take_kings = true, .prec = PREC_FREE, .promo = PROMO_CONTINUE, .folk = FOLK_TWO_MOVE},
-    /* Turkish: every cell, orthogonal; promo is PROMO_CONTINUE with REF_TURKISH_PROMOTE_CONTINUE. */
-    {.name = "turkish", .size = 8, .geom = GEOM_ALL, .men_backward = false, .flying = true,
-     .men_take_kings = true, .prec = PREC_MAJORITY, .promo = PROMO_END, .remove_now = true,
-     .no_reverse = true, .keep_landings = true},
-    /* Thai. */
-    {.name = "thai", .size = 8, .men_backward = false, .flying = true, .men_take_kings = true,
-     .prec = PREC_FREE, .promo = PROMO_END, .remove_now = true, .land_behind = true},
-};
-/* clang-format on */
-
-static const struct {
-    const char *alias, *name;
-} ALIASES[] = {
-    {"normal", "international"},      {"standard", "international"},
-    {"american", "english"},          {"checkers", "english"},
-    {"shashki", "russian"},           {"killer-light", "modern"},
-    {"losing", "antidraughts"},       {"80-cell", "spantsiretti"},
-    {"poddavki", "russian-giveaway"}, {"giveaway", "russian-giveaway"},
-};
-
-static bool same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
-static const variant_t *find_variant(const char *name)
-{
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
-        if (same_name(name, ALIASES[i].alias))
-            name = ALIASES[i].name;
-    for (size_t i = 0; i < sizeof VARIANTS / sizeof VARIANTS[0]; i++)
-        if (same_name(name, VARIANTS[i].name))
-            return &VARIANTS[i];
-    return NULL;
-}
-
-int ref_variant_known(const char *variant) { return find_variant(variant) != NULL; }
-
-/* The variant with the per-call switches applied (Turkish promotion, Hoogland switches). */
-static variant_t effective_variant(const variant_t *v, unsigned flags)
-{
-    variant_t e = *v;
-    if (e.geom == GEOM_ALL && (flags & REF_TURKISH_PROMOTE_CONTINUE))
-        e.promo = PROMO_CONTINUE;
-    if (e.hoogland)
-        e.hoog = flags & (REF_HOOG_KINGS_ONLY | REF_HOOG_FIRST_JUMP);
-    return e;
-}
-
-/* ------------------------------------------------------------ board */
-
-#define MAXN   12
-#define MAXCAP 80 /* more than the pieces one board can hold in play (Turkish: 32, 12x12: 60) */
-
-typedef struct {
-    int rows, cols; /* cells: rows top to bottom, cols left to right */
-    bool mirrored;  /* playable cells have row + col even (else odd) */
-    bool all;       /* every cell is playable (Turkish) */
-    int side;       /* side to move */
-    unsigned char c[MAXN][MAXN];
-    ref_run run; /* king-move limit: per colour the counted king's square and its moves */
-} board_t;
-
-/* Step directions: the 4 diagonals (one cell each way), then the 4 orthogonal ones of Frisian
-   and Hoogland captures (two cells: the nearest cell of the same colour along a rank or file),
-   then the 4 orthogonal ones of the Turkish board (one cell). */
-#define NDIRS 12
-static const int DR[NDIRS] = {-1, -1, 1, 1, -2, 0, 0, 2, -1, 0, 0, 1};
-static const int DC[NDIRS] = {-1, 1, -1, 1, 0, -2, 2, 0, 0, -1, 1, 0};
-
-/* The direction opposite to d. */
-static int opposite_dir(int d)
-{
-    for (int e = 0; e < NDIRS; e++)
-        if (DR[e] == -DR[d] && DC[e] == -DC[d])
-            return e;
-    return -1;
-}
-
-/* An orthogonal direction of the dark-square boards (Frisian geometry). */
-static bool dark_ortho_dir(int d) { return d >= 4 && d < 8; }
-
-/* The directions of non-capturing moves (men keep only their forward, and on the Turkish board
-   sideways, ones). */
-static int move_dirs(const variant_t *v, int dirs[NDIRS])
-{
-    int base = v->geom == GEOM_ALL ? 8 : 0;
-    for (int i = 0; i < 4; i++)
-        dirs[i] = base + i;
-    return 4;
-}
-
-/* The directions a capture of a man (king: `king`) may take, before the men's forward filter:
-   the 4 diagonals; and the 4 orthogonals in Frisian, and for Hoogland kings; the 4 one-cell
-   orthogonals on the Turkish board. */
-static int capture_dirs(const variant_t *v, bool king, int dirs[NDIRS])
-{
-    int n = 0;
-    if (v->geom == GEOM_ALL) {
-        for (int d = 8; d < 12; d++)
-            dirs[n++] = d;
-        return n;
-    }
-    int top = (v->ortho || (v->hoogland && king)) ? 8 : 4;
-    for (int d = 0; d < top; d++)
-        dirs[n++] = d;
-    return n;
-}
-
-static int colour_of(int p)
-{
-    if (p == WMAN || p == WKING)
-        return WHITE;
-    if (p == BMAN || p == BKING)
-        return BLACK;
-    return -1; /* empty or the neutral blocker */
-}
-
-static bool is_king(int p) { return p == WKING || p == BKING; }
-
-static bool on_board(const board_t *b, int r, int c)
-{
-    return r >= 0 && r < b->rows && c >= 0 && c < b->cols;
-}
-
-static bool playable(const board_t *b, int r, int c)
-{
-    return on_board(b, r, c) && (b->all || (r + c) % 2 == (b->mirrored ? 0 : 1));
-}
-
-static int nsquares(const board_t *b) { return b->all ? b->rows * b->cols : b->rows * b->cols / 2; }
-
-static int sq_of(const board_t *b, int r, int c)
-{
-    if (b->all)
-        return r * b->cols + c + 1;
-    return r * (b->cols / 2) + c / 2 + 1;
-}
-
-/* Cell of square sq: row-major over the playable cells of each row. */
-static void rc_of(const board_t *b, int sq, int *r, int *c)
-{
-    int i = sq - 1;
-    if (b->all) {
-        *r = i / b->cols;
-        *c = i % b->cols;
-        return;
-    }
-    int half = b->cols / 2;
-    *r = i / half;
-    int odd_row = *r % 2;
-    /* Normal board: row 0 starts at col 1. Mirrored: row 0 starts at col 0. */
-    int shift = b->mirrored ? odd_row : 1 - odd_row;
-    *c = 2 * (i % half) + shift;
-}
-
-/* The row where `side`'s men are crowned. */
-static int far_row(const board_t *b, int side) { return side == WHITE ? 0 : b->rows - 1; }
-
-static int forward_dr(int side) { return side == WHITE ? -1 : 1; }
-
-static bool has_men(const board_t *b, int side)
-{
-    for (int r = 0; r < b->rows; r++)
-        for (int c = 0; c < b->cols; c++)
-            if (b->c[r][c] == (side == WHITE ? WMAN : BMAN))
-                return true;
-    return false;
-}
-
-static bool has_pieces(const board_t *b, int side)
-{
-    for (int r = 0; r < b->rows; r++)
-        for (int c = 0; c < b->cols; c++)
-            if (colour_of(b->c[r][c]) == side)
-                return true;
-    return false;
-}
-
-/* ------------------------------------------------------------ FEN */
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-}
-
-static void skip_spaces(const char **p)
-{
-    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
-        (*p)++;
-}
-
-/* A decimal number; values too large for any board come back as 100000. */
-static bool read_int(const char **p, int *v)
-{
-    skip_spaces(p);
-    if (!isdigit((unsigned char)**p))
-        return false;
-    long x = 0;
-    while (isdigit((unsigned char)**p)) {
-        if (x < 100000)
-            x = x * 10 + (**p - '0');
-        (*p)++;
-    }
-    *v = x < 100000 ? (int)x : 100000;
-    return true;
-}
-
-/* An algebraic square (file a.. from White's left, rank 1 at White's side) at *p: its square
-   number, 0 if it is no playable cell of the board, -1 if *p is not algebraic. */
-static int read_algebraic(const char **p, const board_t *b)
-{
-    const char *q = *p;
-    if (!islower((unsigned char)*q) || !isdigit((unsigned char)q[1]))
-        return -1;
-    int col = *q - 'a';
-    q++;
-    int rank;
-    read_int(&q, &rank);
-    *p = q;
-    int row = b->rows - rank;
-    if (rank < 1 || !playable(b, row, col))
-        return 0;
-    return sq_of(b, row, col);
-}
-
-/* Parse one piece field after its colour letter, up to ':' or the end. Squares are numbers (also
-   ranges "a-z") or algebraic ("c3"). */
-static int parse_field(const char **pp, board_t *b, int colour, char *err, size_t errlen)
-{
-    const char *p = *pp;
-    int nsq = nsquares(b);
-    skip_spaces(&p);
-    if (*p == ':' || *p == '\0') {
-        *pp = p;
-        return 0; /* empty field */
-    }
-    for (;;) {
-        skip_spaces(&p);
-        bool king = false;
-        if (*p == 'K' || *p == 'k') {
-            king = true;
-            p++;
-        }
-        int a, z;
-        int alg = read_algebraic(&p, b);
-        if (alg == 0) {
-            set_err(err, errlen, "FEN: algebraic square not on the board before \"%.20s\"", p);
-            return -1;
-        }
-        if (alg > 0) {
-            a = z = alg;
-        } else {
-            if (!read_int(&p, &a)) {
-                set_err(err, errlen, "FEN: square number expected at \"%.20s\"", p);
-                return -1;
-            }
-            z = a;
-            skip_spaces(&p);
-            if (*p == '-') {
-                p++;
-                if (!read_int(&p, &z)) {
-                    set_err(err, errlen, "FEN: range end expected at \"%.20s\"", p);
-                    return -1;
-                }
-            }
-        }
-        if (a < 1 || z > nsq || z < a) {
-            set_err(err, errlen, "FEN: bad square or range ending at %d", z);
-            return -1;
-        }
-        for (int s = a; s <= z; s++) {
-            int r, c;
-            rc_of(b, s, &r, &c);
-            if (b->c[r][c] != EMPTY) {
-                set_err(err, errlen, "FEN: square %d given twice", s);
-                return -1;
-            }
-            if (colour == WHITE)
-                b->c[r][c] = king ? WKING : WMAN;
-            else
-                b->c[r][c] = king ? BKING : BMAN;
-        }
-        skip_spaces(&p);
-        if (*p == ',') {
-            p++;
-            continue;
-        }
-        if (*p == ':' || *p == '\0')
-            break;
-        set_err(err, errlen, "FEN: unexpected text \"%.20s\"", p);
-        return -1;
-    }
-    *pp = p;
-    return 0;
-}
-
-static int parse_fen(const char *fen, const variant_t *v, board_t *b, char *err, size_t errlen)
-{
-    memset(b, 0, sizeof *b);
-    b->rows = v->size;
-    b->cols = v->cols ? v->cols : v->size;
-    b->mirrored = v->mirrored;
-    b->all = v->geom == GEOM_ALL;
-    if (!fen) {
-        set_err(err, errlen, "FEN: NULL");
-        return -1;
-    }
-    const char *p = fen;
-    skip_spaces(&p);
-    if (*p == 'W' || *p == 'w')
-        b->side = WHITE;
-    else if (*p == 'B' || *p == 'b')
-        b->side = BLACK;
-    else {
-        set_err(err, errlen, "FEN: side to move (W or B) expected at \"%.20s\"", p);
-        return -1;
-    }
-    p++;
-    skip_spaces(&p);
-    /* At most two piece fields follow; anything after them (":H0:F1") is ignored. */
-    for (int field = 0; field < 2; field++) {
-        if (*p != ':')
-            break;
-        p++;
-        skip_spaces(&p);
-        int colour;
-        if (*p == 'W' || *p == 'w')
-            colour = WHITE;
-        else if (*p == 'B' || *p == 'b')
-            colour = BLACK;
-        else
-            break; /* some other field: ignore the rest */
-        p++;
-        if (parse_field(&p, b, colour, err, errlen) < 0)
-            return -1;
-    }
-    skip_spaces(&p);
-    if (*p != '\0' && *p != ':') {
-        set_err(err, errlen, "FEN: unexpected text \"%.20s\"", p);
-        return -1;
-    }
-    return 0;
-}
+#include "refgen_board.h"
 
 /* ------------------------------------------------------------ moves */
 
@@ -594,8 +129,8 @@ typedef struct {
 static bool jumpable(const variant_t *v, int side, int p)
 {
     if (v->folk == FOLK_SAMOYED)
-        return colour_of(p) >= 0;
-    return colour_of(p) == 1 - side;
+        return rg_colour_of(p) >= 0;
+    return rg_colour_of(p) == 1 - side;
 }
 
 /*
@@ -613,40 +148,40 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
     int nj = 0;
     bool fly = king && v->flying;
     int dirs[NDIRS];
-    int nd = capture_dirs(v, king, dirs);
+    int nd = rg_capture_dirs(v, king, dirs);
     for (int i = 0; i < nd; i++) {
         int d = dirs[i];
         /* men without backward captures: forward diagonals, forward and sideways orthogonals */
-        if (!king && !v->men_backward && DR[d] != 2 * forward_dr(side) &&
-            DR[d] != forward_dr(side) && DR[d] != 0)
+        if (!king && !v->men_backward && DR[d] != 2 * rg_forward_dr(side) &&
+            DR[d] != rg_forward_dr(side) && DR[d] != 0)
             continue;
         /* Turkish: no 180-degree turn between two jumps */
-        if (v->no_reverse && prev_dir >= 0 && d == opposite_dir(prev_dir))
+        if (v->no_reverse && prev_dir >= 0 && d == rg_opposite_dir(prev_dir))
             continue;
         /* Hoogland: an orthogonal jump is a king's, over a king; the switches restrict it */
-        bool hoog = v->hoogland && dark_ortho_dir(d);
+        bool hoog = v->hoogland && rg_dark_ortho_dir(d);
         if (hoog) {
             if (!king)
                 continue;
             if ((v->hoog & REF_HOOG_FIRST_JUMP) && ncap > 0)
                 continue;
-            if ((v->hoog & REF_HOOG_KINGS_ONLY) && (has_men(b, WHITE) || has_men(b, BLACK)))
+            if ((v->hoog & REF_HOOG_KINGS_ONLY) && (rg_has_men(b, WHITE) || rg_has_men(b, BLACK)))
                 continue;
         }
         int rr = r + DR[d], cc = c + DC[d];
         if (fly)
-            while (on_board(b, rr, cc) && b->c[rr][cc] == EMPTY) {
+            while (rg_on_board(b, rr, cc) && b->c[rr][cc] == EMPTY) {
                 rr += DR[d];
                 cc += DC[d];
             }
-        if (!on_board(b, rr, cc))
+        if (!rg_on_board(b, rr, cc))
             continue;
         int p = b->c[rr][cc];
         if (!jumpable(v, side, p) || cap[rr][cc])
             continue;
-        if (!king && !v->men_take_kings && is_king(p))
+        if (!king && !v->men_take_kings && rg_is_king(p))
             continue;
-        if (hoog && !is_king(p))
+        if (hoog && !rg_is_king(p))
             continue;
         jump_t *j = &out[nj];
         j->dir = d;
@@ -654,7 +189,7 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
         j->cc = cc;
         j->nland = 0;
         int lr = rr + DR[d], lc = cc + DC[d];
-        while (on_board(b, lr, lc) && b->c[lr][lc] == EMPTY) {
+        while (rg_on_board(b, lr, lc) && b->c[lr][lc] == EMPTY) {
             j->lr[j->nland] = lr;
             j->lc[j->nland] = lc;
             j->nland++;
@@ -673,14 +208,14 @@ static int find_jumps(const variant_t *v, const board_t *b, bool cap[MAXN][MAXN]
    crowns a man at once on the far row and it goes on capturing as a king)? */
 static bool king_after_landing(const variant_t *v, const board_t *b, int side, bool king, int lr)
 {
-    return king || (v->promo == PROMO_CONTINUE && lr == far_row(b, side));
+    return king || (v->promo == PROMO_CONTINUE && lr == rg_far_row(b, side));
 }
 
 /* Does the capture end there (English and the other forward-capture variants:
    a man that reaches the far row ends its move)? */
 static bool stops_after_landing(const variant_t *v, const board_t *b, int side, bool king, int lr)
 {
-    return !king && v->promo == PROMO_STOP && lr == far_row(b, side);
+    return !king && v->promo == PROMO_STOP && lr == rg_far_row(b, side);
 }
 
 /* ------------------------------------------------------------ legal captures */
@@ -711,14 +246,14 @@ static void record(cctx *x, int r, int c, bool king)
     move_t m;
     memset(&m, 0, sizeof m);
     m.from = x->from;
-    m.to = sq_of(&x->b, r, c);
+    m.to = rg_sq_of(&x->b, r, c);
     m.ncap = x->ncap;
     memcpy(m.caps, x->caps, sizeof(int) * (size_t)x->ncap);
     memcpy(m.kinds, x->kinds, (size_t)x->ncap);
     for (int i = 0; i + 1 < x->ncap; i++)
         m.turns[i] = (x->v->keep_landings || x->dirs[i + 1] != x->dirs[i]) ? x->lands[i] : 0;
     m.with_king = x->start_king;
-    m.ends_king = king || r == far_row(&x->b, x->side);
+    m.ends_king = king || r == rg_far_row(&x->b, x->side);
     mvec_push(x->out, &m);
 }
 
@@ -751,9 +286,9 @@ static void explore(cctx *x, int r, int c, bool king, int prev_dir)
             x->b.c[j->cr][j->cc] = EMPTY;
         else
             x->cap[j->cr][j->cc] = true;
-        x->caps[x->ncap] = sq_of(&x->b, j->cr, j->cc);
+        x->caps[x->ncap] = rg_sq_of(&x->b, j->cr, j->cc);
         x->dirs[x->ncap] = j->dir;
-        x->kinds[x->ncap] = is_king(p) ? 1 : 0;
+        x->kinds[x->ncap] = rg_is_king(p) ? 1 : 0;
         x->ncap++;
         bool cont[MAXN], nk[MAXN], any = false;
         for (int l = 0; l < j->nland; l++) {
@@ -765,12 +300,12 @@ static void explore(cctx *x, int r, int c, bool king, int prev_dir)
         if (any) {
             for (int l = 0; l < j->nland; l++)
                 if (cont[l]) {
-                    x->lands[x->ncap - 1] = sq_of(&x->b, j->lr[l], j->lc[l]);
+                    x->lands[x->ncap - 1] = rg_sq_of(&x->b, j->lr[l], j->lc[l]);
                     explore(x, j->lr[l], j->lc[l], nk[l], j->dir);
                 }
         } else {
             int nl = j->nland;
-            if (king && halt_applies(x->v, is_king(p), x->ncap))
+            if (king && halt_applies(x->v, rg_is_king(p), x->ncap))
                 nl = 1; /* the square immediately beyond the last captured piece */
             for (int l = 0; l < nl; l++)
                 record(x, j->lr[l], j->lc[l], nk[l]);
@@ -790,7 +325,7 @@ static void all_captures(const variant_t *v, const board_t *b, int side, mvec_t 
     for (int r = 0; r < b->rows; r++)
         for (int c = 0; c < b->cols; c++) {
             int p = b->c[r][c];
-            if (colour_of(p) != side)
+            if (rg_colour_of(p) != side)
                 continue;
             cctx *x = calloc(1, sizeof *x);
             if (!x) {
@@ -801,10 +336,10 @@ static void all_captures(const variant_t *v, const board_t *b, int side, mvec_t 
             x->b = *b;
             x->b.c[r][c] = EMPTY; /* the start square counts as empty */
             x->side = side;
-            x->from = sq_of(b, r, c);
-            x->start_king = is_king(p);
+            x->from = rg_sq_of(b, r, c);
+            x->start_king = rg_is_king(p);
             x->out = out;
-            explore(x, r, c, is_king(p), -1);
+            explore(x, r, c, rg_is_king(p), -1);
             free(x);
         }
 }
@@ -956,13 +491,13 @@ static bool capturable(const variant_t *v, const board_t *h, int tr, int tc, boo
     for (int r = 0; r < h->rows; r++)
         for (int c = 0; c < h->cols; c++) {
             int p = h->c[r][c];
-            if (colour_of(p) != enemy || (kings_only && !is_king(p)))
+            if (rg_colour_of(p) != enemy || (kings_only && !rg_is_king(p)))
                 continue;
             board_t b = *h;
             b.c[r][c] = EMPTY; /* the capturer's own start square counts as empty */
             bool cap[MAXN][MAXN];
             memset(cap, 0, sizeof cap);
-            if (track(v, &b, cap, enemy, r, c, is_king(p), tr, tc))
+            if (track(v, &b, cap, enemy, r, c, rg_is_king(p), tr, tc))
                 return true;
         }
     return false;
@@ -1001,8 +536,8 @@ static bool sac(const variant_t *v, const board_t *b, unsigned flags, int or_, i
 static bool king_may_move(const variant_t *v, const board_t *b, int r, int c)
 {
     int s = b->side;
-    return !(v->king_moves && b->run.len[s] >= v->king_moves && b->run.sq[s] == sq_of(b, r, c) &&
-             has_men(b, s));
+    return !(v->king_moves && b->run.len[s] >= v->king_moves && b->run.sq[s] == rg_sq_of(b, r, c) &&
+             rg_has_men(b, s));
 }
 
 static void add_quiet(mvec_t *out, const board_t *b, int side, int fr, int fc, int tr, int tc,
@@ -1010,10 +545,10 @@ static void add_quiet(mvec_t *out, const board_t *b, int side, int fr, int fc, i
 {
     move_t m;
     memset(&m, 0, sizeof m);
-    m.from = sq_of(b, fr, fc);
-    m.to = sq_of(b, tr, tc);
+    m.from = rg_sq_of(b, fr, fc);
+    m.to = rg_sq_of(b, tr, tc);
     m.with_king = king;
-    m.ends_king = king || tr == far_row(b, side);
+    m.ends_king = king || tr == rg_far_row(b, side);
     mvec_push(out, &m);
 }
 
@@ -1021,20 +556,20 @@ static void add_quiet(mvec_t *out, const board_t *b, int side, int fr, int fc, i
 static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, int side, mvec_t *out)
 {
     int dirs[NDIRS];
-    int nd = move_dirs(v, dirs);
+    int nd = rg_move_dirs(v, dirs);
     for (int r = 0; r < b->rows; r++)
         for (int c = 0; c < b->cols; c++) {
             int p = b->c[r][c];
-            if (colour_of(p) != side)
+            if (rg_colour_of(p) != side)
                 continue;
-            if (!is_king(p)) {
+            if (!rg_is_king(p)) {
                 /* one step forward; on the Turkish board also sideways */
                 for (int i = 0; i < nd; i++) {
                     int d = dirs[i];
-                    if (DR[d] != forward_dr(side) && !(v->geom == GEOM_ALL && DR[d] == 0))
+                    if (DR[d] != rg_forward_dr(side) && !(v->geom == GEOM_ALL && DR[d] == 0))
                         continue;
                     int tr = r + DR[d], tc = c + DC[d];
-                    if (on_board(b, tr, tc) && b->c[tr][tc] == EMPTY)
+                    if (rg_on_board(b, tr, tc) && b->c[tr][tc] == EMPTY)
                         add_quiet(out, b, side, r, c, tr, tc, false);
                 }
                 continue;
@@ -1046,7 +581,7 @@ static void quiet_moves(const variant_t *v, unsigned flags, const board_t *b, in
                 /* The empty squares P1, P2, ... along this line. */
                 int pr[MAXN], pc[MAXN], np = 0;
                 int tr = r + DR[d], tc = c + DC[d];
-                while (on_board(b, tr, tc) && b->c[tr][tc] == EMPTY) {
+                while (rg_on_board(b, tr, tc) && b->c[tr][tc] == EMPTY) {
                     pr[np] = tr;
                     pc[np] = tc;
                     np++;
@@ -1089,7 +624,7 @@ static bool generate(const variant_t *v, unsigned flags, const board_t *b, mvec_
 {
     out->n = 0;
     bool both = v->folk == FOLK_STAVROPOL;
-    if (both && !has_pieces(b, b->side))
+    if (both && !rg_has_pieces(b, b->side))
         return !out->oom;
     for (int s = 0; s < 2; s++)
         if (s == b->side || both)
@@ -1127,33 +662,33 @@ int ref_moves(const char *variant, unsigned flags, const char *fen, char (*out)[
 int ref_moves_run(const char *variant, unsigned flags, const char *fen, const ref_run *run,
                   char (*out)[REF_MOVE_LEN], int max, char *err, size_t errlen)
 {
-    const variant_t *vv = find_variant(variant);
+    const variant_t *vv = rg_find_variant(variant);
     if (!vv) {
-        set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
+        rg_set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
         return -1;
     }
-    variant_t ev = effective_variant(vv, flags);
+    variant_t ev = rg_effective_variant(vv, flags);
     const variant_t *v = &ev;
     board_t b;
-    if (parse_fen(fen, v, &b, err, errlen) < 0)
+    if (rg_parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
     if (run)
         b.run = *run;
     mvec_t mv = {0};
     if (!generate(v, flags, &b, &mv)) {
         free(mv.m);
-        set_err(err, errlen, "out of memory");
+        rg_set_err(err, errlen, "out of memory");
         return -1;
     }
     if (mv.n > max) {
-        set_err(err, errlen, "more than max moves (%d)", mv.n);
+        rg_set_err(err, errlen, "more than max moves (%d)", mv.n);
         free(mv.m);
         return -1;
     }
     for (int i = 0; i < mv.n; i++) {
         int k = hub_string(&mv.m[i], out[i], REF_MOVE_LEN);
         if (k < 0 || k >= REF_MOVE_LEN) {
-            set_err(err, errlen, "move string too long (%d)", k);
+            rg_set_err(err, errlen, "move string too long (%d)", k);
             free(mv.m);
             return -1;
         }
@@ -1174,26 +709,26 @@ int ref_moves_run(const char *variant, unsigned flags, const char *fen, const re
 static void play(const variant_t *v, board_t *b, const move_t *m)
 {
     int fr, fc, tr, tc;
-    rc_of(b, m->from, &fr, &fc);
-    rc_of(b, m->to, &tr, &tc);
+    rg_rc_of(b, m->from, &fr, &fc);
+    rg_rc_of(b, m->to, &tr, &tc);
     int p = b->c[fr][fc];
-    bool king_move = is_king(p);
+    bool king_move = rg_is_king(p);
     b->c[fr][fc] = EMPTY;
     for (int i = 0; i < m->ncap; i++) {
         int r, c;
-        rc_of(b, m->caps[i], &r, &c);
+        rg_rc_of(b, m->caps[i], &r, &c);
         int q = b->c[r][c];
-        if (v->folk == FOLK_NORTHERN && is_king(q))
-            b->c[r][c] = colour_of(q) == WHITE ? WMAN : BMAN;
+        if (v->folk == FOLK_NORTHERN && rg_is_king(q))
+            b->c[r][c] = rg_colour_of(q) == WHITE ? WMAN : BMAN;
         else
             b->c[r][c] = EMPTY;
     }
     if (m->ends_king)
-        p = colour_of(p) == WHITE ? WKING : BKING;
+        p = rg_colour_of(p) == WHITE ? WKING : BKING;
     b->c[tr][tc] = (unsigned char)p;
     int me = b->side, opp = 1 - me;
     if (v->king_moves) {
-        if (king_move && m->ncap == 0 && has_men(b, me)) {
+        if (king_move && m->ncap == 0 && rg_has_men(b, me)) {
             bool same = b->run.len[me] > 0 && b->run.sq[me] == m->from;
             b->run.len[me] = same ? b->run.len[me] + 1 : 1;
             b->run.sq[me] = m->to;
@@ -1202,8 +737,8 @@ static void play(const variant_t *v, board_t *b, const move_t *m)
         }
         if (b->run.len[opp]) {
             int r, c;
-            rc_of(b, b->run.sq[opp], &r, &c);
-            if (b->c[r][c] != (opp == WHITE ? WKING : BKING) || !has_men(b, opp))
+            rg_rc_of(b, b->run.sq[opp], &r, &c);
+            if (b->c[r][c] != (opp == WHITE ? WKING : BKING) || !rg_has_men(b, opp))
                 b->run.len[opp] = b->run.sq[opp] = 0;
         }
     }
@@ -1240,15 +775,15 @@ static long long perft_rec(const variant_t *v, unsigned flags, const board_t *b,
 static long long perft_start(const char *variant, unsigned flags, const char *fen,
                              const ref_run *run, bool second, int depth, char *err, size_t errlen)
 {
-    const variant_t *vv = find_variant(variant);
+    const variant_t *vv = rg_find_variant(variant);
     if (!vv) {
-        set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
+        rg_set_err(err, errlen, "unknown variant \"%s\"", variant ? variant : "(null)");
         return -1;
     }
-    variant_t ev = effective_variant(vv, flags);
+    variant_t ev = rg_effective_variant(vv, flags);
     const variant_t *v = &ev;
     board_t b;
-    if (parse_fen(fen, v, &b, err, errlen) < 0)
+    if (rg_parse_fen(fen, v, &b, err, errlen) < 0)
         return -1;
     if (run)
         b.run = *run;
@@ -1256,7 +791,7 @@ static long long perft_start(const char *variant, unsigned flags, const char *fe
         return 1;
     long long r = perft_rec(v, flags, &b, depth, second && v->folk == FOLK_TWO_MOVE);
     if (r < 0)
-        set_err(err, errlen, "out of memory");
+        rg_set_err(err, errlen, "out of memory");
     return r;
 }
 

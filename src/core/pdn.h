@@ -1,0 +1,89 @@
+/*
+ * pdn.h -- what the library's PDN files share (internal): the tag list's helpers and the GameType
+ * table (pdn_tags.c), the reader's state with its errors, warnings and lexing (pdn_lex.c), and
+ * the characters of white space and of movetext words. pdn_write.c writes games, pdn.c reads
+ * them; the public side is condraughts.h's cd_pdn_*.
+ */
+#ifndef CD_PDN_H
+#define CD_PDN_H
+
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "condraughts.h"
+
+static inline int pdn_is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Movetext words are maximal runs of these (bytes >= 0x80 too, so garbage is reported whole). */
+static inline int pdn_is_word_char(int c)
+{
+    return isalnum(c) || c >= 0x80 || (c && strchr(".-:/!?*", c));
+}
+
+/* ------------------------------------------------------------------ tags, GameType (pdn_tags.c) */
+
+/* A tag name of n characters: a letter, then letters, digits and '_', shorter than
+ * CD_PDN_MAX_NAME. */
+int pdn_valid_name(const char *s, size_t n);
+/* The index of the tag whose name is name[0..n), or -1. */
+int pdn_tag_index(const cd_pdn_tags *t, const char *name, size_t n);
+/* Append a pair (no checks of the name); 0 when there is no room. */
+int pdn_tags_add(cd_pdn_tags *t, const char *name, size_t nlen, const char *value, size_t vlen);
+
+/* "20 international, 21 english, ..., 60-72 condraughts' own" for messages. */
+void pdn_gametype_list(char *out, size_t len);
+/* The leading number of a GameType value, or -1. */
+int pdn_gametype_number(const char *s);
+/* The variant a GameType number names, or NULL. */
+const char *pdn_gametype_variant(int type);
+/* Variant names compared like cd_rules_find: case-insensitive, '_' and ' ' as '-'. */
+int pdn_name_eq(const char *a, const char *b);
+/*
+ * The GameType written for r: its row's own ("20", "25", ...) when that number means r, else the
+ * number gametypes gives r, in PDN 3.0's full form (start colour, width, height, notation, invert
+ * flag) so a program that knows no such number still learns the board: "60,W,10,10,N2,0".
+ */
+void pdn_gametype_tag(const cd_rules *r, char *out, size_t len);
+/* Does the GameType of rules r name r itself (no Variant tag needed)? */
+int pdn_own_gametype(const cd_rules *r);
+
+/* ------------------------------------------------------------------ reading (pdn_lex.c) */
+
+typedef struct pdn_reader {
+    const char *text; /* the whole text: lines and columns count from here */
+    size_t i;         /* current offset */
+    char *err;
+    size_t errlen;
+    size_t err_at; /* offset the error names */
+    int in_header; /* reading tags: an error resyncs after them */
+    int turned;    /* algebraic squares are seen from Black (the first mover), see move_shape */
+    int unknown;   /* an unknown move ("-") was met: the rest of the main line is skipped */
+    int trial;     /* trying a path of an ambiguous capture: no messages, stop at the next one */
+    int stopped;   /* (trial) stopped at an ambiguous or unknown move: the path got that far */
+    char *warn;    /* the first warning, "line L col C: ..." (NULL: none wanted) */
+    size_t warnlen;
+    int warnings;           /* warnings met, the first one in warn */
+    const char *result_tag; /* the Result tag's value, or NULL */
+} pdn_reader;
+
+/* Set err to "line L col C: message" for offset `at`; returns code. */
+cd_result pdn_fail(pdn_reader *rd, size_t at, cd_result code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Note a warning at offset at: the first one is kept in rd->warn, later ones only counted. */
+void pdn_warn(pdn_reader *rd, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A printable copy of s[0..n) for messages: at most 40 bytes, others as '?'. */
+const char *pdn_shown(const char *s, size_t n, char *out, size_t outlen);
+/* Skip white space, a UTF-8 byte order mark, {comments}, ;comments and %lines; the comments
+ * are kept in `keep` at its current ply when it is not NULL. */
+cd_result pdn_skip_filler(pdn_reader *rd, cd_game *keep);
+/* Skip a variation starting at the '(' at rd->i, with everything nested in it. */
+cd_result pdn_skip_variation(pdn_reader *rd);
+/* "(!)", "(?)", "(!?)" ...: a move strength in parentheses at offset i; its length or 0. */
+size_t pdn_strength_in_parens(const char *t, size_t i);
+
+#endif
