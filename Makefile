@@ -257,8 +257,13 @@ dxp-test: $(BUILD)/test_dxp $(BIN)
 api-test: $(BIN)
 	sh tests/api.sh --bin $(BIN)
 
-# Games between people (/api/play): seats, 403s, Origin/Host, clocks, SIGKILL (tests/play.sh).
-play-test: $(BIN)
+# Games between people (/api/play): Glicko-2 against Glickman's worked example (test_glicko),
+# then seats, 403s, Origin/Host, clocks, ratings, SIGKILL (tests/play.sh).
+$(BUILD)/test_glicko: tests/test_glicko.c src/web/glicko.c src/web/glicko.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) tests/test_glicko.c src/web/glicko.c -lm -o $@
+
+play-test: $(BUILD)/test_glicko $(BIN)
+	$(BUILD)/test_glicko
 	sh tests/play.sh --bin $(BIN)
 
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;

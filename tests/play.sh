@@ -181,6 +181,9 @@ check_that "stream's last state has the move" sh -c "grep '^data:' '$TMP/sse' | 
 req a POST /api/play/$G/resign '{}'
 check_eq "white resigns" "black" "$(j d.winner)"
 check_eq "end: resignation" resignation "$(j d.end)"
+check_eq "ratings before the game: newcomers" "1500 true 1500" "$(j d.white.rating) $(j d.white.provisional) $(j d.black.rating)"
+check_that "rated: the winner gains" test "$(j d.black.rating_change)" -gt 0
+check_that "rated: the loser loses as much" test "$(j d.white.rating_change)" -eq "-$(j d.black.rating_change)"
 req a POST /api/play/$G/move '{"move":"31-27"}'
 check_eq "no move after the end" 409 "$CODE"
 req - GET /api/play/$G/pdn
@@ -193,8 +196,11 @@ check_that "rematch game made" test -n "$R" -a "$R" != null
 req a GET /api/play/$R
 check_eq "rematch: colours swapped" black "$(j d.you)"
 check_eq "rematch starts at once" ongoing "$(j d.state)"
+check_that "rematch: Bob (now white) comes with his new rating" test "$(j d.white.rating)" -gt 1500
+check_that "rematch: Ann (now black) with hers" test "$(j d.black.rating)" -lt 1500
 req b POST /api/play/$R/abort '{}'
 check_eq "abort before the first moves" aborted "$(j d.end)"
+check_eq "an aborted game is not rated" null "$(j d.white.rating_change)"
 req a DELETE /api/play/$R
 check_eq "a seat deletes a finished game" 200 "$CODE"
 req a GET /api/play/$R
@@ -286,6 +292,11 @@ req b POST /api/games/$BG/move '{"move":"19-23"}'
 check_eq "after restart the board still belongs to its browser" 403 "$CODE"
 req a POST /api/games/$BG/move '{"move":"19-23"}'
 check_eq "after restart its owner moves" 200 "$CODE"
+req b POST /api/play '{"variant":"international","open":true}'
+check_that "after restart the ratings are kept" test "$(j 'd[d.you].rating')" -gt 1500
+B2=$(j d.id)
+req - GET /api/play/lobby
+check_that "the lobby shows the challenger's rating" test "$(j "d.open.find(e=>e.id==='$B2').rating")" -gt 1500
 req b POST /api/play/$K/move '{"move":"37-31"}'
 check_eq "after restart no move out of turn" 409 "$CODE"
 

@@ -82,7 +82,8 @@
       b.dataset.id = e.id;
       b.className = 'accept';
       b.addEventListener('click', () => { location.hash = e.id + '/join'; });
-      row(open, [e.title, e.clock, (e.white || e.black || 'Anonymous'), 'you play ' + e.seat], b);
+      row(open, [e.title, e.clock, (e.white || e.black || 'Anonymous') + (e.rating ? ' ' + e.rating : ''),
+        'you play ' + e.seat], b);
     }
     for (const e of l.live) {
       const a = document.createElement('a');
@@ -182,6 +183,14 @@
     }
   }
 
+  /* " 1512?" (a provisional rating), then " +12" once the game is rated. */
+  function ratingText(p) {
+    if (p.rating === null || p.rating === undefined) return '';
+    const ch = p.rating_change;
+    return ' ' + p.rating + (p.provisional ? '?' : '') +
+      (ch === null || ch === undefined ? '' : ' ' + (ch >= 0 ? '+' : '−') + Math.abs(ch));
+  }
+
   function statusText(g) {
     if (g.state === 'waiting') return g.you ? 'Waiting for your opponent' : 'Waiting for a second player';
     if (g.state === 'ongoing') {
@@ -199,7 +208,7 @@
     const bottom = you || 'white';
     for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
       const n = $(slot).querySelector('.name');
-      n.textContent = (g[c].name || cap(c)) + (c === you ? ' (you)' : '') +
+      n.textContent = (g[c].name || cap(c)) + ratingText(g[c]) + (c === you ? ' (you)' : '') +
         (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away');
       n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);
     }

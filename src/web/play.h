@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "condraughts.h"
+#include "glicko.h"
 
 #define PLAY_ID_HEX   12 /* game ids: 48 random bits */
 #define PLAY_TOKEN    32 /* hex digits of a player token (128 bits) */
@@ -59,7 +60,10 @@ typedef struct play_game {
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;
-    int online[3]; /* live streams open: of the white seat, the black seat, spectators */
+    int online[3];    /* live streams open: of the white seat, the black seat, spectators */
+    glicko rating[2]; /* each seat's rating in the variant when it sat down (rating 0: none) */
+    glicko after[2];  /* after the game, once rated (rating 0: not rated) */
+    int rate_now;     /* the ratings in after[] are to be written with the game (store_save) */
     play_move *moves;
     int nmoves, cap;
     unsigned version;

@@ -28,11 +28,18 @@ static const char schema[] =
     " state INTEGER NOT NULL, ending INTEGER NOT NULL, loser INTEGER NOT NULL,"
     " white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, turn_start INTEGER NOT NULL,"
     " draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL, rematch INTEGER NOT NULL,"
-    " rematch_id TEXT NOT NULL, created INTEGER NOT NULL);"
+    " rematch_id TEXT NOT NULL, created INTEGER NOT NULL,"
+    " white_rating REAL NOT NULL, white_rd REAL NOT NULL, white_vol REAL NOT NULL,"
+    " white_after REAL NOT NULL, white_after_rd REAL NOT NULL, white_after_vol REAL NOT NULL,"
+    " black_rating REAL NOT NULL, black_rd REAL NOT NULL, black_vol REAL NOT NULL,"
+    " black_after REAL NOT NULL, black_after_rd REAL NOT NULL, black_after_vol REAL NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, ply INTEGER NOT NULL,"
     " move TEXT NOT NULL, white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,"
-    " at INTEGER NOT NULL, PRIMARY KEY (game, ply));";
+    " at INTEGER NOT NULL, PRIMARY KEY (game, ply));"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    " player TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,"
+    " vol REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, variant));";
 
 int store_open(const char *path, char *err, size_t errlen)
 {
@@ -69,7 +76,7 @@ static int save_row(const play_game *g)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22)";
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -96,6 +103,14 @@ static int save_row(const play_game *g)
     sqlite3_bind_int(st, i++, g->rematch);
     sqlite3_bind_text(st, i++, g->rematch_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, i++, g->created);
+    for (int c = 0; c < 2; c++) {
+        const glicko *r[2] = {&g->rating[c], &g->after[c]};
+        for (int k = 0; k < 2; k++) {
+            sqlite3_bind_double(st, i++, r[k]->rating);
+            sqlite3_bind_double(st, i++, r[k]->rd);
+            sqlite3_bind_double(st, i++, r[k]->vol);
+        }
+    }
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
@@ -129,13 +144,56 @@ static int save_moves(const play_game *g, int from)
     return ok;
 }
 
+/* The ratings a game has just changed (g->rate_now). */
+static int save_ratings(const play_game *g)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO ratings VALUES (?1,?2,?3,?4,?5,1) ON CONFLICT(player, "
+                           "variant) DO UPDATE SET rating=?3, rd=?4, vol=?5, games=games+1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int ok = 1;
+    for (int c = 0; ok && c < 2; c++) {
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, g->token[c], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, g->rules->name, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, g->after[c].rating);
+        sqlite3_bind_double(st, 4, g->after[c].rd);
+        sqlite3_bind_double(st, 5, g->after[c].vol);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+glicko store_rating(const char *token, const char *variant)
+{
+    glicko r = GLICKO_NEW;
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT rating, rd, vol FROM ratings WHERE player = ?1 AND "
+                                  "variant = ?2",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return r;
+    sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        r.rating = sqlite3_column_double(st, 0);
+        r.rd = sqlite3_column_double(st, 1);
+        r.vol = sqlite3_column_double(st, 2);
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
 int store_save(const play_game *g, int from)
 {
     if (!db)
         return -1;
     if (!exec("BEGIN IMMEDIATE"))
         return -1;
-    if (save_row(g) && save_moves(g, from) && exec("COMMIT"))
+    if (save_row(g) && save_moves(g, from) && (!g->rate_now || save_ratings(g)) && exec("COMMIT"))
         return 0;
     fprintf(stderr, "condraughts: cannot save game %s: %s\n", g->id, sqlite3_errmsg(db));
     exec("ROLLBACK");
@@ -239,6 +297,14 @@ int store_load(const char *id, void (*add)(play_game *g))
         g->rematch = sqlite3_column_int(st, c++);
         text_col(st, c++, g->rematch_id, sizeof g->rematch_id);
         g->created = sqlite3_column_int64(st, c++);
+        for (int s = 0; s < 2; s++) {
+            glicko *r[2] = {&g->rating[s], &g->after[s]};
+            for (int k = 0; k < 2; k++) {
+                r[k]->rating = sqlite3_column_double(st, c++);
+                r[k]->rd = sqlite3_column_double(st, c++);
+                r[k]->vol = sqlite3_column_double(st, c++);
+            }
+        }
         if (!g->rules || load_moves(g, mv) != 0) {
             fprintf(stderr, "condraughts: skipping stored game %s (variant '%s')\n", g->id,
                     variant);

@@ -1,9 +1,11 @@
 /*
  * store_sqlite.h -- the games between people (play.h) in an SQLite database.
  *
- * Two tables: `games`, one row per game (variant, start, clock, seats with their tokens and
- * names, state, end, clocks, pending offers) and `moves`, one row per ply (the move in Hub form,
- * both clocks after it, when it was played). The journal is WAL with synchronous=FULL and every
+ * Three tables: `games`, one row per game (variant, start, clock, seats with their tokens and
+ * names, state, end, clocks, pending offers, the seats' ratings before and after), `moves`, one
+ * row per ply (the move in Hub form, both clocks after it, when it was played), and `ratings`,
+ * one Glicko-2 rating per player token and variant, written in the transaction of the game that
+ * changes it. The journal is WAL with synchronous=FULL and every
  * change of a game is one transaction (its row, and its moves from the first changed ply on), so
  * a server killed at any moment leaves each game as it was after its last answered change. The
  * file is created mode 0600: it holds the seats' tokens.
@@ -23,6 +25,8 @@ void store_close(void);
 /* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0 or -1. */
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
+/* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none). */
+glicko store_rating(const char *token, const char *variant);
 /* Read every game (id NULL) or one: each is handed to add (which takes it: its cd_game is not
  * made, moves[] holds the moves to replay). Returns the number read, -1 on a database error. */
 int store_load(const char *id, void (*add)(play_game *g));

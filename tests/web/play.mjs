@@ -191,13 +191,16 @@ async function main() {
     await clickMove(ann, 34, 29, [bob, eve]);
   });
 
-  await step('Bob resigns: White wins on every page', async () => {
+  await step('Bob resigns: White wins on every page, the rating changes are shown', async () => {
     await bob.click('#btn-resign');
     for (const p of [ann, bob, eve]) {
       await p.waitForFunction(() => document.getElementById('app').dataset.state === 'over');
       const s = await p.textContent('#status');
       assert(s === 'White wins (resignation)', 'status ' + s);
     }
+    await ann.waitForFunction(() => /\+\d+/.test(document.querySelector('#bottom .name').textContent));
+    const names = await eve.textContent('#top') + ' / ' + await eve.textContent('#bottom');
+    assert(/1500\? −\d+/.test(names) && /1500\? \+\d+/.test(names), 'ratings shown: ' + names);
     const pdn = await (await ann.request.get(base + `api/play/${id}/pdn`)).text();
     assert(/\[White "Ann"\]/.test(pdn) && /2-0/.test(pdn), 'PDN ' + pdn.slice(0, 200));
     await eve.screenshot({ path: path.join(outDir, 'play-05-over-phone.png'), fullPage: true });
