@@ -252,6 +252,47 @@ IMP=$(j d.id)
 req b POST /api/games/$IMP/move '{"move":"19-23"}'
 check_eq "an Owner tag of an imported PDN is not taken" 200 "$CODE"
 
+# ------------------------------------------------------------ accounts
+req - GET /api/account
+check_eq "not logged in" null "$(j d.name)"
+req d POST /api/account/register '{"name":"Dora","password":"correct horse battery"}'
+check_eq "register 201" "201 Dora" "$CODE $(j d.name)"
+req d GET /api/account
+check_eq "the registering browser is logged in" Dora "$(j d.name)"
+req e POST /api/account/register '{"name":"dora","password":"another password"}'
+check_eq "a taken name (any case) 409" 409 "$CODE"
+for b in '{"name":"Do","password":"12345678"}' '{"name":"Dora Two","password":"12345678"}' \
+    '{"name":"Dora2","password":"short"}' '{"name":"Dora2"}' '{"password":"12345678"}' \
+    '{"name":3,"password":"12345678"}'; do
+    req e POST /api/account/register "$b"
+    check_eq "register $b: 400" 400 "$CODE"
+done
+req e POST /api/account/login '{"name":"Dora","password":"wrong password"}'
+check_eq "wrong password 403" "403 wrong name or password" "$CODE $(j d.error)"
+req e POST /api/account/login '{"name":"Nobody","password":"whatever1"}'
+check_eq "unknown name: the same 403" "403 wrong name or password" "$CODE $(j d.error)"
+req e GET /api/account
+check_eq "a failed login logs nobody in" null "$(j d.name)"
+check_that "the password is stored nowhere in clear" sh -c \
+    "! cat '$TMP/play.db'* | grep -aq 'correct horse battery'"
+req - POST /api/play '{"name":"DORA"}'
+check_eq "an account's name is not for others" 400 "$CODE"
+req e POST /api/account/login '{"name":"dora","password":"correct horse battery"}'
+check_eq "log in from another browser" "200 Dora" "$CODE $(j d.name)"
+req e POST /api/play '{"variant":"frisian","colour":"white","name":"Fake"}'
+check_eq "a logged-in seat carries the account's name" Dora "$(j d.white.name)"
+AC=$(j d.id)
+req d POST /api/play/$AC/join '{}'
+check_eq "one account may sit on both seats from two browsers" 200 "$CODE"
+req e POST /api/play/$AC/resign ''
+req d GET /api/play/$AC
+check_eq "... but such a game is not rated" null "$(j d.white.rating_change)"
+req e POST /api/account/logout ''
+req e GET /api/account
+check_eq "logged out" null "$(j d.name)"
+req e POST /api/play/$AC/rematch '{"action":"offer"}'
+check_eq "a seat stays its browser's after logout" 200 "$CODE"
+
 # ------------------------------------------------------------ a real-time clock runs out
 req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
 F=$(j d.id)

@@ -103,12 +103,27 @@
     location.hash = g.id;
   }
 
+  function showAccount(a) {
+    $('acct-in').hidden = !a.name;
+    $('acct-out').hidden = !!a.name;
+    $('acct-name').textContent = a.name || '';
+    $('c-name').disabled = !!a.name;
+    if (a.name) $('c-name').value = a.name;
+  }
+
+  async function accountAction(path) {
+    const body = path === 'logout' ? {} : { name: $('acct-user').value.trim(), password: $('acct-pass').value };
+    $('acct-pass').value = '';
+    showAccount(await api('POST', 'api/account/' + path, body));
+  }
+
   function showLobby() {
     closeGame();
     $('game').hidden = true;
     $('lobby').hidden = false;
     document.getElementById('app').dataset.state = 'lobby';
     guarded(refreshLobby);
+    api('GET', 'api/account').then(showAccount, () => { $('account').hidden = true; });
     st.lobbyTimer = setInterval(() => guarded(refreshLobby), 2000);
   }
 
@@ -371,6 +386,9 @@
     $('error-close').addEventListener('click', () => { $('error').hidden = true; });
     $('board').addEventListener('click', onBoardClick);
     $('btn-create').addEventListener('click', () => guarded(createGame));
+    $('btn-login').addEventListener('click', () => guarded(() => accountAction('login')));
+    $('btn-register').addEventListener('click', () => guarded(() => accountAction('register')));
+    $('btn-logout').addEventListener('click', () => guarded(() => accountAction('logout')));
     $('c-clock').addEventListener('change', () => {
       $('c-rt').hidden = $('c-clock').value !== 'realtime';
       $('c-corr').hidden = $('c-clock').value !== 'correspondence';

@@ -251,6 +251,8 @@ int play_open(const char *db_path, char *err, size_t errlen)
     return 0;
 }
 
+int play_stored(void) { return P.stored; }
+
 void play_close(void)
 {
     if (P.ticking) {
@@ -296,10 +298,15 @@ static void seat_rating(play_game *g, int c)
 
 /* Rate a finished game: each player's current rating in the variant (other games may have
  * changed it since this one began) after one game against the other's (glicko.h). Written with
- * the game by commit(). */
+ * the game by commit(). A game of one account against itself is not rated. */
 static void rate(play_game *g)
 {
     if (!P.stored || g->end == END_ABORTED || !g->token[0][0] || !g->token[1][0])
+        return;
+    char key[2][PLAY_NAME_BYTES + 2];
+    for (int c = 0; c < 2; c++)
+        store_player(g->token[c], key[c], sizeof key[c]);
+    if (!strcmp(key[0], key[1])) /* one account on both seats: not a rated game */
         return;
     cd_status st = cd_game_status(g->game, NULL);
     double score[2] = {0.5, 0.5};
@@ -401,6 +408,27 @@ static int set_name(char *dst, const char *name, char *err, size_t len)
     return 0;
 }
 
+/* The name of g's seat c for token: its account's when the token is logged in to one, else the
+ * name given, which may not be an account's. 0, or -1 with err set. */
+static int seat_name(play_game *g, int c, const char *token, const char *name, char *err,
+                     size_t len)
+{
+    char acct[PLAY_NAME_BYTES + 1], hash[256];
+    if (P.stored && store_login_name(token, acct, sizeof acct)) {
+        snprintf(g->name[c], sizeof g->name[c], "%s", acct);
+        return 0;
+    }
+    if (set_name(g->name[c], name, err, len))
+        return -1;
+    if (P.stored && g->name[c][0] &&
+        store_account_hash(g->name[c], hash, sizeof hash, acct, sizeof acct)) {
+        snprintf(err, len, "the name '%s' belongs to an account: log in to use it", acct);
+        g->name[c][0] = 0;
+        return -1;
+    }
+    return 0;
+}
+
 static play_game *game_new(const play_new *n, char *err, size_t len)
 {
     play_game *g = calloc(1, sizeof *g);
@@ -440,7 +468,7 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, char
     play_game *g = game_new(n, err, len);
     if (!g)
         return 500;
-    if (set_name(g->name[colour], n->name, err, len)) {
+    if (seat_name(g, colour, token, n->name, err, len)) {
         game_free(g);
         return 400;
     }
@@ -460,7 +488,7 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
         return 409;
     }
     int seat = g->token[CD_WHITE][0] ? CD_BLACK : CD_WHITE;
-    if (set_name(g->name[seat], name, err, len))
+    if (seat_name(g, seat, token, name, err, len))
         return 400;
     memcpy(g->token[seat], token, PLAY_TOKEN + 1);
     seat_rating(g, seat);

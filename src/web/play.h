@@ -26,10 +26,11 @@
 #include "condraughts.h"
 #include "glicko.h"
 
-#define PLAY_ID_HEX   12 /* game ids: 48 random bits */
-#define PLAY_TOKEN    32 /* hex digits of a player token (128 bits) */
-#define PLAY_NAME_MAX 24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
-#define PLAY_MAX      5000
+#define PLAY_ID_HEX     12 /* game ids: 48 random bits */
+#define PLAY_TOKEN      32 /* hex digits of a player token (128 bits) */
+#define PLAY_NAME_MAX   24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
+#define PLAY_NAME_BYTES (4 * PLAY_NAME_MAX)
+#define PLAY_MAX        5000
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -73,6 +74,8 @@ typedef struct play_game {
 /* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
 int play_open(const char *db_path, char *err, size_t errlen);
 void play_close(void);
+/* Is there a store (accounts and ratings need one)? */
+int play_stored(void);
 /* Flag falls (the server's clock thread calls this every 100 ms). */
 void play_tick(void);
 

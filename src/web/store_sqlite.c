@@ -39,7 +39,11 @@ static const char schema[] =
     " at INTEGER NOT NULL, PRIMARY KEY (game, ply));"
     "CREATE TABLE IF NOT EXISTS ratings ("
     " player TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,"
-    " vol REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, variant));";
+    " vol REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, variant));"
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " name TEXT PRIMARY KEY COLLATE NOCASE, hash TEXT NOT NULL,"
+    " created INTEGER NOT NULL);" /* seconds since the epoch */
+    "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);";
 
 int store_open(const char *path, char *err, size_t errlen)
 {
@@ -155,8 +159,10 @@ static int save_ratings(const play_game *g)
         return 0;
     int ok = 1;
     for (int c = 0; ok && c < 2; c++) {
+        char key[PLAY_NAME_BYTES + 2];
+        store_player(g->token[c], key, sizeof key);
         sqlite3_reset(st);
-        sqlite3_bind_text(st, 1, g->token[c], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, g->rules->name, -1, SQLITE_STATIC);
         sqlite3_bind_double(st, 3, g->after[c].rating);
         sqlite3_bind_double(st, 4, g->after[c].rd);
@@ -167,9 +173,88 @@ static int save_ratings(const play_game *g)
     return ok;
 }
 
+/* One text column of the row of a one-parameter query into out (""/0 when none). */
+static int query_text(const char *sql, const char *arg, char *out, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    out[0] = 0;
+    if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    if (found) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(out, cap, "%s", t ? (const char *)t : "");
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int store_login_name(const char *token, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM logins WHERE token = ?1", token, name, cap);
+}
+
+void store_player(const char *token, char *key, size_t cap)
+{
+    char name[PLAY_NAME_BYTES + 1];
+    if (store_login_name(token, name, sizeof name))
+        snprintf(key, cap, "@%s", name);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
+{
+    char row[PLAY_NAME_BYTES + 1];
+    if (!query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+        return 0;
+    snprintf(canonical, ncap, "%s", row);
+    return query_text("SELECT hash FROM accounts WHERE name = ?1", name, hash, cap);
+}
+
+/* Run a statement with up to two text parameters; 1 when it is done. */
+static int run2(const char *sql, const char *a, const char *b)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+    if (b)
+        sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+int store_account_add(const char *name, const char *hash, const char *token)
+{
+    char row[PLAY_NAME_BYTES + 1];
+    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+        return 1;
+    if (!exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (run2("INSERT INTO accounts VALUES (?1, ?2, CAST(strftime('%s', 'now') AS INTEGER))", name,
+             hash) &&
+        run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) && exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
+
+int store_login(const char *token, const char *name)
+{
+    if (name)
+        return run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) ? 0 : -1;
+    return run2("DELETE FROM logins WHERE token = ?1", token, NULL) ? 0 : -1;
+}
+
 glicko store_rating(const char *token, const char *variant)
 {
     glicko r = GLICKO_NEW;
+    char key[PLAY_NAME_BYTES + 2];
+    store_player(token, key, sizeof key);
+    token = key;
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db,
                                   "SELECT rating, rd, vol FROM ratings WHERE player = ?1 AND "

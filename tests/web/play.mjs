@@ -106,11 +106,14 @@ async function main() {
   const ann = await page(), bob = await page(), eve = await page(390, 844);
   let id = null;
 
-  await step('lobby: create a 5+3 international game as White, open to all', async () => {
+  await step('lobby: Ann registers an account; create a 5+3 international game as White', async () => {
     await ann.goto(base + 'play.html');
     await ann.waitForSelector('#app[data-ready="1"]');
-    await ann.fill('#c-name', 'Ann');
-    await ann.dispatchEvent('#c-name', 'change');
+    await ann.fill('#acct-user', 'Ann');
+    await ann.fill('#acct-pass', 'a long enough password');
+    await ann.click('#btn-register');
+    await ann.waitForSelector('#acct-in', { state: 'visible' });
+    assert(await ann.inputValue('#c-name') === 'Ann', 'the name is not the account\'s');
     await ann.selectOption('#c-variant', 'international');
     await ann.selectOption('#c-colour', 'white');
     await ann.selectOption('#c-clock', 'realtime');
