@@ -316,8 +316,10 @@ static void rate(play_game *g)
     }
     glicko now[2] = {store_rating(g->token[0], g->rules->name),
                      store_rating(g->token[1], g->rules->name)};
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < 2; c++) {
         g->after[c] = glicko_update(now[c], &now[!c], &score[c], 1);
+        g->rating[c] = now[c]; /* so that after - rating is this game's change alone */
+    }
     g->rate_now = 1;
 }
 
