@@ -313,6 +313,16 @@ static void text_col(sqlite3_stmt *st, int col, char *dst, size_t cap)
     snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
+/* Are the enumerations of a row read back in range (a damaged or edited file)? */
+static int row_sane(const play_game *g)
+{
+    return g->clock >= PLAY_CLOCK_NONE && g->clock <= PLAY_CLOCK_REALTIME &&
+           g->state >= PLAY_WAITING && g->state <= PLAY_OVER && g->end >= END_NONE &&
+           g->end <= END_ABORTED && g->loser >= -1 && g->loser <= 1 && g->draw_offer >= -1 &&
+           g->draw_offer <= 1 && g->takeback >= -1 && g->takeback <= 1 && g->rematch >= -1 &&
+           g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
+}
+
 static int load_moves(play_game *g, sqlite3_stmt *st)
 {
     sqlite3_reset(st);
@@ -390,9 +400,10 @@ int store_load(const char *id, void (*add)(play_game *g))
                 r[k]->vol = sqlite3_column_double(st, c++);
             }
         }
-        if (!g->rules || load_moves(g, mv) != 0) {
-            fprintf(stderr, "condraughts: skipping stored game %s (variant '%s')\n", g->id,
-                    variant);
+        if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0) {
+            fprintf(stderr,
+                    "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
+                    g->id, variant);
             free(g->moves);
             free(g);
             continue;
