@@ -287,6 +287,14 @@ check_eq "one account may sit on both seats from two browsers" 200 "$CODE"
 req e POST /api/play/$AC/resign ''
 req d GET /api/play/$AC
 check_eq "... but such a game is not rated" null "$(j d.white.rating_change)"
+req f POST /api/account/register '{"name":"Eve","password":"eve password"}'
+for i in 1 2 3 4 5; do
+    req g POST /api/account/login '{"name":"eve","password":"guess number one"}'
+done
+req g POST /api/account/login '{"name":"Eve","password":"eve password"}'
+check_eq "5 failed logins close the name for a while, even to the right password" 429 "$CODE"
+check_that "... and say for how long" sh -c "curl -s -o /dev/null -D - -X POST \
+    '$URL/api/account/login' -d '{\"name\":\"Eve\",\"password\":\"eve password\"}' | grep -qi '^retry-after: [0-9]'"
 req e POST /api/account/logout ''
 req e GET /api/account
 check_eq "logged out" null "$(j d.name)"

@@ -8,7 +8,8 @@
  * 64 MiB and about a tenth of a second each), outside every lock and at most HASHES_AT_ONCE at a
  * time (503 beyond), so guessing is slow and cannot take the server's memory. Only the hash is
  * stored; a password is never stored, logged or sent back. A wrong password and an unknown name
- * get the same answer after the same work.
+ * get the same answer after the same work. After FAILS_MAX failed logins for a name within
+ * FAILS_WINDOW its logins are refused (429) for FAILS_LOCK.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -22,17 +23,78 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define HASHES_AT_ONCE 2
 #define PASSWORD_MIN   8
 #define PASSWORD_MAX   256
 #define ACCOUNT_MIN    3
+#define FAILS_MAX      5      /* failed logins for one name ... */
+#define FAILS_WINDOW   600000 /* ... within this many ms ... */
+#define FAILS_LOCK     60000  /* ... close its logins for this many ms */
+#define FAILS_NAMES    64     /* names watched at once (the oldest goes first) */
+
+/* Failed logins of one name (any case; a name without an account counts alike). */
+typedef struct fails {
+    char name[PLAY_NAME_MAX + 1];
+    int count;
+    int64_t first, until; /* the first failure of the window; logins closed until */
+} fails;
 
 static struct {
     pthread_mutex_t lock;
-    int hashing; /* (lock) argon2id computations running */
-    int ready;   /* (lock) sodium_init succeeded */
+    int hashing;              /* (lock) argon2id computations running */
+    int ready;                /* (lock) sodium_init succeeded */
+    fails watch[FAILS_NAMES]; /* (lock) */
 } A = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The entry of name (made, replacing the oldest, when `make`), or NULL. Under A.lock. */
+static fails *fails_of(const char *name, int make)
+{
+    fails *oldest = &A.watch[0];
+    for (int i = 0; i < FAILS_NAMES; i++) {
+        if (A.watch[i].count && !strcasecmp(A.watch[i].name, name))
+            return &A.watch[i];
+        if (A.watch[i].first < oldest->first)
+            oldest = &A.watch[i];
+    }
+    if (!make)
+        return NULL;
+    memset(oldest, 0, sizeof *oldest);
+    snprintf(oldest->name, sizeof oldest->name, "%s", name);
+    return oldest;
+}
+
+/* Milliseconds before name may try to log in again (0: now). */
+static int64_t login_closed(const char *name)
+{
+    pthread_mutex_lock(&A.lock);
+    fails *f = fails_of(name, 0);
+    int64_t now = play_now(), wait = f && f->until > now ? f->until - now : 0;
+    pthread_mutex_unlock(&A.lock);
+    return wait;
+}
+
+/* A login of name failed (ok 0) or succeeded (ok 1). */
+static void login_result(const char *name, int ok)
+{
+    pthread_mutex_lock(&A.lock);
+    fails *f = fails_of(name, !ok);
+    int64_t now = play_now();
+    if (f && ok) {
+        memset(f, 0, sizeof *f);
+    } else if (f) {
+        if (now - f->first > FAILS_WINDOW) {
+            f->count = 0;
+            f->first = now;
+        }
+        if (!f->count)
+            f->first = now;
+        if (++f->count >= FAILS_MAX)
+            f->until = now + FAILS_LOCK;
+    }
+    pthread_mutex_unlock(&A.lock);
+}
 
 static int hash_begin(void)
 {
@@ -107,6 +169,15 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     }
     char hash[crypto_pwhash_STRBYTES] = "", canonical[PLAY_NAME_BYTES + 1] = "";
     int known = 0;
+    int64_t closed = registering ? 0 : login_closed(name);
+    if (closed) {
+        c->retry_after = (int)(closed / 1000) + 1;
+        enum MHD_Result r =
+            send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+                       "too many failed logins for '%s': try again in %d s", name, c->retry_after);
+        cJSON_Delete(body);
+        return r;
+    }
     if (!registering) {
         play_lock();
         known = store_account_hash(name, hash, sizeof hash, canonical, sizeof canonical);
@@ -130,18 +201,24 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     play_lock();
     if (registering) {
         int r = ok ? store_account_add(name, hash, rq->token) : -1;
-        status = r == 0 ? MHD_HTTP_CREATED : r == 1 ? MHD_HTTP_CONFLICT : 500;
-        snprintf(err, sizeof err,
-                 r == 1 ? "the name '%s' is taken" : "the account could not be saved", name);
+        status = r == 0   ? MHD_HTTP_CREATED
+                 : r == 1 ? MHD_HTTP_CONFLICT
+                          : MHD_HTTP_INTERNAL_SERVER_ERROR;
+        if (r == 1)
+            snprintf(err, sizeof err, "the name '%s' is taken", name);
+        else
+            snprintf(err, sizeof err, "the account could not be saved");
         snprintf(canonical, sizeof canonical, "%s", name);
     } else if (!known || !ok) {
         status = MHD_HTTP_FORBIDDEN;
         snprintf(err, sizeof err, "wrong name or password");
     } else if (store_login(rq->token, canonical) != 0) {
-        status = 500;
+        status = MHD_HTTP_INTERNAL_SERVER_ERROR;
         snprintf(err, sizeof err, "the login could not be saved");
     }
     play_unlock();
+    if (!registering)
+        login_result(name, status == MHD_HTTP_OK);
     cJSON_Delete(body);
     if (status != MHD_HTTP_OK && status != MHD_HTTP_CREATED)
         return send_error(c, status, "%s", err);
