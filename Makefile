@@ -56,7 +56,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lsodium -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
@@ -273,8 +273,13 @@ dxp-test: $(BUILD)/test_dxp $(BUILD)/test_dxp_peer $(BIN)
 api-test: $(BIN)
 	sh tests/api.sh --bin $(BIN)
 
-# Games between people (/api/play): seats, 403s, Origin/Host, clocks, SIGKILL (tests/play.sh).
-play-test: $(BIN)
+# Games between people (/api/play): Glicko-2 against Glickman's worked example (test_glicko),
+# then seats, 403s, Origin/Host, clocks, ratings, SIGKILL (tests/play.sh).
+$(BUILD)/test_glicko: tests/test_glicko.c src/web/glicko.c src/web/glicko.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) tests/test_glicko.c src/web/glicko.c -lm -o $@
+
+play-test: $(BUILD)/test_glicko $(BIN)
+	$(BUILD)/test_glicko
 	sh tests/play.sh --bin $(BIN)
 
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
@@ -304,7 +309,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC) $(TOWERS_SRC))
-FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3
+FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

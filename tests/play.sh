@@ -181,6 +181,9 @@ check_that "stream's last state has the move" sh -c "grep '^data:' '$TMP/sse' | 
 req a POST /api/play/$G/resign '{}'
 check_eq "white resigns" "black" "$(j d.winner)"
 check_eq "end: resignation" resignation "$(j d.end)"
+check_eq "ratings before the game: newcomers" "1500 true 1500" "$(j d.white.rating) $(j d.white.provisional) $(j d.black.rating)"
+check_that "rated: the winner gains" test "$(j d.black.rating_change)" -gt 0
+check_that "rated: the loser loses as much" test "$(j d.white.rating_change)" -eq "-$(j d.black.rating_change)"
 req a POST /api/play/$G/move '{"move":"31-27"}'
 check_eq "no move after the end" 409 "$CODE"
 req - GET /api/play/$G/pdn
@@ -193,8 +196,11 @@ check_that "rematch game made" test -n "$R" -a "$R" != null
 req a GET /api/play/$R
 check_eq "rematch: colours swapped" black "$(j d.you)"
 check_eq "rematch starts at once" ongoing "$(j d.state)"
+check_that "rematch: Bob (now white) comes with his new rating" test "$(j d.white.rating)" -gt 1500
+check_that "rematch: Ann (now black) with hers" test "$(j d.black.rating)" -lt 1500
 req b POST /api/play/$R/abort '{}'
 check_eq "abort before the first moves" aborted "$(j d.end)"
+check_eq "an aborted game is not rated" null "$(j d.white.rating_change)"
 req a DELETE /api/play/$R
 check_eq "a seat deletes a finished game" 200 "$CODE"
 req a GET /api/play/$R
@@ -246,6 +252,55 @@ IMP=$(j d.id)
 req b POST /api/games/$IMP/move '{"move":"19-23"}'
 check_eq "an Owner tag of an imported PDN is not taken" 200 "$CODE"
 
+# ------------------------------------------------------------ accounts
+req - GET /api/account
+check_eq "not logged in" null "$(j d.name)"
+req d POST /api/account/register '{"name":"Dora","password":"correct horse battery"}'
+check_eq "register 201" "201 Dora" "$CODE $(j d.name)"
+req d GET /api/account
+check_eq "the registering browser is logged in" Dora "$(j d.name)"
+req e POST /api/account/register '{"name":"dora","password":"another password"}'
+check_eq "a taken name (any case) 409" 409 "$CODE"
+for b in '{"name":"Do","password":"12345678"}' '{"name":"Dora Two","password":"12345678"}' \
+    '{"name":"Dora2","password":"short"}' '{"name":"Dora2"}' '{"password":"12345678"}' \
+    '{"name":3,"password":"12345678"}'; do
+    req e POST /api/account/register "$b"
+    check_eq "register $b: 400" 400 "$CODE"
+done
+req e POST /api/account/login '{"name":"Dora","password":"wrong password"}'
+check_eq "wrong password 403" "403 wrong name or password" "$CODE $(j d.error)"
+req e POST /api/account/login '{"name":"Nobody","password":"whatever1"}'
+check_eq "unknown name: the same 403" "403 wrong name or password" "$CODE $(j d.error)"
+req e GET /api/account
+check_eq "a failed login logs nobody in" null "$(j d.name)"
+check_that "the password is stored nowhere in clear" sh -c \
+    "! cat '$TMP/play.db'* | grep -aq 'correct horse battery'"
+req - POST /api/play '{"name":"DORA"}'
+check_eq "an account's name is not for others" 400 "$CODE"
+req e POST /api/account/login '{"name":"dora","password":"correct horse battery"}'
+check_eq "log in from another browser" "200 Dora" "$CODE $(j d.name)"
+req e POST /api/play '{"variant":"frisian","colour":"white","name":"Fake"}'
+check_eq "a logged-in seat carries the account's name" Dora "$(j d.white.name)"
+AC=$(j d.id)
+req d POST /api/play/$AC/join '{}'
+check_eq "one account may sit on both seats from two browsers" 200 "$CODE"
+req e POST /api/play/$AC/resign ''
+req d GET /api/play/$AC
+check_eq "... but such a game is not rated" null "$(j d.white.rating_change)"
+req f POST /api/account/register '{"name":"Eve","password":"eve password"}'
+for i in 1 2 3 4 5; do
+    req g POST /api/account/login '{"name":"eve","password":"guess number one"}'
+done
+req g POST /api/account/login '{"name":"Eve","password":"eve password"}'
+check_eq "5 failed logins close the name for a while, even to the right password" 429 "$CODE"
+check_that "... and say for how long" sh -c "curl -s -o /dev/null -D - -X POST \
+    '$URL/api/account/login' -d '{\"name\":\"Eve\",\"password\":\"eve password\"}' | grep -qi '^retry-after: [0-9]'"
+req e POST /api/account/logout ''
+req e GET /api/account
+check_eq "logged out" null "$(j d.name)"
+req e POST /api/play/$AC/rematch '{"action":"offer"}'
+check_eq "a seat stays its browser's after logout" 200 "$CODE"
+
 # ------------------------------------------------------------ a real-time clock runs out
 req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
 F=$(j d.id)
@@ -286,6 +341,11 @@ req b POST /api/games/$BG/move '{"move":"19-23"}'
 check_eq "after restart the board still belongs to its browser" 403 "$CODE"
 req a POST /api/games/$BG/move '{"move":"19-23"}'
 check_eq "after restart its owner moves" 200 "$CODE"
+req b POST /api/play '{"variant":"international","open":true}'
+check_that "after restart the ratings are kept" test "$(j 'd[d.you].rating')" -gt 1500
+B2=$(j d.id)
+req - GET /api/play/lobby
+check_that "the lobby shows the challenger's rating" test "$(j "d.open.find(e=>e.id==='$B2').rating")" -gt 1500
 req b POST /api/play/$K/move '{"move":"37-31"}'
 check_eq "after restart no move out of turn" 409 "$CODE"
 

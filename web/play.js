@@ -82,7 +82,8 @@
       b.dataset.id = e.id;
       b.className = 'accept';
       b.addEventListener('click', () => { location.hash = e.id + '/join'; });
-      row(open, [e.title, e.clock, (e.white || e.black || 'Anonymous'), 'you play ' + e.seat], b);
+      row(open, [e.title, e.clock, (e.white || e.black || 'Anonymous') + (e.rating ? ' ' + e.rating : ''),
+        'you play ' + e.seat], b);
     }
     for (const e of l.live) {
       const a = document.createElement('a');
@@ -102,12 +103,27 @@
     location.hash = g.id;
   }
 
+  function showAccount(a) {
+    $('acct-in').hidden = !a.name;
+    $('acct-out').hidden = !!a.name;
+    $('acct-name').textContent = a.name || '';
+    $('c-name').disabled = !!a.name;
+    if (a.name) $('c-name').value = a.name;
+  }
+
+  async function accountAction(path) {
+    const body = path === 'logout' ? {} : { name: $('acct-user').value.trim(), password: $('acct-pass').value };
+    $('acct-pass').value = '';
+    showAccount(await api('POST', 'api/account/' + path, body));
+  }
+
   function showLobby() {
     closeGame();
     $('game').hidden = true;
     $('lobby').hidden = false;
     document.getElementById('app').dataset.state = 'lobby';
     guarded(refreshLobby);
+    api('GET', 'api/account').then(showAccount, () => { $('account').hidden = true; });
     st.lobbyTimer = setInterval(() => guarded(refreshLobby), 2000);
   }
 
@@ -182,6 +198,14 @@
     }
   }
 
+  /* " 1512?" (a provisional rating), then " +12" once the game is rated. */
+  function ratingText(p) {
+    if (p.rating === null || p.rating === undefined) return '';
+    const ch = p.rating_change;
+    return ' ' + p.rating + (p.provisional ? '?' : '') +
+      (ch === null || ch === undefined ? '' : ' ' + (ch >= 0 ? '+' : '−') + Math.abs(ch));
+  }
+
   function statusText(g) {
     if (g.state === 'waiting') return g.you ? 'Waiting for your opponent' : 'Waiting for a second player';
     if (g.state === 'ongoing') {
@@ -199,7 +223,7 @@
     const bottom = you || 'white';
     for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
       const n = $(slot).querySelector('.name');
-      n.textContent = (g[c].name || cap(c)) + (c === you ? ' (you)' : '') +
+      n.textContent = (g[c].name || cap(c)) + ratingText(g[c]) + (c === you ? ' (you)' : '') +
         (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away');
       n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);
     }
@@ -362,6 +386,9 @@
     $('error-close').addEventListener('click', () => { $('error').hidden = true; });
     $('board').addEventListener('click', onBoardClick);
     $('btn-create').addEventListener('click', () => guarded(createGame));
+    $('btn-login').addEventListener('click', () => guarded(() => accountAction('login')));
+    $('btn-register').addEventListener('click', () => guarded(() => accountAction('register')));
+    $('btn-logout').addEventListener('click', () => guarded(() => accountAction('logout')));
     $('c-clock').addEventListener('change', () => {
       $('c-rt').hidden = $('c-clock').value !== 'realtime';
       $('c-corr').hidden = $('c-clock').value !== 'correspondence';

@@ -197,8 +197,10 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
     pthread_cond_broadcast(&P.changed);
-    if (!P.stored || store_save(g, from) == 0)
+    if (!P.stored || store_save(g, from) == 0) {
+        g->rate_now = 0;
         return 0;
+    }
     char id[PLAY_ID_HEX + 1];
     memcpy(id, g->id, sizeof id);
     int n = store_load(id, adopt);
@@ -249,6 +251,8 @@ int play_open(const char *db_path, char *err, size_t errlen)
     return 0;
 }
 
+int play_stored(void) { return P.stored; }
+
 void play_close(void)
 {
     if (P.ticking) {
@@ -285,6 +289,40 @@ static int can_win(const play_game *g, int colour)
     return !(mine == 1 && my_kings == 1 && cd_position_count(pos, !colour, 1) > 0);
 }
 
+/* The rating of g's seat c, as it sits down (none without a store). */
+static void seat_rating(play_game *g, int c)
+{
+    if (P.stored && g->token[c][0])
+        g->rating[c] = store_rating(g->token[c], g->rules->name);
+}
+
+/* Rate a finished game: each player's current rating in the variant (other games may have
+ * changed it since this one began) after one game against the other's (glicko.h). Written with
+ * the game by commit(). A game of one account against itself is not rated. */
+static void rate(play_game *g)
+{
+    if (!P.stored || g->end == END_ABORTED || !g->token[0][0] || !g->token[1][0])
+        return;
+    char key[2][PLAY_NAME_BYTES + 2];
+    for (int c = 0; c < 2; c++)
+        store_player(g->token[c], key[c], sizeof key[c]);
+    if (!strcmp(key[0], key[1])) /* one account on both seats: not a rated game */
+        return;
+    cd_status st = cd_game_status(g->game, NULL);
+    double score[2] = {0.5, 0.5};
+    if (st == CD_WHITE_WINS || st == CD_BLACK_WINS) {
+        score[CD_WHITE] = st == CD_WHITE_WINS;
+        score[CD_BLACK] = st == CD_BLACK_WINS;
+    }
+    glicko now[2] = {store_rating(g->token[0], g->rules->name),
+                     store_rating(g->token[1], g->rules->name)};
+    for (int c = 0; c < 2; c++) {
+        g->after[c] = glicko_update(now[c], &now[!c], &score[c], 1);
+        g->rating[c] = now[c]; /* so that after - rating is this game's change alone */
+    }
+    g->rate_now = 1;
+}
+
 static void finish(play_game *g, int end, int loser)
 {
     g->state = PLAY_OVER;
@@ -298,6 +336,7 @@ static void finish(play_game *g, int end, int loser)
         cd_game_time_loss(g->game, loser);
     else if (end == END_TIME_DRAW || end == END_AGREED)
         cd_game_agree_draw(g->game);
+    rate(g);
 }
 
 /* Has the flag of the side to move fallen at `now`? Then end the game (and save it). */
@@ -371,6 +410,27 @@ static int set_name(char *dst, const char *name, char *err, size_t len)
     return 0;
 }
 
+/* The name of g's seat c for token: its account's when the token is logged in to one, else the
+ * name given, which may not be an account's. 0, or -1 with err set. */
+static int seat_name(play_game *g, int c, const char *token, const char *name, char *err,
+                     size_t len)
+{
+    char acct[PLAY_NAME_BYTES + 1], hash[256];
+    if (P.stored && store_login_name(token, acct, sizeof acct)) {
+        snprintf(g->name[c], sizeof g->name[c], "%s", acct);
+        return 0;
+    }
+    if (set_name(g->name[c], name, err, len))
+        return -1;
+    if (P.stored && g->name[c][0] &&
+        store_account_hash(g->name[c], hash, sizeof hash, acct, sizeof acct)) {
+        snprintf(err, len, "the name '%s' belongs to an account: log in to use it", acct);
+        g->name[c][0] = 0;
+        return -1;
+    }
+    return 0;
+}
+
 static play_game *game_new(const play_new *n, char *err, size_t len)
 {
     play_game *g = calloc(1, sizeof *g);
@@ -410,11 +470,12 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, char
     play_game *g = game_new(n, err, len);
     if (!g)
         return 500;
-    if (set_name(g->name[colour], n->name, err, len)) {
+    if (seat_name(g, colour, token, n->name, err, len)) {
         game_free(g);
         return 400;
     }
     memcpy(g->token[colour], token, PLAY_TOKEN + 1);
+    seat_rating(g, colour);
     link_game(g);
     *out = g;
     return commit(g, 0, err, len);
@@ -429,9 +490,10 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
         return 409;
     }
     int seat = g->token[CD_WHITE][0] ? CD_BLACK : CD_WHITE;
-    if (set_name(g->name[seat], name, err, len))
+    if (seat_name(g, seat, token, name, err, len))
         return 400;
     memcpy(g->token[seat], token, PLAY_TOKEN + 1);
+    seat_rating(g, seat);
     g->state = PLAY_ONGOING;
     return commit(g, g->nmoves, err, len);
 }
@@ -620,6 +682,8 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
             memcpy(r->token[!c], g->token[c], sizeof r->token[c]);
             memcpy(r->name[!c], g->name[c], sizeof r->name[c]);
         }
+        seat_rating(r, CD_WHITE);
+        seat_rating(r, CD_BLACK);
         r->state = PLAY_ONGOING;
         link_game(r);
         memcpy(g->rematch_id, r->id, sizeof r->id);

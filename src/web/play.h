@@ -24,11 +24,13 @@
 #include <stdint.h>
 
 #include "condraughts.h"
+#include "glicko.h"
 
-#define PLAY_ID_HEX   12 /* game ids: 48 random bits */
-#define PLAY_TOKEN    32 /* hex digits of a player token (128 bits) */
-#define PLAY_NAME_MAX 24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
-#define PLAY_MAX      5000
+#define PLAY_ID_HEX     12 /* game ids: 48 random bits */
+#define PLAY_TOKEN      32 /* hex digits of a player token (128 bits) */
+#define PLAY_NAME_MAX   24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
+#define PLAY_NAME_BYTES (4 * PLAY_NAME_MAX)
+#define PLAY_MAX        5000
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -59,7 +61,10 @@ typedef struct play_game {
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;
-    int online[3]; /* live streams open: of the white seat, the black seat, spectators */
+    int online[3];    /* live streams open: of the white seat, the black seat, spectators */
+    glicko rating[2]; /* each seat's rating in the variant when it sat down (rating 0: none) */
+    glicko after[2];  /* after the game, once rated (rating 0: not rated) */
+    int rate_now;     /* the ratings in after[] are to be written with the game (store_save) */
     play_move *moves;
     int nmoves, cap;
     unsigned version;
@@ -69,6 +74,8 @@ typedef struct play_game {
 /* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
 int play_open(const char *db_path, char *err, size_t errlen);
 void play_close(void);
+/* Is there a store (accounts and ratings need one)? */
+int play_stored(void);
 /* Flag falls (the server's clock thread calls this every 100 ms). */
 void play_tick(void);
 

@@ -27,6 +27,25 @@ static void add_colour(cJSON *o, const char *key, int colour)
         cJSON_AddNullToObject(o, key);
 }
 
+/* "rating" (rounded; null without one), "provisional" (RD over 110: few games yet) and, once
+ * the game is rated, "rating_change". */
+static void add_rating(cJSON *p, const play_game *g, int c)
+{
+    const glicko *r = &g->rating[c], *a = &g->after[c];
+    if (r->rating > 0) {
+        cJSON_AddNumberToObject(p, "rating", (double)(long)(r->rating + 0.5));
+        cJSON_AddBoolToObject(p, "provisional", r->rd > 110);
+    } else {
+        cJSON_AddNullToObject(p, "rating");
+        cJSON_AddBoolToObject(p, "provisional", 0);
+    }
+    if (a->rating > 0 && r->rating > 0)
+        cJSON_AddNumberToObject(p, "rating_change",
+                                (double)(long)(a->rating + 0.5) - (double)(long)(r->rating + 0.5));
+    else
+        cJSON_AddNullToObject(p, "rating_change");
+}
+
 static cJSON *clock_json(const play_game *g)
 {
     static const char *const kinds[] = {"none", "correspondence", "realtime"};
@@ -74,6 +93,7 @@ cJSON *play_json(const play_game *g, const char *token)
         cJSON_AddStringToObject(p, "name", g->name[c]);
         cJSON_AddBoolToObject(p, "seated", g->token[c][0] != 0);
         cJSON_AddBoolToObject(p, "online", g->online[c] > 0);
+        add_rating(p, g, c);
         int64_t ms = g->ms[c];
         if (g->clock != PLAY_CLOCK_NONE && g->turn_start && g->state == PLAY_ONGOING &&
             cd_game_position(g->game)->side == c)
@@ -141,6 +161,10 @@ cJSON *play_lobby_json(void)
         if (g->state == PLAY_WAITING) {
             int seat = g->token[CD_WHITE][0] ? CD_BLACK : CD_WHITE;
             cJSON_AddStringToObject(e, "seat", colour_names[seat]);
+            if (g->rating[!seat].rating > 0)
+                cJSON_AddNumberToObject(e, "rating", (double)(long)(g->rating[!seat].rating + 0.5));
+            else
+                cJSON_AddNullToObject(e, "rating");
             cJSON_AddItemToArray(open, e);
         } else {
             cJSON_AddNumberToObject(e, "ply", g->nmoves);

@@ -108,6 +108,8 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
     }
     if (!strncmp(p, "/play", 5) && (!p[5] || p[5] == '/'))
         return api_play(c, p + 5, method, rq);
+    if (!strncmp(p, "/account", 8) && (!p[8] || p[8] == '/'))
+        return api_account(c, p + 8, method, rq);
     if (!strcmp(p, "/variants"))
         return m == M_GET ? api_variants(c) : send_405(c, "GET");
     if (!strcmp(p, "/games") || !strcmp(p, "/games/")) {

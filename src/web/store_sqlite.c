@@ -28,11 +28,22 @@ static const char schema[] =
     " state INTEGER NOT NULL, ending INTEGER NOT NULL, loser INTEGER NOT NULL,"
     " white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, turn_start INTEGER NOT NULL,"
     " draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL, rematch INTEGER NOT NULL,"
-    " rematch_id TEXT NOT NULL, created INTEGER NOT NULL);"
+    " rematch_id TEXT NOT NULL, created INTEGER NOT NULL,"
+    " white_rating REAL NOT NULL, white_rd REAL NOT NULL, white_vol REAL NOT NULL,"
+    " white_after REAL NOT NULL, white_after_rd REAL NOT NULL, white_after_vol REAL NOT NULL,"
+    " black_rating REAL NOT NULL, black_rd REAL NOT NULL, black_vol REAL NOT NULL,"
+    " black_after REAL NOT NULL, black_after_rd REAL NOT NULL, black_after_vol REAL NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, ply INTEGER NOT NULL,"
     " move TEXT NOT NULL, white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,"
-    " at INTEGER NOT NULL, PRIMARY KEY (game, ply));";
+    " at INTEGER NOT NULL, PRIMARY KEY (game, ply));"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    " player TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,"
+    " vol REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, variant));"
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " name TEXT PRIMARY KEY COLLATE NOCASE, hash TEXT NOT NULL,"
+    " created INTEGER NOT NULL);" /* seconds since the epoch */
+    "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);";
 
 int store_open(const char *path, char *err, size_t errlen)
 {
@@ -69,7 +80,7 @@ static int save_row(const play_game *g)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22)";
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -96,6 +107,14 @@ static int save_row(const play_game *g)
     sqlite3_bind_int(st, i++, g->rematch);
     sqlite3_bind_text(st, i++, g->rematch_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, i++, g->created);
+    for (int c = 0; c < 2; c++) {
+        const glicko *r[2] = {&g->rating[c], &g->after[c]};
+        for (int k = 0; k < 2; k++) {
+            sqlite3_bind_double(st, i++, r[k]->rating);
+            sqlite3_bind_double(st, i++, r[k]->rd);
+            sqlite3_bind_double(st, i++, r[k]->vol);
+        }
+    }
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
@@ -129,13 +148,137 @@ static int save_moves(const play_game *g, int from)
     return ok;
 }
 
+/* The ratings a game has just changed (g->rate_now). */
+static int save_ratings(const play_game *g)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO ratings VALUES (?1,?2,?3,?4,?5,1) ON CONFLICT(player, "
+                           "variant) DO UPDATE SET rating=?3, rd=?4, vol=?5, games=games+1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int ok = 1;
+    for (int c = 0; ok && c < 2; c++) {
+        char key[PLAY_NAME_BYTES + 2];
+        store_player(g->token[c], key, sizeof key);
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, g->rules->name, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, g->after[c].rating);
+        sqlite3_bind_double(st, 4, g->after[c].rd);
+        sqlite3_bind_double(st, 5, g->after[c].vol);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* One text column of the row of a one-parameter query into out (""/0 when none). */
+static int query_text(const char *sql, const char *arg, char *out, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    out[0] = 0;
+    if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    if (found) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(out, cap, "%s", t ? (const char *)t : "");
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int store_login_name(const char *token, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM logins WHERE token = ?1", token, name, cap);
+}
+
+void store_player(const char *token, char *key, size_t cap)
+{
+    char name[PLAY_NAME_BYTES + 1];
+    if (store_login_name(token, name, sizeof name))
+        snprintf(key, cap, "@%s", name);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
+{
+    char row[PLAY_NAME_BYTES + 1];
+    if (!query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+        return 0;
+    snprintf(canonical, ncap, "%s", row);
+    return query_text("SELECT hash FROM accounts WHERE name = ?1", name, hash, cap);
+}
+
+/* Run a statement with up to two text parameters; 1 when it is done. */
+static int run2(const char *sql, const char *a, const char *b)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+    if (b)
+        sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+int store_account_add(const char *name, const char *hash, const char *token)
+{
+    char row[PLAY_NAME_BYTES + 1];
+    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+        return 1;
+    if (!exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (run2("INSERT INTO accounts VALUES (?1, ?2, CAST(strftime('%s', 'now') AS INTEGER))", name,
+             hash) &&
+        run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) && exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
+
+int store_login(const char *token, const char *name)
+{
+    if (name)
+        return run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) ? 0 : -1;
+    return run2("DELETE FROM logins WHERE token = ?1", token, NULL) ? 0 : -1;
+}
+
+glicko store_rating(const char *token, const char *variant)
+{
+    glicko r = GLICKO_NEW;
+    char key[PLAY_NAME_BYTES + 2];
+    store_player(token, key, sizeof key);
+    token = key;
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT rating, rd, vol FROM ratings WHERE player = ?1 AND "
+                                  "variant = ?2",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return r;
+    sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        r.rating = sqlite3_column_double(st, 0);
+        r.rd = sqlite3_column_double(st, 1);
+        r.vol = sqlite3_column_double(st, 2);
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
 int store_save(const play_game *g, int from)
 {
     if (!db)
         return -1;
     if (!exec("BEGIN IMMEDIATE"))
         return -1;
-    if (save_row(g) && save_moves(g, from) && exec("COMMIT"))
+    if (save_row(g) && save_moves(g, from) && (!g->rate_now || save_ratings(g)) && exec("COMMIT"))
         return 0;
     fprintf(stderr, "condraughts: cannot save game %s: %s\n", g->id, sqlite3_errmsg(db));
     exec("ROLLBACK");
@@ -168,6 +311,16 @@ static void text_col(sqlite3_stmt *st, int col, char *dst, size_t cap)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
     snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+/* Are the enumerations of a row read back in range (a damaged or edited file)? */
+static int row_sane(const play_game *g)
+{
+    return g->clock >= PLAY_CLOCK_NONE && g->clock <= PLAY_CLOCK_REALTIME &&
+           g->state >= PLAY_WAITING && g->state <= PLAY_OVER && g->end >= END_NONE &&
+           g->end <= END_ABORTED && g->loser >= -1 && g->loser <= 1 && g->draw_offer >= -1 &&
+           g->draw_offer <= 1 && g->takeback >= -1 && g->takeback <= 1 && g->rematch >= -1 &&
+           g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
 }
 
 static int load_moves(play_game *g, sqlite3_stmt *st)
@@ -239,9 +392,18 @@ int store_load(const char *id, void (*add)(play_game *g))
         g->rematch = sqlite3_column_int(st, c++);
         text_col(st, c++, g->rematch_id, sizeof g->rematch_id);
         g->created = sqlite3_column_int64(st, c++);
-        if (!g->rules || load_moves(g, mv) != 0) {
-            fprintf(stderr, "condraughts: skipping stored game %s (variant '%s')\n", g->id,
-                    variant);
+        for (int s = 0; s < 2; s++) {
+            glicko *r[2] = {&g->rating[s], &g->after[s]};
+            for (int k = 0; k < 2; k++) {
+                r[k]->rating = sqlite3_column_double(st, c++);
+                r[k]->rd = sqlite3_column_double(st, c++);
+                r[k]->vol = sqlite3_column_double(st, c++);
+            }
+        }
+        if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0) {
+            fprintf(stderr,
+                    "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
+                    g->id, variant);
             free(g->moves);
             free(g);
             continue;

@@ -10,7 +10,8 @@
  *   router.c       static files, route(), and the API without HTTP (server.h)
  *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog
  *   serve_main.c   `condraughts serve`: options, binding, signals
- *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h)
+ *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h),
+ *   glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
  *
  * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
@@ -192,6 +193,8 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
 
 /* ---------------------------------------------------------------- games between people */
 
+/* Everything under /api/account (api_account.c; path: the rest of the URL). */
+enum MHD_Result api_account(reply *c, const char *path, const char *method, request *rq);
 /* Everything under /api/play (api_play.c; path: the rest of the URL, "" or "/..."). */
 enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq);
 ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);

@@ -106,11 +106,14 @@ async function main() {
   const ann = await page(), bob = await page(), eve = await page(390, 844);
   let id = null;
 
-  await step('lobby: create a 5+3 international game as White, open to all', async () => {
+  await step('lobby: Ann registers an account; create a 5+3 international game as White', async () => {
     await ann.goto(base + 'play.html');
     await ann.waitForSelector('#app[data-ready="1"]');
-    await ann.fill('#c-name', 'Ann');
-    await ann.dispatchEvent('#c-name', 'change');
+    await ann.fill('#acct-user', 'Ann');
+    await ann.fill('#acct-pass', 'a long enough password');
+    await ann.click('#btn-register');
+    await ann.waitForSelector('#acct-in', { state: 'visible' });
+    assert(await ann.inputValue('#c-name') === 'Ann', 'the name is not the account\'s');
     await ann.selectOption('#c-variant', 'international');
     await ann.selectOption('#c-colour', 'white');
     await ann.selectOption('#c-clock', 'realtime');
@@ -191,13 +194,16 @@ async function main() {
     await clickMove(ann, 34, 29, [bob, eve]);
   });
 
-  await step('Bob resigns: White wins on every page', async () => {
+  await step('Bob resigns: White wins on every page, the rating changes are shown', async () => {
     await bob.click('#btn-resign');
     for (const p of [ann, bob, eve]) {
       await p.waitForFunction(() => document.getElementById('app').dataset.state === 'over');
       const s = await p.textContent('#status');
       assert(s === 'White wins (resignation)', 'status ' + s);
     }
+    await ann.waitForFunction(() => /\+\d+/.test(document.querySelector('#bottom .name').textContent));
+    const names = await eve.textContent('#top') + ' / ' + await eve.textContent('#bottom');
+    assert(/1500\? −\d+/.test(names) && /1500\? \+\d+/.test(names), 'ratings shown: ' + names);
     const pdn = await (await ann.request.get(base + `api/play/${id}/pdn`)).text();
     assert(/\[White "Ann"\]/.test(pdn) && /2-0/.test(pdn), 'PDN ' + pdn.slice(0, 200));
     await eve.screenshot({ path: path.join(outDir, 'play-05-over-phone.png'), fullPage: true });

@@ -1,0 +1,258 @@
+/*
+ * api_account.c -- accounts for games between people (docs/api.md, "Accounts"): register, log
+ * in, log out, who am I. An account is a name and a password; logging in binds the browser's
+ * player token (its cd_player cookie) to the account, so its seats carry the account's name
+ * and its ratings are the account's (store_sqlite.h).
+ *
+ * Passwords are hashed with libsodium's argon2id (crypto_pwhash_str with the interactive limits:
+ * 64 MiB and about a tenth of a second each), outside every lock and at most HASHES_AT_ONCE at a
+ * time (503 beyond), so guessing is slow and cannot take the server's memory. Only the hash is
+ * stored; a password is never stored, logged or sent back. A wrong password and an unknown name
+ * get the same answer after the same work. After FAILS_MAX failed logins for a name within
+ * FAILS_WINDOW its logins are refused (429) for FAILS_LOCK.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "web.h"
+#include "apiutil.h"
+#include "store_sqlite.h"
+
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define HASHES_AT_ONCE 2
+#define PASSWORD_MIN   8
+#define PASSWORD_MAX   256
+#define ACCOUNT_MIN    3
+#define FAILS_MAX      5      /* failed logins for one name ... */
+#define FAILS_WINDOW   600000 /* ... within this many ms ... */
+#define FAILS_LOCK     60000  /* ... close its logins for this many ms */
+#define FAILS_NAMES    64     /* names watched at once (the oldest goes first) */
+
+/* Failed logins of one name (any case; a name without an account counts alike). */
+typedef struct fails {
+    char name[PLAY_NAME_MAX + 1];
+    int count;
+    int64_t first, until; /* the first failure of the window; logins closed until */
+} fails;
+
+static struct {
+    pthread_mutex_t lock;
+    int hashing;              /* (lock) argon2id computations running */
+    int ready;                /* (lock) sodium_init succeeded */
+    fails watch[FAILS_NAMES]; /* (lock) */
+} A = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The entry of name (made, replacing the oldest, when `make`), or NULL. Under A.lock. */
+static fails *fails_of(const char *name, int make)
+{
+    fails *oldest = &A.watch[0];
+    for (int i = 0; i < FAILS_NAMES; i++) {
+        if (A.watch[i].count && !strcasecmp(A.watch[i].name, name))
+            return &A.watch[i];
+        if (A.watch[i].first < oldest->first)
+            oldest = &A.watch[i];
+    }
+    if (!make)
+        return NULL;
+    memset(oldest, 0, sizeof *oldest);
+    snprintf(oldest->name, sizeof oldest->name, "%s", name);
+    return oldest;
+}
+
+/* Milliseconds before name may try to log in again (0: now). */
+static int64_t login_closed(const char *name)
+{
+    pthread_mutex_lock(&A.lock);
+    fails *f = fails_of(name, 0);
+    int64_t now = play_now(), wait = f && f->until > now ? f->until - now : 0;
+    pthread_mutex_unlock(&A.lock);
+    return wait;
+}
+
+/* A login of name failed (ok 0) or succeeded (ok 1). */
+static void login_result(const char *name, int ok)
+{
+    pthread_mutex_lock(&A.lock);
+    fails *f = fails_of(name, !ok);
+    int64_t now = play_now();
+    if (f && ok) {
+        memset(f, 0, sizeof *f);
+    } else if (f) {
+        if (now - f->first > FAILS_WINDOW) {
+            f->count = 0;
+            f->first = now;
+        }
+        if (!f->count)
+            f->first = now;
+        if (++f->count >= FAILS_MAX)
+            f->until = now + FAILS_LOCK;
+    }
+    pthread_mutex_unlock(&A.lock);
+}
+
+static int hash_begin(void)
+{
+    pthread_mutex_lock(&A.lock);
+    if (!A.ready)
+        A.ready = sodium_init() >= 0;
+    int ok = A.ready && A.hashing < HASHES_AT_ONCE;
+    if (ok)
+        A.hashing++;
+    pthread_mutex_unlock(&A.lock);
+    return ok;
+}
+
+static void hash_end(void)
+{
+    pthread_mutex_lock(&A.lock);
+    A.hashing--;
+    pthread_mutex_unlock(&A.lock);
+}
+
+static enum MHD_Result send_name(reply *c, unsigned status, const char *name)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (name)
+        cJSON_AddStringToObject(j, "name", name);
+    else
+        cJSON_AddNullToObject(j, "name");
+    return send_json(c, status, j);
+}
+
+/* {"name","password"} checked: 0, or -1 with err set. */
+static int read_credentials(const cJSON *body, const char **name, const char **password, char *err,
+                            size_t len)
+{
+    *name = *password = NULL;
+    if (cd_json_string(body, "name", name, err, len) ||
+        cd_json_string(body, "password", password, err, len))
+        return -1;
+    if (!*name || !*password) {
+        snprintf(err, len, "'name' and 'password' are required");
+        return -1;
+    }
+    size_t n = strlen(*name), p = strlen(*password);
+    if (n < ACCOUNT_MIN || n > PLAY_NAME_MAX ||
+        strspn(*name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != n) {
+        snprintf(err, len, "an account name is %d to %d letters, digits, '_' or '-'", ACCOUNT_MIN,
+                 PLAY_NAME_MAX);
+        return -1;
+    }
+    if (p < PASSWORD_MIN || p > PASSWORD_MAX) {
+        snprintf(err, len, "a password is %d to %d bytes", PASSWORD_MIN, PASSWORD_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+static enum MHD_Result account_write(reply *c, request *rq, int registering)
+{
+    char err[256] = "";
+    cJSON *body = parse_body(rq, 1, err, sizeof err);
+    const char *name = NULL, *password = NULL;
+    if (!body || read_credentials(body, &name, &password, err, sizeof err)) {
+        cJSON_Delete(body);
+        return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
+    }
+    if (!rq->token[0]) {
+        if (play_new_token(rq->token) != 0) {
+            cJSON_Delete(body);
+            return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no random numbers for a secret");
+        }
+        memcpy(c->cookie, rq->token, sizeof c->cookie);
+    }
+    char hash[crypto_pwhash_STRBYTES] = "", canonical[PLAY_NAME_BYTES + 1] = "";
+    int known = 0;
+    int64_t closed = registering ? 0 : login_closed(name);
+    if (closed) {
+        c->retry_after = (int)(closed / 1000) + 1;
+        enum MHD_Result r =
+            send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+                       "too many failed logins for '%s': try again in %d s", name, c->retry_after);
+        cJSON_Delete(body);
+        return r;
+    }
+    if (!registering) {
+        play_lock();
+        known = store_account_hash(name, hash, sizeof hash, canonical, sizeof canonical);
+        play_unlock();
+    }
+    if (!hash_begin()) {
+        cJSON_Delete(body);
+        return send_busy(c, "too many passwords are being checked; try again");
+    }
+    int ok;
+    if (registering || !known) /* an unknown name costs as much as a known one */
+        ok = crypto_pwhash_str(hash, password, strlen(password), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                               crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
+    else
+        ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0;
+    hash_end();
+    cJSON *pw = cJSON_GetObjectItemCaseSensitive(body, "password"); /* no copies left about */
+    sodium_memzero(pw->valuestring, strlen(pw->valuestring));
+    sodium_memzero(rq->body, rq->len);
+    unsigned status = MHD_HTTP_OK;
+    play_lock();
+    if (registering) {
+        int r = ok ? store_account_add(name, hash, rq->token) : -1;
+        status = r == 0   ? MHD_HTTP_CREATED
+                 : r == 1 ? MHD_HTTP_CONFLICT
+                          : MHD_HTTP_INTERNAL_SERVER_ERROR;
+        if (r == 1)
+            snprintf(err, sizeof err, "the name '%s' is taken", name);
+        else
+            snprintf(err, sizeof err, "the account could not be saved");
+        snprintf(canonical, sizeof canonical, "%s", name);
+    } else if (!known || !ok) {
+        status = MHD_HTTP_FORBIDDEN;
+        snprintf(err, sizeof err, "wrong name or password");
+    } else if (store_login(rq->token, canonical) != 0) {
+        status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        snprintf(err, sizeof err, "the login could not be saved");
+    }
+    play_unlock();
+    if (!registering)
+        login_result(name, status == MHD_HTTP_OK);
+    cJSON_Delete(body);
+    if (status != MHD_HTTP_OK && status != MHD_HTTP_CREATED)
+        return send_error(c, status, "%s", err);
+    return send_name(c, status, canonical);
+}
+
+enum MHD_Result api_account(reply *c, const char *path, const char *method, request *rq)
+{
+    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
+    if (!play_stored())
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "accounts need the database (--db)");
+    if (!path[0] || !strcmp(path, "/")) {
+        if (!get)
+            return send_405(c, "GET");
+        char name[PLAY_NAME_BYTES + 1];
+        play_lock();
+        int in = rq->token[0] && store_login_name(rq->token, name, sizeof name);
+        play_unlock();
+        return send_name(c, MHD_HTTP_OK, in ? name : NULL);
+    }
+    if (!strcmp(path, "/register") || !strcmp(path, "/login")) {
+        if (!post)
+            return send_405(c, "POST");
+        return account_write(c, rq, path[1] == 'r');
+    }
+    if (!strcmp(path, "/logout")) {
+        if (!post)
+            return send_405(c, "POST");
+        play_lock();
+        int r = rq->token[0] ? store_login(rq->token, NULL) : 0;
+        play_unlock();
+        if (r != 0)
+            return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the logout could not be saved");
+        return send_name(c, MHD_HTTP_OK, NULL);
+    }
+    return send_error(c, MHD_HTTP_NOT_FOUND, "unknown route");
+}

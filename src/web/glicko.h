@@ -1,0 +1,23 @@
+/*
+ * glicko.h -- Glicko-2 ratings (Mark Glickman, "Example of the Glicko-2 system", 2012,
+ * http://www.glicko.net/glicko/glicko2.pdf): a rating, its deviation (how unsure it is) and its
+ * volatility. Pure arithmetic; play.c rates every finished game between people (not aborted)
+ * as one rating period of one game for each player, as lichess does.
+ */
+#ifndef CD_WEB_GLICKO_H
+#define CD_WEB_GLICKO_H
+
+typedef struct glicko {
+    double rating; /* 1500 for a newcomer */
+    double rd;     /* rating deviation, 350 for a newcomer, never above */
+    double vol;    /* volatility, 0.06 for a newcomer */
+} glicko;
+
+#define GLICKO_NEW ((glicko){1500.0, 350.0, 0.06})
+#define GLICKO_TAU 0.5 /* the system constant: how much the volatility may change */
+
+/* The rating after one rating period in which p met n opponents opp[i] with scores s[i] (1 a
+ * win, 0.5 a draw, 0 a loss); n = 0: only the deviation grows. */
+glicko glicko_update(glicko p, const glicko *opp, const double *s, int n);
+
+#endif
