@@ -88,6 +88,7 @@ num() { printf '%s' "$BODY" | sed -n "s/.*\"$1\":\(-\{0,1\}[0-9][0-9.]*\).*/\1/p
 moves() { printf '%s' "$BODY" | sed 's/.*"moves":\[//; s/\],"history".*//' | grep -o '"text":"[^"]*"' | sed 's/"text":"//; s/"$//'; }
 has() { printf '%s' "$BODY" | grep -q -- "$1"; }
 is() { [ "$1" = "$2" ]; }
+not() { ! "$@"; }
 
 start_server
 
@@ -384,6 +385,13 @@ check_that "import with variant: russian" is "$(field variant)" russian
 check_that "import with variant: 2 plies" is "$(num ply)" 2
 req POST /api/games/import '{"pdn":"[GameType \"20\"]\n1. 32-28 *","variant":"russian"}'
 check_that "the GameType tag wins over variant" is "$(field variant)" international
+# the reader's warning comes back with the game (issue 15): '-' (a move not known) ends the line
+req POST /api/games/import '{"pdn":"1. 32-28 19-23 2. - *"}'
+check_that "import with a warning 201" is "$CODE" 201
+check_that "import with a warning: 2 plies" is "$(num ply)" 2
+check_that "import says the warning" has '"warning":"line 1 col [0-9]*: '
+req POST /api/games/import '{"pdn":"1. 32-28 19-23 *"}'
+check_that "import without a warning has none" not has '"warning"'
 req POST /api/games/import '{"pdn":"1. 32-28 *","variant":"chess"}'
 check_that "import with an unknown variant 400" is "$CODE" 400
 check_that "import with an unknown variant says which" has "unknown variant 'chess'"

@@ -664,6 +664,8 @@
       state.startFen = m ? m[1] : '';
       state.flipped = g.human === 'black';
       update(g);
+      /* read, with a warning from the reader (e.g. an ambiguous capture resolved) */
+      if (g.warning) showError('Imported, with a warning: ' + g.warning);
       maybeEngine();
     });
   }

@@ -54,10 +54,10 @@ enum MHD_Result api_list(reply *c)
 
 #define NOT_OWNER "this board belongs to another browser (its cd_player cookie)"
 
-/* Register a new game (takes g) and reply with it (201). */
-/* A new game in the table; orig (owned, may be NULL): the tags of an imported game. */
+/* Register a new game (takes g) and reply with it (201); orig (owned, may be NULL): the tags of
+ * an imported game; warning (may be NULL or empty): the reader's warning, sent as "warning". */
 static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_pdn_tags *orig,
-                                const request *rq)
+                                const char *warning, const request *rq)
 {
     web_game *w = calloc(1, sizeof *w);
     if (!w) {
@@ -87,6 +87,8 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_p
     cJSON *j = game_json(w, &q);
     pthread_mutex_unlock(&srv.lock);
     egtb_fill(j, &q);
+    if (j && warning && warning[0])
+        cJSON_AddStringToObject(j, "warning", warning);
     return send_json(c, MHD_HTTP_CREATED, j);
 }
 
@@ -138,7 +140,7 @@ enum MHD_Result api_create(reply *c, const request *rq)
     cd_game *g = cd_game_new(r, fen ? &pos : NULL);
     if (!g)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    return add_game(c, g, human, level, NULL, rq);
+    return add_game(c, g, human, level, NULL, NULL, rq);
 }
 
 enum MHD_Result api_import(reply *c, const request *rq)
@@ -175,7 +177,7 @@ enum MHD_Result api_import(reply *c, const request *rq)
                           r != CD_OK ? (err[0] ? err : cd_result_str(r)) : "no game in the PDN");
     }
     cd_pdn_tag_set(tags, "Owner", NULL); /* the server's own tag: never taken from a file */
-    return add_game(c, g, human, level, tags, rq);
+    return add_game(c, g, human, level, tags, err, rq);
 }
 
 enum MHD_Result api_get(reply *c, const char *id)
