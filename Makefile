@@ -236,11 +236,15 @@ weights: $(BIN)
 	$(call train_one,constitutional)
 	$(call train_one,russian)
 
-$(BUILD)/test_pdn: tests/test_pdn.c $(LIB)
+$(BUILD)/test_pdn: tests/test_pdn.c tests/pdn_check.h tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
 
-pdn-test: $(BUILD)/test_pdn
+$(BUILD)/test_pdn_read_errors: tests/test_pdn_read_errors.c tests/pdn_check.h tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+
+pdn-test: $(BUILD)/test_pdn $(BUILD)/test_pdn_read_errors
 	$(BUILD)/test_pdn tests/pdn
+	$(BUILD)/test_pdn_read_errors
 
 # Out of memory reported one way (CD_ERR_OVERFLOW): each allocation the library makes in a call
 # failed in turn, through the linker's --wrap of the library's malloc, calloc and realloc.
