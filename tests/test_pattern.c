@@ -161,8 +161,8 @@ static void grid_scalars(const cd_position *p, int *reach, int *exposed, int *ba
                     for (int e = 0; e < 4; e++) {
                         int my = y + dr[e], mx = x + dc[e], by = y - dr[e], bx = x - dc[e];
                         if (my >= 0 && my < g->height && mx >= 0 && mx < g->width && by >= 0 &&
-                            by < g->height && bx >= 0 && bx < g->width &&
-                            grid[my][mx] == -sign && !grid[by][bx])
+                            by < g->height && bx >= 0 && bx < g->width && grid[my][mx] == -sign &&
+                            !grid[by][bx])
                             danger = 1;
                     }
                     *(danger ? exposed : reach) += sign;

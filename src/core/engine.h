@@ -69,9 +69,9 @@ struct cd_engine {
     int threads;             /* search threads, 1 to CD_MAX_THREADS (option "threads") */
     cd_worker *workers;      /* threads - 1 helper tables, or NULL */
     atomic_int helpers_stop; /* set when the main thread has finished its search */
-    int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
-    int use_drawscale;    /* 1: drawish material scaled down in the learned score (eval.c) */
-    int use_partial;      /* 1: a root move completed in an iteration cut short is played */
+    int use_classic_eval;    /* 1: the hand-set evaluation even where learned weights are loaded */
+    int use_drawscale;       /* 1: drawish material scaled down in the learned score (eval.c) */
+    int use_partial;         /* 1: a root move completed in an iteration cut short is played */
 };
 
 /* tt.c */

@@ -212,7 +212,7 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
     for (uint64_t y = w & k; y; y &= y - 1)
         f->king[f->kings++] = (int8_t)(l->square[__builtin_ctzll(y)] + 1);
     for (uint64_t y = b & k; y; y &= y - 1)
-        f->king[f->kings++] = (int8_t)-(l->squares - l->square[__builtin_ctzll(y)]);
+        f->king[f->kings++] = (int8_t) - (l->squares - l->square[__builtin_ctzll(y)]);
     int pieces = __builtin_popcountll(w | b);
     f->start = l->start;
     f->phase = pieces < l->start ? pieces : l->start;

@@ -558,12 +558,11 @@ static int set_threads(cd_engine *e, int n)
 
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
-    static const char *names[] = {"lmr",     "aspiration", "killers", "history",
-                                  "ttcut",   "single",     "qshots",  "lmrlog",
-                                  "probcut", "timeman",    "classic-eval", "drawscale",
-                                  "partial"};
-    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,     &e->use_history,
-                     &e->use_ttcut,   &e->use_single,     &e->use_qshots,      &e->use_lmrlog,
+    static const char *names[] = {"lmr",          "aspiration", "killers", "history", "ttcut",
+                                  "single",       "qshots",     "lmrlog",  "probcut", "timeman",
+                                  "classic-eval", "drawscale",  "partial"};
+    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,      &e->use_history,
+                     &e->use_ttcut,   &e->use_single,     &e->use_qshots,       &e->use_lmrlog,
                      &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale,
                      &e->use_partial};
     if (!e || !name)

@@ -1,0 +1,490 @@
+/*
+ * train_fit.c -- `condraughts train fit`: logistic regression of the learned evaluation's weights
+ * on train gen's data (the method is in train.c's header and docs/training.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "cliutil.h"
+#include "condraughts.h"
+#include "engine.h"
+#include "pattern.h"
+#include "train_data.h"
+
+/* ------------------------------------------------------------------ fit */
+
+/* A position's kings beyond this many are too rare to train on: such positions are left out. */
+#define SAMPLE_KINGS 22
+
+typedef struct sample {
+    uint16_t config[CD_PAT_MAX_REG];
+    int16_t scalar[CD_PAT_SCALARS];
+    int8_t king[SAMPLE_KINGS]; /* cd_pattern_features.king */
+    uint8_t kings;
+    float phase;  /* middle-game share, 0..1 */
+    float target; /* result mixed with the search score, White's view, 0..1 */
+    float result; /* the game result alone */
+    int16_t classic;
+} sample;
+
+/* The position turned 180 degrees with colours and side to move exchanged. */
+static uint64_t rotate(const cd_geom *g, uint64_t bb)
+{
+    uint64_t out = 0;
+    for (uint64_t x = bb; x; x &= x - 1) {
+        int n = cd_internal_of_bit(g, __builtin_ctzll(x));
+        out |= 1ull << cd_bit_of_internal(g, g->squares + 1 - n);
+    }
+    return out;
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* The sample of a record (turned round if flip); 0 if it has too many kings to keep. */
+static int make_sample(const cd_rules *r, const cd_pattern_layout *l, const record *x, int flip,
+                       double k, double lambda, sample *s)
+{
+    const cd_geom *g = cd_geom_of(r);
+    cd_position p;
+    cd_position_empty(&p, r, CD_WHITE);
+    double y = x->result / 2.0, sc = x->score;
+    if (!flip) {
+        p.white[0] = x->white;
+        p.black[0] = x->black;
+        p.kings[0] = x->kings;
+        p.side = x->side;
+    } else {
+        p.white[0] = rotate(g, x->black);
+        p.black[0] = rotate(g, x->white);
+        p.kings[0] = rotate(g, x->kings);
+        p.side = x->side ^ 1;
+        y = 1.0 - y;
+        sc = -sc;
+    }
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, l, &f);
+    if (f.kings > SAMPLE_KINGS)
+        return 0;
+    memcpy(s->config, f.config, sizeof s->config);
+    memcpy(s->scalar, f.scalar, sizeof s->scalar);
+    memcpy(s->king, f.king, (size_t)f.kings);
+    s->kings = (uint8_t)f.kings;
+    s->phase = (float)f.phase / (float)f.start;
+    s->result = (float)y;
+    s->target = (float)((1 - lambda) * y + lambda * sigmoid(sc / k));
+    int c = cd_eval_classic_white(&p);
+    s->classic = (int16_t)(c > 30000 ? 30000 : c < -30000 ? -30000 : c);
+    return 1;
+}
+
+static record *read_data(const char *path, const cd_rules *r, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("cannot open %s", path);
+    unsigned char h[HDR_SIZE];
+    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || get_le(h + 4, 4) != 1)
+        fail("%s: not a condraughts training data file", path);
+    char name[17] = {0};
+    memcpy(name, h + 8, 15);
+    if (strcmp(name, r->name))
+        fail("%s holds %s games, not %s", path, name, r->name);
+    uint64_t count = get_le(h + 24, 8);
+    record *rec = malloc((size_t)count * sizeof *rec + 1);
+    if (!rec)
+        fail("out of memory for %llu records", (unsigned long long)count);
+    unsigned char b[REC_SIZE];
+    for (uint64_t i = 0; i < count; i++) {
+        if (fread(b, 1, sizeof b, f) != sizeof b)
+            fail("%s: truncated at record %llu of %llu", path, (unsigned long long)i,
+                 (unsigned long long)count);
+        record *x = &rec[i];
+        x->white = get_le(b, 8);
+        x->black = get_le(b + 8, 8);
+        x->kings = get_le(b + 16, 8);
+        x->game = (uint32_t)get_le(b + 24, 4);
+        x->score = (int16_t)(uint16_t)get_le(b + 28, 2);
+        x->ply = (uint16_t)get_le(b + 30, 2);
+        x->side = b[32];
+        x->result = b[33];
+        if (x->side > 1 || x->result > 2 || (x->white & x->black) ||
+            (x->kings & ~(x->white | x->black)))
+            fail("%s: record %llu is not a valid position", path, (unsigned long long)i);
+    }
+    fclose(f);
+    *n = (size_t)count;
+    return rec;
+}
+
+/* Mean log loss of predicting y with sigmoid(score / k). */
+static double logloss(double p, double y)
+{
+    const double eps = 1e-9;
+    return -(y * log(p + eps) + (1 - y) * log(1 - p + eps));
+}
+
+static double classic_loss(const sample *s, size_t n, double k)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += logloss(sigmoid(s[i].classic / k), s[i].result);
+    return sum / (double)n;
+}
+
+/* K minimising the hand-set evaluation's loss on the results (golden section, 10..2000). */
+static double fit_k(const sample *s, size_t n)
+{
+    double a = 10, b = 2000, g = (sqrt(5.0) - 1) / 2;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    for (int it = 0; it < 60; it++) {
+        if (classic_loss(s, n, c) < classic_loss(s, n, d))
+            b = d;
+        else
+            a = c;
+        c = b - g * (b - a);
+        d = a + g * (b - a);
+    }
+    return (a + b) / 2;
+}
+
+/*
+ * The model while it is trained: each window's weight is a residual of its own plus the
+ * piece-square values of the men in it, a square's value shared out over the windows that hold
+ * it (1/k each for a square in k windows). The piece-square values learn from every position,
+ * the residuals only from their own configuration (with L2), so a rare configuration still gets
+ * a sensible weight. On writing, the piece-square values are folded into the window weights:
+ * the file and the engine know windows only.
+ * Parameters: residuals [region][config][phase], scalars [scalar][phase], king squares
+ * [square][phase], then piece-square values [square][white man, black man][phase].
+ */
+typedef struct model {
+    int regions, squares;
+    size_t npat, nksq, npsq, nparam; /* first scalar, king square, piece-square value; all */
+    float *w, *m, *v, *grad;
+    int *touched, ntouched;
+    unsigned char *mark;
+    int sq[CD_PAT_MAX_REG][CD_PAT_SQUARES];      /* the window's i-th square (0-based square) */
+    float share[CD_PAT_MAX_REG][CD_PAT_SQUARES]; /* 1 / windows holding that square */
+} model;
+
+static uint8_t digits[CD_PAT_CONFIGS][CD_PAT_SQUARES];
+
+static void model_layout(model *md, const cd_pattern_layout *l, const cd_geom *g)
+{
+    for (int c = 0; c < CD_PAT_CONFIGS; c++)
+        for (int i = 0, x = c; i < CD_PAT_SQUARES; i++, x /= 3)
+            digits[c][i] = (uint8_t)(x % 3);
+    int windows[128] = {0};
+    for (int r = 0; r < l->regions; r++)
+        for (uint64_t x = l->mask[r]; x; x &= x - 1)
+            windows[__builtin_ctzll(x)]++;
+    for (int r = 0; r < l->regions; r++) {
+        int i = 0;
+        for (uint64_t x = l->mask[r]; x; x &= x - 1, i++) {
+            int bit = __builtin_ctzll(x);
+            md->sq[r][i] = cd_internal_of_bit(g, bit) - 1;
+            md->share[r][i] = 1.0f / (float)windows[bit];
+        }
+    }
+    md->squares = g->squares;
+}
+
+static inline size_t psq_idx(const model *md, int sq, int digit, int ph)
+{
+    return md->npsq + ((size_t)sq * 2 + (size_t)(digit - 1)) * 2 + (size_t)ph;
+}
+
+static inline size_t pidx(int r, int c, int ph)
+{
+    return ((size_t)r * CD_PAT_CONFIGS + c) * 2 + ph;
+}
+
+static double predict(const model *md, const sample *s)
+{
+    double mg = 0, eg = 0;
+    for (int r = 0; r < md->regions; r++) {
+        mg += md->w[pidx(r, s->config[r], 0)];
+        eg += md->w[pidx(r, s->config[r], 1)];
+    }
+    for (int k = 0; k < CD_PAT_SCALARS; k++) {
+        mg += s->scalar[k] * md->w[md->npat + 2 * k];
+        eg += s->scalar[k] * md->w[md->npat + 2 * k + 1];
+    }
+    for (int i = 0; i < s->kings; i++) {
+        int v = s->king[i], sign = v > 0 ? 1 : -1;
+        size_t at = md->nksq + 2 * (size_t)(v * sign - 1);
+        mg += sign * md->w[at];
+        eg += sign * md->w[at + 1];
+    }
+    for (int r = 0; r < md->regions; r++) {
+        const uint8_t *d = digits[s->config[r]];
+        for (int i = 0; i < CD_PAT_SQUARES; i++)
+            if (d[i]) {
+                mg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 0)];
+                eg += md->share[r][i] * md->w[psq_idx(md, md->sq[r][i], d[i], 1)];
+            }
+    }
+    return s->phase * mg + (1 - s->phase) * eg;
+}
+
+static void add_grad(model *md, size_t i, double g)
+{
+    if (!md->mark[i]) {
+        md->mark[i] = 1;
+        md->touched[md->ntouched++] = (int)i;
+    }
+    md->grad[i] += (float)g;
+}
+
+int train_fit(const fit_options *o)
+{
+    const cd_rules *r = o->rules;
+    const char *data = o->data, *out = o->out;
+    long epochs = o->epochs, batch = o->batch;
+    double lr = o->lr, lambda = o->lambda, l2 = o->l2, valid = o->valid;
+    uint64_t seed = o->seed;
+    cd_pattern_layout layout;
+    cd_pattern_layout_of(r->geometry, &layout);
+
+    /* the records of every file; games numbered apart per file */
+    record *rec = NULL;
+    size_t nrec = 0;
+    uint32_t game_base = 0;
+    char *list = strdup(data), *save = NULL;
+    if (!list)
+        fail("out of memory");
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t n;
+        record *part = read_data(tok, r, &n);
+        record *all = realloc(rec, (nrec + n) * sizeof *rec + 1);
+        if (!all)
+            fail("out of memory");
+        rec = all;
+        uint32_t top = 0;
+        for (size_t i = 0; i < n; i++) {
+            part[i].game += game_base;
+            if (part[i].game + 1 > top)
+                top = part[i].game + 1;
+        }
+        memcpy(rec + nrec, part, n * sizeof *rec);
+        nrec += n;
+        game_base = top;
+        free(part);
+    }
+    free(list);
+    if (nrec < 100)
+        fail("too little data: %zu positions", nrec);
+    double t0 = cli_now();
+
+    /* split by game: the last share of game numbers is held out */
+    uint32_t cut = (uint32_t)((double)game_base * (1 - valid));
+    size_t ntrain = 0, nvalid = 0;
+    for (size_t i = 0; i < nrec; i++)
+        *(rec[i].game < cut ? &ntrain : &nvalid) += 2;
+    sample *tr = malloc(ntrain * sizeof *tr + 1), *va = malloc(nvalid * sizeof *va + 1);
+    if (!tr || !va)
+        fail("out of memory for %zu samples", ntrain + nvalid);
+    /* K first (from the results alone), then the samples with their targets */
+    size_t a = 0, b = 0;
+    for (size_t i = 0; i < nrec; i++)
+        for (int flip = 0; flip < 2; flip++) {
+            int train = rec[i].game < cut;
+            sample *s = train ? &tr[a] : &va[b];
+            if (make_sample(r, &layout, &rec[i], flip, 100, 0, s))
+                *(train ? &a : &b) += 1;
+        }
+    ntrain = a;
+    nvalid = b;
+    double k = fit_k(tr, ntrain);
+    if (lambda > 0) {
+        a = b = 0;
+        for (size_t i = 0; i < nrec; i++)
+            for (int flip = 0; flip < 2; flip++) {
+                int train = rec[i].game < cut;
+                sample *s = train ? &tr[a] : &va[b];
+                if (make_sample(r, &layout, &rec[i], flip, k, lambda, s))
+                    *(train ? &a : &b) += 1;
+            }
+    }
+    free(rec);
+    printf("fit %s: %zu training and %zu held-out samples (positions and their colour-reversed "
+           "twins), %u games; K = %.1f\n",
+           r->name, ntrain, nvalid, game_base, k);
+    printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
+           nvalid ? classic_loss(va, nvalid, k) : 0.0);
+
+    model md = {0};
+    md.regions = layout.regions;
+    md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
+    model_layout(&md, &layout, cd_geom_of(r));
+    md.nksq = md.npat + CD_PAT_SCALARS * 2;
+    md.npsq = md.nksq + (size_t)md.squares * 2;
+    md.nparam = md.npsq + (size_t)md.squares * 2 * 2;
+    md.w = calloc(md.nparam, sizeof(float));
+    md.m = calloc(md.nparam, sizeof(float));
+    md.v = calloc(md.nparam, sizeof(float));
+    md.grad = calloc(md.nparam, sizeof(float));
+    md.touched = malloc(md.nparam * sizeof(int));
+    md.mark = calloc(md.nparam, 1);
+    if (!md.w || !md.m || !md.v || !md.grad || !md.touched || !md.mark)
+        fail("out of memory");
+    /* start from material: a man 100, a king 300 */
+    md.w[md.npat + 2 * CD_PAT_S_MEN] = md.w[md.npat + 2 * CD_PAT_S_MEN + 1] = 100;
+    md.w[md.npat + 2 * CD_PAT_S_KING] = md.w[md.npat + 2 * CD_PAT_S_KING + 1] = 300;
+    md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE] = md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE + 1] = 300;
+
+    size_t *order = malloc(ntrain * sizeof *order);
+    if (!order)
+        fail("out of memory");
+    for (size_t i = 0; i < ntrain; i++)
+        order[i] = i;
+    uint64_t rng = seed;
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    long step = 0;
+    for (long ep = 1; ep <= epochs; ep++) {
+        for (size_t i = ntrain; i > 1; i--) {
+            size_t j = (size_t)(splitmix(&rng) % i);
+            size_t t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        /* the step size falls linearly to a tenth over the epochs */
+        double rate = lr * (1.0 - 0.9 * (double)(ep - 1) / (double)(epochs > 1 ? epochs - 1 : 1));
+        double sum = 0;
+        for (size_t start = 0; start < ntrain; start += (size_t)batch) {
+            size_t end = start + (size_t)batch < ntrain ? start + (size_t)batch : ntrain;
+            for (size_t q = start; q < end; q++) {
+                const sample *s = &tr[order[q]];
+                double p = sigmoid(predict(&md, s) / k);
+                sum += logloss(p, s->target);
+                double g = (p - s->target) / k;
+                double gm = g * s->phase, ge = g * (1 - s->phase);
+                for (int rr = 0; rr < md.regions; rr++) {
+                    add_grad(&md, pidx(rr, s->config[rr], 0), gm);
+                    add_grad(&md, pidx(rr, s->config[rr], 1), ge);
+                }
+                for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
+                    if (s->scalar[kk]) {
+                        add_grad(&md, md.npat + 2 * kk, gm * s->scalar[kk]);
+                        add_grad(&md, md.npat + 2 * kk + 1, ge * s->scalar[kk]);
+                    }
+                for (int i = 0; i < s->kings; i++) {
+                    int v = s->king[i], sign = v > 0 ? 1 : -1;
+                    size_t at = md.nksq + 2 * (size_t)(v * sign - 1);
+                    add_grad(&md, at, gm * sign);
+                    add_grad(&md, at + 1, ge * sign);
+                }
+                for (int rr = 0; rr < md.regions; rr++) {
+                    const uint8_t *d = digits[s->config[rr]];
+                    for (int i = 0; i < CD_PAT_SQUARES; i++)
+                        if (d[i]) {
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 0),
+                                     gm * md.share[rr][i]);
+                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 1),
+                                     ge * md.share[rr][i]);
+                        }
+                }
+            }
+            step++;
+            double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
+            double inv = 1.0; /* batch sums: a rare configuration is not averaged away */
+            for (int t = 0; t < md.ntouched; t++) {
+                size_t i = (size_t)md.touched[t];
+                double gr = md.grad[i] * inv + (i < md.npat ? l2 * md.w[i] : 0.0);
+                md.m[i] = (float)(b1 * md.m[i] + (1 - b1) * gr);
+                md.v[i] = (float)(b2 * md.v[i] + (1 - b2) * gr * gr);
+                md.w[i] -= (float)(rate * (md.m[i] / c1) / (sqrt(md.v[i] / c2) + eps));
+                md.grad[i] = 0;
+                md.mark[i] = 0;
+            }
+            md.ntouched = 0;
+        }
+        double vl = 0, vr = 0;
+        for (size_t i = 0; i < nvalid; i++) {
+            double p = sigmoid(predict(&md, &va[i]) / k);
+            vl += logloss(p, va[i].target);
+            vr += logloss(p, va[i].result);
+        }
+        printf("epoch %ld: loss %.5f training, %.5f held out (%.5f on results), man %.0f/%.0f "
+               "king %.0f/%.0f, %.0f s\n",
+               ep, sum / (double)ntrain, nvalid ? vl / (double)nvalid : 0.0,
+               nvalid ? vr / (double)nvalid : 0.0, md.w[md.npat], md.w[md.npat + 1],
+               md.w[md.npat + 2], md.w[md.npat + 3], cli_now() - t0);
+        fflush(stdout);
+    }
+
+    static const char *names[CD_PAT_SCALARS] = {"men",  "king",  "kings+",  "tempo",
+                                                "sole", "reach", "exposed", "balance"};
+    printf("scalars (middle game/endgame):");
+    for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
+        printf(" %s %.1f/%.1f", names[kk], md.w[md.npat + 2 * kk], md.w[md.npat + 2 * kk + 1]);
+    printf("\n");
+    /* the piece-square values folded into the window weights */
+    for (int rr = 0; rr < md.regions; rr++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++)
+            for (int i = 0; i < CD_PAT_SQUARES; i++)
+                if (digits[c][i])
+                    for (int ph = 0; ph < 2; ph++)
+                        md.w[pidx(rr, c, ph)] +=
+                            md.share[rr][i] * md.w[psq_idx(&md, md.sq[rr][i], digits[c][i], ph)];
+    /* colour symmetry made exact: each weight becomes the mean of itself and its negated twin */
+    for (int rr = 0; rr < md.regions; rr++)
+        for (int c = 0; c < CD_PAT_CONFIGS; c++) {
+            int r2, c2;
+            cd_pattern_twin(&layout, rr, c, &r2, &c2);
+            if (r2 < rr || (r2 == rr && c2 < c))
+                continue;
+            for (int ph = 0; ph < 2; ph++) {
+                float x = md.w[pidx(rr, c, ph)], y = md.w[pidx(r2, c2, ph)];
+                md.w[pidx(rr, c, ph)] = (x - y) / 2;
+                md.w[pidx(r2, c2, ph)] = (y - x) / 2;
+            }
+        }
+    cd_pattern_weights *w = calloc(1, sizeof *w);
+    if (!w)
+        fail("out of memory");
+    snprintf(w->family, sizeof w->family, "%s", cd_pattern_family_name(cd_pattern_family(r)));
+    w->layout = layout;
+    long clipped = 0;
+    for (size_t i = 0; i < md.npsq; i++) {
+        double q = nearbyint(md.w[i] * CD_PAT_UNIT);
+        if (q > 32767 || q < -32767) {
+            clipped++;
+            q = q > 0 ? 32767 : -32767;
+        }
+        int16_t *dst = i < md.npat
+                           ? &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
+                       : i < md.nksq ? &w->scalar[(i - md.npat) / 2][(i - md.npat) % 2]
+                                     : &w->king_square[(i - md.nksq) / 2][(i - md.nksq) % 2];
+        *dst = (int16_t)q;
+    }
+    size_t size = cd_pattern_write(w, NULL);
+    unsigned char *img = malloc(size);
+    if (!img)
+        fail("out of memory");
+    cd_pattern_write(w, img);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "wb");
+    if (!f || fwrite(img, 1, size, f) != size || fclose(f) != 0 || rename(tmp, out) != 0)
+        fail("cannot write %s", out);
+    printf("wrote %s (%zu bytes, %ld weights clipped), %.0f s\n", out, size, clipped,
+           cli_now() - t0);
+    free(img);
+    free(w);
+    free(order);
+    free(tr);
+    free(va);
+    free(md.w);
+    free(md.m);
+    free(md.v);
+    free(md.grad);
+    free(md.touched);
+    free(md.mark);
+    return 0;
+}
