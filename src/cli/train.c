@@ -20,12 +20,12 @@
  * (White's view), u16 ply, u8 side, u8 result (0 Black won, 1 draw, 2 White won), 6 zero bytes.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "board.h"
 #include "cliutil.h"
@@ -140,7 +140,7 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
     cd_game_free(g);
 }
 
-static void *gen_worker(void *arg)
+static int gen_worker(void *arg)
 {
     gen_shared *s = arg;
     cd_engine *e = cd_engine_new(16);
@@ -158,7 +158,7 @@ static void *gen_worker(void *arg)
         atomic_fetch_add(&s->done, 1);
     }
     cd_engine_free(e);
-    return NULL;
+    return 0;
 }
 
 typedef struct writer {
@@ -390,12 +390,12 @@ static int cmd_gen(int argc, char **argv)
     writer wr;
     writer_open(&wr, out, c.rules);
 
-    pthread_t *t = malloc((size_t)threads * sizeof *t);
+    thrd_t *t = malloc((size_t)threads * sizeof *t);
     if (!t)
         fail("out of memory");
     double t0 = cli_now();
     for (long i = 0; i < threads; i++)
-        if (pthread_create(&t[i], NULL, gen_worker, &s))
+        if (thrd_create(&t[i], gen_worker, &s) != thrd_success)
             fail("cannot start thread %ld", i);
     for (;;) {
         long done = atomic_load(&s.done);
@@ -412,7 +412,7 @@ static int cmd_gen(int argc, char **argv)
     }
     fputc('\n', stderr);
     for (long i = 0; i < threads; i++)
-        pthread_join(t[i], NULL);
+        thrd_join(t[i], NULL);
     for (long j = 0; j < c.games; j++)
         free(s.out[j].rec);
     if (fclose(wr.f) != 0)
