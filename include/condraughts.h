@@ -1,11 +1,17 @@
 /*
  * condraughts.h -- the one public header of the condraughts library.
  *
- * condraughts plays the family of diagonal draughts games (International,
- * Constitutional, Killer, Modern, Brazilian, Canadian, Russian, English,
- * Italian, Spanish, Portuguese, Czech, Pool, Antidraughts, Breakthrough) and
- * Frisian draughts (also Frysk!), whose pieces capture along ranks and files too,
- * and Turkish draughts (Dama), played orthogonally on all 64 squares.
+ * condraughts plays the variants of the rows in variant.c (cd_rules_at;
+ * `condraughts variants` lists them, the README's table gives their rules):
+ * the diagonal games on 8x8, 10x10, 12x12 and the 80-cell 10x8 board
+ * (International, Constitutional, Killer, Modern, Antidraughts, Breakthrough;
+ * Russian and its constitutional, giveaway, diagonal, two-move, Northern,
+ * Samoyed and Stavropol rows, Brazilian, English, Italian, Spanish,
+ * Portuguese, Czech, Pool, Thai, Modern 8x8; Canadian; Spantsiretti), the
+ * games with orthogonal captures too (Frisian, Frysk!, Hoogland), and Turkish
+ * draughts (Dama), played orthogonally on all 64 squares. Tower draughts
+ * (Bashni, Lasca) are a separate module with its own header
+ * (src/towers/towers.h).
  * Everything in the library is reachable from this header; every name starts
  * with cd_ (functions, types) or CD_ (constants).
  *
@@ -392,6 +398,13 @@ cd_result cd_game_play(cd_game *g, const cd_move *m);
 cd_result cd_game_play_text(cd_game *g, const char *text, char *err, size_t errlen);
 /* Take back the last move (also clears a result). Returns 1 if a move was undone. */
 int cd_game_undo(cd_game *g);
+/* A comment on the game (PDN's {...}): the one after the move that led to position `ply`
+ * (1..cd_game_ply), or before the first move (0); NULL when there is none. Undo drops the
+ * comment of the position it leaves. */
+const char *cd_game_comment(const cd_game *g, int ply);
+/* Set the comment at `ply` (0..cd_game_ply) to a copy of text, or remove it (NULL).
+ * CD_ERR_ARG for a ply out of range, CD_ERR_OVERFLOW out of memory. */
+cd_result cd_game_set_comment(cd_game *g, int ply, const char *text);
 /* End the game by resignation, agreement or time. `colour` resigns / loses on time. */
 void cd_game_resign(cd_game *g, int colour);
 void cd_game_agree_draw(cd_game *g);
@@ -400,13 +413,16 @@ void cd_game_time_loss(cd_game *g, int colour);
 cd_status cd_game_status(const cd_game *g, cd_reason *reason);
 /* English text for a reason, e.g. "threefold repetition". */
 const char *cd_reason_str(cd_reason r);
-/* PDN result string: "2-0", "0-2", "1-1" (10x10/12x12) or "1-0", "0-1", "1/2-1/2" (8x8), "*". */
+/* PDN result string: "2-0", "0-2", "1-1" (10x10/12x12) or "1-0", "0-1", "1/2-1/2" (8x8), "*".
+ * The first score is the first mover's: in English, pool and Thai (Black moves first) a Black
+ * win is "1-0", as the English PDN files write it. */
 const char *cd_status_pdn(const cd_rules *r, cd_status s);
 
 /* ---------------------------------------------------------------- constitutional */
 
 /*
- * The capture zone of the king on square sq (the article's green fields): the
+ * For front ends that show the rule (`condraughts show`, the browser board's highlight):
+ * the capture zone of the king on square sq (the article's green fields): the
  * squares where an enemy king, standing alone there, could be captured by this
  * king in one jump, the other pieces blocking as they stand. Square numbers in
  * ascending order; returns the count (0 if sq holds no king).
@@ -488,6 +504,9 @@ void cd_engine_stop(cd_engine *e);
 void cd_engine_ponderhit(cd_engine *e);
 
 /*
+ * Engine options. Public, though most are experiment knobs, because the front ends outside the
+ * library pass them through by name: Hub's `set-param name=threads`, a match player
+ * `self:lmr=0,probcut=0` (src/cli/match_player.c), `train gen --classic`, the CLI's --threads.
  * Switch a search step on (1) or off (0), to measure what it gains:
  * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
  * "history", "ttcut" transposition-table cut-offs, "single" the extension of
@@ -502,12 +521,14 @@ void cd_engine_ponderhit(cd_engine *e);
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
 
-/* Probe these endgame tables in the search (NULL: none). The tables are not owned and
- * must outlive the searches; see "endgame tablebases" below. */
+/* Endgame tables: the handle of the "endgame tablebases" section below. */
 typedef struct cd_egtb cd_egtb;
+/* Probe these endgame tables in the search (NULL: none). The tables are not owned and
+ * must outlive the searches. */
 void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
 
-/* Static evaluation of a position (side to move's view), for tests and tools. */
+/* Static evaluation of a position (side to move's view). Public for tests and tools that check
+ * the evaluation from outside the library (tests/test_pattern.c, tests/test_turkish.c). */
 int cd_evaluate(const cd_position *pos);
 
 /*
@@ -524,7 +545,8 @@ int cd_eval_learned(const cd_rules *r);
 /*
  * bench: fixed positions from several variants searched to a fixed depth,
  * one thread, cleared table. *nodes gets the total node count (the
- * functional signature) and *seconds the time.
+ * functional signature) and *seconds the time. Public so that every front end
+ * can run it (`condraughts bench`, CI's bench-check), as perft below.
  */
 void cd_bench(int depth, uint64_t *nodes, double *seconds);
 
@@ -577,8 +599,10 @@ const char *cd_pdn_tag_value(const cd_pdn_tags *t, int i);
  * constitutional, killer), SetUp and FEN (when the game did not
  * start from the variant's start position), then every other tag of `tags`
  * (may be NULL) in order; a blank line; the movetext in the variant's notation
- * (cd_move_to_text) with move numbers, wrapped at 80 columns, and the result;
- * a blank line. Returns the length needed (like snprintf).
+ * (cd_move_to_text) with move numbers and the game's comments as {...} where
+ * they stand (cd_game_comment; a '}' in one is written as ')'), wrapped at 80
+ * columns, and the result; a blank line. Returns the length needed (like
+ * snprintf).
  */
 size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len);
 
@@ -599,9 +623,13 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
  * of variants where Black moves first are seen from Black's side (GameType
  * notation A0, as playstrategy writes American/English).
  * The main line is replayed with cd_game_play (draw rules are switched off
- * while replaying, so a file that plays on is still read); comments {...},
- * ;... and %... lines, variations (...), NAGs $n, move numbers and
- * annotations (! ? !! ?! (?) and a '*' attached to a move) are skipped; a
+ * while replaying, so a file that plays on is still read). The comments
+ * {...} and ;... of the main line are kept in the game (cd_game_comment: at
+ * the ply they follow, several at one ply joined by a space, white space
+ * runs made one space), so that reading then writing keeps them and the
+ * tags; %... lines, comments inside variations, variations (...), NAGs $n,
+ * move numbers and annotations (! ? !! ?! (?) and a '*' attached to a move)
+ * are skipped; a
  * move split by white space ("1- 6") is joined. Read with a warning: a
  * move '-' (not known; the rest of the main line is skipped), an ambiguous
  * capture of which exactly one path lets the rest of the main line replay
@@ -646,9 +674,8 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
  * read on first probe and checked (header, rules fingerprint, checksum). A
  * table that is missing, truncated or corrupt makes the probe answer
  * CD_EGTB_UNKNOWN (and cd_egtb_error says why), never a wrong value. Probing
- * is thread-safe.
+ * is thread-safe. (The type cd_egtb is declared with the engine, which takes one.)
  */
-typedef struct cd_egtb cd_egtb;
 
 enum { CD_EGTB_UNKNOWN = -1, CD_EGTB_DRAW = 0, CD_EGTB_WIN = 1, CD_EGTB_LOSS = 2 };
 

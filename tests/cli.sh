@@ -21,7 +21,7 @@ expect_error 2 "more than the 12" moves --variant russian --fen "W:W5-20"
 expect_error 2 "twice" show --variant international --fen "W:W31,31"
 expect_error 2 "bad depth" perft --variant english x
 expect_error 2 "unknown command" frobnicate
-expect_error 2 "unknown switch" moves --switch nonsense
+expect_error 2 "--switch: 'nonsense' is not obstruct-by-men, " moves --switch nonsense
 expect_error 2 "bad number" analyse --depth -3
 expect_error 2 "--after: move '43-38' is not legal here" moves --variant frisian \
     --fen "W:WK48,46:B1,5" --after "48-43,5-10,43-48,10-15,48-43,1-7,43-38"
@@ -53,7 +53,7 @@ printf '%s' "$out" | grep -q '^1\. 32-28 ' && ok || bad "play: no PDN of the gam
 
 # issue 15: --level beyond 10 is an error like 0; a separator with no square after it is refused;
 # undo says what it took back; scores have a unit; moves without --variant is International
-expect_error 2 "levels are 1 to 10" play --level 99
+expect_error 2 "--level: bad number '99' (1 to 10)" play --level 99
 expect_error 2 "bad number" play --level 0
 expect_error 2 "'x' at column 6 is not followed by a square" moves --after 32-27x
 expect_error 2 "'33-29' is not legal here (capturing is compulsory); legal moves: 33x22" moves \
@@ -65,5 +65,46 @@ printf '%s' "$out" | grep -q "score [+-][0-9]*\.[0-9][0-9] men" && ok || bad "pl
 out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | grep -c "score win in [0-9]* move")
 [ "$out" -ge 1 ] && ok || bad "analyse: no 'win in N moves' score"
 [ "$("$bin" moves | wc -l)" -eq 9 ] && ok || bad "moves without --variant: not International's 9"
+
+# issue 15: lower-case FENs are read (written in capitals); a position without pieces is a game over
+[ "$("$bin" show --fen "w:w31:b20" | tail -1)" = "FEN W:W31:B20" ] && ok || bad "lower-case FEN"
+[ "$("$bin" analyse --fen "W:W:B")" = "game over: 0-2 (no pieces left)" ] && ok || bad "W:W:B"
+
+# issue 16: one option parser. Every command and subcommand of `condraughts help` answers --help
+# with its usage on stdout and exit status 0; an unknown option is refused the same way by each;
+# the README's command reference is `condraughts help`'s synopses, line for line.
+readme=${README:-$(dirname "$0")/../README.md}
+syn=$("$bin" help | grep '^condraughts \|^    ')
+cmds=$(printf '%s\n' "$syn" | awk '/^condraughts / { c = $2; if ($3 ~ /^[a-z]+$/) c = c " " $3; print c }')
+[ "$(printf '%s\n' "$cmds" | wc -l)" -eq 26 ] && ok || bad "help lists only: $cmds"
+printf '%s\n' "$cmds" | while read -r c; do
+    # shellcheck disable=SC2086
+    out=$("$bin" $c --help 2>/dev/null); st=$?
+    [ "$st" -eq 0 ] && printf '%s' "$out" | grep -q "^condraughts $c" && echo ok || echo "FAIL $c --help: status $st"
+done >"${TMPDIR:-/tmp}/cli-help.$$"
+while read -r line; do
+    case $line in ok) ok ;; *) bad "${line#FAIL }" ;; esac
+done <"${TMPDIR:-/tmp}/cli-help.$$"
+rm -f "${TMPDIR:-/tmp}/cli-help.$$"
+for c in egtb towers study pdn train; do
+    "$bin" $c --help | grep -q "^subcommands" && ok || bad "$c --help: no subcommands"
+done
+for c in perft moves show analyse play bench match hub dxp serve "pdn check" study "study openings" \
+    "egtb build" "egtb probe" "towers moves" "train fit" variants version; do
+    # shellcheck disable=SC2086
+    expect_error 2 "^condraughts $c: unknown option '--frob' (try: condraughts $c --help)\$" $c --frob
+done
+expect_error 2 "^condraughts moves: unknown option '--frob' (try: condraughts moves --help)\$" \
+    moves --frob=1
+expect_error 2 "^condraughts analyse: --depth needs a value (--depth D)\$" analyse --depth
+expect_error 2 "^condraughts analyse: --depth: bad number '101' (1 to 100)\$" analyse --depth 101
+expect_error 2 "^condraughts play: --side: 'green' is not white or black\$" play --side green
+expect_error 2 "^condraughts moves: --keep takes no value\$" moves --keep=1
+[ "$("$bin" moves --variant=russian --fen=W:W21:B17 -- )" = "21x14x17" ] && ok || bad "--name=VALUE"
+"$bin" help dxp | grep -q -- "--no-takeback" && ok || bad "help dxp: no --no-takeback"
+"$bin" show --help | grep -q "threatens:" && ok || bad "show --help does not explain threatens:"
+got=$(awk '/^## Commands/ { on = 1; next } on && /^```/ { if (in_block) exit; in_block = 1; next }
+    in_block' "$readme")
+check_eq "README's command reference is condraughts help's" "$syn" "$got"
 
 summary cli

@@ -108,7 +108,7 @@ one=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 
 two=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 --concurrency 2 --quiet 2>&1 | head -n 1)
 [ -n "$one" ] && [ "$one" = "$two" ] && ok || bad "concurrency: '$one' vs '$two'"
 # (the score itself follows the shipped weights: update it with them)
-has "$one" "8 games, +1 =1 -6" concurrency
+has "$one" "8 games, +0 =0 -8" concurrency
 
 # bad options: one line on stderr, exit status 2
 expect_error() {
@@ -122,7 +122,7 @@ expect_error "need elo0 < elo1" --sprt 5,0
 expect_error "bad value" --sprt 5
 expect_error "give one of" --depth 2 --time 1
 expect_error "--inc needs --clock" --inc 1
-expect_error "expected hub1, hub2 or auto" --engine2-protocol hub3
+expect_error "--engine2-protocol: 'hub3' is not auto, hub2 or hub1" --engine2-protocol hub3
 expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"

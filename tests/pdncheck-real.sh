@@ -42,5 +42,23 @@ while IFS="$tab" read -r file variant kind; do
     fi
     games=$((games + ${got%% *})); refused=$((refused + ${got##* }))
 done <"$dir/MANIFEST.tsv"
+# English results: the first score is the first mover's (Black's). Each playstrategy game that
+# ended on the board (no pieces or no legal move left) has the Result tag condraughts writes.
+f=$dir/lidraughts-exports/american.pdn
+if [ -f "$f" ]; then
+    tags=$(mktemp)
+    grep '^\[Result' "$f" | sed 's/.*"\(.*\)".*/\1/' >"$tags"
+    pairs=$("$bin" pdn check "$f" --variant english --verbose 2>/dev/null | grep '^game' |
+        sed 's/.* plies, //' | paste -d' ' "$tags" -)
+    rm -f "$tags"
+    board=$(printf '%s\n' "$pairs" | grep -c 'no pieces left\|no legal move')
+    same=$(printf '%s\n' "$pairs" | awk '/no pieces left|no legal move/ && $1 == $2' | wc -l)
+    if [ "$board" -ge 20 ] && [ "$same" -eq "$board" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $f: $same of $board games ended on the board have the Result tag we write"
+    fi
+fi
 echo "pdncheck-real: $pass files as expected, $fail not ($games games read, $refused refused)"
 [ "$fail" -eq 0 ]

@@ -58,8 +58,10 @@ static void test_start_features(void)
     static const int want[4] = {6560, 80, 3240, 3280};
     for (int reg = 0; reg < 16; reg++)
         CHECK(f.config[reg] == want[reg / 4]);
-    CHECK(f.scalar[CD_PAT_S_MEN] == 0 && f.scalar[CD_PAT_S_KINGS] == 0);
-    CHECK(f.scalar[CD_PAT_S_TEMPO] == 1 && f.scalar[CD_PAT_S_SOLE] == 0);
+    static const int scalars[CD_PAT_SCALARS] = {0, 0, 0, 1, 0, 0, 0, 0};
+    for (int s = 0; s < CD_PAT_SCALARS; s++)
+        CHECK(f.scalar[s] == scalars[s]);
+    CHECK(f.kings == 0);
     CHECK(f.phase == 40 && f.start == 40);
 }
 
@@ -104,6 +106,9 @@ static cd_pattern_weights *random_symmetric(const char *family, int geometry)
     for (int s = 0; s < CD_PAT_SCALARS; s++)
         for (int ph = 0; ph < 2; ph++)
             w->scalar[s][ph] = (int16_t)(next() % 4000);
+    for (int i = 0; i < w->layout.squares; i++)
+        for (int ph = 0; ph < 2; ph++)
+            w->king_square[i][ph] = (int16_t)((int)(next() % 4001) - 2000);
     return w;
 }
 
@@ -122,13 +127,56 @@ static cd_position turned(const cd_position *p)
     return q;
 }
 
-/* Positions from random games: the score turned round is the negation, and the engine's
- * integer score is the trainer's feature sum. */
+/* The scalars that see the whole board, computed again on a grid of rows and columns (an
+ * independent reading of pattern.h's definitions): kings' reach and exposed squares, balance. */
+static void grid_scalars(const cd_position *p, int *reach, int *exposed, int *balance)
+{
+    const cd_geom *g = cd_geom_of(p->rules);
+    int grid[10][10] = {{0}}; /* 0 empty, +1/-1 man, +2/-2 king (White +) */
+    int skew[2] = {0, 0};
+    for (int n = 1; n <= g->squares; n++) {
+        int bit = cd_bit_of_internal(g, n), row = (n - 1) / g->half;
+        int col = 2 * ((n - 1) % g->half) + (row % 2 == 0);
+        uint64_t m = 1ull << bit;
+        int v = (p->white[0] & m) ? 1 : (p->black[0] & m) ? -1 : 0;
+        if (p->kings[0] & m)
+            v *= 2;
+        grid[row][col] = v;
+        if (v == 1 || v == -1)
+            skew[v < 0] += 2 * col - (g->width - 1);
+    }
+    *balance = abs(skew[1]) - abs(skew[0]);
+    *reach = *exposed = 0;
+    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    for (int r = 0; r < g->height; r++)
+        for (int c = 0; c < g->width; c++) {
+            if (grid[r][c] != 2 && grid[r][c] != -2)
+                continue;
+            int sign = grid[r][c] > 0 ? 1 : -1;
+            for (int d = 0; d < 4; d++)
+                for (int y = r + dr[d], x = c + dc[d];
+                     y >= 0 && y < g->height && x >= 0 && x < g->width && !grid[y][x];
+                     y += dr[d], x += dc[d]) {
+                    int danger = 0;
+                    for (int e = 0; e < 4; e++) {
+                        int my = y + dr[e], mx = x + dc[e], by = y - dr[e], bx = x - dc[e];
+                        if (my >= 0 && my < g->height && mx >= 0 && mx < g->width && by >= 0 &&
+                            by < g->height && bx >= 0 && bx < g->width &&
+                            grid[my][mx] == -sign && !grid[by][bx])
+                            danger = 1;
+                    }
+                    *(danger ? exposed : reach) += sign;
+                }
+        }
+}
+
+/* Positions from random games: the score turned round is the negation, the engine's integer
+ * score is the trainer's feature sum, and the whole-board scalars agree with grid_scalars. */
 static void test_symmetry_and_features(const char *variant, int geometry)
 {
     const cd_rules *r = cd_rules_find(variant);
     cd_pattern_weights *w = random_symmetric(variant, geometry);
-    int positions = 0;
+    int positions = 0, kinged = 0;
     for (int game = 0; game < 60; game++) {
         cd_position p;
         cd_position_start(&p, r);
@@ -147,6 +195,16 @@ static void test_symmetry_and_features(const char *variant, int geometry)
                 mg += f.scalar[s] * w->scalar[s][0];
                 eg += f.scalar[s] * w->scalar[s][1];
             }
+            for (int i = 0; i < f.kings; i++) {
+                int v = f.king[i], sign = v > 0 ? 1 : -1;
+                mg += sign * w->king_square[v * sign - 1][0];
+                eg += sign * w->king_square[v * sign - 1][1];
+            }
+            int reach, exposed, balance;
+            grid_scalars(&p, &reach, &exposed, &balance);
+            CHECK(f.scalar[CD_PAT_S_REACH] == reach && f.scalar[CD_PAT_S_EXPOSED] == exposed &&
+                  f.scalar[CD_PAT_S_BALANCE] == balance);
+            kinged += f.kings > 0;
             long long sum = mg * f.phase + eg * (f.start - f.phase);
             CHECK(a == (int)(sum / (CD_PAT_UNIT * f.start)));
             positions++;
@@ -159,7 +217,7 @@ static void test_symmetry_and_features(const char *variant, int geometry)
             p = nx;
         }
     }
-    CHECK(positions > 1000);
+    CHECK(positions > 1000 && kinged > 100);
     free(w);
 }
 
@@ -167,14 +225,15 @@ static void test_file(void)
 {
     cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10);
     size_t n = cd_pattern_write(w, NULL);
-    CHECK(n == 44 + 16 * 6561 * 4 + 4 * 4 + 4);
+    CHECK(n == 48 + 16 * 6561 * 4 + 8 * 4 + 50 * 4 + 4);
     unsigned char *img = malloc(n);
     cd_pattern_write(w, img);
     cd_pattern_weights *back = malloc(sizeof *back);
     char err[200];
     CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
     CHECK(!memcmp(back->pat, w->pat, sizeof w->pat) &&
-          !memcmp(back->scalar, w->scalar, sizeof w->scalar));
+          !memcmp(back->scalar, w->scalar, sizeof w->scalar) &&
+          !memcmp(back->king_square, w->king_square, sizeof w->king_square));
     CHECK(!strcmp(back->family, "international"));
     /* damage: a flipped bit, a truncation, a foreign file, a family on the wrong board */
     img[1000] ^= 4;
@@ -185,6 +244,10 @@ static void test_file(void)
     CHECK(strstr(err, "size") != NULL);
     CHECK(cd_pattern_read(back, (const unsigned char *)"PK\3\4", 4, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "CDW1") != NULL);
+    img[4] = 1; /* a file of the first format (no king features) */
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "version 1") != NULL);
+    img[4] = 2;
     memcpy(img + 8, "russian\0\0\0\0\0\0\0\0", 16);
     CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "geometry") != NULL);

@@ -250,9 +250,10 @@ static void test_english(void)
         cd_reason why;
         CHECK(cd_game_status(g, &why) == CD_BLACK_WINS && why == CD_REASON_NO_PIECES);
         round_trip(g, &tags, "english.pdn");
-        /* English writes 1-0 / 0-1, and "1." before Black's move */
+        /* English writes 1-0 / 0-1 with the first mover's (Black's) score first, and "1."
+         * before Black's move */
         cd_pdn_write(g, NULL, buf, sizeof buf);
-        CHECK(strstr(buf, "[Result \"0-1\"]") && strstr(buf, "\n1. 10-14 22-18 2. 11-15"));
+        CHECK(strstr(buf, "[Result \"1-0\"]") && strstr(buf, "\n1. 10-14 22-18 2. 11-15"));
         CHECK(strstr(buf, "[GameType \"21\"]") && !strstr(buf, "Variant") && !strstr(buf, "FEN"));
     }
     cd_game_free(g);
@@ -275,10 +276,29 @@ static void test_annotated(void)
         CHECK_STR(cd_pdn_tag(&tags, "White"), "Annotator, \"The\"");
         CHECK_STR(cd_pdn_tag(&tags, "Black"), "Back\\slash");
         CHECK_STR(cd_pdn_tag(&tags, "Annotator"), "condraughts");
+        /* the main line's comments are kept where they stand, not those inside variations */
+        CHECK_STR(cd_game_comment(g, 0), "Before the first move.");
+        CHECK_STR(cd_game_comment(g, 4), "the left wing");
+        CHECK_STR(cd_game_comment(g, 30), "Drawn by agreement.");
+        int kept = 0;
+        for (int i = 0; i <= cd_game_ply(g); i++)
+            kept += cd_game_comment(g, i) != NULL;
+        CHECK(kept == 3);
         round_trip(g, &tags, "annotated.pdn");
         cd_pdn_write(g, &tags, buf, sizeof buf);
         CHECK(strstr(buf, "[White \"Annotator, \\\"The\\\"\"]\n[Black \"Back\\\\slash\"]\n"));
-        CHECK(strstr(buf, "[Annotator \"condraughts\"]\n\n1. 35-30 19-23"));
+        CHECK(
+            strstr(buf, "[Annotator \"condraughts\"]\n\n{Before the first move.} 1. 35-30 19-23"));
+        CHECK(strstr(buf, " 17-22 {the left wing} 3. 39-33"));
+        /* read back, the comments are the same */
+        size_t at = 0;
+        cd_game *h = NULL;
+        CHECK(cd_pdn_read(buf, &at, NULL, &h, NULL, err, sizeof err) == CD_OK && h);
+        for (int i = 0; h && i <= cd_game_ply(g); i++)
+            CHECK((!cd_game_comment(g, i) && !cd_game_comment(h, i)) ||
+                  (cd_game_comment(g, i) && cd_game_comment(h, i) &&
+                   !strcmp(cd_game_comment(g, i), cd_game_comment(h, i))));
+        cd_game_free(h);
         /* every line of movetext within 80 columns */
         int col = 0, longest = 0;
         for (const char *p = buf; *p; p++) {
@@ -454,6 +474,43 @@ static void test_round_trips(void)
     CHECK(cd_pdn_write(g, NULL, small, sizeof small) == n);
     CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, buf, sizeof small - 1));
     CHECK(cd_pdn_write(g, NULL, NULL, 0) == n);
+    cd_game_free(g);
+}
+
+/* Comments set through the game: written where they stand (the second mover's move after one
+ * gets its "N..."), read back the same, dropped by undo with the move they follow. */
+static void test_comments(void)
+{
+    cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
+    CHECK(cd_game_set_comment(g, 1, "no move yet") == CD_ERR_ARG);
+    CHECK(cd_game_set_comment(g, 0, "A {nested} remark\nover two lines") == CD_OK);
+    CHECK(cd_game_play_text(g, "c3-d4", err, sizeof err) == CD_OK);
+    CHECK(cd_game_set_comment(g, 1, "the centre") == CD_OK);
+    CHECK(cd_game_play_text(g, "f6-g5", err, sizeof err) == CD_OK);
+    CHECK(cd_game_play_text(g, "g3-f4", err, sizeof err) == CD_OK);
+    CHECK(cd_game_set_comment(g, 3, "dropped by undo") == CD_OK);
+    CHECK(cd_game_undo(g) == 1);
+    CHECK(cd_game_comment(g, 3) == NULL);
+    CHECK(cd_game_play_text(g, "g3-f4", err, sizeof err) == CD_OK);
+    CHECK(cd_game_comment(g, 3) == NULL);
+    cd_pdn_write(g, NULL, buf, sizeof buf);
+    CHECK(strstr(
+        buf, "\n{A {nested) remark over two lines} 1. c3-d4 {the centre} 1... f6-g5 2. g3-f4 *"));
+    size_t at = 0;
+    cd_game *h = NULL;
+    CHECK(cd_pdn_read(buf, &at, NULL, &h, NULL, err, sizeof err) == CD_OK && h);
+    if (h) {
+        CHECK_STR(cd_game_comment(h, 0), "A {nested) remark over two lines");
+        CHECK_STR(cd_game_comment(h, 1), "the centre");
+        CHECK(cd_game_comment(h, 2) == NULL && cd_game_comment(h, 3) == NULL);
+    }
+    cd_game_free(h);
+    /* ; comments and several comments at one ply */
+    h = read1("1. c3-d4 ; a line comment\n{and a second} f6-g5 *", cd_rules_find("russian"));
+    CHECK(h && cd_game_comment(h, 1) &&
+          !strcmp(cd_game_comment(h, 1), "a line comment and a second"));
+    cd_game_free(h);
+    CHECK(cd_game_set_comment(g, 1, NULL) == CD_OK && cd_game_comment(g, 1) == NULL);
     cd_game_free(g);
 }
 
@@ -924,7 +981,8 @@ static void test_field_files(void)
     g = read_warned("[Variant \"American/English\"]\n1. c3-d4 b6-c5 2. d4xb6 a7xc5 0-1", NULL, &w);
     CHECK(g && cd_game_position(g)->rules == cd_rules_find("english") && cd_game_ply(g) == 4);
     CHECK(g && !strcmp(move_text(g, 0), "11-15") && !strcmp(move_text(g, 1), "24-19"));
-    CHECK(g && cd_game_status(g, NULL) == CD_BLACK_WINS); /* 0-1: the second mover, White, lost */
+    /* 0-1: the second mover, White, won (the first score is the first mover's) */
+    CHECK(g && cd_game_status(g, NULL) == CD_WHITE_WINS);
     cd_game_free(g);
     /* ... and a capture written as single jumps: 3... g7xe5 4. e5xg3 is White's g7xe5xg3 */
     g = read_warned("[Variant \"American/English\"]\n1. g3-f4 b6-a5 2. c3-d4 f6-e5 3. d4xf6 g7xe5 "
@@ -984,6 +1042,7 @@ int main(int argc, char **argv)
     test_constitutional();
     test_multi();
     test_round_trips();
+    test_comments();
     test_variants();
     test_tags();
     test_movetext();

@@ -568,7 +568,11 @@ static void test_game(void)
     CHECK(cd_game_ply(g) == 2);
     cd_game_resign(g, CD_BLACK);
     CHECK(cd_game_status(g, &why) == CD_WHITE_WINS && why == CD_REASON_RESIGNATION);
-    CHECK(!strcmp(cd_status_pdn(cd_rules_find("english"), CD_WHITE_WINS), "1-0"));
+    /* the first score is the first mover's: Black's in English, White's in Russian */
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("english"), CD_WHITE_WINS), "0-1"));
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("english"), CD_BLACK_WINS), "1-0"));
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("russian"), CD_WHITE_WINS), "1-0"));
+    CHECK(!strcmp(cd_status_pdn(cd_rules_find("thai"), CD_BLACK_WINS), "1-0"));
     cd_game_free(g);
 }
 

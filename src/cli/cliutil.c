@@ -15,12 +15,16 @@
 
 void cli_die(const char *prefix, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    /* under mpirun every process reads the same command line: only the first one speaks */
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || !strcmp(rank, "0")) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs(prefix, stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
     exit(2);
 }
 

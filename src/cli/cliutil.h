@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-/* Print prefix, the formatted message and a newline to stderr, then exit(2). */
+/* Print prefix, the formatted message and a newline to stderr, then exit(2). Under mpirun only
+ * the process of rank 0 prints (each one reads the same command line). */
 _Noreturn void cli_die(const char *prefix, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

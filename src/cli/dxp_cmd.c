@@ -13,7 +13,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 
 #include "cliutil.h"
 #include "dxp_session.h"
+#include "opts.h"
 
 /* The command line: the session's settings and the connection's. */
 typedef struct options {
@@ -149,35 +149,108 @@ static int connect_to(const char *host, const char *port, double timeout)
 
 /* ------------------------------------------------------------------ options */
 
-static int usage(const char *fmt, ...)
+enum {
+    O_VARIANT,
+    O_HOST,
+    O_PORT,
+    O_INITIATE,
+    O_FOLLOW,
+    O_TIME,
+    O_MOVES,
+    O_DEPTH,
+    O_GAMES,
+    O_NAME,
+    O_FEN,
+    O_COLOUR,
+    O_COLOR,
+    O_TIMEOUT,
+    O_HASH,
+    O_NO_TAKEBACK,
+    O_VERBOSE,
+};
+
+static const cli_opt dxp_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V",
+                  "the variant both sides agreed on (DXP does not say); default international"),
+     .alias = 'v'},
+    {CLI_TEXT_OPT(O_HOST, "host", "H",
+                  "the address to listen on or connect to (default 127.0.0.1)")},
+    {CLI_INT_OPT(O_PORT, "port", "P", 0, 65535, "the TCP port (default 27531; 0: any free port)")},
+    {CLI_FLAG_OPT(O_INITIATE, "initiate", "connect and propose the games (the Initiator)")},
+    {CLI_FLAG_OPT(O_FOLLOW, "follow",
+                  "listen and accept the other side's proposal (the Follower)")},
+    {CLI_INT_OPT(O_TIME, "time", "S", 1, 999 * 60,
+                 "seconds a game for each side, whole minutes (default 300)")},
+    {CLI_INT_OPT(O_MOVES, "moves", "N", 0, 999, "moves in that time (0: the whole game)")},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 0, CD_MAX_PLY - 1,
+                 "limit the search's depth (0: by the clock only)")},
+    {CLI_INT_OPT(O_GAMES, "games", "N", 0, 100000,
+                 "games to play (default 1; the Follower: until the Initiator stops)")},
+    {CLI_TEXT_OPT(O_NAME, "name", "NAME", "the name sent to the other side")},
+    {CLI_TEXT_OPT(O_FEN, "fen", "FEN", "the Initiator's start position")},
+    {CLI_CHOICE_OPT(O_COLOUR, "colour", "white|black", "the Initiator's colour (default white)")},
+    {CLI_CHOICE_OPT(O_COLOR, "color", "white|black", "the same as --colour"), .hidden = 1},
+    {CLI_INT_OPT(O_TIMEOUT, "timeout", "S", 1, 1000000, "seconds to wait for the connection")},
+    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 1 << 20, "hash table size in MiB")},
+    {CLI_FLAG_OPT(O_NO_TAKEBACK, "no-takeback", "refuse the other side's takeback requests")},
+    {CLI_FLAG_OPT(O_VERBOSE, "verbose", "log every message on stderr")},
+    {0}};
+
+const cli_command cd_dxp_command = {
+    .name = "dxp",
+    .about = "Play DamExchange (DXP) games over TCP against another program.",
+    .opts = dxp_opts,
+    .notes = "Give exactly one of --initiate and --follow. 8x8 positions use 32 squares.\n",
+    .run = cd_dxp_main,
+    .flags = CLI_SEARCHES,
+};
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("condraughts: dxp: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fputs("usage: condraughts dxp [--variant V] [--host H] [--port P] (--initiate | --follow)\n"
-          "         [--time SECONDS_PER_GAME] [--moves N] [--depth D] [--games N] [--name NAME]\n"
-          "         [--fen FEN] [--colour white|black] [--timeout S] [--hash MB] [--no-takeback]\n"
-          "         [--verbose]\n",
-          stderr);
-    return 2;
+    options *o = user;
+    const cli_command *cmd = &cd_dxp_command;
+    switch (opt->id) {
+    case O_VARIANT: o->set.rules = cli_variant(cmd, v->text); break;
+    case O_HOST: o->host = v->text; break;
+    case O_PORT: o->port = v->text; break;
+    case O_INITIATE: o->initiate = 1; break;
+    case O_FOLLOW: o->set.follow = 1; break;
+    case O_TIME:
+        if (v->n % 60) /* GAMEREQ carries minutes: both sides must get the same clock */
+            cli_fail(cmd, "--time %lld is not whole minutes (DXP sends minutes), e.g. %lld", v->n,
+                     v->n < 30 ? 60 : (v->n + 30) / 60 * 60);
+        o->set.time = (double)v->n;
+        break;
+    case O_MOVES: o->set.moves = (int)v->n; break;
+    case O_DEPTH: o->set.depth = (int)v->n; break;
+    case O_GAMES:
+        o->set.games = (int)v->n;
+        o->games_given = 1;
+        break;
+    case O_NAME: {
+        const char *p = v->text;
+        while (*p == ' ')
+            p++;
+        char clean[CD_DXP_NAME_LEN + 1];
+        cd_dxp_printable(p, clean, sizeof clean);
+        if (!clean[0])
+            cli_fail(cmd, "--name must not be empty");
+        snprintf(o->set.name, sizeof o->set.name, "%s", clean);
+        break;
+    }
+    case O_FEN: o->fen = v->text; break;
+    case O_COLOUR:
+    case O_COLOR: o->set.colour = v->n ? CD_BLACK : CD_WHITE; break;
+    case O_TIMEOUT: o->set.timeout = (double)v->n; break;
+    case O_HASH: o->hash_mb = (size_t)v->n; break;
+    case O_NO_TAKEBACK: o->set.no_takeback = 1; break;
+    case O_VERBOSE: o->set.verbose = 1; break;
+    }
 }
 
-static int int_arg(const char *opt, const char *s, long lo, long hi, long *out)
+static void parse_options(int argc, char **argv, options *o)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return usage("%s needs a whole number in %ld..%ld, got '%s'", opt, lo, hi, s);
-    *out = v;
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, options *o)
-{
+    const cli_command *cmd = &cd_dxp_command;
     memset(o, 0, sizeof *o);
     o->set.rules = cd_rules_find("international");
     o->host = NULL;
@@ -186,122 +259,29 @@ static int parse_options(int argc, char **argv, options *o)
     o->set.games = 1;
     o->set.colour = CD_WHITE;
     snprintf(o->set.name, sizeof o->set.name, "condraughts %s", CD_VERSION);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        long v = 0;
-        int has = i + 1 < argc;
-        const char *val = has ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--initiate")) {
-            o->initiate = 1;
-            continue;
-        }
-        if (!strcmp(a, "--follow")) {
-            o->set.follow = 1;
-            continue;
-        }
-        if (!strcmp(a, "--no-takeback")) {
-            o->set.no_takeback = 1;
-            continue;
-        }
-        if (!strcmp(a, "--verbose")) {
-            o->set.verbose = 1;
-            continue;
-        }
-        static const char *const with_value[] = {
-            "--variant", "-v",     "--host", "--port",   "--time",  "--moves",   "--depth",
-            "--games",   "--name", "--fen",  "--colour", "--color", "--timeout", "--hash"};
-        size_t k, nk = sizeof with_value / sizeof with_value[0];
-        for (k = 0; k < nk; k++)
-            if (!strcmp(a, with_value[k]))
-                break;
-        if (k == nk)
-            return usage("unknown option '%s'", a);
-        if (!has)
-            return usage("%s needs a value", a);
-        i++;
-        if (!strcmp(a, "--variant") || !strcmp(a, "-v")) {
-            o->set.rules = cd_rules_find(val);
-            if (!o->set.rules)
-                return usage("unknown variant '%s' (try: condraughts variants)", val);
-        } else if (!strcmp(a, "--host")) {
-            o->host = val;
-        } else if (!strcmp(a, "--port")) {
-            if (int_arg(a, val, 0, 65535, &v))
-                return 2;
-            o->port = val;
-        } else if (!strcmp(a, "--time")) {
-            if (int_arg(a, val, 1, 999 * 60, &v))
-                return 2;
-            if (v % 60) /* GAMEREQ carries minutes: both sides must get the same clock */
-                return usage("--time %ld is not whole minutes (DXP sends minutes), e.g. %ld", v,
-                             (v + 30) / 60 > 0 ? (v + 30) / 60 * 60 : 60);
-            o->set.time = (double)v;
-        } else if (!strcmp(a, "--moves")) {
-            if (int_arg(a, val, 0, 999, &v))
-                return 2;
-            o->set.moves = (int)v;
-        } else if (!strcmp(a, "--depth")) {
-            if (int_arg(a, val, 0, CD_MAX_PLY - 1, &v))
-                return 2;
-            o->set.depth = (int)v;
-        } else if (!strcmp(a, "--games")) {
-            if (int_arg(a, val, 0, 100000, &v))
-                return 2;
-            o->set.games = (int)v;
-            o->games_given = 1;
-        } else if (!strcmp(a, "--name")) {
-            const char *p = val;
-            while (*p == ' ')
-                p++;
-            char clean[CD_DXP_NAME_LEN + 1];
-            cd_dxp_printable(p, clean, sizeof clean);
-            if (!clean[0])
-                return usage("--name must not be empty");
-            snprintf(o->set.name, sizeof o->set.name, "%s", clean);
-        } else if (!strcmp(a, "--fen")) {
-            o->fen = val;
-        } else if (!strcmp(a, "--colour") || !strcmp(a, "--color")) {
-            if (!strcmp(val, "white"))
-                o->set.colour = CD_WHITE;
-            else if (!strcmp(val, "black"))
-                o->set.colour = CD_BLACK;
-            else
-                return usage("%s must be white or black", a);
-        } else if (!strcmp(a, "--timeout")) {
-            if (int_arg(a, val, 1, 1000000, &v))
-                return 2;
-            o->set.timeout = (double)v;
-        } else if (!strcmp(a, "--hash")) {
-            if (int_arg(a, val, 1, 1 << 20, &v))
-                return 2;
-            o->hash_mb = (size_t)v;
-        }
-    }
+    cli_parse(cmd, argc, argv, set_option, o, NULL, 0);
     if (o->initiate == o->set.follow)
-        return usage("give exactly one of --initiate and --follow");
+        cli_fail(cmd, "give exactly one of --initiate and --follow");
     if (o->set.follow && o->fen)
-        return usage("--fen is for the initiator (the follower takes the GAMEREQ position)");
+        cli_fail(cmd, "--fen is for the initiator (the follower takes the GAMEREQ position)");
     if (o->initiate && o->set.games < 1)
-        return usage("--games must be at least 1 for the initiator");
+        cli_fail(cmd, "--games must be at least 1 for the initiator");
     if (o->set.follow && !o->games_given)
         o->set.games = 0; /* the follower plays until the initiator stops */
     if (!o->host)
         o->host = "127.0.0.1";
-    return 0;
 }
 
 int cd_dxp_main(int argc, char **argv)
 {
     options o;
-    int rc = parse_options(argc, argv, &o);
-    if (rc)
-        return rc;
+    parse_options(argc, argv, &o);
     cd_position start;
     if (o.initiate) {
         if (o.fen) {
             char err[256];
             if (cd_position_from_fen(&start, o.set.rules, o.fen, err, sizeof err) != CD_OK)
-                return usage("--fen: %s", err);
+                cli_fail(&cd_dxp_command, "--fen: %s", err);
         } else {
             cd_position_start(&start, o.set.rules);
         }
@@ -334,7 +314,7 @@ int cd_dxp_main(int argc, char **argv)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     cd_dxp_log("connected (%s, variant %s)", o.set.follow ? "follower" : "initiator",
                o.set.rules->name);
-    rc = cd_dxp_session_run(&o.set, fd, engine, &start);
+    int rc = cd_dxp_session_run(&o.set, fd, engine, &start);
     close(fd);
     cd_engine_free(engine);
     return rc;

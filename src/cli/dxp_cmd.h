@@ -5,16 +5,13 @@
 #ifndef CD_CLI_DXP_CMD_H
 #define CD_CLI_DXP_CMD_H
 
-/*
- * The command: argv holds the options after "dxp" (argv[0] is the first
- * option). Returns the exit status: 0 all games played, 1 protocol/network
- * error, 2 bad arguments.
- *
- *   condraughts dxp [--variant V] [--host H] [--port P] (--initiate | --follow)
- *                   [--time SECONDS_PER_GAME] [--moves N] [--depth D] [--games N]
- *                   [--name NAME] [--fen FEN] [--colour white|black] [--timeout S]
- *                   [--hash MB] [--no-takeback] [--verbose]
- */
+#include "opts.h"
+
+/* The command and its options (`condraughts dxp --help`). */
+extern const cli_command cd_dxp_command;
+
+/* The command: argv holds the options after "dxp" (argv[0] is the first option). Returns the
+ * exit status: 0 all games played, 1 protocol/network error, 2 bad arguments. */
 int cd_dxp_main(int argc, char **argv);
 
 #endif

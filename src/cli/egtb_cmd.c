@@ -4,6 +4,7 @@
  */
 #include "cliutil.h"
 #include "egtb_cmd.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,75 +16,135 @@
 
 #define DEFAULT_DIR "egtb"
 
-#define die(...) cli_die("condraughts: egtb: ", __VA_ARGS__)
+/* An error of the subcommand being run (o in scope): "condraughts egtb build: ..." */
+#define die(...) cli_fail(o->cmd, __VA_ARGS__)
 
 typedef struct egtb_options {
     const cd_rules *rules;
+    const cli_command *cmd;
     const char *dir, *fen, *white, *black, *claims;
     int pieces, kings_pieces, threads, side, moves;
 } egtb_options;
 
-static long number(const char *opt, const char *s, long lo, long hi)
+enum {
+    O_VARIANT,
+    O_DIR,
+    O_FEN,
+    O_CLAIMS,
+    O_WHITE,
+    O_BLACK,
+    O_PIECES,
+    O_KINGS_PIECES,
+    O_THREADS,
+    O_TO_MOVE,
+    O_MOVES
+};
+
+#define OPT_VARIANT(req)                                                                           \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant"), .alias = 'v', .required = req      \
+    }
+#define OPT_DIR                                                                                    \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_DIR, "dir", "egtb", "the tables' folder (default egtb)")                    \
+    }
+
+static const cli_opt build_opts[] = {
+    OPT_VARIANT(1),
+    {CLI_INT_OPT(O_PIECES, "pieces", "N", 2, CD_EGTB_MAX_PIECES, "every table of up to N pieces"),
+     .required = 1},
+    {CLI_INT_OPT(O_KINGS_PIECES, "kings-pieces", "N", 2, CD_EGTB_MAX_PIECES,
+                 "and the kings-only tables up to N pieces")},
+    OPT_DIR,
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 64, "worker threads (default: the cores)")},
+    {0}};
+static const cli_opt stats_opts[] = {
+    OPT_VARIANT(1),
+    {CLI_TEXT_OPT(O_WHITE, "white", "KK",
+                  "White's pieces: K a king, M a man (KKM: two kings and a man)"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_BLACK, "black", "K", "Black's pieces"), .required = 1},
+    {CLI_CHOICE_OPT(O_TO_MOVE, "to-move", "white|black", "the side to move (default white)")},
+    OPT_DIR,
+    {0}};
+static const cli_opt probe_opts[] = {
+    OPT_VARIANT(1),
+    {CLI_TEXT_OPT(O_FEN, "fen", "FEN", "the position"), .required = 1},
+    {CLI_FLAG_OPT(O_MOVES, "moves", "also the value after each move")},
+    OPT_DIR,
+    {0}};
+static const cli_opt report_opts[] = {
+    {CLI_TEXT_OPT(O_CLAIMS, "claims", "FILE", "the claims to check (docs/claims/)"), .required = 1},
+    OPT_DIR,
+    {0}};
+
+static int run_build(int argc, char **argv);
+static int run_stats(int argc, char **argv);
+static int run_probe(int argc, char **argv);
+static int run_report(int argc, char **argv);
+
+static const cli_command build_cmd = {
+    .name = "egtb build",
+    .about = "Build the endgame tables (win, draw or loss and the distance) up to N pieces.",
+    .opts = build_opts,
+    .run = run_build,
+};
+static const cli_command stats_cmd = {
+    .name = "egtb stats",
+    .about = "Count one table's wins, draws and losses and show its longest win.",
+    .opts = stats_opts,
+    .run = run_stats,
+};
+static const cli_command probe_cmd = {
+    .name = "egtb probe",
+    .about = "The tables' value of a position: win in N, draw or loss in N (plies).",
+    .opts = probe_opts,
+    .run = run_probe,
+};
+static const cli_command report_cmd = {
+    .name = "egtb report",
+    .about = "Check a file of claims against the tables; Markdown with statistics on stdout.",
+    .opts = report_opts,
+    .run = run_report,
+};
+static const cli_command *const egtb_subs[] = {&build_cmd, &stats_cmd, &probe_cmd, &report_cmd,
+                                               NULL};
+const cli_command cd_egtb_command = {
+    .name = "egtb",
+    .about = "Endgame tablebases: build, statistics, probe, claims report.",
+    .subs = egtb_subs,
+};
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi)
-        die("%s: '%s' is not a number from %ld to %ld", opt, s, lo, hi);
-    return v;
+    egtb_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = cli_variant(o->cmd, v->text); break;
+    case O_DIR: o->dir = v->text; break;
+    case O_FEN: o->fen = v->text; break;
+    case O_CLAIMS: o->claims = v->text; break;
+    case O_WHITE: o->white = v->text; break;
+    case O_BLACK: o->black = v->text; break;
+    case O_PIECES: o->pieces = (int)v->n; break;
+    case O_KINGS_PIECES: o->kings_pieces = (int)v->n; break;
+    case O_THREADS: o->threads = (int)v->n; break;
+    case O_TO_MOVE: o->side = v->n ? CD_BLACK : CD_WHITE; break;
+    case O_MOVES: o->moves = 1; break;
+    }
 }
 
-static void parse(int argc, char **argv, egtb_options *o)
+/* The options of cmd (a subcommand's own table). */
+static void parse(const cli_command *cmd, int argc, char **argv, egtb_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->cmd = cmd;
     o->dir = DEFAULT_DIR;
     o->side = CD_WHITE;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--moves")) {
-            o->moves = 1;
-            continue;
-        }
-        if (a[0] != '-' || a[1] != '-')
-            die("unexpected argument '%s'", a);
-        if (i + 1 >= argc)
-            die("%s needs a value", a);
-        const char *v = argv[++i];
-        if (!strcmp(a, "--variant")) {
-            o->rules = cd_rules_find(v);
-            if (!o->rules)
-                die("unknown variant '%s' (try: condraughts variants)", v);
-        } else if (!strcmp(a, "--dir")) {
-            o->dir = v;
-        } else if (!strcmp(a, "--fen")) {
-            o->fen = v;
-        } else if (!strcmp(a, "--claims")) {
-            o->claims = v;
-        } else if (!strcmp(a, "--white")) {
-            o->white = v;
-        } else if (!strcmp(a, "--black")) {
-            o->black = v;
-        } else if (!strcmp(a, "--pieces")) {
-            o->pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
-        } else if (!strcmp(a, "--kings-pieces")) {
-            o->kings_pieces = (int)number(a, v, 2, CD_EGTB_MAX_PIECES);
-        } else if (!strcmp(a, "--threads")) {
-            o->threads = (int)number(a, v, 1, 64);
-        } else if (!strcmp(a, "--to-move")) {
-            if (!strcmp(v, "white"))
-                o->side = CD_WHITE;
-            else if (!strcmp(v, "black"))
-                o->side = CD_BLACK;
-            else
-                die("--to-move: '%s' is not white or black", v);
-        } else {
-            die("unknown option '%s'", a);
-        }
-    }
-    if (!o->rules && !o->claims)
-        die("--variant is required");
+    cli_parse(cmd, argc, argv, set_option, o, NULL, 0);
+    if (cmd != &report_cmd && !o->rules)
+        cli_fail(cmd, "--variant is required");
 }
 
 static cd_egtb *open_tables(const egtb_options *o)
@@ -155,7 +216,7 @@ static void on_progress(const char *sig, const char *phase, uint64_t done, uint6
 static int cmd_build(const egtb_options *o)
 {
     if (!o->pieces)
-        die("build: --pieces N is required");
+        die("--pieces N is required");
     if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
         die("cannot create folder %s: %s", o->dir, strerror(errno));
     cd_egtb *tb = open_tables(o);
@@ -165,7 +226,7 @@ static int cmd_build(const egtb_options *o)
                                 sizeof err);
     cd_egtb_close(tb);
     if (r != CD_OK)
-        die("build: %s", err);
+        die("%s", err);
     char el[32];
     fmt_time(cli_now() - ps.start, el, sizeof el);
     printf("built %s tables up to %d pieces", o->rules->name, o->pieces);
@@ -178,11 +239,11 @@ static int cmd_build(const egtb_options *o)
 
 /* ---------------------------------------------------------------- stats */
 
-static int parse_side(const char *s, int *k, int *m, const char *opt)
+static int parse_side(const egtb_options *o, const char *s, int *k, int *m, const char *opt)
 {
     *k = *m = 0;
     if (!s)
-        die("stats: %s is required (letters K and M, e.g. --white KK --black K)", opt);
+        die("%s is required (letters K and M, e.g. --white KK --black K)", opt);
     for (const char *p = s; *p; p++) {
         if (*p == 'K' || *p == 'k')
             ++*k;
@@ -199,17 +260,17 @@ static int parse_side(const char *s, int *k, int *m, const char *opt)
 static int cmd_stats(const egtb_options *o)
 {
     cd_egtb_material m;
-    parse_side(o->white, &m.wk, &m.wm, "--white");
-    parse_side(o->black, &m.bk, &m.bm, "--black");
+    parse_side(o, o->white, &m.wk, &m.wm, "--white");
+    parse_side(o, o->black, &m.bk, &m.bm, "--black");
     if (m.wk + m.wm + m.bk + m.bm > CD_EGTB_MAX_PIECES)
-        die("stats: at most %d pieces", CD_EGTB_MAX_PIECES);
+        die("at most %d pieces", CD_EGTB_MAX_PIECES);
     cd_egtb *tb = open_tables(o);
     cd_egtb_stats st;
     char err[1024];
     if (cd_egtb_stats_of(tb, m, o->side, &st, err, sizeof err) != CD_OK) {
         cd_egtb_close(tb);
-        die("stats: %s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)",
-            err, o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
+        die("%s (build it with: condraughts egtb build --variant %s --pieces %d --dir %s)", err,
+            o->rules->name, m.wk + m.wm + m.bk + m.bm, o->dir);
     }
     printf("wins %llu\ndraws %llu\nlosses %llu\n", (unsigned long long)st.wins,
            (unsigned long long)st.draws, (unsigned long long)st.losses);
@@ -241,11 +302,11 @@ static void value_text(int v, int d, char *buf, size_t len)
 static int cmd_probe(const egtb_options *o)
 {
     if (!o->fen)
-        die("probe: --fen FEN is required");
+        die("--fen FEN is required");
     cd_position pos;
     char err[1024];
     if (cd_position_from_fen(&pos, o->rules, o->fen, err, sizeof err) != CD_OK)
-        die("probe: %s", err);
+        die("%s", err);
     cd_egtb *tb = open_tables(o);
     int d, v = cd_egtb_probe(tb, &pos, &d);
     char text[64];
@@ -279,23 +340,30 @@ static int cmd_probe(const egtb_options *o)
     return 0;
 }
 
-int cmd_egtb(int argc, char **argv)
+static int run_build(int argc, char **argv)
 {
-    if (argc < 1)
-        die("usage: condraughts egtb build|stats|probe --variant V ... (try: condraughts help)");
     egtb_options o;
-    parse(argc - 1, argv + 1, &o);
-    if (!strcmp(argv[0], "build"))
-        return cmd_build(&o);
-    if (!strcmp(argv[0], "stats"))
-        return cmd_stats(&o);
-    if (!strcmp(argv[0], "probe"))
-        return cmd_probe(&o);
-    if (!strcmp(argv[0], "report")) {
-        if (!o.claims)
-            die("report: --claims FILE is required");
-        return egtb_report(o.claims, o.dir, stdout);
-    }
-    die("unknown subcommand '%s' (build, stats, probe, report)", argv[0]);
-    return 2;
+    parse(&build_cmd, argc, argv, &o);
+    return cmd_build(&o);
+}
+
+static int run_stats(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&stats_cmd, argc, argv, &o);
+    return cmd_stats(&o);
+}
+
+static int run_probe(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&probe_cmd, argc, argv, &o);
+    return cmd_probe(&o);
+}
+
+static int run_report(int argc, char **argv)
+{
+    egtb_options o;
+    parse(&report_cmd, argc, argv, &o);
+    return egtb_report(o.claims, o.dir, stdout);
 }

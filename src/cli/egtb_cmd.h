@@ -7,9 +7,11 @@
 #include <stdio.h>
 
 #include "condraughts.h"
+#include "opts.h"
 
-/* argv[0] is the subcommand (build, stats, probe); returns the exit status. */
-int cmd_egtb(int argc, char **argv);
+/* `condraughts egtb` and its subcommands build, stats, probe, report, each with its options
+ * (`condraughts egtb build --help`). */
+extern const cli_command cd_egtb_command;
 
 /* Write the claims report (egtb_report.c) as Markdown; returns the exit status. */
 int egtb_report(const char *claims, const char *dir, FILE *out);

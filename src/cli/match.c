@@ -40,6 +40,7 @@
 #include "condraughts.h"
 #include "match.h"
 #include "match_player.h"
+#include "opts.h"
 #include "stats.h"
 
 #define MATCH_MAX_CONCURRENCY 64
@@ -564,24 +565,6 @@ int cd_match_main(const match_options *o)
 
 /* ------------------------------------------------------------------ options */
 
-static double seconds_arg(const char *opt, const char *v)
-{
-    char *end;
-    double t = strtod(v, &end);
-    if (end == v || *end || !(t >= 0) || t > 1e6)
-        fail("bad seconds '%s' for %s", v, opt);
-    return t;
-}
-
-static long long number_arg(const char *opt, const char *v, long long lo, long long hi)
-{
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    if (end == v || *end || n < lo || n > hi)
-        fail("bad number '%s' for %s (%lld..%lld)", v, opt, lo, hi);
-    return n;
-}
-
 static void sprt_arg(match_options *m, const char *v)
 {
     double x[4] = {0, 0, 0.05, 0.05};
@@ -609,18 +592,130 @@ static void sprt_arg(match_options *m, const char *v)
     m->beta = x[3];
 }
 
-static mp_proto proto_arg(const char *opt, const char *v)
+enum {
+    O_VARIANT,
+    O_ENGINE1,
+    O_ENGINE2,
+    O_PROTO1,
+    O_PROTO2,
+    O_OPENINGS,
+    O_GAMES,
+    O_DEPTH,
+    O_NODES,
+    O_TIME,
+    O_CLOCK,
+    O_INC,
+    O_PDN,
+    O_CONCURRENCY,
+    O_SPRT,
+    O_EGTB,
+    O_MAX_PLIES,
+    O_HASH,
+    O_RESIGN_SCORE,
+    O_RESIGN_MOVES,
+    O_DRAW_SCORE,
+    O_DRAW_MOVES,
+    O_DRAW_AFTER,
+    O_TIMEMARGIN,
+    O_HANG,
+    O_MOVE_LIMIT,
+    O_QUIET,
+};
+
+#define SECONDS(i, n, what)                                                                        \
+    {                                                                                              \
+        CLI_REAL_OPT(i, n, "S", 0, 1e6, what)                                                      \
+    }
+#define COUNT(i, n, m, low, high, what)                                                            \
+    {                                                                                              \
+        CLI_INT_OPT(i, n, m, low, high, what)                                                      \
+    }
+#define PROTOCOLS "auto|hub2|hub1"
+
+static const cli_opt match_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant (default international)"), .alias = 'v'},
+    {CLI_TEXT_OPT(O_ENGINE1, "engine1", "CMD|self",
+                  "a Hub engine's command line, or self[:option=value,...] (default self)")},
+    {CLI_TEXT_OPT(O_ENGINE2, "engine2", "CMD|self", "the other player, as --engine1")},
+    {CLI_CHOICE_OPT(O_PROTO1, "engine1-protocol", PROTOCOLS,
+                    "engine1's Hub version (default auto: from its answer to `hub`)")},
+    {CLI_CHOICE_OPT(O_PROTO2, "engine2-protocol", PROTOCOLS, "engine2's Hub version")},
+    {CLI_TEXT_OPT(O_OPENINGS, "openings", "FILE|auto:K",
+                  "a FEN or move list a line; auto:K: every K-move opening, shuffled")},
+    COUNT(O_GAMES, "games", "N", 1, 100000000, "games (default: each opening twice)"),
+    COUNT(O_DEPTH, "depth", "D", 1, 100, "each move searched to depth D"),
+    COUNT(O_NODES, "nodes", "N", 1, 1e12, "each move searched N nodes"),
+    SECONDS(O_TIME, "time", "seconds a move (default 0.1)"),
+    SECONDS(O_CLOCK, "clock", "seconds a game for each side"),
+    SECONDS(O_INC, "inc", "seconds added to the clock after each move (with --clock)"),
+    {CLI_TEXT_OPT(O_PDN, "pdn", "FILE", "write the games here")},
+    COUNT(O_CONCURRENCY, "concurrency", "N", 1, MATCH_MAX_CONCURRENCY, "games played at once"),
+    {CLI_TEXT_OPT(O_SPRT, "sprt", "ELO0,ELO1[,ALPHA,BETA]",
+                  "stop on a verdict of the sequential test on game pairs (alpha, beta 0.05)")},
+    {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "adjudicate by these endgame tables")},
+    COUNT(O_MAX_PLIES, "max-plies", "P", 1, 100000, "a draw after P plies (default 400)"),
+    COUNT(O_HASH, "hash", "MB", 1, 65536, "the built-in engine's hash table in MiB"),
+    COUNT(O_RESIGN_SCORE, "resign-score", "S", 0, 100000,
+          "a player whose score was <= -S (hundredths of a man)..."),
+    COUNT(O_RESIGN_MOVES, "resign-moves", "N", 1, 100000, "...on N moves in a row loses"),
+    COUNT(O_DRAW_SCORE, "draw-score", "S", 0, 100000, "a draw once both scores were within S..."),
+    COUNT(O_DRAW_MOVES, "draw-moves", "N", 1, 100000, "...on their last N moves each..."),
+    COUNT(O_DRAW_AFTER, "draw-after", "P", 0, 100000, "...from ply P on"),
+    SECONDS(O_TIMEMARGIN, "timemargin", "seconds a move may overrun (default 0.1)"),
+    SECONDS(O_HANG, "hang", "seconds after stop before a silent engine loses (default 5)"),
+    SECONDS(O_MOVE_LIMIT, "move-limit", "seconds a move without a time limit (default 120)"),
+    {CLI_FLAG_OPT(O_QUIET, "quiet", "no line per game")},
+    {0}};
+
+static int match_cli(int argc, char **argv);
+
+const cli_command cd_match_command = {
+    .name = "match",
+    .about = "Engine against engine: each opening twice with colours reversed, then the score and "
+             "Elo.",
+    .opts = match_opts,
+    .notes = "Give one of --depth, --nodes, --time and --clock. Method, options and measured\n"
+             "figures: docs/strength.md.\n",
+    .run = match_cli,
+    .flags = CLI_SEARCHES,
+};
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
-    if (!strcmp(v, "hub2"))
-        return MP_HUB2;
-    if (!strcmp(v, "hub1"))
-        return MP_HUB1;
-    if (!strcmp(v, "auto"))
-        return MP_AUTO;
-    fail("%s: expected hub1, hub2 or auto, got '%s'", opt, v);
+    static const mp_proto protocols[] = {MP_AUTO, MP_HUB2, MP_HUB1};
+    match_options *m = user;
+    switch (opt->id) {
+    case O_VARIANT: m->rules = cli_variant(&cd_match_command, v->text); break;
+    case O_ENGINE1: m->engine[0] = v->text; break;
+    case O_ENGINE2: m->engine[1] = v->text; break;
+    case O_PROTO1: m->proto[0] = protocols[v->n]; break;
+    case O_PROTO2: m->proto[1] = protocols[v->n]; break;
+    case O_OPENINGS: m->openings = v->text; break;
+    case O_PDN: m->pdn_file = v->text; break;
+    case O_EGTB: m->egtb = v->text; break;
+    case O_SPRT: sprt_arg(m, v->text); break;
+    case O_GAMES: m->games = (int)v->n; break;
+    case O_DEPTH: m->depth = (int)v->n; break;
+    case O_NODES: m->nodes = (uint64_t)v->n; break;
+    case O_MAX_PLIES: m->max_plies = (int)v->n; break;
+    case O_HASH: m->hash = (size_t)v->n; break;
+    case O_CONCURRENCY: m->concurrency = (int)v->n; break;
+    case O_RESIGN_SCORE: m->resign_score = (int)v->n; break;
+    case O_RESIGN_MOVES: m->resign_moves = (int)v->n; break;
+    case O_DRAW_SCORE: m->draw_score = (int)v->n; break;
+    case O_DRAW_MOVES: m->draw_moves = (int)v->n; break;
+    case O_DRAW_AFTER: m->draw_after = (int)v->n; break;
+    case O_TIME: m->movetime = v->x; break;
+    case O_CLOCK: m->game_time = v->x; break;
+    case O_INC: m->increment = v->x; break;
+    case O_TIMEMARGIN: m->timemargin = v->x; break;
+    case O_HANG: m->hang = v->x; break;
+    case O_MOVE_LIMIT: m->move_limit = v->x; break;
+    case O_QUIET: m->quiet = 1; break;
+    }
 }
 
-int cd_match_cli(int argc, char **argv)
+static int match_cli(int argc, char **argv)
 {
     match_options m;
     memset(&m, 0, sizeof m);
@@ -630,68 +725,7 @@ int cd_match_cli(int argc, char **argv)
     m.hang = 5.0;
     m.move_limit = 120.0;
     m.concurrency = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--quiet")) {
-            m.quiet = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            fail("%s needs a value", a);
-        const char *v = argv[++i];
-        if (!strcmp(a, "--variant")) {
-            if (!(m.rules = cd_rules_find(v)))
-                fail("unknown variant '%s' (try: condraughts variants)", v);
-        } else if (!strcmp(a, "--engine1") || !strcmp(a, "--engine2")) {
-            m.engine[a[8] - '1'] = v;
-        } else if (!strcmp(a, "--engine1-protocol") || !strcmp(a, "--engine2-protocol")) {
-            m.proto[a[8] - '1'] = proto_arg(a, v);
-        } else if (!strcmp(a, "--openings")) {
-            m.openings = v;
-        } else if (!strcmp(a, "--pdn")) {
-            m.pdn_file = v;
-        } else if (!strcmp(a, "--egtb")) {
-            m.egtb = v;
-        } else if (!strcmp(a, "--sprt")) {
-            sprt_arg(&m, v);
-        } else if (!strcmp(a, "--games")) {
-            m.games = (int)number_arg(a, v, 1, 100000000);
-        } else if (!strcmp(a, "--depth")) {
-            m.depth = (int)number_arg(a, v, 1, 100);
-        } else if (!strcmp(a, "--nodes")) {
-            m.nodes = (uint64_t)number_arg(a, v, 1, 1000000000000LL);
-        } else if (!strcmp(a, "--max-plies")) {
-            m.max_plies = (int)number_arg(a, v, 1, 100000);
-        } else if (!strcmp(a, "--hash")) {
-            m.hash = (size_t)number_arg(a, v, 1, 65536);
-        } else if (!strcmp(a, "--concurrency")) {
-            m.concurrency = (int)number_arg(a, v, 1, MATCH_MAX_CONCURRENCY);
-        } else if (!strcmp(a, "--resign-score")) {
-            m.resign_score = (int)number_arg(a, v, 0, 100000);
-        } else if (!strcmp(a, "--resign-moves")) {
-            m.resign_moves = (int)number_arg(a, v, 1, 100000);
-        } else if (!strcmp(a, "--draw-score")) {
-            m.draw_score = (int)number_arg(a, v, 0, 100000);
-        } else if (!strcmp(a, "--draw-moves")) {
-            m.draw_moves = (int)number_arg(a, v, 1, 100000);
-        } else if (!strcmp(a, "--draw-after")) {
-            m.draw_after = (int)number_arg(a, v, 0, 100000);
-        } else if (!strcmp(a, "--time")) {
-            m.movetime = seconds_arg(a, v);
-        } else if (!strcmp(a, "--clock")) {
-            m.game_time = seconds_arg(a, v);
-        } else if (!strcmp(a, "--inc")) {
-            m.increment = seconds_arg(a, v);
-        } else if (!strcmp(a, "--timemargin")) {
-            m.timemargin = seconds_arg(a, v);
-        } else if (!strcmp(a, "--hang")) {
-            m.hang = seconds_arg(a, v);
-        } else if (!strcmp(a, "--move-limit")) {
-            m.move_limit = seconds_arg(a, v);
-        } else {
-            fail("unknown option '%s'", a);
-        }
-    }
+    cli_parse(&cd_match_command, argc, argv, set_option, &m, NULL, 0);
     int kinds = (m.depth > 0) + (m.nodes > 0) + (m.movetime > 0) + (m.game_time > 0);
     if (kinds > 1)
         fail("give one of --depth, --nodes, --time and --clock");

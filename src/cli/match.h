@@ -6,6 +6,7 @@
 
 #include "condraughts.h"
 #include "match_player.h"
+#include "opts.h"
 
 typedef struct match_options {
     const cd_rules *rules;
@@ -31,8 +32,9 @@ typedef struct match_options {
     int quiet;
 } match_options;
 
-/* `condraughts match ARGS...`: parse the options (exit status 2 on a bad one) and play. */
-int cd_match_cli(int argc, char **argv);
+/* `condraughts match`: its options (`condraughts match --help`); run, it reads them (exit
+ * status 2 on a bad one) and plays. */
+extern const cli_command cd_match_command;
 /* Play the match; 0 when it ran (whatever the result). */
 int cd_match_main(const match_options *o);
 

@@ -18,11 +18,10 @@
 #include <string.h>
 
 #include "condraughts.h"
+#include "opts.h"
 #include "slurp.h"
 
 #define PDN_MAX_FILE (512u << 20)
-
-static const char *usage_text = "usage: condraughts pdn check FILE [--variant V] [--verbose]";
 
 /* Line and column (1-based) of offset `at`. */
 static void place(const char *text, size_t at, int *line, size_t *col)
@@ -47,40 +46,56 @@ static void report(const char *file, const char *msg, const char *kind)
         fprintf(stderr, "%s: %s%s\n", file, kind, msg);
 }
 
-int cmd_pdn_check(int argc, char **argv)
+enum { O_VARIANT, O_VERBOSE };
+
+static const cli_opt check_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V",
+                  "for games without a GameType or Variant tag (default international)"),
+     .alias = 'v'},
+    {CLI_FLAG_OPT(O_VERBOSE, "verbose", "a line per game")},
+    {0}};
+
+static int cmd_pdn_check(int argc, char **argv);
+
+static const cli_command check_cmd = {
+    .name = "pdn check",
+    .operands = "FILE",
+    .about = "Replay every game of a PDN file (- for stdin) under its variant; `ok N games`.",
+    .opts = check_opts,
+    .notes = "A game that cannot be read is reported as FILE:LINE:COL: message on stderr and\n"
+             "skipped; the run then ends with `N games read, M refused` and exit status 2.\n"
+             "What is read from other programs' files: docs/pdn.md.\n",
+    .run = cmd_pdn_check,
+};
+static const cli_command *const pdn_subs[] = {&check_cmd, NULL};
+const cli_command cd_pdn_command = {
+    .name = "pdn",
+    .about = "PDN files.",
+    .subs = pdn_subs,
+};
+
+typedef struct check_options {
+    const cd_rules *rules;
+    int verbose;
+} check_options;
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
+    check_options *o = user;
+    if (opt->id == O_VARIANT)
+        o->rules = cli_variant(&check_cmd, v->text);
+    else
+        o->verbose = 1;
+}
+
+static int cmd_pdn_check(int argc, char **argv)
+{
+    check_options o = {NULL, 0};
     const char *file = NULL;
-    const cd_rules *rules = NULL;
-    int verbose = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--variant") || !strcmp(a, "-v")) {
-            if (++i >= argc) {
-                fprintf(stderr, "condraughts: pdn check: --variant needs a name\n");
-                return 2;
-            }
-            rules = cd_rules_find(argv[i]);
-            if (!rules) {
-                fprintf(stderr, "condraughts: unknown variant '%s' (try: condraughts variants)\n",
-                        argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--verbose")) {
-            verbose = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "condraughts: pdn check: unknown option '%s' (%s)\n", a, usage_text);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "condraughts: pdn check: more than one file (%s)\n", usage_text);
-            return 2;
-        }
-    }
-    if (!file) {
-        fprintf(stderr, "condraughts: pdn check: no file (%s)\n", usage_text);
-        return 2;
-    }
+    if (cli_parse(&check_cmd, argc, argv, set_option, &o, &file, 1) != 1)
+        cli_fail(&check_cmd, "no file (try: condraughts pdn check --help)");
+    const cd_rules *rules = o.rules;
+    int verbose = o.verbose;
     size_t len = 0;
     char *text = cd_slurp(file, PDN_MAX_FILE, &len);
     if (!text) {
@@ -143,13 +158,4 @@ int cmd_pdn_check(int argc, char **argv)
     free(tags);
     free(text);
     return refused ? 2 : 0;
-}
-
-int cmd_pdn(int argc, char **argv)
-{
-    if (argc >= 1 && !strcmp(argv[0], "check"))
-        return cmd_pdn_check(argc - 1, argv + 1);
-    fprintf(stderr, "condraughts: pdn: %s '%s' (%s)\n", argc ? "unknown subcommand" : "missing",
-            argc ? argv[0] : "check", usage_text);
-    return 2;
 }

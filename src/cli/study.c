@@ -55,10 +55,6 @@ static struct {
     int rank, size, mpi;
 } world = {0, 1, 0};
 
-static const char *usage_text =
-    "usage: condraughts study [--variants V,V,...] [--games N] [--nodes N | --movetime S] "
-    "[--seed S] [--openings FILE] [--egtb DIR] [--max-plies P] [--hash MB] --out DIR";
-
 /* Bad arguments or input: one line on stderr, exit status 2 (under MPI: the whole run stops). */
 static void fail(const char *fmt, ...)
 {
@@ -583,6 +579,94 @@ static void parse_variants(study_config *c, const char *list)
         fail("--variants needs at least one variant");
 }
 
+enum {
+    O_VARIANTS,
+    O_VARIANT,
+    O_GAMES,
+    O_NODES,
+    O_MOVETIME,
+    O_SEED,
+    O_OPENINGS,
+    O_EGTB,
+    O_MAX_PLIES,
+    O_HASH,
+    O_OUT
+};
+
+static const cli_opt study_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANTS, "variants", "V,V,...",
+                  "the variants (default international,constitutional,killer,modern)")},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V,V,...", "the same as --variants"), .hidden = 1},
+    {CLI_INT_OPT(O_GAMES, "games", "N", 2, STUDY_MAX_GAMES,
+                 "games a variant, even: each opening twice (default 100)")},
+    {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1e12, "nodes a move (default 5000)")},
+    {CLI_REAL_OPT(O_MOVETIME, "movetime", "S", 0.001, 3600, "seconds a move, instead of --nodes")},
+    {CLI_TEXT_OPT(O_SEED, "seed", "S", "the seed of the openings' order (default 1)")},
+    {CLI_TEXT_OPT(O_OPENINGS, "openings", "FILE",
+                  "the openings (default openings/8x8.txt or openings/10x10.txt)")},
+    {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "end a game by these endgame tables' result")},
+    {CLI_INT_OPT(O_MAX_PLIES, "max-plies", "P", 1, 100000,
+                 "a draw after P plies past the opening (default 300)")},
+    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 65536, "each engine's hash table in MiB (default 16)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "DIR", "the games (DIR/VARIANT/NNNNN.pdn) and DIR/report.md"),
+     .required = 1},
+    {0}};
+
+static const cli_command *const study_subs[] = {&study_openings_command, NULL};
+const cli_command cd_study_command = {
+    .name = "study",
+    .about = "Self-play draw rates of variants: the games and DIR/report.md.",
+    .opts = study_opts,
+    .notes = "Under mpirun -np K the processes share the games out. See the README's "
+             "\"Draw-rate\nstudies\".\n",
+    .run = cmd_study,
+    .flags = CLI_SEARCHES,
+    .subs = study_subs,
+};
+
+/* What the options set besides the configuration. */
+typedef struct parsing {
+    study *s;
+    const char *openings;
+    int have_nodes;
+} parsing;
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    parsing *p = user;
+    study_config *c = &p->s->c;
+    switch (opt->id) {
+    case O_VARIANTS:
+    case O_VARIANT: parse_variants(c, v->text); break;
+    case O_GAMES:
+        c->games = (int)v->n;
+        if (c->games % 2)
+            fail("--games %s: give an even number (each opening is played twice)", v->text);
+        break;
+    case O_NODES:
+        c->nodes = (uint64_t)v->n;
+        p->have_nodes = 1;
+        break;
+    case O_MOVETIME: c->movetime = v->x; break;
+    case O_SEED: c->seed = number_arg("--seed", v->text, 0, UINT64_MAX); break;
+    case O_OPENINGS: p->openings = v->text; break;
+    case O_EGTB: {
+        struct stat st;
+        if (stat(v->text, &st) != 0 || !S_ISDIR(st.st_mode))
+            fail("--egtb: %s is not a folder", v->text);
+        c->egtb = v->text;
+        break;
+    }
+    case O_MAX_PLIES: c->max_plies = (int)v->n; break;
+    case O_HASH: c->hash = (size_t)v->n; break;
+    case O_OUT:
+        if (!v->text[0])
+            fail("--out needs a folder");
+        c->out = v->text;
+        break;
+    }
+}
+
 static void parse_args(int argc, char **argv, study *s)
 {
     study_config *c = &s->c;
@@ -592,61 +676,16 @@ static void parse_args(int argc, char **argv, study *s)
     c->seed = 1;
     c->max_plies = 300;
     c->hash = 16;
-    const char *openings = NULL;
-    int have_nodes = 0;
     size_t used = (size_t)snprintf(c->command, sizeof c->command, "condraughts study");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (used < sizeof c->command)
-            used += (size_t)snprintf(c->command + used, sizeof c->command - used,
-                                     strpbrk(a, " \t'\"") ? " '%s'" : " %s", a);
-        if (strncmp(a, "--", 2))
-            fail("unexpected argument '%s' (%s)", a, usage_text);
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            fail("%s needs a value", a);
-        if (used < sizeof c->command)
-            used += (size_t)snprintf(c->command + used, sizeof c->command - used,
-                                     strpbrk(v, " \t'\"") ? " '%s'" : " %s", v);
-        i++;
-        if (!strcmp(a, "--variants") || !strcmp(a, "--variant")) {
-            parse_variants(c, v);
-        } else if (!strcmp(a, "--games")) {
-            c->games = (int)number_arg(a, v, 2, STUDY_MAX_GAMES);
-            if (c->games % 2)
-                fail("--games %s: give an even number (each opening is played twice)", v);
-        } else if (!strcmp(a, "--nodes")) {
-            c->nodes = number_arg(a, v, 1, 1000000000000ull);
-            have_nodes = 1;
-        } else if (!strcmp(a, "--movetime")) {
-            char *end;
-            double t = strtod(v, &end);
-            if (*end || end == v || !(t > 0) || t > 3600)
-                fail("--movetime: bad number of seconds '%s'", v);
-            c->movetime = t;
-        } else if (!strcmp(a, "--seed")) {
-            c->seed = number_arg(a, v, 0, UINT64_MAX);
-        } else if (!strcmp(a, "--openings")) {
-            openings = v;
-        } else if (!strcmp(a, "--egtb")) {
-            struct stat st;
-            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))
-                fail("--egtb: %s is not a folder", v);
-            c->egtb = v;
-        } else if (!strcmp(a, "--max-plies")) {
-            c->max_plies = (int)number_arg(a, v, 1, 100000);
-        } else if (!strcmp(a, "--hash")) {
-            c->hash = (size_t)number_arg(a, v, 1, 65536);
-        } else if (!strcmp(a, "--out")) {
-            if (!v[0])
-                fail("--out needs a folder");
-            c->out = v;
-        } else {
-            fail("unknown option '%s' (%s)", a, usage_text);
-        }
-    }
+    for (int i = 0; i < argc && used < sizeof c->command; i++)
+        used += (size_t)snprintf(c->command + used, sizeof c->command - used,
+                                 strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
+    parsing p = {s, NULL, 0};
+    cli_parse(&cd_study_command, argc, argv, set_option, &p, NULL, 0);
+    const char *openings = p.openings;
+    int have_nodes = p.have_nodes;
     if (!c->out)
-        fail("give the output folder: --out DIR (%s)", usage_text);
+        fail("give the output folder: --out DIR (try: condraughts study --help)");
     if (have_nodes && c->movetime > 0)
         fail("give --nodes or --movetime, not both");
     if (!have_nodes && !(c->movetime > 0))
@@ -715,8 +754,6 @@ static void free_study(study *s)
 
 int cmd_study(int argc, char **argv)
 {
-    if (argc > 0 && !strcmp(argv[0], "openings"))
-        return study_openings_main(argc - 1, argv + 1);
     study *s = xmalloc(sizeof *s);
     parse_args(argc, argv, s);
     const study_config *c = &s->c;

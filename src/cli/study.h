@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "condraughts.h"
+#include "opts.h"
 #include "slurp.h"
 
 #define STUDY_MAX_VARIANTS 16
@@ -73,5 +74,7 @@ int study_report(const study *s);
 int cmd_study(int argc, char **argv);
 /* `condraughts study openings ...` (study_openings.c). */
 int study_openings_main(int argc, char **argv);
+/* The two commands and their options (`condraughts study --help`, `study openings --help`). */
+extern const cli_command cd_study_command, study_openings_command;
 
 #endif

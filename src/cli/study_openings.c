@@ -21,10 +21,6 @@
 
 #define MAX_PLIES 8
 
-static const char *usage_text =
-    "usage: condraughts study openings --variants V,V,... --plies K --depth D --max-score S "
-    "--count N [--seed S] [--hash MB] --out FILE";
-
 static void fail(const char *fmt, ...)
 {
     va_list ap;
@@ -158,16 +154,6 @@ static cd_game *replay(const cd_rules *r, const char *text, const cd_position *w
     return g;
 }
 
-static long number(const char *opt, const char *v, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (!v[0] || *end || errno || n < lo || n > hi)
-        fail("%s: bad number '%s' (%ld to %ld)", opt, v, lo, hi);
-    return n;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -195,61 +181,89 @@ static size_t comment(char *out, size_t cap, size_t used, const char *text)
     return used;
 }
 
+enum { O_VARIANTS, O_VARIANT, O_PLIES, O_DEPTH, O_MAX_SCORE, O_COUNT, O_SEED, O_HASH, O_OUT };
+
+static const cli_opt openings_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANTS, "variants", "V,V,...",
+                  "variants of one board: a line must be balanced in each"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V,V,...", "the same as --variants"), .hidden = 1},
+    {CLI_INT_OPT(O_PLIES, "plies", "K", 1, MAX_PLIES, "the openings' length in plies"),
+     .required = 1},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 30, "each line searched to depth D"), .required = 1},
+    {CLI_INT_OPT(O_MAX_SCORE, "max-score", "S", 0, 10000,
+                 "kept when within S hundredths of a man of equal"),
+     .required = 1},
+    {CLI_INT_OPT(O_COUNT, "count", "N", 1, 1000000, "at most N openings"), .required = 1},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, 2147483647, "the seed of the choice (default 1)")},
+    {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 65536, "hash table size in MiB (default 16)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the openings file"), .required = 1},
+    {0}};
+
+const cli_command study_openings_command = {
+    .name = "study openings",
+    .about = "Balanced short openings for the openings files (one process, not under mpirun).",
+    .opts = openings_opts,
+    .run = study_openings_main,
+    .flags = CLI_SEARCHES,
+};
+
+typedef struct params {
+    const cd_rules *var[STUDY_MAX_VARIANTS];
+    int nv, plies, depth, margin, count;
+    uint64_t seed;
+    size_t hash;
+    const char *out;
+} params;
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    params *p = user;
+    switch (opt->id) {
+    case O_VARIANTS:
+    case O_VARIANT: {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", v->text);
+        p->nv = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            const cd_rules *r = cli_variant(&study_openings_command, tok);
+            if (p->nv == STUDY_MAX_VARIANTS)
+                fail("--variants: at most %d variants", STUDY_MAX_VARIANTS);
+            if (p->nv && r->geometry != p->var[0]->geometry)
+                fail("--variants: %s is not played on the board of %s", r->name, p->var[0]->name);
+            p->var[p->nv++] = r;
+        }
+        break;
+    }
+    case O_PLIES: p->plies = (int)v->n; break;
+    case O_DEPTH: p->depth = (int)v->n; break;
+    case O_MAX_SCORE: p->margin = (int)v->n; break;
+    case O_COUNT: p->count = (int)v->n; break;
+    case O_SEED: p->seed = (uint64_t)v->n; break;
+    case O_HASH: p->hash = (size_t)v->n; break;
+    case O_OUT: p->out = v->text; break;
+    }
+}
+
 int study_openings_main(int argc, char **argv)
 {
     if (getenv("OMPI_COMM_WORLD_SIZE"))
         fail("run it as one process, not under mpirun");
-    const cd_rules *var[STUDY_MAX_VARIANTS];
-    int nv = 0, plies = 0, depth = 0, margin = -1, count = 0;
-    uint64_t seed = 1;
-    size_t hash = 16;
-    const char *out = NULL;
+    params p = {.margin = -1, .seed = 1, .hash = 16};
+    cli_parse(&study_openings_command, argc, argv, set_option, &p, NULL, 0);
+    if (!p.nv || !p.plies || !p.depth || p.margin < 0 || !p.count || !p.out)
+        fail("give --variants, --plies, --depth, --max-score, --count and --out (try: condraughts "
+             "study openings --help)");
     char command[1024];
     size_t cu = (size_t)snprintf(command, sizeof command, "condraughts study openings");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2))
-            fail("unexpected argument '%s' (%s)", a, usage_text);
-        if (i + 1 >= argc)
-            fail("%s needs a value", a);
-        const char *v = argv[++i];
-        if (cu < sizeof command)
-            cu += (size_t)snprintf(command + cu, sizeof command - cu, " %s %s", a, v);
-        if (!strcmp(a, "--variants") || !strcmp(a, "--variant")) {
-            char buf[1024];
-            snprintf(buf, sizeof buf, "%s", v);
-            nv = 0;
-            char *save = NULL;
-            for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                const cd_rules *r = cd_rules_find(tok);
-                if (!r)
-                    fail("unknown variant '%s' (try: condraughts variants)", tok);
-                if (nv == STUDY_MAX_VARIANTS)
-                    fail("--variants: at most %d variants", STUDY_MAX_VARIANTS);
-                if (nv && r->geometry != var[0]->geometry)
-                    fail("--variants: %s is not played on the board of %s", r->name, var[0]->name);
-                var[nv++] = r;
-            }
-        } else if (!strcmp(a, "--plies")) {
-            plies = (int)number(a, v, 1, MAX_PLIES);
-        } else if (!strcmp(a, "--depth")) {
-            depth = (int)number(a, v, 1, 30);
-        } else if (!strcmp(a, "--max-score")) {
-            margin = (int)number(a, v, 0, 10000);
-        } else if (!strcmp(a, "--count")) {
-            count = (int)number(a, v, 1, 1000000);
-        } else if (!strcmp(a, "--seed")) {
-            seed = (uint64_t)number(a, v, 0, 2147483647);
-        } else if (!strcmp(a, "--hash")) {
-            hash = (size_t)number(a, v, 1, 65536);
-        } else if (!strcmp(a, "--out")) {
-            out = v;
-        } else {
-            fail("unknown option '%s' (%s)", a, usage_text);
-        }
-    }
-    if (!nv || !plies || !depth || margin < 0 || !count || !out)
-        fail("%s", usage_text);
+    for (int i = 0; i < argc && cu < sizeof command; i++)
+        cu += (size_t)snprintf(command + cu, sizeof command - cu, " %s", argv[i]);
+    const cd_rules *const *var = p.var;
+    int nv = p.nv, plies = p.plies, depth = p.depth, margin = p.margin, count = p.count;
+    uint64_t seed = p.seed;
+    size_t hash = p.hash;
+    const char *out = p.out;
 
     lines L;
     memset(&L, 0, sizeof L);

@@ -1,20 +1,12 @@
 /*
  * towers_cmd.c -- `condraughts towers`: tower draughts (src/towers/, docs/towers.md).
  *
- *   condraughts towers perft --game bashni|lasker [--pos TEXT] [--rule R] [--divide] DEPTH
- *   condraughts towers moves --game G [--pos TEXT] [--rule R]
- *   condraughts towers show  --game G [--pos TEXT]
- *   condraughts towers play  --game G [--pos TEXT] [--rule R] [--side white|black] [--depth D]
- *
- * --game defaults to bashni. --rule picks the capture convention (docs/towers.md): turkish (a
- * tower is jumped at most once a move and a jumped square can be neither passed nor landed on
- * until the move ends; the Bashni default), once (at most once, emptied squares are free; the
- * Lasca default), rejump (a reduced tower whose top is still an enemy piece may be jumped
- * again).
+ * The subcommands and their options are in the tables below (`condraughts towers --help`).
  * Errors: exit status 2 and one line on stderr saying what and where.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cliutil.h"
+#include "opts.h"
 #include "towers_cmd.h"
 
 #include <stdio.h>
@@ -32,7 +24,8 @@ typedef struct topts {
     int divide;
     int side; /* the human's colour in play */
     int depth;
-    const char *args[4];
+    const cli_command *cmd;
+    const char *args[1];
     int nargs;
 } topts;
 
@@ -45,59 +38,118 @@ static const struct {
     {"turkish", TW_RULE_BLOCK},
 };
 
-static void parse(const char *cmd, int argc, char **argv, topts *o)
+enum { O_GAME, O_POS, O_RULE, O_DIVIDE, O_SIDE, O_DEPTH };
+
+#define OPT_GAME                                                                                   \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_GAME, "game", "bashni|lasker", "the game (default bashni)")                 \
+    }
+#define OPT_POS                                                                                    \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_POS, "pos", "TEXT",                                                         \
+                     "the position, e.g. W:a1=w,c1=wbb,e5=B (stacks top first)")                   \
+    }
+#define OPT_RULE                                                                                   \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_RULE, "rule", "R",                                                          \
+                     "the capture convention: turkish, once or rejump (docs/towers.md)")           \
+    }
+
+static const cli_opt perft_opts[] = {
+    OPT_GAME,
+    OPT_POS,
+    OPT_RULE,
+    {CLI_FLAG_OPT(O_DIVIDE, "divide", "each root move with its count")},
+    {0}};
+static const cli_opt moves_opts[] = {OPT_GAME, OPT_POS, OPT_RULE, {0}};
+static const cli_opt show_opts[] = {OPT_GAME, OPT_POS, {0}};
+static const cli_opt play_opts[] = {
+    OPT_GAME,
+    OPT_POS,
+    OPT_RULE,
+    {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 30, "the engine's depth in plies (default 6)")},
+    {0}};
+
+static int sub_perft(int argc, char **argv);
+static int sub_moves(int argc, char **argv);
+static int sub_show(int argc, char **argv);
+static int sub_play(int argc, char **argv);
+
+#define RULE_NOTE                                                                                  \
+    "--rule turkish: a tower is jumped at most once a move and a jumped square can be neither\n"   \
+    "passed nor landed on until the move ends (the Bashni default); once: at most once, emptied\n" \
+    "squares are free (the Lasca default); rejump: a reduced tower whose top is still an enemy\n"  \
+    "piece may be jumped again.\n"
+static const cli_command perft_cmd = {
+    .name = "towers perft",
+    .operands = "DEPTH",
+    .about = "Count the move tree's leaves at each depth up to DEPTH (0 to 64).",
+    .opts = perft_opts,
+    .notes = RULE_NOTE,
+    .run = sub_perft,
+};
+static const cli_command moves_cmd = {
+    .name = "towers moves",
+    .about = "Print every legal move: c3-d4, or a capture c3:e5:c7.",
+    .opts = moves_opts,
+    .notes = RULE_NOTE,
+    .run = sub_moves,
+};
+static const cli_command show_cmd = {
+    .name = "towers show",
+    .about = "Draw the board with the stacks, then every tower in full.",
+    .opts = show_opts,
+    .run = sub_show,
+};
+static const cli_command play_cmd = {
+    .name = "towers play",
+    .about = "A game against the engine in the terminal: moves, or moves, show, quit, help.",
+    .opts = play_opts,
+    .notes = RULE_NOTE,
+    .run = sub_play,
+};
+static const cli_command *const towers_subs[] = {&perft_cmd, &moves_cmd, &show_cmd, &play_cmd,
+                                                 NULL};
+const cli_command cd_towers_command = {
+    .name = "towers",
+    .about = "Tower draughts: Bashni (8x8) and Lasca (7x7), where captured pieces stay under the "
+             "capturing piece (docs/towers.md).",
+    .subs = towers_subs,
+};
+
+static void set_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    topts *o = user;
+    switch (opt->id) {
+    case O_GAME:
+        if (tw_game_find(v->text, &o->game))
+            cli_fail(o->cmd, "unknown game '%s' (bashni, lasker)", v->text);
+        break;
+    case O_POS: o->pos = v->text; break;
+    case O_RULE: {
+        size_t k;
+        for (k = 0; k < sizeof rule_names / sizeof rule_names[0]; k++)
+            if (!strcmp(v->text, rule_names[k].name))
+                break;
+        if (k == sizeof rule_names / sizeof rule_names[0])
+            cli_fail(o->cmd, "unknown rule '%s' (rejump, once, turkish)", v->text);
+        o->rules = rule_names[k].rules;
+        break;
+    }
+    case O_DIVIDE: o->divide = 1; break;
+    case O_SIDE: o->side = (int)v->n; break;
+    case O_DEPTH: o->depth = (int)v->n; break;
+    }
+}
+
+static void parse(const cli_command *cmd, int argc, char **argv, topts *o)
 {
     memset(o, 0, sizeof *o);
+    o->cmd = cmd;
     o->game = TW_BASHNI;
     o->rules = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--game")) {
-            if (++i >= argc)
-                die("%s: --game needs bashni or lasker", cmd);
-            if (tw_game_find(argv[i], &o->game))
-                die("%s: unknown game '%s' (bashni, lasker)", cmd, argv[i]);
-        } else if (!strcmp(a, "--pos")) {
-            if (++i >= argc)
-                die("%s: --pos needs a position", cmd);
-            o->pos = argv[i];
-        } else if (!strcmp(a, "--rule")) {
-            if (++i >= argc)
-                die("%s: --rule needs rejump, once or turkish", cmd);
-            size_t k;
-            for (k = 0; k < sizeof rule_names / sizeof rule_names[0]; k++)
-                if (!strcmp(argv[i], rule_names[k].name))
-                    break;
-            if (k == sizeof rule_names / sizeof rule_names[0])
-                die("%s: unknown rule '%s' (rejump, once, turkish)", cmd, argv[i]);
-            o->rules = rule_names[k].rules;
-        } else if (!strcmp(a, "--divide")) {
-            o->divide = 1;
-        } else if (!strcmp(a, "--side")) {
-            if (++i >= argc)
-                die("%s: --side needs white or black", cmd);
-            if (!strcmp(argv[i], "white"))
-                o->side = 0;
-            else if (!strcmp(argv[i], "black"))
-                o->side = 1;
-            else
-                die("%s: --side: '%s' is not white or black", cmd, argv[i]);
-        } else if (!strcmp(a, "--depth")) {
-            if (++i >= argc)
-                die("%s: --depth needs a number", cmd);
-            char *end;
-            long v = strtol(argv[i], &end, 10);
-            if (*end || end == argv[i] || v < 1 || v > 30)
-                die("%s: --depth: bad number '%s' (1-30)", cmd, argv[i]);
-            o->depth = (int)v;
-        } else if (a[0] == '-' && a[1] == '-') {
-            die("%s: unknown option '%s'", cmd, a);
-        } else if (o->nargs < 4) {
-            o->args[o->nargs++] = a;
-        } else {
-            die("%s: too many arguments", cmd);
-        }
-    }
+    o->nargs = cli_parse(cmd, argc, argv, set_option, o, o->args, cmd->operands ? 1 : 0);
 }
 
 static void load(const char *cmd, const topts *o, tw_pos *p)
@@ -124,7 +176,7 @@ static const char *rules_name(unsigned rules)
 static int sub_perft(int argc, char **argv)
 {
     topts o;
-    parse("perft", argc, argv, &o);
+    parse(&perft_cmd, argc, argv, &o);
     if (o.nargs != 1)
         die("perft: give one DEPTH");
     char *end;
@@ -187,9 +239,7 @@ static void print_moves(const tw_pos *p, const char *indent)
 static int sub_moves(int argc, char **argv)
 {
     topts o;
-    parse("moves", argc, argv, &o);
-    if (o.nargs)
-        die("moves: unexpected argument '%s'", o.args[0]);
+    parse(&moves_cmd, argc, argv, &o);
     tw_pos p;
     load("moves", &o, &p);
     print_moves(&p, "");
@@ -254,9 +304,7 @@ static void show(const tw_pos *p)
 static int sub_show(int argc, char **argv)
 {
     topts o;
-    parse("show", argc, argv, &o);
-    if (o.nargs)
-        die("show: unexpected argument '%s'", o.args[0]);
+    parse(&show_cmd, argc, argv, &o);
     tw_pos p;
     load("show", &o, &p);
     show(&p);
@@ -276,9 +324,7 @@ static char *trim(char *s)
 static int sub_play(int argc, char **argv)
 {
     topts o;
-    parse("play", argc, argv, &o);
-    if (o.nargs)
-        die("play: unexpected argument '%s'", o.args[0]);
+    parse(&play_cmd, argc, argv, &o);
     tw_pos p;
     load("play", &o, &p);
     int depth = o.depth ? o.depth : 6;
@@ -343,21 +389,4 @@ static int sub_play(int argc, char **argv)
             shown = 0;
         }
     }
-}
-
-int cmd_towers(int argc, char **argv)
-{
-    if (argc < 1)
-        die("needs a subcommand: perft, moves, show, play");
-    const char *sub = argv[0];
-    if (!strcmp(sub, "perft"))
-        return sub_perft(argc - 1, argv + 1);
-    if (!strcmp(sub, "moves"))
-        return sub_moves(argc - 1, argv + 1);
-    if (!strcmp(sub, "show"))
-        return sub_show(argc - 1, argv + 1);
-    if (!strcmp(sub, "play"))
-        return sub_play(argc - 1, argv + 1);
-    die("unknown subcommand '%s' (perft, moves, show, play)", sub);
-    return 2;
 }

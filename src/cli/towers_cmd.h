@@ -5,8 +5,10 @@
 #ifndef CD_TOWERS_CMD_H
 #define CD_TOWERS_CMD_H
 
-/* argv[0] is the subcommand (perft, moves, show, play); returns the exit status (2 and one line
- * on stderr on bad input). */
-int cmd_towers(int argc, char **argv);
+#include "opts.h"
+
+/* `condraughts towers` and its subcommands perft, moves, show, play, each with its options
+ * (`condraughts towers play --help`); bad input: exit status 2 and one line on stderr. */
+extern const cli_command cd_towers_command;
 
 #endif

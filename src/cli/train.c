@@ -401,9 +401,14 @@ static int cmd_gen(int argc, char **argv)
 
 /* ------------------------------------------------------------------ fit */
 
+/* A position's kings beyond this many are too rare to train on: such positions are left out. */
+#define SAMPLE_KINGS 22
+
 typedef struct sample {
     uint16_t config[CD_PAT_MAX_REG];
-    int8_t scalar[CD_PAT_SCALARS];
+    int16_t scalar[CD_PAT_SCALARS];
+    int8_t king[SAMPLE_KINGS]; /* cd_pattern_features.king */
+    uint8_t kings;
     float phase;  /* middle-game share, 0..1 */
     float target; /* result mixed with the search score, White's view, 0..1 */
     float result; /* the game result alone */
@@ -423,8 +428,9 @@ static uint64_t rotate(const cd_geom *g, uint64_t bb)
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-static void make_sample(const cd_rules *r, const cd_pattern_layout *l, const record *x, int flip,
-                        double k, double lambda, sample *s)
+/* The sample of a record (turned round if flip); 0 if it has too many kings to keep. */
+static int make_sample(const cd_rules *r, const cd_pattern_layout *l, const record *x, int flip,
+                       double k, double lambda, sample *s)
 {
     const cd_geom *g = cd_geom_of(r);
     cd_position p;
@@ -445,13 +451,18 @@ static void make_sample(const cd_rules *r, const cd_pattern_layout *l, const rec
     }
     cd_pattern_features f;
     cd_pattern_features_of(&p, l, &f);
+    if (f.kings > SAMPLE_KINGS)
+        return 0;
     memcpy(s->config, f.config, sizeof s->config);
     memcpy(s->scalar, f.scalar, sizeof s->scalar);
+    memcpy(s->king, f.king, (size_t)f.kings);
+    s->kings = (uint8_t)f.kings;
     s->phase = (float)f.phase / (float)f.start;
     s->result = (float)y;
     s->target = (float)((1 - lambda) * y + lambda * sigmoid(sc / k));
     int c = cd_eval_classic_white(&p);
     s->classic = (int16_t)(c > 30000 ? 30000 : c < -30000 ? -30000 : c);
+    return 1;
 }
 
 static record *read_data(const char *path, const cd_rules *r, size_t *n)
@@ -531,12 +542,12 @@ static double fit_k(const sample *s, size_t n)
  * the residuals only from their own configuration (with L2), so a rare configuration still gets
  * a sensible weight. On writing, the piece-square values are folded into the window weights:
  * the file and the engine know windows only.
- * Parameters: residuals [region][config][phase], scalars [scalar][phase], then piece-square
- * values [square][white man, black man][phase].
+ * Parameters: residuals [region][config][phase], scalars [scalar][phase], king squares
+ * [square][phase], then piece-square values [square][white man, black man][phase].
  */
 typedef struct model {
     int regions, squares;
-    size_t npat, npsq, nparam; /* first scalar, first piece-square value, all */
+    size_t npat, nksq, npsq, nparam; /* first scalar, king square, piece-square value; all */
     float *w, *m, *v, *grad;
     int *touched, ntouched;
     unsigned char *mark;
@@ -586,6 +597,12 @@ static double predict(const model *md, const sample *s)
     for (int k = 0; k < CD_PAT_SCALARS; k++) {
         mg += s->scalar[k] * md->w[md->npat + 2 * k];
         eg += s->scalar[k] * md->w[md->npat + 2 * k + 1];
+    }
+    for (int i = 0; i < s->kings; i++) {
+        int v = s->king[i], sign = v > 0 ? 1 : -1;
+        size_t at = md->nksq + 2 * (size_t)(v * sign - 1);
+        mg += sign * md->w[at];
+        eg += sign * md->w[at + 1];
     }
     for (int r = 0; r < md->regions; r++) {
         const uint8_t *d = digits[s->config[r]];
@@ -687,16 +704,22 @@ static int cmd_fit(int argc, char **argv)
     size_t a = 0, b = 0;
     for (size_t i = 0; i < nrec; i++)
         for (int flip = 0; flip < 2; flip++) {
-            sample *s = rec[i].game < cut ? &tr[a++] : &va[b++];
-            make_sample(r, &layout, &rec[i], flip, 100, 0, s);
+            int train = rec[i].game < cut;
+            sample *s = train ? &tr[a] : &va[b];
+            if (make_sample(r, &layout, &rec[i], flip, 100, 0, s))
+                *(train ? &a : &b) += 1;
         }
+    ntrain = a;
+    nvalid = b;
     double k = fit_k(tr, ntrain);
     if (lambda > 0) {
         a = b = 0;
         for (size_t i = 0; i < nrec; i++)
             for (int flip = 0; flip < 2; flip++) {
-                sample *s = rec[i].game < cut ? &tr[a++] : &va[b++];
-                make_sample(r, &layout, &rec[i], flip, k, lambda, s);
+                int train = rec[i].game < cut;
+                sample *s = train ? &tr[a] : &va[b];
+                if (make_sample(r, &layout, &rec[i], flip, k, lambda, s))
+                    *(train ? &a : &b) += 1;
             }
     }
     free(rec);
@@ -710,7 +733,8 @@ static int cmd_fit(int argc, char **argv)
     md.regions = layout.regions;
     md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
     model_layout(&md, &layout, cd_geom_of(r));
-    md.npsq = md.npat + CD_PAT_SCALARS * 2;
+    md.nksq = md.npat + CD_PAT_SCALARS * 2;
+    md.npsq = md.nksq + (size_t)md.squares * 2;
     md.nparam = md.npsq + (size_t)md.squares * 2 * 2;
     md.w = calloc(md.nparam, sizeof(float));
     md.m = calloc(md.nparam, sizeof(float));
@@ -722,7 +746,8 @@ static int cmd_fit(int argc, char **argv)
         fail("out of memory");
     /* start from material: a man 100, a king 300 */
     md.w[md.npat + 2 * CD_PAT_S_MEN] = md.w[md.npat + 2 * CD_PAT_S_MEN + 1] = 100;
-    md.w[md.npat + 2 * CD_PAT_S_KINGS] = md.w[md.npat + 2 * CD_PAT_S_KINGS + 1] = 300;
+    md.w[md.npat + 2 * CD_PAT_S_KING] = md.w[md.npat + 2 * CD_PAT_S_KING + 1] = 300;
+    md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE] = md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE + 1] = 300;
 
     size_t *order = malloc(ntrain * sizeof *order);
     if (!order)
@@ -759,6 +784,12 @@ static int cmd_fit(int argc, char **argv)
                         add_grad(&md, md.npat + 2 * kk, gm * s->scalar[kk]);
                         add_grad(&md, md.npat + 2 * kk + 1, ge * s->scalar[kk]);
                     }
+                for (int i = 0; i < s->kings; i++) {
+                    int v = s->king[i], sign = v > 0 ? 1 : -1;
+                    size_t at = md.nksq + 2 * (size_t)(v * sign - 1);
+                    add_grad(&md, at, gm * sign);
+                    add_grad(&md, at + 1, ge * sign);
+                }
                 for (int rr = 0; rr < md.regions; rr++) {
                     const uint8_t *d = digits[s->config[rr]];
                     for (int i = 0; i < CD_PAT_SQUARES; i++)
@@ -798,6 +829,12 @@ static int cmd_fit(int argc, char **argv)
         fflush(stdout);
     }
 
+    static const char *names[CD_PAT_SCALARS] = {"men",   "king",    "kings+",  "tempo",
+                                                 "sole",  "reach",   "exposed", "balance"};
+    printf("scalars (middle game/endgame):");
+    for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
+        printf(" %s %.1f/%.1f", names[kk], md.w[md.npat + 2 * kk], md.w[md.npat + 2 * kk + 1]);
+    printf("\n");
     /* the piece-square values folded into the window weights */
     for (int rr = 0; rr < md.regions; rr++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
@@ -831,9 +868,9 @@ static int cmd_fit(int argc, char **argv)
             clipped++;
             q = q > 0 ? 32767 : -32767;
         }
-        int16_t *dst = i < md.npat
-                           ? &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
-                           : &w->scalar[(i - md.npat) / 2][(i - md.npat) % 2];
+        int16_t *dst = i < md.npat ? &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
+                       : i < md.nksq ? &w->scalar[(i - md.npat) / 2][(i - md.npat) % 2]
+                                     : &w->king_square[(i - md.nksq) / 2][(i - md.nksq) % 2];
         *dst = (int16_t)q;
     }
     size_t size = cd_pattern_write(w, NULL);

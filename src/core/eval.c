@@ -257,8 +257,40 @@ int cd_evaluate(const cd_position *pos)
     return pos->side == CD_WHITE ? s : -s;
 }
 
+/* Drawish material for the learned score (engine option "drawscale"): the side ahead is scored
+ * down when the other side has a king and (a) where a lone king never loses to kings
+ * (International), the side ahead has at most 3 pieces: divided by 8, or (b) both sides have as
+ * many kings and the men differ by at most one: halved. A lone king is left to scale_lone_king. */
+static int scale_drawish(const cd_position *pos, int score)
+{
+    if (!score || !cd_bb_count(pos->kings))
+        return score;
+    side_stats s[2];
+    for (int c = 0; c < 2; c++) {
+        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
+        uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
+        s[c].kings = cd_bb_count(k);
+        s[c].men = cd_bb_count(bb) - s[c].kings;
+    }
+    int a = score > 0 ? CD_WHITE : CD_BLACK, b = a ^ 1;
+    if (!s[b].kings || (s[b].kings == 1 && !s[b].men))
+        return score;
+    if (!weights_of(pos->rules)->kings_win && s[a].men + s[a].kings <= 3)
+        return score / 8;
+    if (s[a].kings == s[b].kings && abs(s[a].men - s[b].men) <= 1)
+        return score / 2;
+    return score;
+}
+
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
 {
-    int s = e->use_classic_eval ? cd_eval_classic_white(pos) : cd_eval_white(pos);
+    int s;
+    if (e->use_classic_eval)
+        s = cd_eval_classic_white(pos);
+    else {
+        s = cd_eval_white(pos);
+        if (e->use_drawscale && cd_pattern_for(pos->rules))
+            s = scale_drawish(pos, s);
+    }
     return pos->side == CD_WHITE ? s : -s;
 }

@@ -46,6 +46,12 @@ static int grow(cd_game *g)
     if (!s)
         return 0;
     g->since = s;
+    char **c = realloc(g->comment, (size_t)cap * sizeof *c);
+    if (!c)
+        return 0;
+    for (int i = g->cap; i < cap; i++)
+        c[i] = NULL;
+    g->comment = c;
     g->cap = cap;
     return 1;
 }
@@ -80,6 +86,9 @@ void cd_game_free(cd_game *g)
     free(g->moves);
     free(g->quiet);
     free(g->since);
+    for (int i = 0; g->comment && i < g->cap; i++)
+        free(g->comment[i]);
+    free(g->comment);
     free(g);
 }
 
@@ -153,8 +162,31 @@ int cd_game_undo(cd_game *g)
     g->forced_reason = CD_REASON_NONE;
     if (g->ply == 0)
         return 0;
+    free(g->comment[g->ply]);
+    g->comment[g->ply] = NULL;
     g->ply--;
     return 1;
+}
+
+const char *cd_game_comment(const cd_game *g, int ply)
+{
+    return ply >= 0 && ply <= g->ply ? g->comment[ply] : NULL;
+}
+
+cd_result cd_game_set_comment(cd_game *g, int ply, const char *text)
+{
+    if (!g || ply < 0 || ply > g->ply)
+        return CD_ERR_ARG;
+    char *copy = NULL;
+    if (text) {
+        size_t n = strlen(text);
+        if (!(copy = malloc(n + 1)))
+            return CD_ERR_OVERFLOW;
+        memcpy(copy, text, n + 1);
+    }
+    free(g->comment[ply]);
+    g->comment[ply] = copy;
+    return CD_OK;
 }
 
 void cd_game_resign(cd_game *g, int colour)
@@ -275,10 +307,21 @@ const char *cd_status_pdn(const cd_rules *r, cd_status s)
 {
     /* "2-0" on the International-sized boards; "1-0" on the 8x8 family, Turkish and 80-cell */
     int big = r->geometry == CD_GEOM_10X10 || r->geometry == CD_GEOM_12X12;
-    switch (s) {
+    switch (cd_status_first_mover(r, s)) {
     case CD_WHITE_WINS: return big ? "2-0" : "1-0";
     case CD_BLACK_WINS: return big ? "0-2" : "0-1";
     case CD_DRAW: return big ? "1-1" : "1/2-1/2";
     default: return "*";
     }
+}
+
+cd_status cd_status_first_mover(const cd_rules *r, cd_status s)
+{
+    /* The first score of a PDN result is the first mover's. Where Black moves first (English,
+     * pool, Thai) "1-0" is a Black win: so the English files of the PDN 3.0 repository
+     * (OCA_2.0: 8 of 9 games resigned at 1-0 end on a Black move, 10 of 11 at 0-1 on a White
+     * move) and playstrategy's American/English exports write it (docs/pdn.md). */
+    if (r->first != CD_BLACK)
+        return s;
+    return s == CD_WHITE_WINS ? CD_BLACK_WINS : s == CD_BLACK_WINS ? CD_WHITE_WINS : s;
 }

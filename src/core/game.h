@@ -4,7 +4,8 @@
  *
  * Invariants: pos[0..ply] are the positions, moves[i] leads from pos[i] to
  * pos[i+1]; quiet[i] counts plies since the last capture or man move at
- * pos[i]; since[i] is the ply at which pos[i]'s material balance arose.
+ * pos[i]; since[i] is the ply at which pos[i]'s material balance arose; comment[i] (owned,
+ * may be NULL) belongs to pos[i], and undo frees the comments past the new ply.
  */
 #ifndef CD_GAME_H
 #define CD_GAME_H
@@ -18,8 +19,14 @@ struct cd_game {
     cd_position *pos; /* pos[0..ply] */
     cd_move *moves;   /* moves[0..ply-1] */
     int *quiet, *since;
+    char **comment;   /* comment[0..ply]: text after move i (0: before the first), or NULL */
     cd_status forced; /* resignation, agreement, time: set by hand */
     cd_reason forced_reason;
 };
+
+/* A status read from a PDN result as if White moved first ("1-0": CD_WHITE_WINS) turned into
+ * the rules' own: the two wins swapped where Black moves first (the first score of a result is
+ * the first mover's); it is its own inverse. */
+cd_status cd_status_first_mover(const cd_rules *r, cd_status s);
 
 #endif

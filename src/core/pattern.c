@@ -84,6 +84,16 @@ int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
                         m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
             out->mask[out->regions++] = m;
         }
+    out->squares = g->squares;
+    out->step = g->half;
+    memset(out->square, -1, sizeof out->square);
+    for (int n = 1; n <= g->squares; n++) {
+        int bit = cd_bit_of_internal(g, n), row = (n - 1) / g->half;
+        int col = 2 * ((n - 1) % g->half) + !(row & 1);
+        out->board |= 1ull << bit;
+        out->column[col] |= 1ull << bit;
+        out->square[bit] = (int8_t)(n - 1);
+    }
     return 1;
 }
 
@@ -114,6 +124,77 @@ void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *re
     *config2 = c2;
 }
 
+/* The empty squares a king on bit reaches along its four lines, up to the first piece. */
+static inline uint64_t king_reach(int bit, uint64_t empty, int step)
+{
+    uint64_t out = 0, from = 1ull << bit;
+    for (int d = step; d <= step + 1; d++) {
+        for (uint64_t x = from >> d; x & empty; x >>= d)
+            out |= x;
+        for (uint64_t x = from << d; x & empty; x <<= d)
+            out |= x;
+    }
+    return out;
+}
+
+/* Empty squares where a man of `men` could take a piece standing there: the man diagonally next
+ * to the square, the square beyond it (seen from the man) empty. Men take in all four directions
+ * in the three families. */
+static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step)
+{
+    uint64_t x = 0;
+    for (int d = step; d <= step + 1; d++)
+        x |= ((men >> d) & (empty << d)) | ((men << d) & (empty >> d));
+    return x & empty;
+}
+
+/* reach and exposed counts of one side's kings */
+static inline void king_lines(const cd_pattern_layout *l, uint64_t kings, uint64_t enemy_men,
+                              uint64_t empty, int *reach, int *exposed)
+{
+    uint64_t danger = exposed_squares(enemy_men, empty, l->step);
+    int r = 0, e = 0;
+    for (uint64_t x = kings; x; x &= x - 1) {
+        uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step);
+        r += __builtin_popcountll(a & ~danger);
+        e += __builtin_popcountll(a & danger);
+    }
+    *reach = r;
+    *exposed = e;
+}
+
+static inline int skew(const cd_pattern_layout *l, uint64_t men, int width)
+{
+    int s = 0;
+    for (int c = 0; c < width; c++)
+        s += (2 * c - (width - 1)) * __builtin_popcountll(men & l->column[c]);
+    return s < 0 ? -s : s;
+}
+
+/* The scalar features (pattern.h), White's view. */
+static void scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCALARS])
+{
+    uint64_t k = pos->kings[0], w = pos->white[0], b = pos->black[0];
+    uint64_t wm = w & ~k, bm = b & ~k, wk = w & k, bk = b & k;
+    int nwk = __builtin_popcountll(wk), nbk = __builtin_popcountll(bk);
+    x[CD_PAT_S_MEN] = __builtin_popcountll(wm) - __builtin_popcountll(bm);
+    x[CD_PAT_S_KING] = (nwk > 0) - (nbk > 0);
+    x[CD_PAT_S_KINGS_MORE] = (nwk > 1 ? nwk - 1 : 0) - (nbk > 1 ? nbk - 1 : 0);
+    x[CD_PAT_S_TEMPO] = pos->side == CD_WHITE ? 1 : -1;
+    x[CD_PAT_S_SOLE] = (nwk && !nbk) - (nbk && !nwk);
+    x[CD_PAT_S_REACH] = x[CD_PAT_S_EXPOSED] = 0;
+    if (k) {
+        uint64_t empty = l->board & ~(w | b);
+        int wr, we, br, be;
+        king_lines(l, wk, bm, empty, &wr, &we);
+        king_lines(l, bk, wm, empty, &br, &be);
+        x[CD_PAT_S_REACH] = wr - br;
+        x[CD_PAT_S_EXPOSED] = we - be;
+    }
+    int width = 2 * l->step;
+    x[CD_PAT_S_BALANCE] = skew(l, bm, width) - skew(l, wm, width);
+}
+
 void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
                             cd_pattern_features *f)
 {
@@ -123,13 +204,16 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
     for (int r = 0; r < l->regions; r++)
         f->config[r] =
             (uint16_t)(ternary[gather(wm, l->mask[r])] + 2 * ternary[gather(bm, l->mask[r])]);
-    int nwm = __builtin_popcountll(wm), nbm = __builtin_popcountll(bm);
-    int nwk = __builtin_popcountll(w & k), nbk = __builtin_popcountll(b & k);
-    f->scalar[CD_PAT_S_MEN] = (int8_t)(nwm - nbm);
-    f->scalar[CD_PAT_S_KINGS] = (int8_t)(nwk - nbk);
-    f->scalar[CD_PAT_S_TEMPO] = pos->side == CD_WHITE ? 1 : -1;
-    f->scalar[CD_PAT_S_SOLE] = (int8_t)((nwk && !nbk) - (nbk && !nwk));
-    int pieces = nwm + nbm + nwk + nbk;
+    int x[CD_PAT_SCALARS];
+    scalars_of(pos, l, x);
+    for (int s = 0; s < CD_PAT_SCALARS; s++)
+        f->scalar[s] = (int16_t)x[s];
+    f->kings = 0;
+    for (uint64_t y = w & k; y; y &= y - 1)
+        f->king[f->kings++] = (int8_t)(l->square[__builtin_ctzll(y)] + 1);
+    for (uint64_t y = b & k; y; y &= y - 1)
+        f->king[f->kings++] = (int8_t)-(l->squares - l->square[__builtin_ctzll(y)]);
+    int pieces = __builtin_popcountll(w | b);
     f->start = l->start;
     f->phase = pieces < l->start ? pieces : l->start;
 }
@@ -145,15 +229,23 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
         mg += w->pat[r][c][0];
         eg += w->pat[r][c][1];
     }
-    int nwm = __builtin_popcountll(wm), nbm = __builtin_popcountll(bm);
-    int nwk = __builtin_popcountll(wh & k), nbk = __builtin_popcountll(bl & k);
-    int x[CD_PAT_SCALARS] = {nwm - nbm, nwk - nbk, pos->side == CD_WHITE ? 1 : -1,
-                             (nwk && !nbk) - (nbk && !nwk)};
+    int x[CD_PAT_SCALARS];
+    scalars_of(pos, l, x);
     for (int s = 0; s < CD_PAT_SCALARS; s++) {
         mg += x[s] * w->scalar[s][0];
         eg += x[s] * w->scalar[s][1];
     }
-    int pieces = nwm + nbm + nwk + nbk, start = l->start;
+    for (uint64_t y = wh & k; y; y &= y - 1) {
+        int i = l->square[__builtin_ctzll(y)];
+        mg += w->king_square[i][0];
+        eg += w->king_square[i][1];
+    }
+    for (uint64_t y = bl & k; y; y &= y - 1) {
+        int i = l->squares - 1 - l->square[__builtin_ctzll(y)];
+        mg -= w->king_square[i][0];
+        eg -= w->king_square[i][1];
+    }
+    int pieces = __builtin_popcountll(wh | bl), start = l->start;
     int ph = pieces < start ? pieces : start;
     long long sum = (long long)mg * ph + (long long)eg * (start - ph);
     return (int)(sum / (CD_PAT_UNIT * start));
@@ -189,23 +281,24 @@ static uint32_t get32(const unsigned char *p)
 
 static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
 
-enum { HEADER = 4 + 4 + 16 + 5 * 4 };
+enum { HEADER = 4 + 4 + 16 + 6 * 4, VERSION = 2 };
 
-static size_t image_size(int regions)
+static size_t image_size(int regions, int squares)
 {
-    return HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 + 4;
+    return HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
+           (size_t)squares * 2 * 2 + 4;
 }
 
 size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
 {
     const cd_pattern_layout *l = &w->layout;
-    size_t size = image_size(l->regions);
+    size_t size = image_size(l->regions, l->squares);
     if (!buf)
         return size;
     unsigned char *p = buf;
     memcpy(p, "CDW1", 4);
     p += 4;
-    put32(&p, 1);
+    put32(&p, VERSION);
     memset(p, 0, 16);
     for (int i = 0; i < 15 && w->family[i]; i++)
         p[i] = (unsigned char)w->family[i];
@@ -215,6 +308,7 @@ size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
     put32(&p, CD_PAT_CONFIGS);
     put32(&p, CD_PAT_SCALARS);
     put32(&p, (uint32_t)l->start);
+    put32(&p, (uint32_t)l->squares);
     for (int r = 0; r < l->regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             for (int ph = 0; ph < 2; ph++)
@@ -222,6 +316,9 @@ size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
     for (int s = 0; s < CD_PAT_SCALARS; s++)
         for (int ph = 0; ph < 2; ph++)
             put16(&p, w->scalar[s][ph]);
+    for (int i = 0; i < l->squares; i++)
+        for (int ph = 0; ph < 2; ph++)
+            put16(&p, w->king_square[i][ph]);
     put32(&p, fnv1a(buf, (size_t)(p - buf)));
     return size;
 }
@@ -238,7 +335,11 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
 {
     if (len < HEADER || memcmp(buf, "CDW1", 4))
         return bad(err, errlen, "not a condraughts weights file (no CDW1 header)");
-    if (get32(buf + 4) != 1)
+    if (get32(buf + 4) == 1)
+        return bad(err, errlen,
+                   "weights file version 1 (before the king features): make the weights files "
+                   "again with this program (docs/training.md)");
+    if (get32(buf + 4) != VERSION)
         return bad(err, errlen, "unsupported weights file version");
     memset(w, 0, sizeof *w);
     memcpy(w->family, buf + 8, 15);
@@ -250,14 +351,15 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         return bad(err, errlen, "unknown family in the weights file header");
     const unsigned char *p = buf + 24;
     uint32_t geometry = get32(p), regions = get32(p + 4), configs = get32(p + 8);
-    uint32_t scalars = get32(p + 12), start = get32(p + 16);
+    uint32_t scalars = get32(p + 12), start = get32(p + 16), squares = get32(p + 20);
     if ((int)geometry != families[family].geometry ||
         !cd_pattern_layout_of((int)geometry, &w->layout))
         return bad(err, errlen, "the weights file's geometry does not match its family");
     if ((int)regions != w->layout.regions || configs != CD_PAT_CONFIGS ||
-        scalars != CD_PAT_SCALARS || (int)start != w->layout.start)
+        scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
+        (int)squares != w->layout.squares)
         return bad(err, errlen, "the weights file's table sizes do not match its geometry");
-    if (len != image_size((int)regions))
+    if (len != image_size((int)regions, (int)squares))
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     if (fnv1a(buf, len - 4) != get32(buf + len - 4))
         return bad(err, errlen, "the weights file's checksum does not match (corrupt)");
@@ -269,6 +371,9 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
     for (int s = 0; s < CD_PAT_SCALARS; s++)
         for (int ph = 0; ph < 2; ph++, p += 2)
             w->scalar[s][ph] = get16(p);
+    for (uint32_t i = 0; i < squares; i++)
+        for (int ph = 0; ph < 2; ph++, p += 2)
+            w->king_square[i][ph] = get16(p);
     return CD_OK;
 }
 
@@ -305,7 +410,7 @@ cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
             snprintf(err, errlen, "weights file %s is missing (see docs/training.md)", path);
             return CD_ERR_IO;
         }
-        size_t cap = image_size(CD_PAT_MAX_REG) + 1, len;
+        size_t cap = image_size(CD_PAT_MAX_REG, CD_PAT_KSQ_MAX) + 1, len;
         unsigned char *buf = malloc(cap);
         cd_pattern_weights *w = malloc(sizeof *w);
         if (!buf || !w) {

@@ -6,11 +6,21 @@
  * 10x10, 9 on 8x8. Each window holds 8 playable squares. A window's configuration is the base-3
  * number over those squares in ascending internal bit order, the digit 0 for an empty square or
  * a king, 1 for a white man, 2 for a black man: 3^8 = 6561 configurations. Kings enter through
- * the scalar features, which see the whole board:
- *   men      white men - black men
- *   kings    white kings - black kings
+ * the scalar features and the king squares, which see the whole board. The scalars, each
+ * White's minus Black's (so turning the board round with colours exchanged negates every one):
+ *   men      men
+ *   king     1 for a side with at least one king
+ *   kings+   kings beyond the first
  *   tempo    +1 with White to move, -1 with Black to move
  *   sole     +1 when only White has kings, -1 when only Black has, else 0
+ *   reach    empty squares the side's kings reach along their lines (up to the first piece)
+ *            where no enemy man could take a king standing there (a man diagonally next to it
+ *            with the square beyond empty)
+ *   exposed  the other squares they reach (an enemy man could take a king there)
+ *   balance  |Black's skew| - |White's skew|, a side's skew being the sum over its men of
+ *            2 * column - (width - 1): men spread evenly over both wings score 0
+ * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a
+ * black king on n counts -1 for weight N - n (the square seen from Black's side).
  * Every weight exists twice, for the middle game and for the endgame; the score blends them by
  * the number of pieces on the board: phase = min(pieces, start) / start, where start is the
  * number of pieces in the start position (40 on 10x10, 24 on 8x8).
@@ -22,12 +32,14 @@
  *
  * File format (little-endian), one file per family (e.g. weights/international.cdw):
  *   "CDW1"  magic
- *   u32     version (1)
+ *   u32     version (2; version 1 had 4 scalars and no king squares and is refused)
  *   char    family[16], NUL-padded (e.g. "international")
  *   u32     geometry (cd_geometry_id)
- *   u32     regions, u32 configurations (6561), u32 scalars (4), u32 start pieces
+ *   u32     regions, u32 configurations (6561), u32 scalars (8), u32 start pieces,
+ *   u32     king squares (the board's squares: 50 or 32)
  *   i16     pattern[regions][configurations][2]   ([..][0] middle game, [..][1] endgame)
  *   i16     scalar[scalars][2]
+ *   i16     king_square[king squares][2]
  *   u32     FNV-1a 32 of every byte before it
  * Invariants: a loaded table's geometry and region count match its family's variants; the file
  * is exactly the size the header implies; the checksum matches.
@@ -45,18 +57,33 @@
 
 #define CD_PAT_CONFIGS  6561
 #define CD_PAT_MAX_REG  16
-#define CD_PAT_SCALARS  4
+#define CD_PAT_SCALARS  8
+#define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
 #define CD_PAT_FAMILIES 3
 
-enum { CD_PAT_S_MEN = 0, CD_PAT_S_KINGS, CD_PAT_S_TEMPO, CD_PAT_S_SOLE };
+enum {
+    CD_PAT_S_MEN = 0,
+    CD_PAT_S_KING,
+    CD_PAT_S_KINGS_MORE,
+    CD_PAT_S_TEMPO,
+    CD_PAT_S_SOLE,
+    CD_PAT_S_REACH,
+    CD_PAT_S_EXPOSED,
+    CD_PAT_S_BALANCE
+};
 
 typedef struct cd_pattern_layout {
     int geometry;
     int regions;
     int start;                     /* pieces in the start position */
     uint64_t mask[CD_PAT_MAX_REG]; /* internal bits of each window's 8 squares */
+    int squares;                   /* playable squares N (king-square weights) */
+    int step;                      /* the short diagonal shift (half); the long one is step + 1 */
+    uint64_t board;                /* every playable bit */
+    uint64_t column[10];           /* the playable bits of each column */
+    int8_t square[64];             /* bit -> internal square - 1, or -1 */
 } cd_pattern_layout;
 
 typedef struct cd_pattern_weights {
@@ -64,13 +91,18 @@ typedef struct cd_pattern_weights {
     cd_pattern_layout layout;
     int16_t pat[CD_PAT_MAX_REG][CD_PAT_CONFIGS][2];
     int16_t scalar[CD_PAT_SCALARS][2];
+    int16_t king_square[CD_PAT_KSQ_MAX][2];
 } cd_pattern_weights;
 
-/* The features of one position, White's view: a configuration per window and the scalars. */
+/* The features of one position, White's view: a configuration per window, the scalars and the
+ * kings' squares (king[i] = +(n) for a white king counting for weight n - 1, -(n) for a black
+ * king counting -1 for weight n - 1). */
 typedef struct cd_pattern_features {
     int regions;
     uint16_t config[CD_PAT_MAX_REG];
-    int8_t scalar[CD_PAT_SCALARS];
+    int16_t scalar[CD_PAT_SCALARS];
+    int kings;
+    int8_t king[64];
     int phase; /* pieces on the board, at most start */
     int start;
 } cd_pattern_features;

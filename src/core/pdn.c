@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "condraughts.h"
+#include "game.h"
 #include "strbuf.h"
 
 /* ------------------------------------------------------------------ tags */
@@ -268,6 +269,11 @@ static void gametype_tag(const cd_rules *r, char *out, size_t len)
 
 /* ------------------------------------------------------------------ writer */
 
+static int is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
 static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black"};
 static const char *const written[] = {"Event",  "Site",     "Date",    "Round", "White", "Black",
                                       "Result", "GameType", "Variant", "SetUp", "FEN"};
@@ -308,6 +314,32 @@ static void put_unit(sbuf *b, int *col, const char *s)
     *col += n;
 }
 
+/* Put a comment as {words}, wrapped as the movetext is; a '}' in it is written as ')'. */
+static void put_comment(sbuf *b, int *col, const char *text)
+{
+    if (!text || !*text)
+        return;
+    char word[CD_PDN_MAX_TOKEN + 2];
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        while (is_space((unsigned char)*p))
+            p++;
+        size_t n = 0;
+        if (first)
+            word[n++] = '{';
+        for (; *p && !is_space((unsigned char)*p) && n < CD_PDN_MAX_TOKEN; p++)
+            word[n++] = *p == '}' ? ')' : *p;
+        while (is_space((unsigned char)*p))
+            p++;
+        if (!*p)
+            word[n++] = '}';
+        word[n] = '\0';
+        put_unit(b, col, word);
+        first = 0;
+    }
+}
+
 size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t len)
 {
     sbuf b = {buf, len, 0};
@@ -345,18 +377,21 @@ size_t cd_pdn_write(const cd_game *g, const cd_pdn_tags *tags, char *buf, size_t
     }
     sb_putc(&b, '\n');
 
-    /* Movetext: "N." before the first mover's move, "N..." when the game starts with the other. */
+    /* Movetext: "N." before the first mover's move, "N..." when the game starts with the other
+     * or a comment stands before it; each comment as {...} where it was. */
     int col = 0, offset = start->side == r->first ? 0 : 1;
+    put_comment(&b, &col, cd_game_comment(g, 0));
     for (int i = 0; i < cd_game_ply(g); i++) {
         char unit[1024];
         int k = i + offset, n = 0;
         if (k % 2 == 0)
             n = snprintf(unit, sizeof unit, "%d. ", k / 2 + 1);
-        else if (i == 0)
+        else if (i == 0 || cd_game_comment(g, i)) /* the second mover's move after a comment */
             n = snprintf(unit, sizeof unit, "%d... ", k / 2 + 1);
         cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, unit + n,
                         sizeof unit - (size_t)n);
         put_unit(&b, &col, unit);
+        put_comment(&b, &col, cd_game_comment(g, i + 1));
     }
     put_unit(&b, &col, result);
     sb_puts(&b, "\n\n");
@@ -448,17 +483,44 @@ static const char *shown(const char *s, size_t n, char *out, size_t outlen)
 
 static int at_line_start(const reader *rd, size_t i) { return i == 0 || rd->text[i - 1] == '\n'; }
 
-static int is_space(int c)
+/* Add the comment t[from..to) to g at its current ply (after any comment already there), its
+ * runs of white space made one space. CD_ERR_OVERFLOW out of memory. */
+static cd_result keep_comment(cd_game *g, const char *t, size_t from, size_t to)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+    const char *old = cd_game_comment(g, cd_game_ply(g));
+    size_t had = old ? strlen(old) : 0, n = 0;
+    char *text = malloc(had + 1 + (to - from) + 1);
+    if (!text)
+        return CD_ERR_OVERFLOW;
+    if (had)
+        memcpy(text, old, had);
+    n = had;
+    for (size_t i = from; i < to; i++) {
+        if (is_space((unsigned char)t[i])) {
+            if (n > 0 && text[n - 1] != ' ')
+                text[n++] = ' ';
+        } else {
+            if (n > 0 && n == had)
+                text[n++] = ' ';
+            text[n++] = t[i];
+        }
+    }
+    while (n > 0 && text[n - 1] == ' ')
+        n--;
+    text[n] = '\0';
+    cd_result r = n > had ? cd_game_set_comment(g, cd_game_ply(g), text) : CD_OK;
+    free(text);
+    return r;
 }
 
-/* Skip white space, a UTF-8 byte order mark, {comments}, ;comments and %lines. */
-static cd_result skip_filler(reader *rd)
+/* Skip white space, a UTF-8 byte order mark, {comments}, ;comments and %lines; the comments
+ * are kept in `keep` at its current ply when it is not NULL. */
+static cd_result skip_filler(reader *rd, cd_game *keep)
 {
     const char *t = rd->text;
     for (;;) {
         unsigned char c = (unsigned char)t[rd->i];
+        size_t from = rd->i + 1;
         if (is_space(c)) {
             rd->i++;
         } else if (c == 0xEF && (unsigned char)t[rd->i + 1] == 0xBB &&
@@ -467,12 +529,16 @@ static cd_result skip_filler(reader *rd)
         } else if (c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
             while (t[rd->i] && t[rd->i] != '\n')
                 rd->i++;
+            if (c == ';' && keep && keep_comment(keep, t, from, rd->i) != CD_OK)
+                return fail(rd, from - 1, CD_ERR_OVERFLOW, "out of memory for a comment");
         } else if (c == '{') {
             size_t open = rd->i;
             while (t[rd->i] && t[rd->i] != '}')
                 rd->i++;
             if (!t[rd->i])
                 return fail(rd, open, CD_ERR_MOVE, "unterminated comment: '{' without '}'");
+            if (keep && keep_comment(keep, t, from, rd->i) != CD_OK)
+                return fail(rd, open, CD_ERR_OVERFLOW, "out of memory for a comment");
             rd->i++;
         } else {
             return CD_OK;
@@ -514,7 +580,7 @@ static cd_result skip_variation(reader *rd)
             if (--depth == 0)
                 return CD_OK;
         } else if (c == '{' || c == ';' || (c == '%' && at_line_start(rd, rd->i))) {
-            cd_result r = skip_filler(rd);
+            cd_result r = skip_filler(rd, NULL);
             if (r != CD_OK)
                 return r;
         } else if (c == '\0' || c == '[') {
@@ -711,7 +777,8 @@ static cd_result pick_rules(reader *rd, const header *h, const cd_rules *rules,
 
 /* ------------------------------------------------------------------ reader: movetext */
 
-/* A result word: CD_WHITE_WINS.. / CD_ONGOING for "0-0"; -1 if not a result. */
+/* A result word: CD_WHITE_WINS.. / CD_ONGOING for "0-0" (the first score taken as White's:
+ * cd_status_first_mover turns it into the rules' own); -1 if not a result. */
 static int result_of(const char *w, size_t n)
 {
     static const struct {
@@ -963,7 +1030,8 @@ static cd_result read_movetext(reader *rd, cd_game *g, int *result)
     const char *t = rd->text;
     *result = -1;
     for (;;) {
-        cd_result r = skip_filler(rd);
+        /* comments of the main line are kept, not those met in a trial or past an unknown move */
+        cd_result r = skip_filler(rd, rd->trial || rd->unknown ? NULL : g);
         if (r != CD_OK)
             return r;
         size_t at = rd->i;
@@ -1135,7 +1203,7 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         return CD_ERR_ARG;
     }
     cd_game *g = NULL;
-    cd_result r = skip_filler(&rd);
+    cd_result r = skip_filler(&rd, NULL);
     if (r != CD_OK)
         goto done;
     if (!text[rd.i]) {
@@ -1143,15 +1211,19 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         free(h);
         return CD_OK;
     }
+    size_t after_tags = rd.i;
     while (text[rd.i] == '[') {
         int again = 0;
         if ((r = read_tag(&rd, tags, h, &again)) != CD_OK)
             goto done;
         if (again)
             break;
-        if ((r = skip_filler(&rd)) != CD_OK)
+        after_tags = rd.i;
+        if ((r = skip_filler(&rd, NULL)) != CD_OK)
             goto done;
     }
+    if (text[rd.i] != '[')
+        rd.i = after_tags; /* the comments before the first move belong to the game */
 
     rd.in_header = 0;
     const cd_rules *use = NULL;
@@ -1212,6 +1284,8 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
     /* The result: the movetext's, else the Result tag's; kept only where the rules allow. */
     if (result < 0 && h->has_result)
         result = result_of(h->result, strlen(h->result));
+    if (result >= 0)
+        result = (int)cd_status_first_mover(cd_game_position(g)->rules, (cd_status)result);
     cd_reason why;
     cd_status st = cd_game_status(g, &why);
     int rule_draw = st == CD_DRAW && (why == CD_REASON_REPETITION || why == CD_REASON_NO_PROGRESS ||

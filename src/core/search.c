@@ -59,6 +59,13 @@
  *     the hard limit (cd_search): +30 [-4, +66], 160 games at 4 s + 0.05 s
  *     a game (the referee of the match branch, clocks that run down), 6%
  *     less time a move on average. Kept.
+ * 13. "partial": a root move searched to the end in an iteration the clock
+ *     cut short, with a score above alpha, is played: +3 [-28, +35], 200
+ *     games at 0.1 s (docs/strength.md). Off by default (not shown).
+ *     ProbCut's depth and margin are knobs: "pcmin" (5), "pcpct" (0: the
+ *     reduced search is 4 plies shallower; else this percent of the depth),
+ *     "pcslope" (margin per ply, 0). Scan 2.0's values as ProbCut (3, 40,
+ *     margin 5 a ply) measured about -33 (148 games, 20,000 nodes).
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
@@ -70,6 +77,7 @@
  * With N > 1 the hard limit keeps 5% (at most 20 ms) to join them. The bench
  * is one thread.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -260,11 +268,14 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
     /* 11. ProbCut: a reduced null-window search well above beta that holds
      * is taken as the cut-off of the full one */
-    if (e->use_probcut && !pvnode && ply > 0 && depth >= 5 && abs(beta) < CD_SCORE_WIN - 1000) {
-        int rb = beta + e->probcut_margin;
-        if (!(tthit && t.depth >= depth - 4 && t.bound == TT_UPPER &&
-              score_from_tt(t.score, ply) < rb)) {
-            int v = search_node(s, pos, rb - 1, rb, depth - 4, ply, quiet);
+    if (e->use_probcut && !pvnode && ply > 0 && depth >= e->probcut_min &&
+        abs(beta) < CD_SCORE_WIN - 1000) {
+        int rb = beta + e->probcut_margin + e->probcut_slope * depth;
+        int rd = e->probcut_pct ? depth * e->probcut_pct / 100 : depth - 4;
+        if (rd < 1)
+            rd = 1;
+        if (!(tthit && t.depth >= rd && t.bound == TT_UPPER && score_from_tt(t.score, ply) < rb)) {
+            int v = search_node(s, pos, rb - 1, rb, rd, ply, quiet);
             if (s->stopped)
                 return 0;
             if (v >= rb)
@@ -521,6 +532,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     set_sharp(e, 1);
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
+    e->probcut_min = 5;
     e->threads = 1;
     lmr_init(e);
     atomic_init(&e->stop, 0);
@@ -548,10 +560,12 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
     static const char *names[] = {"lmr",     "aspiration", "killers", "history",
                                   "ttcut",   "single",     "qshots",  "lmrlog",
-                                  "probcut", "timeman",    "classic-eval"};
+                                  "probcut", "timeman",    "classic-eval", "drawscale",
+                                  "partial"};
     int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,     &e->use_history,
                      &e->use_ttcut,   &e->use_single,     &e->use_qshots,      &e->use_lmrlog,
-                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval};
+                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale,
+                     &e->use_partial};
     if (!e || !name)
         return CD_ERR_ARG;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -576,6 +590,20 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
         e->probcut_margin = value;
         return CD_OK;
     }
+    static const struct {
+        const char *name;
+        size_t field;
+        int lo, hi;
+    } knobs[] = {{"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000},
+                 {"pcmin", offsetof(cd_engine, probcut_min), 2, 60},
+                 {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90}};
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
+        if (!strcmp(name, knobs[i].name)) {
+            if (value < knobs[i].lo || value > knobs[i].hi)
+                return CD_ERR_ARG;
+            *(int *)((char *)e + knobs[i].field) = value;
+            return CD_OK;
+        }
     if (!strcmp(name, "threads"))
         return set_threads(e, value)                   ? CD_OK
                : value >= 1 && value <= CD_MAX_THREADS ? CD_ERR_OVERFLOW
@@ -756,6 +784,15 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
             }
             for (;;) {
                 score = search_node(s, root, alpha, beta, depth, 0, g->quiet[g->ply]);
+                /* 13. an iteration cut short by the clock still counts when a root move was
+                 * searched to the end with a score above alpha: it is played ("partial") */
+                if (s->stopped && e->use_partial && line == 1 && lines == 1 && s->pvlen[0] > 0 &&
+                    !cd_move_equal(&s->pv[0][0], &out->best)) {
+                    out->best = s->pv[0][0];
+                    out->has_ponder = s->pvlen[0] > 1;
+                    if (out->has_ponder)
+                        out->ponder = s->pv[0][1];
+                }
                 if (s->stopped)
                     break;
                 if (score <= alpha) {
