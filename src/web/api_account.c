@@ -229,7 +229,7 @@ enum MHD_Result api_account(reply *c, const char *path, const char *method, requ
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
     if (!play_stored())
-        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "accounts need the database (--db)");
+        return send_error(c, MHD_HTTP_NOT_FOUND, "accounts need the database (--db)");
     if (!path[0] || !strcmp(path, "/")) {
         if (!get)
             return send_405(c, "GET");

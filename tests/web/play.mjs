@@ -3,7 +3,8 @@
 // lobby lists the challenge, the invitation link seats the second player, moves by clicking
 // reach the other pages (the time from one page's click to the other page's board is measured),
 // a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
-// game ends by resignation, and a rematch starts with colours swapped.
+// server is killed with SIGKILL and restarted (every page finds the game, seats and clocks as they
+// were), the game ends by resignation (ratings change), and a rematch starts with colours swapped.
 //   node play.mjs [--bin PATH] [--chromium PATH]     Prints "play-web: N passed, M failed".
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -88,7 +89,7 @@ async function clickMove(p, from, to, others) {
 }
 
 async function main() {
-  const base = await startServer();
+  let base = await startServer();
   log(`testing ${base}play.html`);
   browser = await chromium.launch({
     executablePath: chromePath, headless: true,
@@ -192,6 +193,24 @@ async function main() {
     await waitPly(eve, 4);
     assert((await gameOf(eve)).side === 'white', 'white should be to move again');
     await clickMove(ann, 34, 29, [bob, eve]);
+  });
+
+  await step('the server is killed with SIGKILL mid-game; restarted, every page shows the game as it was', async () => {
+    const before = await gameOf(eve);
+    const dead = new Promise((r) => server.once('exit', r));
+    server.kill('SIGKILL');
+    await dead;
+    base = await startServer(); // a new port: the cookies (not bound to a port) keep the seats
+    for (const [p, you] of [[ann, 'white'], [bob, 'black'], [eve, '']]) {
+      await p.goto(base + 'play.html#' + id);
+      await p.waitForFunction(() => window.condraughtsPlay.game);
+      const g = await gameOf(p);
+      assert((g.you || '') === you, `seat after the restart: ${g.you} for ${you || 'the spectator'}`);
+      assert(JSON.stringify(g.history) === JSON.stringify(before.history), 'history ' + JSON.stringify(g.history));
+      assert(g.fen === before.fen && g.state === 'ongoing', 'position ' + g.fen);
+      assert(g.white.ms === before.white.ms, `white's clock (not running) ${before.white.ms} -> ${g.white.ms}`);
+      assert(g.black.ms <= before.black.ms && g.running === 'black', 'black\'s clock should run on');
+    }
   });
 
   await step('Bob resigns: White wins on every page, the rating changes are shown', async () => {
