@@ -1,7 +1,7 @@
 /*
  * main.c -- the `condraughts` command line: the list of commands (the order of `condraughts
  * help` and of the README's command reference), `help`, `variants`, `version`, and the table of
- * serve, whose options are read elsewhere (src/web/server.c).
+ * serve, whose options are read elsewhere (src/web/serve_main.c).
  *
  * Each command describes itself in a cli_command table (opts.h): its options, their values and
  * help; `condraughts CMD --help` and `condraughts help` print from those tables.
