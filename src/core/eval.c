@@ -232,6 +232,17 @@ int cd_eval_classic_white(const cd_position *pos)
     return scale_lone_king(pos, w, s, score);
 }
 
+/* Men and kings of each side (the other fields of side_stats are left alone). */
+static void count_pieces(const cd_position *pos, side_stats s[2])
+{
+    for (int c = 0; c < 2; c++) {
+        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
+        uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
+        s[c].kings = cd_bb_count(k);
+        s[c].men = cd_bb_count(bb) - s[c].kings;
+    }
+}
+
 int cd_eval_white(const cd_position *pos)
 {
     const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
@@ -242,12 +253,7 @@ int cd_eval_white(const cd_position *pos)
         return score;
     /* a lone king against kings: the same scaling as the hand-set evaluation */
     side_stats s[2];
-    for (int c = 0; c < 2; c++) {
-        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
-        uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
-        s[c].kings = cd_bb_count(k);
-        s[c].men = cd_bb_count(bb) - s[c].kings;
-    }
+    count_pieces(pos, s);
     return scale_lone_king(pos, weights_of(pos->rules), s, score);
 }
 
@@ -266,12 +272,7 @@ static int scale_drawish(const cd_position *pos, int score)
     if (!score || !cd_bb_count(pos->kings))
         return score;
     side_stats s[2];
-    for (int c = 0; c < 2; c++) {
-        const uint64_t *bb = c == CD_WHITE ? pos->white : pos->black;
-        uint64_t k[2] = {bb[0] & pos->kings[0], bb[1] & pos->kings[1]};
-        s[c].kings = cd_bb_count(k);
-        s[c].men = cd_bb_count(bb) - s[c].kings;
-    }
+    count_pieces(pos, s);
     int a = score > 0 ? CD_WHITE : CD_BLACK, b = a ^ 1;
     if (!s[b].kings || (s[b].kings == 1 && !s[b].men))
         return score;
