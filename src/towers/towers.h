@@ -1,7 +1,8 @@
 /*
  * towers.h -- tower draughts: Bashni (Russian column draughts, 8x8) and Lasca (Emanuel Lasker,
- * 7x7). A self-contained module (C11 + libc) beside the condraughts library: its own position
- * type with stacks, move generator, text notation, perft and a small alpha-beta engine.
+ * 7x7). A room of the condraughts library (C11 + libc, built into libcondraughts.a; the CLI's
+ * `condraughts towers` and the web server's /api/towers/ call it): its own position type with
+ * stacks, move generator, text notation, perft and a small alpha-beta engine.
  * Every name starts with tw_ / TW_. The rules chosen, with their sources: docs/towers.md.
  *
  * Representation
