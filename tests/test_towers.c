@@ -54,7 +54,7 @@ static const char *after(tw_game g, int rules, const char *text, const char *mov
     }
     q = p;
     tw_make(&p, &m);
-    CHECK(tw_pos_check(&p, NULL, 0) == 0);
+    CHECK(tw_pos_check(&p, NULL, 0) == CD_OK);
     tw_format(&p, out, sizeof out);
     tw_unmake(&p, &m);
     CHECK(!memcmp(&p, &q, sizeof p));
@@ -76,7 +76,7 @@ static const char *move_error(tw_game g, const char *pos, const char *move)
     tw_pos p;
     tw_move m;
     strcpy(err, "(accepted)");
-    if (tw_parse(&p, g, pos, err, sizeof err) == 0)
+    if (tw_parse(&p, g, pos, err, sizeof err) == CD_OK)
         tw_move_parse(&p, move, &m, err, sizeof err);
     return err;
 }
@@ -119,8 +119,8 @@ static void test_text(void)
         {TW_LASKER, "W:g1=bbbbbbbbbbb", "W:g1=bbbbbbbbbbb"},
     };
     for (size_t i = 0; i < sizeof rt / sizeof rt[0]; i++) {
-        CHECK(tw_parse(&p, rt[i].g, rt[i].in, err, sizeof err) == 0);
-        CHECK(tw_pos_check(&p, err, sizeof err) == 0);
+        CHECK(tw_parse(&p, rt[i].g, rt[i].in, err, sizeof err) == CD_OK);
+        CHECK(tw_pos_check(&p, err, sizeof err) == CD_OK);
         tw_format(&p, buf, sizeof buf);
         CHECK_STR(buf, rt[i].out);
     }
@@ -134,9 +134,27 @@ static void test_text(void)
             CHECK(tw_square_at((tw_game)g, tw_square_file((tw_game)g, sq),
                                tw_square_rank((tw_game)g, sq)) == sq);
     tw_game g;
-    CHECK(tw_game_find("lasca", &g) == 0 && g == TW_LASKER);
-    CHECK(tw_game_find("bashni", &g) == 0 && g == TW_BASHNI);
-    CHECK(tw_game_find("chess", &g) == -1);
+    CHECK(tw_game_find("lasca", &g) == CD_OK && g == TW_LASKER);
+    CHECK(tw_game_find("bashni", &g) == CD_OK && g == TW_BASHNI);
+    CHECK(tw_game_find("chess", &g) == CD_ERR_VARIANT);
+
+    /* the error codes (include/condraughts.h) */
+    CHECK(tw_parse(&p, TW_BASHNI, "X:a1=w", NULL, 0) == CD_ERR_FEN);
+    CHECK(tw_parse(&p, TW_BASHNI, "W:a1=wwwwwwwwwwwww", NULL, 0) == CD_ERR_POSITION);
+    CHECK(tw_parse(&p, TW_GAME_COUNT, "W:a1=w", NULL, 0) == CD_ERR_VARIANT);
+    CHECK(tw_parse(&p, TW_BASHNI, NULL, NULL, 0) == CD_ERR_ARG);
+    tw_start(&p, TW_BASHNI);
+    tw_move m;
+    CHECK(tw_move_parse(&p, "c3-z9", &m, NULL, 0) == CD_ERR_MOVE);
+    CHECK(tw_move_parse(&p, "c3-c4", &m, NULL, 0) == CD_ERR_MOVE);
+    CHECK(tw_move_parse(&p, "c3-b2", &m, NULL, 0) == CD_ERR_ILLEGAL);
+    CHECK(tw_move_parse(&p, NULL, &m, NULL, 0) == CD_ERR_ARG);
+    CHECK(tw_move_parse(&p, "c3-d4", &m, NULL, 0) == CD_OK);
+    tw_clear(&p, TW_BASHNI);
+    CHECK(tw_set_stack(&p, 0, "wq") == CD_ERR_ARG && tw_set_stack(&p, 32, "w") == CD_ERR_ARG);
+    CHECK(tw_set_stack(&p, 0, "wb") == CD_OK && tw_pos_check(&p, NULL, 0) == CD_OK);
+    p.kings ^= 1;
+    CHECK(tw_pos_check(&p, NULL, 0) == CD_ERR_POSITION);
 
     /* malformed position text: what and where */
     CHECK_HAS(parse_error(TW_BASHNI, ""), "side to move must be W or B");
@@ -323,12 +341,12 @@ static void test_games(int games)
                     /* text round trip */
                     tw_pos q;
                     tw_format(&p, text, sizeof text);
-                    CHECK(tw_parse(&q, (tw_game)g, text, err, sizeof err) == 0);
+                    CHECK(tw_parse(&q, (tw_game)g, text, err, sizeof err) == CD_OK);
                     q.rules = p.rules;
                     CHECK(!memcmp(&p, &q, sizeof p));
                     tw_move *moves;
-                    long n = tw_generate_all(&p, &moves);
-                    CHECK(n >= 0);
+                    long n;
+                    CHECK(tw_generate_all(&p, &moves, &n) == CD_OK);
                     if (n > most)
                         most = n;
                     CHECK(tw_game_over(&p) == (n == 0));
@@ -342,7 +360,7 @@ static void test_games(int games)
                     for (long i = 0; i < n; i++) {
                         tw_move m;
                         tw_move_text((tw_game)g, &moves[i], texts[i], TW_MOVE_TEXT);
-                        CHECK(tw_move_parse(&p, texts[i], &m, err, sizeof err) == 0);
+                        CHECK(tw_move_parse(&p, texts[i], &m, err, sizeof err) == CD_OK);
                         CHECK(!memcmp(&m, &moves[i], sizeof m));
                         q = p;
                         tw_make(&q, &moves[i]);

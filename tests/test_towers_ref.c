@@ -135,8 +135,8 @@ static void random_positions(long count)
         if (compare_moves(tw_game_name(g), &p) <= 0)
             continue;
         tw_move *moves;
-        long all = tw_generate_all(&p, &moves);
-        if (all > 0)
+        long all;
+        if (tw_generate_all(&p, &moves, &all) == CD_OK && all > 0)
             compare_play(tw_game_name(g), &p, &moves[next_rand() % (uint64_t)all]);
         free(moves);
         n++;
@@ -201,8 +201,8 @@ int main(int argc, char **argv)
                 if (n <= 0)
                     break;
                 tw_move *moves;
-                long all = tw_generate_all(&p, &moves);
-                if (all <= 0) {
+                long all;
+                if (tw_generate_all(&p, &moves, &all) != CD_OK || !all) {
                     free(moves);
                     break;
                 }

@@ -123,7 +123,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     topts *o = user;
     switch (opt->id) {
     case O_GAME:
-        if (tw_game_find(v->text, &o->game))
+        if (tw_game_find(v->text, &o->game) != CD_OK)
             cli_fail(o->cmd, "unknown game '%s' (bashni, lasker)", v->text);
         break;
     case O_POS: o->pos = v->text; break;
@@ -156,7 +156,7 @@ static void load(const char *cmd, const topts *o, tw_pos *p)
 {
     if (o->pos) {
         char err[768];
-        if (tw_parse(p, o->game, o->pos, err, sizeof err))
+        if (tw_parse(p, o->game, o->pos, err, sizeof err) != CD_OK)
             die("%s: %s", cmd, err);
     } else {
         tw_start(p, o->game);
@@ -192,8 +192,8 @@ static int sub_perft(int argc, char **argv)
     uint64_t total = 0;
     if (o.divide && depth >= 1) {
         tw_move *moves;
-        long n = tw_generate_all(&p, &moves);
-        if (n < 0)
+        long n;
+        if (tw_generate_all(&p, &moves, &n) != CD_OK)
             die("perft: out of memory");
         char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
         if (!text)
@@ -219,8 +219,8 @@ static int sub_perft(int argc, char **argv)
 static void print_moves(const tw_pos *p, const char *indent)
 {
     tw_move *moves;
-    long n = tw_generate_all(p, &moves);
-    if (n < 0)
+    long n;
+    if (tw_generate_all(p, &moves, &n) != CD_OK)
         die("moves: out of memory");
     free(moves);
     char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
@@ -363,7 +363,7 @@ static int sub_play(int argc, char **argv)
         } else {
             tw_move m;
             char err[512];
-            if (tw_move_parse(&p, cmd, &m, err, sizeof err)) {
+            if (tw_move_parse(&p, cmd, &m, err, sizeof err) != CD_OK) {
                 printf("%s\n", err);
                 continue;
             }

@@ -51,8 +51,8 @@ static int negamax(search *s, tw_pos *p, int depth, int alpha, int beta, int ply
         return 0;
     }
     tw_move *moves;
-    long n = tw_generate_all(p, &moves);
-    if (n < 0) {
+    long n;
+    if (tw_generate_all(p, &moves, &n) != CD_OK) {
         s->aborted = 1;
         return 0;
     }
@@ -99,8 +99,8 @@ void tw_search(const tw_pos *p0, int depth, uint64_t max_nodes, tw_search_result
     memset(out, 0, sizeof *out);
     tw_pos p = *p0;
     tw_move *moves;
-    long n = tw_generate_all(&p, &moves);
-    if (n <= 0) {
+    long n;
+    if (tw_generate_all(&p, &moves, &n) != CD_OK || !n) {
         out->score = -TW_WIN;
         free(moves);
         return;

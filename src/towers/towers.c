@@ -91,7 +91,7 @@ static const geom *G(const tw_pos *p) { return &geoms[p->game]; }
 
 const char *tw_game_name(tw_game g) { return g < TW_GAME_COUNT ? geoms[g].name : "?"; }
 
-int tw_game_find(const char *name, tw_game *out)
+cd_result tw_game_find(const char *name, tw_game *out)
 {
     static const struct {
         const char *name;
@@ -101,9 +101,9 @@ int tw_game_find(const char *name, tw_game *out)
     for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i].name)) {
             *out = names[i].g;
-            return 0;
+            return CD_OK;
         }
-    return -1;
+    return CD_ERR_VARIANT;
 }
 
 unsigned tw_default_rules(tw_game g) { return g == TW_BASHNI ? TW_RULE_BLOCK : 0u; }
@@ -175,22 +175,22 @@ static int piece_code(char ch)
 
 static const char piece_letters[4] = {'w', 'b', 'W', 'B'};
 
-int tw_set_stack(tw_pos *p, int sq, const char *pieces)
+cd_result tw_set_stack(tw_pos *p, int sq, const char *pieces)
 {
     size_t n = strlen(pieces);
     if (sq < 0 || sq >= G(p)->n || n > (size_t)G(p)->maxh)
-        return -1;
+        return CD_ERR_ARG;
     uint64_t s = 0;
     for (size_t k = 0; k < n; k++) {
         int c = piece_code(pieces[k]);
         if (c < 0)
-            return -1;
+            return CD_ERR_ARG;
         s |= (uint64_t)c << (2 * k);
     }
     p->stack[sq] = s;
     p->height[sq] = (uint8_t)n;
     refresh(p, sq);
-    return 0;
+    return CD_OK;
 }
 
 size_t tw_stack_text(const tw_pos *p, int sq, char *buf, size_t size)
@@ -213,7 +213,8 @@ int tw_pieces(const tw_pos *p, int colour)
     return n;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+/* Write the message to err (when given) and return the code r. */
+static cd_result fail(cd_result r, char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -221,25 +222,26 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
     }
-    return -1;
+    return r;
 }
 
-int tw_pos_check(const tw_pos *p, char *err, size_t errlen)
+cd_result tw_pos_check(const tw_pos *p, char *err, size_t errlen)
 {
     if (p->game >= TW_GAME_COUNT)
-        return fail(err, errlen, "bad game %d", p->game);
+        return fail(CD_ERR_POSITION, err, errlen, "bad game %d", p->game);
     const geom *g = G(p);
     if (p->side > 1)
-        return fail(err, errlen, "bad side %d", p->side);
+        return fail(CD_ERR_POSITION, err, errlen, "bad side %d", p->side);
     uint32_t top[2] = {0, 0}, kings = 0;
     for (int sq = 0; sq < TW_MAX_SQUARES; sq++) {
         int h = p->height[sq];
         if (sq >= g->n && (h || p->stack[sq]))
-            return fail(err, errlen, "square index %d is off the board", sq);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d is off the board", sq);
         if (h > g->maxh)
-            return fail(err, errlen, "square index %d: height %d", sq, h);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d: height %d", sq, h);
         if (h < 32 && p->stack[sq] >> (2 * h))
-            return fail(err, errlen, "square index %d: bits above height %d", sq, h);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d: bits above height %d", sq,
+                        h);
         if (h) {
             top[p->stack[sq] & 1] |= 1u << sq;
             if (p->stack[sq] & 2)
@@ -247,29 +249,32 @@ int tw_pos_check(const tw_pos *p, char *err, size_t errlen)
         }
     }
     if (top[0] != p->top[0] || top[1] != p->top[1] || kings != p->kings)
-        return fail(err, errlen, "top/king masks do not match the stacks");
+        return fail(CD_ERR_POSITION, err, errlen, "top/king masks do not match the stacks");
     for (int c = 0; c < 2; c++)
         if (tw_pieces(p, c) > g->set)
-            return fail(err, errlen, "more than %d %s pieces", g->set, c ? "black" : "white");
-    return 0;
+            return fail(CD_ERR_POSITION, err, errlen, "more than %d %s pieces", g->set,
+                        c ? "black" : "white");
+    return CD_OK;
 }
 
-int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
+cd_result tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
 {
     if (!text)
-        return fail(err, errlen, "no position text");
+        return fail(CD_ERR_ARG, err, errlen, "no position text");
     if (g >= TW_GAME_COUNT)
-        return fail(err, errlen, "unknown game");
+        return fail(CD_ERR_VARIANT, err, errlen, "unknown game");
     tw_clear(p, g);
     const geom *gm = &geoms[g];
     const char *s = text;
     if (*s != 'W' && *s != 'B')
-        return fail(err, errlen, "position '%s': column 1: the side to move must be W or B", text);
+        return fail(CD_ERR_FEN, err, errlen,
+                    "position '%s': column 1: the side to move must be W or B", text);
     p->side = *s == 'B';
     s++;
     if (*s != ':')
-        return fail(err, errlen, "position '%s': column %d: expected ':' after the side to move",
-                    text, (int)(s - text) + 1);
+        return fail(CD_ERR_FEN, err, errlen,
+                    "position '%s': column %d: expected ':' after the side to move", text,
+                    (int)(s - text) + 1);
     s++;
     uint32_t seen = 0;
     int count[2] = {0, 0};
@@ -278,34 +283,37 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
         int col = (int)(entry - text) + 1;
         /* the square */
         if (*s < 'a' || *s >= 'a' + gm->w)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: expected a square (file a-%c), found '%c'", text,
                         col, 'a' + gm->w - 1, *s);
         int file = *s++ - 'a';
         if (*s < '1' || *s > '9')
-            return fail(err, errlen, "position '%s': column %d: expected a rank (1-%d) after '%c'",
-                        text, (int)(s - text) + 1, gm->w, entry[0]);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: expected a rank (1-%d) after '%c'", text,
+                        (int)(s - text) + 1, gm->w, entry[0]);
         int rank = 0;
         while (*s >= '0' && *s <= '9' && rank < 100)
             rank = rank * 10 + (*s++ - '0');
         if (rank < 1 || rank > gm->w)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: square '%.*s' is not on the %dx%d "
                         "board",
                         text, col, (int)(s - entry), entry, gm->w, gm->w);
         int sqlen = (int)(s - entry);
         int sq = tw_square_at(g, file, rank - 1);
         if (sq < 0)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: square '%.*s' is not a playing square", text,
                         col, (int)(s - entry), entry);
         if (seen >> sq & 1)
-            return fail(err, errlen, "position '%s': column %d: square '%.*s' given twice", text,
-                        col, (int)(s - entry), entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: square '%.*s' given twice", text, col,
+                        (int)(s - entry), entry);
         seen |= 1u << sq;
         if (*s != '=')
-            return fail(err, errlen, "position '%s': column %d: expected '=' after square '%.*s'",
-                        text, (int)(s - text) + 1, (int)(s - entry), entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: expected '=' after square '%.*s'", text,
+                        (int)(s - text) + 1, (int)(s - entry), entry);
         s++;
         /* the stack, top first */
         uint64_t st = 0;
@@ -313,11 +321,11 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
         while (*s && *s != ',') {
             int c = piece_code(*s);
             if (c < 0)
-                return fail(err, errlen,
+                return fail(CD_ERR_FEN, err, errlen,
                             "position '%s': column %d: '%c' is not a piece (w, W, b, B)", text,
                             (int)(s - text) + 1, *s);
             if (h == gm->maxh)
-                return fail(err, errlen,
+                return fail(CD_ERR_POSITION, err, errlen,
                             "position '%s': column %d: the tower on '%.*s' has more than %d pieces",
                             text, col, sqlen, entry, gm->maxh);
             st |= (uint64_t)c << (2 * h);
@@ -326,23 +334,26 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
             s++;
         }
         if (!h)
-            return fail(err, errlen, "position '%s': column %d: empty stack for square '%.*s'",
-                        text, (int)(s - text) + 1, sqlen, entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: empty stack for square '%.*s'", text,
+                        (int)(s - text) + 1, sqlen, entry);
         p->stack[sq] = st;
         p->height[sq] = (uint8_t)h;
         refresh(p, sq);
         if (*s == ',') {
             s++;
             if (!*s)
-                return fail(err, errlen, "position '%s': column %d: a square must follow ','", text,
+                return fail(CD_ERR_FEN, err, errlen,
+                            "position '%s': column %d: a square must follow ','", text,
                             (int)(s - text) + 1);
         }
     }
     for (int c = 0; c < 2; c++)
         if (count[c] > gm->set)
-            return fail(err, errlen, "position '%s': %d %s pieces, more than the %d of a set", text,
-                        count[c], c ? "black" : "white", gm->set);
-    return 0;
+            return fail(CD_ERR_POSITION, err, errlen,
+                        "position '%s': %d %s pieces, more than the %d of a set", text, count[c],
+                        c ? "black" : "white", gm->set);
+    return CD_OK;
 }
 
 size_t tw_format(const tw_pos *p, char *buf, size_t size)
@@ -628,17 +639,19 @@ static void vec_emit(void *ctx, const tw_move *m)
     v->m[v->n++] = *m;
 }
 
-long tw_generate_all(const tw_pos *p, tw_move **out)
+cd_result tw_generate_all(const tw_pos *p, tw_move **out, long *count)
 {
     vec v = {NULL, 0, 0, 0};
     tw_generate_each(p, vec_emit, &v);
     if (v.oom) {
         free(v.m);
         *out = NULL;
-        return -1;
+        *count = 0;
+        return CD_ERR_OVERFLOW;
     }
     *out = v.m;
-    return v.n;
+    *count = v.n;
+    return CD_OK;
 }
 
 /* ---------------------------------------------------------------- make / unmake */
@@ -742,10 +755,10 @@ static void find_emit(void *ctx, const tw_move *m)
     }
 }
 
-int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, size_t errlen)
+cd_result tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, size_t errlen)
 {
     if (!text)
-        return fail(err, errlen, "no move text");
+        return fail(CD_ERR_ARG, err, errlen, "no move text");
     tw_move want;
     memset(&want, 0, sizeof want);
     int sqs[TW_MAX_JUMPS + 2], n = 0;
@@ -756,33 +769,35 @@ int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, si
         int col = (int)(s - text) + 1;
         if (*s < 'a' || *s >= 'a' + w || s[1] < '1' || s[1] > '0' + w ||
             (s[2] >= '0' && s[2] <= '9'))
-            return fail(err, errlen, "move '%s': column %d: expected a square (a1-%c%d)", text, col,
-                        'a' + w - 1, w);
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: expected a square (a1-%c%d)", text, col, 'a' + w - 1,
+                        w);
         int sq = tw_square_at(p->game, s[0] - 'a', s[1] - '1');
         if (sq < 0)
-            return fail(err, errlen, "move '%s': column %d: '%.2s' is not a playing square", text,
-                        col, s);
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: '%.2s' is not a playing square", text, col, s);
         if (n == TW_MAX_JUMPS + 1)
-            return fail(err, errlen, "move '%s': too many squares", text);
+            return fail(CD_ERR_MOVE, err, errlen, "move '%s': too many squares", text);
         sqs[n++] = sq;
         s += 2;
         if (!*s)
             break;
         char ch = *s == 'x' ? ':' : *s;
         if (ch != '-' && ch != ':')
-            return fail(err, errlen, "move '%s': column %d: expected '-' or ':' after a square",
-                        text, (int)(s - text) + 1);
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: expected '-' or ':' after a square", text,
+                        (int)(s - text) + 1);
         if (sep && ch != sep)
-            return fail(err, errlen, "move '%s': column %d: mixed '-' and ':'", text,
+            return fail(CD_ERR_MOVE, err, errlen, "move '%s': column %d: mixed '-' and ':'", text,
                         (int)(s - text) + 1);
         sep = ch;
         s++;
     }
     if (n < 2)
-        return fail(err, errlen, "move '%s': a move needs at least two squares", text);
+        return fail(CD_ERR_MOVE, err, errlen, "move '%s': a move needs at least two squares", text);
     if (sep == '-' && n != 2)
-        return fail(err, errlen, "move '%s': a quiet move is from-to; join capture squares by ':'",
-                    text);
+        return fail(CD_ERR_MOVE, err, errlen,
+                    "move '%s': a quiet move is from-to; join capture squares by ':'", text);
     want.from = (uint8_t)sqs[0];
     want.to = (uint8_t)sqs[n - 1];
     if (sep == ':') {
@@ -795,10 +810,10 @@ int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, si
     f.want = &want;
     tw_generate_each(p, find_emit, &f);
     if (!f.hits)
-        return fail(err, errlen, "move '%s' is not legal here%s", text,
+        return fail(CD_ERR_ILLEGAL, err, errlen, "move '%s' is not legal here%s", text,
                     f.any_capture && sep == '-' ? " (a capture is compulsory)" : "");
     *out = f.found;
-    return 0;
+    return CD_OK;
 }
 
 typedef struct text_ctx {
@@ -847,7 +862,8 @@ uint64_t tw_perft(tw_pos *p, int depth)
     uint64_t total = 0;
     if (list.overflow) {
         tw_move *all;
-        long n = tw_generate_all(p, &all);
+        long n;
+        tw_generate_all(p, &all, &n);
         for (long i = 0; i < n; i++) {
             tw_make(p, &all[i]);
             total += tw_perft(p, depth - 1);

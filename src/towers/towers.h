@@ -25,8 +25,12 @@
  *   24 (Lasca 22) levels and a capture at most 12 (11) jumps (each jump takes an enemy piece).
  *
  * Conventions
- * - No I/O, no global mutable state. Parsers take a caller-owned `err` buffer (may be NULL)
- *   that receives one line saying what is wrong and where, and return -1 on error.
+ * - No I/O, no global mutable state. Functions that can fail return the library's cd_result
+ *   (include/condraughts.h; CD_OK is 0): CD_ERR_ARG for a bad argument, CD_ERR_VARIANT for an
+ *   unknown game, CD_ERR_FEN for malformed position text, CD_ERR_POSITION for a well-formed but
+ *   impossible position, CD_ERR_MOVE for malformed move text, CD_ERR_ILLEGAL for a well-formed
+ *   move that is not legal, CD_ERR_OVERFLOW when out of memory. Parsers take a caller-owned
+ *   `err` buffer (may be NULL) that receives one line saying what is wrong and where.
  * - Output strings go to caller-owned buffers; the functions return the length they needed
  *   (like snprintf).
  *
@@ -43,6 +47,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "condraughts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,8 +104,9 @@ typedef struct tw_movelist {
 /* ---------------------------------------------------------------- games and squares */
 
 const char *tw_game_name(tw_game g); /* "bashni", "lasker" */
-/* "bashni" (also "towers", "stolbovye"), "lasker" (also "lasca", "laska"); -1 if unknown. */
-int tw_game_find(const char *name, tw_game *out);
+/* "bashni" (also "towers", "stolbovye"), "lasker" (also "lasca", "laska"); CD_ERR_VARIANT if
+ * unknown. */
+cd_result tw_game_find(const char *name, tw_game *out);
 unsigned tw_default_rules(tw_game g);
 int tw_squares(tw_game g);  /* 32, 25 */
 int tw_width(tw_game g);    /* 8, 7 (the board is square) */
@@ -115,15 +122,18 @@ size_t tw_square_name(tw_game g, int sq, char *buf, size_t size);
 
 void tw_start(tw_pos *p, tw_game g); /* the start position, default rules */
 void tw_clear(tw_pos *p, tw_game g); /* empty board, White to move, default rules */
-/* Parse position text; on error returns -1 and leaves *p unspecified. */
-int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen);
+/* Parse position text: CD_ERR_FEN when malformed, CD_ERR_POSITION when a tower is taller or a
+ * colour has more pieces than a set allows, CD_ERR_VARIANT for a bad game, CD_ERR_ARG when text
+ * is NULL; on error *p is unspecified. */
+cd_result tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen);
 size_t tw_format(const tw_pos *p, char *buf, size_t size);
 /* One stack as text, top first ("wbb"); "" for an empty square. */
 size_t tw_stack_text(const tw_pos *p, int sq, char *buf, size_t size);
-/* Put a stack given top first as text ("wbb", "" to empty the square); -1 on a bad letter. */
-int tw_set_stack(tw_pos *p, int sq, const char *pieces);
-/* 0 when the invariants hold, else -1 with a message. */
-int tw_pos_check(const tw_pos *p, char *err, size_t errlen);
+/* Put a stack given top first as text ("wbb", "" to empty the square); CD_ERR_ARG on a bad
+ * letter, square or height (the position is then unchanged). */
+cd_result tw_set_stack(tw_pos *p, int sq, const char *pieces);
+/* CD_OK when the invariants hold, else CD_ERR_POSITION with a message. */
+cd_result tw_pos_check(const tw_pos *p, char *err, size_t errlen);
 int tw_pieces(const tw_pos *p, int colour); /* pieces of a colour anywhere in the stacks */
 
 /* ---------------------------------------------------------------- moves */
@@ -134,12 +144,14 @@ typedef void (*tw_emit)(void *ctx, const tw_move *m);
 long tw_generate_each(const tw_pos *p, tw_emit emit, void *ctx);
 /* The legal moves in a fixed list (overflow flag beyond TW_MAX_MOVES); returns count. */
 int tw_generate(const tw_pos *p, tw_movelist *list);
-/* All legal moves in a malloc'ed array (*out, free it); returns the count, -1 if out of memory. */
-long tw_generate_all(const tw_pos *p, tw_move **out);
+/* All legal moves in a malloc'ed array (*out, free it) and their number in *count;
+ * CD_ERR_OVERFLOW if out of memory (then *out is NULL and *count 0). */
+cd_result tw_generate_all(const tw_pos *p, tw_move **out, long *count);
 /* The move's text ("c3-d4", "c3:e5:c7"); returns the length needed. */
 size_t tw_move_text(tw_game g, const tw_move *m, char *buf, size_t size);
-/* The legal move whose text is `text`; -1 with a message when malformed or not legal. */
-int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, size_t errlen);
+/* The legal move whose text is `text`; with a message, CD_ERR_MOVE when malformed, CD_ERR_ILLEGAL
+ * when not legal here, CD_ERR_ARG when text is NULL. */
+cd_result tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, size_t errlen);
 void tw_make(tw_pos *p, const tw_move *m);
 void tw_unmake(tw_pos *p, const tw_move *m); /* exactly undoes tw_make of the same move */
 /* The move texts of the position, sorted (strcmp), at most `max`; returns the number of legal

@@ -248,7 +248,7 @@ static void api_create(towers_reply *r, const char *body, size_t len)
         reply_error(r, 400, "%s", err);
         return;
     }
-    if (tw_game_find(gname, &game) != 0) {
+    if (tw_game_find(gname, &game) != CD_OK) {
         reply_error(r, 400, "unknown game '%.100s' (bashni, lasker)", gname);
         cJSON_Delete(j);
         return;
@@ -334,7 +334,7 @@ static void api_move(towers_reply *r, const char *id, const char *body, size_t l
         if (strlen(text) >= TW_MOVE_TEXT) {
             status = 400;
             snprintf(err, sizeof err, "move text too long");
-        } else if (tw_move_parse(&g->pos, text, &m, err, sizeof err) != 0) {
+        } else if (tw_move_parse(&g->pos, text, &m, err, sizeof err) != CD_OK) {
             status = 400;
             if (!err[0])
                 snprintf(err, sizeof err, "illegal move");
