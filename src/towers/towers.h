@@ -11,6 +11,16 @@
  *   square i is file 2*(i%4) + (i/4)%2, rank i/4 (0 = a1, 1 = c1, 4 = b2, 31 = h8). Lasca:
  *   N = 25 (the corners are playable), square i is cell 2*i of the 7x7 board in rank-major
  *   order, file (2*i)%7, rank (2*i)/7 (0 = a1, 3 = g1, 4 = b2, 24 = g7).
+ *   cd_tw_square_at / cd_tw_square_file / cd_tw_square_rank / cd_tw_square_name convert.
+ * - Why 0-based from a1, unlike the core's 1..N (square 1 on Black's side, bit n - 1; board.h):
+ *   these numbers are internal indices, in no notation or output (only cd_tw_pos_check's
+ *   messages name one). Both games are written in algebraic notation on the full board, and
+ *   Lasca has no 1..N convention at all (25 squares, the corners playable); like Turkish's
+ *   full-board geometry in board.h (bit = row * 8 + col), the layout follows the board, not a
+ *   numbering. The index is the bit of the uint32_t masks and the index of height[] / stack[],
+ *   so 0..N-1 needs no offset; and counting from a1 makes index order the written order of
+ *   position text (rank 1 first), which a 1..N count from Black's side would reverse. The web
+ *   API (/api/towers/) gives squares by name, file and rank, never by index.
  * - A stack (tower, column) is a uint64_t of 2-bit levels, level 0 = the TOP piece in bits 0-1,
  *   level k in bits 2k..2k+1; in each level bit 0 is the colour (0 white, 1 black) and bit 1 is
  *   set for a king (Lasca: officer). height[sq] is the number of pieces (0 = empty square).
