@@ -32,14 +32,20 @@ $(BUILD)/core/%.o: src/core/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(LIB): $(CORE_OBJ)
+# Tower draughts (src/towers/, docs/towers.md) is a room of the library with its own header,
+# src/towers/towers.h: built into $(LIB) beside the core, with the public header only (it must
+# not reach into src/core).
+TOWERS_SRC := $(wildcard src/towers/*.c)
+TOWERS_OBJ := $(TOWERS_SRC:src/towers/%.c=$(BUILD)/towers/%.o)
+$(BUILD)/towers/%.o: src/towers/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude $(DEPFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 CLI_SRC := $(wildcard src/cli/*.c)
-# Tower draughts (src/towers/, docs/towers.md): compiled into the CLI (`condraughts towers`).
-TOWERS_SRC := $(wildcard src/towers/*.c)
-CLI_SRC += $(TOWERS_SRC)
 PROTO_SRC := $(wildcard src/proto/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
@@ -312,7 +318,7 @@ FUZZ_SECONDS ?= 300
 # The program's objects each target links (built with the same flags in the same $(BUILD)).
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
-FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC) $(TOWERS_SRC))
+FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC))
 FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
@@ -408,22 +414,22 @@ load-test: $(BIN) $(BUILD)/slowclient
 # independent reference tests/ref/towerref.c (random games, perft).
 .PHONY: towers-test towers-ref-test
 TOWERS_PERFT_MAX ?= 10000000
-$(BUILD)/test_towers: tests/test_towers.c tests/check.h $(TOWERS_SRC) src/towers/towers.h
+$(BUILD)/test_towers: tests/test_towers.c tests/check.h src/towers/towers.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/towers -Itests tests/test_towers.c $(TOWERS_SRC) -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude -Isrc/towers -Itests tests/test_towers.c $(LIB) -o $@
 
 towers-test: $(BUILD)/test_towers $(BIN)
 	$(BUILD)/test_towers --perft tests/perft/towers.counts --max-nodes $(TOWERS_PERFT_MAX) --bin $(BIN)
 
 TOWERS_REF_GAMES ?= 1000
 $(BUILD)/test_towers_ref: tests/test_towers_ref.c tests/ref/towerref.c tests/ref/towerref.h \
-                          tests/check.h $(TOWERS_SRC) src/towers/towers.h
+                          tests/check.h src/towers/towers.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/towers -Itests -Itests/ref tests/test_towers_ref.c \
-	  tests/ref/towerref.c $(TOWERS_SRC) -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude -Isrc/towers -Itests -Itests/ref \
+	  tests/test_towers_ref.c tests/ref/towerref.c $(LIB) -o $@
 
 towers-ref-test: $(BUILD)/test_towers_ref
 	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7
 
 # Header dependencies of every object built so far (-MMD -MP above).
--include $(CORE_OBJ:.o=.d) $(APP_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d)

@@ -18,19 +18,19 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static const char *moves_of(tw_game g, int rules, const char *text)
+static const char *moves_of(cd_tw_game g, int rules, const char *text)
 {
     static char out[8192];
-    tw_pos p;
+    cd_tw_pos p;
     char err[512];
-    if (tw_parse(&p, g, text, err, sizeof err)) {
+    if (cd_tw_parse(&p, g, text, err, sizeof err)) {
         snprintf(out, sizeof out, "parse error: %s", err);
         return out;
     }
     if (rules >= 0)
         p.rules = (uint8_t)rules;
-    static char texts[512][TW_MOVE_TEXT];
-    long n = tw_move_texts(&p, texts, 512);
+    static char texts[512][CD_TW_MOVE_TEXT];
+    long n = cd_tw_move_texts(&p, texts, 512);
     out[0] = '\0';
     for (long i = 0; i < n && i < 512; i++) {
         if (i)
@@ -41,43 +41,44 @@ static const char *moves_of(tw_game g, int rules, const char *text)
 }
 
 /* The position after `move` (checks that unmake restores the position). */
-static const char *after(tw_game g, int rules, const char *text, const char *move)
+static const char *after(cd_tw_game g, int rules, const char *text, const char *move)
 {
-    static char out[TW_POS_TEXT];
-    tw_pos p, q;
-    tw_move m;
+    static char out[CD_TW_POS_TEXT];
+    cd_tw_pos p, q;
+    cd_tw_move m;
     char err[400];
-    if (tw_parse(&p, g, text, err, sizeof err) || (rules >= 0 && (p.rules = (uint8_t)rules, 0)) ||
-        tw_move_parse(&p, move, &m, err, sizeof err)) {
+    if (cd_tw_parse(&p, g, text, err, sizeof err) ||
+        (rules >= 0 && (p.rules = (uint8_t)rules, 0)) ||
+        cd_tw_move_parse(&p, move, &m, err, sizeof err)) {
         snprintf(out, sizeof out, "error: %s", err);
         return out;
     }
     q = p;
-    tw_make(&p, &m);
-    CHECK(tw_pos_check(&p, NULL, 0) == 0);
-    tw_format(&p, out, sizeof out);
-    tw_unmake(&p, &m);
+    cd_tw_make(&p, &m);
+    CHECK(cd_tw_pos_check(&p, NULL, 0) == CD_OK);
+    cd_tw_format(&p, out, sizeof out);
+    cd_tw_unmake(&p, &m);
     CHECK(!memcmp(&p, &q, sizeof p));
     return out;
 }
 
-static const char *parse_error(tw_game g, const char *text)
+static const char *parse_error(cd_tw_game g, const char *text)
 {
     static char err[512];
-    tw_pos p;
+    cd_tw_pos p;
     strcpy(err, "(accepted)");
-    tw_parse(&p, g, text, err, sizeof err);
+    cd_tw_parse(&p, g, text, err, sizeof err);
     return err;
 }
 
-static const char *move_error(tw_game g, const char *pos, const char *move)
+static const char *move_error(cd_tw_game g, const char *pos, const char *move)
 {
     static char err[512];
-    tw_pos p;
-    tw_move m;
+    cd_tw_pos p;
+    cd_tw_move m;
     strcpy(err, "(accepted)");
-    if (tw_parse(&p, g, pos, err, sizeof err) == 0)
-        tw_move_parse(&p, move, &m, err, sizeof err);
+    if (cd_tw_parse(&p, g, pos, err, sizeof err) == CD_OK)
+        cd_tw_move_parse(&p, move, &m, err, sizeof err);
     return err;
 }
 
@@ -95,89 +96,107 @@ static const char *move_error(tw_game g, const char *pos, const char *move)
 
 static void test_text(void)
 {
-    tw_pos p;
-    char buf[TW_POS_TEXT], err[512];
-    tw_start(&p, TW_BASHNI);
-    tw_format(&p, buf, sizeof buf);
+    cd_tw_pos p;
+    char buf[CD_TW_POS_TEXT], err[512];
+    cd_tw_start(&p, CD_TW_BASHNI);
+    cd_tw_format(&p, buf, sizeof buf);
     CHECK_STR(buf, "W:a1=w,c1=w,e1=w,g1=w,b2=w,d2=w,f2=w,h2=w,a3=w,c3=w,e3=w,g3=w,"
                    "b6=b,d6=b,f6=b,h6=b,a7=b,c7=b,e7=b,g7=b,b8=b,d8=b,f8=b,h8=b");
-    tw_start(&p, TW_LASKER);
-    tw_format(&p, buf, sizeof buf);
+    cd_tw_start(&p, CD_TW_LASKER);
+    cd_tw_format(&p, buf, sizeof buf);
     CHECK_STR(buf, "W:a1=w,c1=w,e1=w,g1=w,b2=w,d2=w,f2=w,a3=w,c3=w,e3=w,g3=w,"
                    "a5=b,c5=b,e5=b,g5=b,b6=b,d6=b,f6=b,a7=b,c7=b,e7=b,g7=b");
-    CHECK(tw_pieces(&p, 0) == 11 && tw_pieces(&p, 1) == 11);
+    CHECK(cd_tw_pieces(&p, 0) == 11 && cd_tw_pieces(&p, 1) == 11);
 
     /* round trips; input in any order, output sorted by square */
     static const struct {
-        tw_game g;
+        cd_tw_game g;
         const char *in, *out;
     } rt[] = {
-        {TW_BASHNI, "W:a1=w,c1=wbb,e5=B", "W:a1=w,c1=wbb,e5=B"},
-        {TW_BASHNI, "B:h8=Bw,e5=B,a1=wWbB", "B:a1=wWbB,e5=B,h8=Bw"},
-        {TW_BASHNI, "W:", "W:"},
-        {TW_LASKER, "B:g7=W,a1=b,d4=wwbb", "B:a1=b,d4=wwbb,g7=W"},
-        {TW_LASKER, "W:g1=bbbbbbbbbbb", "W:g1=bbbbbbbbbbb"},
+        {CD_TW_BASHNI, "W:a1=w,c1=wbb,e5=B", "W:a1=w,c1=wbb,e5=B"},
+        {CD_TW_BASHNI, "B:h8=Bw,e5=B,a1=wWbB", "B:a1=wWbB,e5=B,h8=Bw"},
+        {CD_TW_BASHNI, "W:", "W:"},
+        {CD_TW_LASKER, "B:g7=W,a1=b,d4=wwbb", "B:a1=b,d4=wwbb,g7=W"},
+        {CD_TW_LASKER, "W:g1=bbbbbbbbbbb", "W:g1=bbbbbbbbbbb"},
     };
     for (size_t i = 0; i < sizeof rt / sizeof rt[0]; i++) {
-        CHECK(tw_parse(&p, rt[i].g, rt[i].in, err, sizeof err) == 0);
-        CHECK(tw_pos_check(&p, err, sizeof err) == 0);
-        tw_format(&p, buf, sizeof buf);
+        CHECK(cd_tw_parse(&p, rt[i].g, rt[i].in, err, sizeof err) == CD_OK);
+        CHECK(cd_tw_pos_check(&p, err, sizeof err) == CD_OK);
+        cd_tw_format(&p, buf, sizeof buf);
         CHECK_STR(buf, rt[i].out);
     }
     /* squares */
-    CHECK(tw_square_at(TW_BASHNI, 0, 0) == 0 && tw_square_at(TW_BASHNI, 7, 7) == 31);
-    CHECK(tw_square_at(TW_BASHNI, 1, 0) == -1);
-    CHECK(tw_square_at(TW_LASKER, 6, 0) == 3 && tw_square_at(TW_LASKER, 1, 1) == 4);
-    CHECK(tw_square_at(TW_LASKER, 6, 6) == 24 && tw_square_at(TW_LASKER, 7, 7) == -1);
-    for (int g = 0; g < TW_GAME_COUNT; g++)
-        for (int sq = 0; sq < tw_squares((tw_game)g); sq++)
-            CHECK(tw_square_at((tw_game)g, tw_square_file((tw_game)g, sq),
-                               tw_square_rank((tw_game)g, sq)) == sq);
-    tw_game g;
-    CHECK(tw_game_find("lasca", &g) == 0 && g == TW_LASKER);
-    CHECK(tw_game_find("bashni", &g) == 0 && g == TW_BASHNI);
-    CHECK(tw_game_find("chess", &g) == -1);
+    CHECK(cd_tw_square_at(CD_TW_BASHNI, 0, 0) == 0 && cd_tw_square_at(CD_TW_BASHNI, 7, 7) == 31);
+    CHECK(cd_tw_square_at(CD_TW_BASHNI, 1, 0) == -1);
+    CHECK(cd_tw_square_at(CD_TW_LASKER, 6, 0) == 3 && cd_tw_square_at(CD_TW_LASKER, 1, 1) == 4);
+    CHECK(cd_tw_square_at(CD_TW_LASKER, 6, 6) == 24 && cd_tw_square_at(CD_TW_LASKER, 7, 7) == -1);
+    for (int g = 0; g < CD_TW_GAME_COUNT; g++)
+        for (int sq = 0; sq < cd_tw_squares((cd_tw_game)g); sq++)
+            CHECK(cd_tw_square_at((cd_tw_game)g, cd_tw_square_file((cd_tw_game)g, sq),
+                                  cd_tw_square_rank((cd_tw_game)g, sq)) == sq);
+    cd_tw_game g;
+    CHECK(cd_tw_game_find("lasca", &g) == CD_OK && g == CD_TW_LASKER);
+    CHECK(cd_tw_game_find("bashni", &g) == CD_OK && g == CD_TW_BASHNI);
+    CHECK(cd_tw_game_find("chess", &g) == CD_ERR_VARIANT);
+
+    /* the error codes (include/condraughts.h) */
+    CHECK(cd_tw_parse(&p, CD_TW_BASHNI, "X:a1=w", NULL, 0) == CD_ERR_FEN);
+    CHECK(cd_tw_parse(&p, CD_TW_BASHNI, "W:a1=wwwwwwwwwwwww", NULL, 0) == CD_ERR_POSITION);
+    CHECK(cd_tw_parse(&p, CD_TW_GAME_COUNT, "W:a1=w", NULL, 0) == CD_ERR_VARIANT);
+    CHECK(cd_tw_parse(&p, CD_TW_BASHNI, NULL, NULL, 0) == CD_ERR_ARG);
+    cd_tw_start(&p, CD_TW_BASHNI);
+    cd_tw_move m;
+    CHECK(cd_tw_move_parse(&p, "c3-z9", &m, NULL, 0) == CD_ERR_MOVE);
+    CHECK(cd_tw_move_parse(&p, "c3-c4", &m, NULL, 0) == CD_ERR_MOVE);
+    CHECK(cd_tw_move_parse(&p, "c3-b2", &m, NULL, 0) == CD_ERR_ILLEGAL);
+    CHECK(cd_tw_move_parse(&p, NULL, &m, NULL, 0) == CD_ERR_ARG);
+    CHECK(cd_tw_move_parse(&p, "c3-d4", &m, NULL, 0) == CD_OK);
+    cd_tw_clear(&p, CD_TW_BASHNI);
+    CHECK(cd_tw_set_stack(&p, 0, "wq") == CD_ERR_ARG && cd_tw_set_stack(&p, 32, "w") == CD_ERR_ARG);
+    CHECK(cd_tw_set_stack(&p, 0, "wb") == CD_OK && cd_tw_pos_check(&p, NULL, 0) == CD_OK);
+    p.kings ^= 1;
+    CHECK(cd_tw_pos_check(&p, NULL, 0) == CD_ERR_POSITION);
 
     /* malformed position text: what and where */
-    CHECK_HAS(parse_error(TW_BASHNI, ""), "side to move must be W or B");
-    CHECK_HAS(parse_error(TW_BASHNI, "X:a1=w"), "column 1: the side to move must be W or B");
-    CHECK_HAS(parse_error(TW_BASHNI, "W"), "column 2: expected ':'");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a2=w"), "'a2' is not a playing square");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:i1=w"), "column 3: expected a square (file a-h)");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a9=w"), "'a9' is not on the 8x8 board");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a=w"), "expected a rank");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1=wx"), "column 7: 'x' is not a piece");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1="), "empty stack for square 'a1'");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1=w,c1=b,a1=b"), "column 13: square 'a1' given twice");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1=w,"), "a square must follow ','");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1w"), "expected '=' after square 'a1'");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1=wwwwwwwbbb,c1=wwwwww"),
+    CHECK_HAS(parse_error(CD_TW_BASHNI, ""), "side to move must be W or B");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "X:a1=w"), "column 1: the side to move must be W or B");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W"), "column 2: expected ':'");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a2=w"), "'a2' is not a playing square");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:i1=w"), "column 3: expected a square (file a-h)");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a9=w"), "'a9' is not on the 8x8 board");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a=w"), "expected a rank");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1=wx"), "column 7: 'x' is not a piece");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1="), "empty stack for square 'a1'");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1=w,c1=b,a1=b"), "column 13: square 'a1' given twice");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1=w,"), "a square must follow ','");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1w"), "expected '=' after square 'a1'");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1=wwwwwwwbbb,c1=wwwwww"),
               "13 white pieces, more than the 12 of a set");
-    CHECK_HAS(parse_error(TW_LASKER, "W:h8=w"), "file a-g");
-    CHECK_HAS(parse_error(TW_LASKER, "W:b1=w"), "'b1' is not a playing square");
-    CHECK_HAS(parse_error(TW_LASKER, "B:a1=bbbbbbbbbbbb"), "12 black pieces, more than the 11");
-    CHECK_HAS(parse_error(TW_BASHNI, "W:a1=w;c1=w"), "';' is not a piece");
+    CHECK_HAS(parse_error(CD_TW_LASKER, "W:h8=w"), "file a-g");
+    CHECK_HAS(parse_error(CD_TW_LASKER, "W:b1=w"), "'b1' is not a playing square");
+    CHECK_HAS(parse_error(CD_TW_LASKER, "B:a1=bbbbbbbbbbbb"), "12 black pieces, more than the 11");
+    CHECK_HAS(parse_error(CD_TW_BASHNI, "W:a1=w;c1=w"), "';' is not a piece");
 
     /* move text */
     const char *start = "W:c3=w,f6=b";
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3-d9"), "column 4: expected a square");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3"), "needs at least two squares");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3-d4-e5"), "a quiet move is from-to");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3:d4-e5"), "mixed '-' and ':'");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3/d4"), "expected '-' or ':'");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c4-d5"), "'c4' is not a playing square");
-    CHECK_HAS(move_error(TW_BASHNI, start, "c3-c5"), "move 'c3-c5' is not legal here");
-    CHECK_HAS(move_error(TW_BASHNI, start, ""), "expected a square");
-    CHECK_HAS(move_error(TW_BASHNI, "W:c3=w,d4=b", "c3-b4"), "(a capture is compulsory)");
-    CHECK_STR(move_error(TW_BASHNI, start, "c3-d4"), "(accepted)");
-    CHECK_STR(move_error(TW_BASHNI, "W:c3=w,d4=b", "c3xe5"), "(accepted)");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3-d9"), "column 4: expected a square");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3"), "needs at least two squares");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3-d4-e5"), "a quiet move is from-to");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3:d4-e5"), "mixed '-' and ':'");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3/d4"), "expected '-' or ':'");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c4-d5"), "'c4' is not a playing square");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, "c3-c5"), "move 'c3-c5' is not legal here");
+    CHECK_HAS(move_error(CD_TW_BASHNI, start, ""), "expected a square");
+    CHECK_HAS(move_error(CD_TW_BASHNI, "W:c3=w,d4=b", "c3-b4"), "(a capture is compulsory)");
+    CHECK_STR(move_error(CD_TW_BASHNI, start, "c3-d4"), "(accepted)");
+    CHECK_STR(move_error(CD_TW_BASHNI, "W:c3=w,d4=b", "c3xe5"), "(accepted)");
 }
 
 /* ---------------------------------------------------------------- rules */
 
 static void test_rules(void)
 {
-    const int B = TW_BASHNI, L = TW_LASKER;
+    const int B = CD_TW_BASHNI, L = CD_TW_LASKER;
     /* start: Russian draughts moves (no capture is possible in the first 4 plies) */
     CHECK_STR(moves_of(B, -1, "W:a3=w,c3=w,e3=w,g3=w"),
               "a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4");
@@ -189,7 +208,7 @@ static void test_rules(void)
 
     /* capturing takes the top piece only, to the bottom of the capturing tower */
     CHECK_STR(after(B, -1, "W:c3=w,d4=bwb", "c3:e5"), "B:d4=wb,e5=wb");
-    CHECK_STR(after(B, TW_RULE_REJUMP, "W:c3=wb,d4=bb,h8=w", "c3:e5:c3"), "B:c3=wbbb,h8=w");
+    CHECK_STR(after(B, CD_TW_RULE_REJUMP, "W:c3=wb,d4=bb,h8=w", "c3:e5:c3"), "B:c3=wbbb,h8=w");
     /* liberation: the piece under the captured top is free again, and keeps its rank */
     CHECK_STR(after(B, -1, "W:c3=w,d4=bW", "c3:e5"), "B:d4=W,e5=wb");
     /* the liberated piece is White's own: it cannot be jumped again */
@@ -202,13 +221,13 @@ static void test_rules(void)
     CHECK_STR(moves_of(B, 0, "W:c3=w,d4=bb"), "c3:e5");
     /* ... under "rejump" a reduced tower whose top is still an enemy piece may be jumped again
      * in the same move: here the man goes back and forth */
-    CHECK_STR(moves_of(B, TW_RULE_REJUMP, "W:c3=w,d4=bb"), "c3:e5:c3");
-    CHECK_STR(after(B, TW_RULE_REJUMP, "W:c3=w,d4=bb", "c3:e5:c3"), "B:c3=wbb");
-    CHECK_STR(moves_of(B, TW_RULE_REJUMP, "W:c3=w,d4=bbb"), "c3:e5:c3:e5");
+    CHECK_STR(moves_of(B, CD_TW_RULE_REJUMP, "W:c3=w,d4=bb"), "c3:e5:c3");
+    CHECK_STR(after(B, CD_TW_RULE_REJUMP, "W:c3=w,d4=bb", "c3:e5:c3"), "B:c3=wbb");
+    CHECK_STR(moves_of(B, CD_TW_RULE_REJUMP, "W:c3=w,d4=bbb"), "c3:e5:c3:e5");
     /* Lasca: a column may not be jumped twice (lasca.org), even by an officer */
     CHECK_STR(moves_of(L, -1, "W:c3=W,d4=bb"), "c3:e5");
     CHECK_STR(after(L, -1, "W:c3=W,d4=bb", "c3:e5"), "B:d4=b,e5=Wb");
-    CHECK_STR(moves_of(L, TW_RULE_REJUMP, "W:c3=W,d4=bb"), "c3:e5:c3");
+    CHECK_STR(moves_of(L, CD_TW_RULE_REJUMP, "W:c3=W,d4=bb"), "c3:e5:c3");
 
     /* "turkish" (Bashni default): a jumped square blocks until the move ends, even when its
      * single piece was taken; the king's own origin is free. Under "once" and "rejump" a
@@ -220,7 +239,7 @@ static void test_rules(void)
     CHECK_STR(after(B, -1, "W:c3=w,d4=b,f4=b,f2=b,d2=b", "c3:e1:g3:e5:c3"), "B:c3=wbbbb");
     CHECK_STR(moves_of(B, 0, "W:c3=W,d4=b,f6=b,b2=b"),
               "c3:a1:e5:g7 c3:a1:e5:h8 c3:e5:a1:g7 c3:e5:a1:h8 c3:e5:g7:a1 c3:e5:h8:a1");
-    CHECK_STR(moves_of(B, TW_RULE_REJUMP, "W:c3=W,d4=b,f6=b,b2=b"),
+    CHECK_STR(moves_of(B, CD_TW_RULE_REJUMP, "W:c3=W,d4=b,f6=b,b2=b"),
               "c3:a1:e5:g7 c3:a1:e5:h8 c3:e5:a1:g7 c3:e5:a1:h8 c3:e5:g7:a1 c3:e5:h8:a1");
     CHECK_STR(after(B, 0, "W:c3=W,d4=b,f6=b,b2=b", "c3:e5:a1:g7"), "B:g7=Wbbb");
     CHECK_STR(after(B, -1, "W:c3=W,d4=b,f6=b,b2=b", "c3:e5:h8"), "B:b2=b,h8=Wbb");
@@ -262,15 +281,16 @@ static void test_rules(void)
     CHECK_STR(moves_of(B, -1, "W:c1=w,d2=b,f4=b,a3=w,b4=b"), "a3:c5 c1:e3:g5");
 
     /* a side with no move loses: no pieces, or all blocked */
-    tw_pos p;
-    tw_parse(&p, TW_BASHNI, "W:h8=b", NULL, 0);
-    CHECK(tw_game_over(&p));
-    tw_parse(&p, TW_BASHNI, "W:a1=w,b2=b,c3=b", NULL, 0);
-    CHECK(tw_game_over(&p));
-    tw_parse(&p, TW_LASKER, "W:a7=w,g1=b", NULL, 0); /* a soldier on the far row (liberated) */
-    CHECK(tw_game_over(&p));
-    tw_start(&p, TW_LASKER);
-    CHECK(!tw_game_over(&p));
+    cd_tw_pos p;
+    cd_tw_parse(&p, CD_TW_BASHNI, "W:h8=b", NULL, 0);
+    CHECK(cd_tw_game_over(&p));
+    cd_tw_parse(&p, CD_TW_BASHNI, "W:a1=w,b2=b,c3=b", NULL, 0);
+    CHECK(cd_tw_game_over(&p));
+    cd_tw_parse(&p, CD_TW_LASKER, "W:a7=w,g1=b", NULL,
+                0); /* a soldier on the far row (liberated) */
+    CHECK(cd_tw_game_over(&p));
+    cd_tw_start(&p, CD_TW_LASKER);
+    CHECK(!cd_tw_game_over(&p));
 }
 
 /* ---------------------------------------------------------------- random games */
@@ -285,9 +305,9 @@ static uint64_t next_rand(void)
 }
 
 /* At most two colour layers in a tower (lasca.org: no white-black-white). */
-static int layered(const tw_pos *p)
+static int layered(const cd_tw_pos *p)
 {
-    for (int sq = 0; sq < tw_squares((tw_game)p->game); sq++) {
+    for (int sq = 0; sq < cd_tw_squares((cd_tw_game)p->game); sq++) {
         int changes = 0;
         for (int k = 1; k < p->height[sq]; k++)
             changes += (p->stack[sq] >> (2 * k) & 1) != (p->stack[sq] >> (2 * k - 2) & 1);
@@ -302,51 +322,51 @@ static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
 static void test_games(int games)
 {
     long positions = 0, most = 0;
-    for (int g = 0; g < TW_GAME_COUNT; g++)
+    for (int g = 0; g < CD_TW_GAME_COUNT; g++)
         for (int r = 0; r < 3; r++) {
-            int rules = r == 0 ? 0 : r == 1 ? (int)TW_RULE_REJUMP : (int)TW_RULE_BLOCK;
+            int rules = r == 0 ? 0 : r == 1 ? (int)CD_TW_RULE_REJUMP : (int)CD_TW_RULE_BLOCK;
             for (int game = 0; game < games; game++) {
-                tw_pos p;
-                tw_start(&p, (tw_game)g);
+                cd_tw_pos p;
+                cd_tw_start(&p, (cd_tw_game)g);
                 if (rules >= 0)
                     p.rules = (uint8_t)rules;
                 for (int ply = 0; ply < 300; ply++) {
                     positions++;
-                    char err[256], text[TW_POS_TEXT];
-                    if (tw_pos_check(&p, err, sizeof err)) {
+                    char err[256], text[CD_TW_POS_TEXT];
+                    if (cd_tw_pos_check(&p, err, sizeof err)) {
                         CHECK_STR(err, "");
                         break;
                     }
                     CHECK(layered(&p));
-                    CHECK(tw_pieces(&p, 0) == tw_set_size((tw_game)g));
-                    CHECK(tw_pieces(&p, 1) == tw_set_size((tw_game)g));
+                    CHECK(cd_tw_pieces(&p, 0) == cd_tw_set_size((cd_tw_game)g));
+                    CHECK(cd_tw_pieces(&p, 1) == cd_tw_set_size((cd_tw_game)g));
                     /* text round trip */
-                    tw_pos q;
-                    tw_format(&p, text, sizeof text);
-                    CHECK(tw_parse(&q, (tw_game)g, text, err, sizeof err) == 0);
+                    cd_tw_pos q;
+                    cd_tw_format(&p, text, sizeof text);
+                    CHECK(cd_tw_parse(&q, (cd_tw_game)g, text, err, sizeof err) == CD_OK);
                     q.rules = p.rules;
                     CHECK(!memcmp(&p, &q, sizeof p));
-                    tw_move *moves;
-                    long n = tw_generate_all(&p, &moves);
-                    CHECK(n >= 0);
+                    cd_tw_move *moves;
+                    long n;
+                    CHECK(cd_tw_generate_all(&p, &moves, &n) == CD_OK);
                     if (n > most)
                         most = n;
-                    CHECK(tw_game_over(&p) == (n == 0));
-                    CHECK((uint64_t)n == tw_perft(&p, 1));
+                    CHECK(cd_tw_game_over(&p) == (n == 0));
+                    CHECK((uint64_t)n == cd_tw_perft(&p, 1));
                     if (n <= 0) {
                         free(moves);
                         break;
                     }
-                    char(*texts)[TW_MOVE_TEXT] = malloc((size_t)n * sizeof *texts);
+                    char(*texts)[CD_TW_MOVE_TEXT] = malloc((size_t)n * sizeof *texts);
                     /* every move's text reads back as that move; make/unmake restore */
                     for (long i = 0; i < n; i++) {
-                        tw_move m;
-                        tw_move_text((tw_game)g, &moves[i], texts[i], TW_MOVE_TEXT);
-                        CHECK(tw_move_parse(&p, texts[i], &m, err, sizeof err) == 0);
+                        cd_tw_move m;
+                        cd_tw_move_text((cd_tw_game)g, &moves[i], texts[i], CD_TW_MOVE_TEXT);
+                        CHECK(cd_tw_move_parse(&p, texts[i], &m, err, sizeof err) == CD_OK);
                         CHECK(!memcmp(&m, &moves[i], sizeof m));
                         q = p;
-                        tw_make(&q, &moves[i]);
-                        tw_unmake(&q, &moves[i]);
+                        cd_tw_make(&q, &moves[i]);
+                        cd_tw_unmake(&q, &moves[i]);
                         CHECK(!memcmp(&p, &q, sizeof p));
                         /* captures are compulsory: all moves are captures or none is */
                         CHECK(!moves[i].njumps == !moves[0].njumps);
@@ -356,7 +376,7 @@ static void test_games(int games)
                     for (long i = 1; i < n; i++)
                         CHECK(strcmp(texts[i - 1], texts[i]) < 0);
                     free(texts);
-                    tw_make(&p, &moves[next_rand() % (uint64_t)n]);
+                    cd_tw_make(&p, &moves[next_rand() % (uint64_t)n]);
                     free(moves);
                 }
             }
@@ -391,27 +411,27 @@ static void test_perft(const char *file, uint64_t max_nodes)
                 *--e = '\0';
             fields[nf++] = tok;
         }
-        tw_game g;
-        tw_pos p;
+        cd_tw_game g;
+        cd_tw_pos p;
         char err[512];
-        if (nf < 4 || tw_game_find(fields[0], &g)) {
+        if (nf < 4 || cd_tw_game_find(fields[0], &g)) {
             fprintf(stderr, "%s: bad line %d\n", file, lines);
             failures++;
             continue;
         }
         if (!strcmp(fields[2], "start"))
-            tw_start(&p, g);
-        else if (tw_parse(&p, g, fields[2], err, sizeof err)) {
+            cd_tw_start(&p, g);
+        else if (cd_tw_parse(&p, g, fields[2], err, sizeof err)) {
             fprintf(stderr, "%s: %s\n", file, err);
             failures++;
             continue;
         }
         if (!strcmp(fields[1], "rejump"))
-            p.rules = TW_RULE_REJUMP;
+            p.rules = CD_TW_RULE_REJUMP;
         else if (!strcmp(fields[1], "once"))
             p.rules = 0;
         else if (!strcmp(fields[1], "turkish"))
-            p.rules = TW_RULE_BLOCK;
+            p.rules = CD_TW_RULE_BLOCK;
         else if (strcmp(fields[1], "default")) {
             fprintf(stderr, "%s: line %d: unknown rule '%s'\n", file, lines, fields[1]);
             failures++;
@@ -424,7 +444,7 @@ static void test_perft(const char *file, uint64_t max_nodes)
                 continue;
             if (want > max_nodes)
                 break;
-            uint64_t got = tw_perft(&p, d);
+            uint64_t got = cd_tw_perft(&p, d);
             checks++;
             run++;
             if (got != want) {

@@ -31,17 +31,17 @@ static uint64_t next_rand(void)
 }
 
 #define MAXM 200000
-static char ours[MAXM][TW_MOVE_TEXT], theirs[MAXM][TREF_MOVE_LEN];
+static char ours[MAXM][CD_TW_MOVE_TEXT], theirs[MAXM][TREF_MOVE_LEN];
 
 static int verbose;
 static long mismatches, compared, default_differs;
 
 /* Compare the move lists of one position; returns the number of moves (-1 on a mismatch). */
-static long compare_moves(const char *game, tw_pos *p)
+static long compare_moves(const char *game, cd_tw_pos *p)
 {
-    char text[TW_POS_TEXT], err[512];
-    tw_format(p, text, sizeof text);
-    long n = tw_move_texts(p, ours, MAXM);
+    char text[CD_TW_POS_TEXT], err[512];
+    cd_tw_format(p, text, sizeof text);
+    long n = cd_tw_move_texts(p, ours, MAXM);
     int m = tref_moves(game, text, theirs, MAXM, err, sizeof err);
     compared++;
     int same = m >= 0 && n == m;
@@ -69,14 +69,14 @@ static long compare_moves(const char *game, tw_pos *p)
 }
 
 /* The position after one move, both ways. */
-static void compare_play(const char *game, tw_pos *p, const tw_move *mv)
+static void compare_play(const char *game, cd_tw_pos *p, const cd_tw_move *mv)
 {
-    char text[TW_POS_TEXT], move[TW_MOVE_TEXT], a[TW_POS_TEXT], b[1024], err[512];
-    tw_format(p, text, sizeof text);
-    tw_move_text((tw_game)p->game, mv, move, sizeof move);
-    tw_pos q = *p;
-    tw_make(&q, mv);
-    tw_format(&q, a, sizeof a);
+    char text[CD_TW_POS_TEXT], move[CD_TW_MOVE_TEXT], a[CD_TW_POS_TEXT], b[1024], err[512];
+    cd_tw_format(p, text, sizeof text);
+    cd_tw_move_text((cd_tw_game)p->game, mv, move, sizeof move);
+    cd_tw_pos q = *p;
+    cd_tw_make(&q, mv);
+    cd_tw_format(&q, a, sizeof a);
     checks++;
     if (tref_play(game, text, move, b, sizeof b, err, sizeof err) || strcmp(a, b)) {
         failures++;
@@ -87,12 +87,12 @@ static void compare_play(const char *game, tw_pos *p, const tw_move *mv)
     }
 }
 
-static void compare_perft(const char *game, tw_pos *p, int depth)
+static void compare_perft(const char *game, cd_tw_pos *p, int depth)
 {
-    char text[TW_POS_TEXT], err[512];
-    tw_format(p, text, sizeof text);
+    char text[CD_TW_POS_TEXT], err[512];
+    cd_tw_format(p, text, sizeof text);
     for (int d = 1; d <= depth; d++) {
-        uint64_t a = tw_perft(p, d);
+        uint64_t a = cd_tw_perft(p, d);
         long long b = tref_perft(game, text, d, err, sizeof err);
         checks++;
         if (b < 0 || (uint64_t)b != a) {
@@ -112,14 +112,14 @@ static void random_positions(long count)
 {
     long n = 0;
     for (long it = 0; it < count; it++) {
-        tw_game g = (tw_game)(it & 1);
-        int set = tw_set_size(g), cnt[2] = {0, 0};
-        tw_pos p;
-        tw_clear(&p, g);
+        cd_tw_game g = (cd_tw_game)(it & 1);
+        int set = cd_tw_set_size(g), cnt[2] = {0, 0};
+        cd_tw_pos p;
+        cd_tw_clear(&p, g);
         p.side = (uint8_t)(next_rand() & 1);
         int towers = 2 + (int)(next_rand() % 10);
         for (int i = 0; i < towers; i++) {
-            int sq = (int)(next_rand() % (uint64_t)tw_squares(g)), h = 0;
+            int sq = (int)(next_rand() % (uint64_t)cd_tw_squares(g)), h = 0;
             char st[8];
             for (int k = 1 + (int)(next_rand() % 5); k > 0; k--) {
                 int c = (int)(next_rand() & 1);
@@ -130,14 +130,14 @@ static void random_positions(long count)
             }
             st[h] = '\0';
             if (h)
-                tw_set_stack(&p, sq, st);
+                cd_tw_set_stack(&p, sq, st);
         }
-        if (compare_moves(tw_game_name(g), &p) <= 0)
+        if (compare_moves(cd_tw_game_name(g), &p) <= 0)
             continue;
-        tw_move *moves;
-        long all = tw_generate_all(&p, &moves);
-        if (all > 0)
-            compare_play(tw_game_name(g), &p, &moves[next_rand() % (uint64_t)all]);
+        cd_tw_move *moves;
+        long all;
+        if (cd_tw_generate_all(&p, &moves, &all) == CD_OK && all > 0)
+            compare_play(cd_tw_game_name(g), &p, &moves[next_rand() % (uint64_t)all]);
         free(moves);
         n++;
     }
@@ -163,33 +163,33 @@ int main(int argc, char **argv)
         }
     }
     rng = seed * 2654435761u + 1;
-    for (int g = 0; g < TW_GAME_COUNT; g++) {
-        const char *game = tw_game_name((tw_game)g);
-        unsigned rules = tw_default_rules((tw_game)g);
+    for (int g = 0; g < CD_TW_GAME_COUNT; g++) {
+        const char *game = cd_tw_game_name((cd_tw_game)g);
+        unsigned rules = cd_tw_default_rules((cd_tw_game)g);
         long positions = 0, longest = 0;
-        tw_pos probes[8];
+        cd_tw_pos probes[8];
         int nprobes = 0;
         for (int k = 0; k < games; k++) {
-            tw_pos p;
-            tw_start(&p, (tw_game)g);
+            cd_tw_pos p;
+            cd_tw_start(&p, (cd_tw_game)g);
             p.rules = (uint8_t)rules;
             for (int ply = 0; ply < 250; ply++) {
                 long n = compare_moves(game, &p);
                 positions++;
                 if (n > longest)
                     longest = n;
-                if (g == TW_BASHNI) {
+                if (g == CD_TW_BASHNI) {
                     /* information: does "rejump" give other moves here? */
-                    tw_pos d = p;
-                    d.rules = TW_RULE_REJUMP;
-                    uint64_t a = tw_perft(&p, 1), b = tw_perft(&d, 1);
+                    cd_tw_pos d = p;
+                    d.rules = CD_TW_RULE_REJUMP;
+                    uint64_t a = cd_tw_perft(&p, 1), b = cd_tw_perft(&d, 1);
                     if (a != b)
                         default_differs++;
                     else {
-                        static char t1[512][TW_MOVE_TEXT], t2[512][TW_MOVE_TEXT];
+                        static char t1[512][CD_TW_MOVE_TEXT], t2[512][CD_TW_MOVE_TEXT];
                         if (a <= 512) {
-                            tw_move_texts(&p, t1, 512);
-                            tw_move_texts(&d, t2, 512);
+                            cd_tw_move_texts(&p, t1, 512);
+                            cd_tw_move_texts(&d, t2, 512);
                             for (uint64_t i = 0; i < a; i++)
                                 if (strcmp(t1[i], t2[i])) {
                                     default_differs++;
@@ -200,15 +200,15 @@ int main(int argc, char **argv)
                 }
                 if (n <= 0)
                     break;
-                tw_move *moves;
-                long all = tw_generate_all(&p, &moves);
-                if (all <= 0) {
+                cd_tw_move *moves;
+                long all;
+                if (cd_tw_generate_all(&p, &moves, &all) != CD_OK || !all) {
                     free(moves);
                     break;
                 }
-                const tw_move *mv = &moves[next_rand() % (uint64_t)all];
+                const cd_tw_move *mv = &moves[next_rand() % (uint64_t)all];
                 compare_play(game, &p, mv);
-                tw_make(&p, mv);
+                cd_tw_make(&p, mv);
                 free(moves);
                 if (ply == 30 + 7 * k && nprobes < 8)
                     probes[nprobes++] = p;
@@ -216,14 +216,14 @@ int main(int argc, char **argv)
         }
         printf("%s: %ld positions from %d random games compared (most moves %ld)\n", game,
                positions, games, longest);
-        tw_pos s;
-        tw_start(&s, (tw_game)g);
+        cd_tw_pos s;
+        cd_tw_start(&s, (cd_tw_game)g);
         s.rules = (uint8_t)rules;
-        compare_perft(game, &s, g == TW_BASHNI ? depth : depth + 4);
+        compare_perft(game, &s, g == CD_TW_BASHNI ? depth : depth + 4);
         for (int i = 0; i < nprobes; i++)
-            compare_perft(game, &probes[i], g == TW_BASHNI ? depth - 3 : depth - 2);
+            compare_perft(game, &probes[i], g == CD_TW_BASHNI ? depth - 3 : depth - 2);
         printf("%s: perft from the start to depth %d and from %d game positions agree%s\n", game,
-               g == TW_BASHNI ? depth : depth + 4, nprobes, failures ? " (NOT: see above)" : "");
+               g == CD_TW_BASHNI ? depth : depth + 4, nprobes, failures ? " (NOT: see above)" : "");
     }
     random_positions(20L * games);
     printf("bashni: the rule \"rejump\" would give other moves in %ld of the game positions\n",

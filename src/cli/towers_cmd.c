@@ -18,7 +18,7 @@
 #define die(...) cli_die("condraughts: towers ", __VA_ARGS__)
 
 typedef struct topts {
-    tw_game game;
+    cd_tw_game game;
     const char *pos;
     int rules; /* -1 = the game's default */
     int divide;
@@ -33,9 +33,9 @@ static const struct {
     const char *name;
     int rules;
 } rule_names[] = {
-    {"rejump", TW_RULE_REJUMP},
+    {"rejump", CD_TW_RULE_REJUMP},
     {"once", 0},
-    {"turkish", TW_RULE_BLOCK},
+    {"turkish", CD_TW_RULE_BLOCK},
 };
 
 enum { O_GAME, O_POS, O_RULE, O_DIVIDE, O_SIDE, O_DEPTH };
@@ -123,7 +123,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     topts *o = user;
     switch (opt->id) {
     case O_GAME:
-        if (tw_game_find(v->text, &o->game))
+        if (cd_tw_game_find(v->text, &o->game) != CD_OK)
             cli_fail(o->cmd, "unknown game '%s' (bashni, lasker)", v->text);
         break;
     case O_POS: o->pos = v->text; break;
@@ -147,19 +147,19 @@ static void parse(const cli_command *cmd, int argc, char **argv, topts *o)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
-    o->game = TW_BASHNI;
+    o->game = CD_TW_BASHNI;
     o->rules = -1;
     o->nargs = cli_parse(cmd, argc, argv, set_option, o, o->args, cmd->operands ? 1 : 0);
 }
 
-static void load(const char *cmd, const topts *o, tw_pos *p)
+static void load(const char *cmd, const topts *o, cd_tw_pos *p)
 {
     if (o->pos) {
         char err[768];
-        if (tw_parse(p, o->game, o->pos, err, sizeof err))
+        if (cd_tw_parse(p, o->game, o->pos, err, sizeof err) != CD_OK)
             die("%s: %s", cmd, err);
     } else {
-        tw_start(p, o->game);
+        cd_tw_start(p, o->game);
     }
     if (o->rules >= 0)
         p->rules = (uint8_t)o->rules;
@@ -173,8 +173,8 @@ static const char *rules_name(unsigned rules)
     return "?";
 }
 
-/* tw_perft for cli_perft_depths. */
-static uint64_t count_perft(void *pos, int depth) { return tw_perft(pos, depth); }
+/* cd_tw_perft for cli_perft_depths. */
+static uint64_t count_perft(void *pos, int depth) { return cd_tw_perft(pos, depth); }
 
 static int sub_perft(int argc, char **argv)
 {
@@ -186,23 +186,23 @@ static int sub_perft(int argc, char **argv)
     long depth = strtol(o.args[0], &end, 10);
     if (*end || end == o.args[0] || depth < 0 || depth > 64)
         die("perft: bad depth '%s' (0-64)", o.args[0]);
-    tw_pos p;
+    cd_tw_pos p;
     load("perft", &o, &p);
     double t0 = cli_now();
     uint64_t total = 0;
     if (o.divide && depth >= 1) {
-        tw_move *moves;
-        long n = tw_generate_all(&p, &moves);
-        if (n < 0)
+        cd_tw_move *moves;
+        long n;
+        if (cd_tw_generate_all(&p, &moves, &n) != CD_OK)
             die("perft: out of memory");
-        char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
+        char(*text)[CD_TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
         if (!text)
             die("perft: out of memory");
         for (long i = 0; i < n; i++) {
-            tw_make(&p, &moves[i]);
-            uint64_t k = tw_perft(&p, (int)depth - 1);
-            tw_unmake(&p, &moves[i]);
-            tw_move_text((tw_game)p.game, &moves[i], text[i], TW_MOVE_TEXT);
+            cd_tw_make(&p, &moves[i]);
+            uint64_t k = cd_tw_perft(&p, (int)depth - 1);
+            cd_tw_unmake(&p, &moves[i]);
+            cd_tw_move_text((cd_tw_game)p.game, &moves[i], text[i], CD_TW_MOVE_TEXT);
             printf("%s %llu\n", text[i], (unsigned long long)k);
             total += k;
         }
@@ -216,17 +216,17 @@ static int sub_perft(int argc, char **argv)
     return 0;
 }
 
-static void print_moves(const tw_pos *p, const char *indent)
+static void print_moves(const cd_tw_pos *p, const char *indent)
 {
-    tw_move *moves;
-    long n = tw_generate_all(p, &moves);
-    if (n < 0)
+    cd_tw_move *moves;
+    long n;
+    if (cd_tw_generate_all(p, &moves, &n) != CD_OK)
         die("moves: out of memory");
     free(moves);
-    char(*text)[TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
+    char(*text)[CD_TW_MOVE_TEXT] = malloc((size_t)(n ? n : 1) * sizeof *text);
     if (!text)
         die("moves: out of memory");
-    tw_move_texts(p, text, n);
+    cd_tw_move_texts(p, text, n);
     for (long i = 0; i < n; i++)
         printf("%s%s\n", indent, text[i]);
     free(text);
@@ -236,36 +236,36 @@ static int sub_moves(int argc, char **argv)
 {
     topts o;
     parse(&moves_cmd, argc, argv, &o);
-    tw_pos p;
+    cd_tw_pos p;
     load("moves", &o, &p);
     print_moves(&p, "");
     return 0;
 }
 
 /* The board with the stacks (top first) in each cell, then every tower in full. */
-static void show(const tw_pos *p)
+static void show(const cd_tw_pos *p)
 {
-    tw_game g = (tw_game)p->game;
-    int w = tw_width(g), n = tw_squares(g), cell = 1;
+    cd_tw_game g = (cd_tw_game)p->game;
+    int w = cd_tw_width(g), n = cd_tw_squares(g), cell = 1;
     for (int sq = 0; sq < n; sq++)
         if (p->height[sq] > cell)
             cell = p->height[sq];
     if (cell > 6)
         cell = 6;
     printf("%s, %s to move, captures: %s\n",
-           g == TW_BASHNI ? "Bashni (column draughts)" : "Lasca (Lasker)",
+           g == CD_TW_BASHNI ? "Bashni (column draughts)" : "Lasca (Lasker)",
            p->side ? "Black" : "White", rules_name(p->rules));
     for (int r = w - 1; r >= 0; r--) {
         printf("%2d ", r + 1);
         for (int f = 0; f < w; f++) {
-            int sq = tw_square_at(g, f, r);
+            int sq = cd_tw_square_at(g, f, r);
             char st[64];
             if (sq < 0)
                 snprintf(st, sizeof st, " ");
             else if (!p->height[sq])
                 snprintf(st, sizeof st, ".");
             else {
-                tw_stack_text(p, sq, st, sizeof st);
+                cd_tw_stack_text(p, sq, st, sizeof st);
                 if (p->height[sq] > cell) {
                     st[cell - 1] = '+';
                     st[cell] = '\0';
@@ -283,8 +283,8 @@ static void show(const tw_pos *p)
         if (p->height[sq] < 2)
             continue;
         char name[8], st[64];
-        tw_square_name(g, sq, name, sizeof name);
-        tw_stack_text(p, sq, st, sizeof st);
+        cd_tw_square_name(g, sq, name, sizeof name);
+        cd_tw_stack_text(p, sq, st, sizeof st);
         int own = 1;
         while (own < p->height[sq] && (p->stack[sq] >> (2 * own) & 1) == (p->stack[sq] & 1))
             own++;
@@ -292,8 +292,8 @@ static void show(const tw_pos *p)
                p->stack[sq] & 1 ? "black" : "white", own, own > 1 ? "pieces" : "piece",
                p->height[sq] - own, p->height[sq] - own == 1 ? "" : "s");
     }
-    char text[TW_POS_TEXT];
-    tw_format(p, text, sizeof text);
+    char text[CD_TW_POS_TEXT];
+    cd_tw_format(p, text, sizeof text);
     printf("position %s\n", text);
 }
 
@@ -301,7 +301,7 @@ static int sub_show(int argc, char **argv)
 {
     topts o;
     parse(&show_cmd, argc, argv, &o);
-    tw_pos p;
+    cd_tw_pos p;
     load("show", &o, &p);
     show(&p);
     return 0;
@@ -311,13 +311,13 @@ static int sub_play(int argc, char **argv)
 {
     topts o;
     parse(&play_cmd, argc, argv, &o);
-    tw_pos p;
+    cd_tw_pos p;
     load("play", &o, &p);
     int depth = o.depth ? o.depth : 6;
     int human = o.side;
     printf("condraughts towers: %s. You play %s; the engine searches %d plies.\n"
            "Type a move (c3-d4, or a capture c3:e5:c7), or: moves, show, quit, help.\n\n",
-           tw_game_name((tw_game)p.game), human ? "Black" : "White", depth);
+           cd_tw_game_name((cd_tw_game)p.game), human ? "Black" : "White", depth);
     char line[1024];
     int ply = 0, shown = 0;
     for (;;) {
@@ -325,19 +325,19 @@ static int sub_play(int argc, char **argv)
             show(&p);
             shown = 1;
         }
-        if (tw_game_over(&p)) {
+        if (cd_tw_game_over(&p)) {
             printf("Game over: %s has no move, %s wins.\n", p.side ? "Black" : "White",
                    p.side ? "White" : "Black");
             return 0;
         }
         if (p.side != human) {
-            tw_search_result r;
-            tw_search(&p, depth, 4000000, &r);
-            char mv[TW_MOVE_TEXT];
-            tw_move_text((tw_game)p.game, &r.best, mv, sizeof mv);
+            cd_tw_search_result r;
+            cd_tw_search(&p, depth, 4000000, &r);
+            char mv[CD_TW_MOVE_TEXT];
+            cd_tw_move_text((cd_tw_game)p.game, &r.best, mv, sizeof mv);
             printf("%d%s %s  (engine: score %d, depth %d, %llu nodes)\n\n", ply / 2 + 1,
                    p.side ? "..." : ".", mv, r.score, r.depth, (unsigned long long)r.nodes);
-            tw_make(&p, &r.best);
+            cd_tw_make(&p, &r.best);
             ply++;
             shown = 0;
             continue;
@@ -361,16 +361,16 @@ static int sub_play(int argc, char **argv)
         } else if (!strcmp(cmd, "show")) {
             shown = 0;
         } else {
-            tw_move m;
+            cd_tw_move m;
             char err[512];
-            if (tw_move_parse(&p, cmd, &m, err, sizeof err)) {
+            if (cd_tw_move_parse(&p, cmd, &m, err, sizeof err) != CD_OK) {
                 printf("%s\n", err);
                 continue;
             }
-            char mv[TW_MOVE_TEXT];
-            tw_move_text((tw_game)p.game, &m, mv, sizeof mv);
+            char mv[CD_TW_MOVE_TEXT];
+            cd_tw_move_text((cd_tw_game)p.game, &m, mv, sizeof mv);
             printf("%d%s %s\n", ply / 2 + 1, p.side ? "..." : ".", mv);
-            tw_make(&p, &m);
+            cd_tw_make(&p, &m);
             ply++;
             shown = 0;
         }

@@ -17,10 +17,10 @@ typedef struct search {
     int aborted;
 } search;
 
-int tw_evaluate(const tw_pos *p)
+int cd_tw_evaluate(const cd_tw_pos *p)
 {
-    int game = p->game, w = tw_width((tw_game)game);
-    int king_value = game == TW_BASHNI ? 250 : 180;
+    int game = p->game, w = cd_tw_width((cd_tw_game)game);
+    int king_value = game == CD_TW_BASHNI ? 250 : 180;
     int score[2] = {0, 0};
     for (uint32_t b = p->top[0] | p->top[1]; b; b &= b - 1) {
         int sq = __builtin_ctz(b);
@@ -29,7 +29,7 @@ int tw_evaluate(const tw_pos *p)
         int c = (int)(st & 1);
         int v = (st & 2) ? king_value : 100;
         if (!(st & 2)) {
-            int rank = tw_square_rank((tw_game)game, sq);
+            int rank = cd_tw_square_rank((cd_tw_game)game, sq);
             v += 3 * (c ? w - 1 - rank : rank);
         }
         int k = 1;
@@ -43,41 +43,42 @@ int tw_evaluate(const tw_pos *p)
     return score[p->side] - score[p->side ^ 1];
 }
 
-static int negamax(search *s, tw_pos *p, int depth, int alpha, int beta, int ply, tw_move *first)
+static int negamax(search *s, cd_tw_pos *p, int depth, int alpha, int beta, int ply,
+                   cd_tw_move *first)
 {
     s->nodes++;
     if (s->max_nodes && s->nodes > s->max_nodes) {
         s->aborted = 1;
         return 0;
     }
-    tw_move *moves;
-    long n = tw_generate_all(p, &moves);
-    if (n < 0) {
+    cd_tw_move *moves;
+    long n;
+    if (cd_tw_generate_all(p, &moves, &n) != CD_OK) {
         s->aborted = 1;
         return 0;
     }
     if (!n) {
         free(moves);
-        return -TW_WIN + ply;
+        return -CD_TW_WIN + ply;
     }
     /* a capture is not a quiet position: look one ply further (at most 8 plies) */
     if (depth <= 0 && (!moves[0].njumps || depth <= -8)) {
         free(moves);
-        return tw_evaluate(p);
+        return cd_tw_evaluate(p);
     }
     if (first) /* previous iteration's best move first */
         for (long i = 0; i < n; i++)
             if (!memcmp(&moves[i], first, sizeof *first)) {
-                tw_move t = moves[0];
+                cd_tw_move t = moves[0];
                 moves[0] = moves[i];
                 moves[i] = t;
                 break;
             }
-    int best = -TW_WIN - 1;
+    int best = -CD_TW_WIN - 1;
     for (long i = 0; i < n; i++) {
-        tw_make(p, &moves[i]);
+        cd_tw_make(p, &moves[i]);
         int v = -negamax(s, p, depth - 1, -beta, -alpha, ply + 1, NULL);
-        tw_unmake(p, &moves[i]);
+        cd_tw_unmake(p, &moves[i]);
         if (s->aborted)
             break;
         if (v > best) {
@@ -94,14 +95,14 @@ static int negamax(search *s, tw_pos *p, int depth, int alpha, int beta, int ply
     return best;
 }
 
-void tw_search(const tw_pos *p0, int depth, uint64_t max_nodes, tw_search_result *out)
+void cd_tw_search(const cd_tw_pos *p0, int depth, uint64_t max_nodes, cd_tw_search_result *out)
 {
     memset(out, 0, sizeof *out);
-    tw_pos p = *p0;
-    tw_move *moves;
-    long n = tw_generate_all(&p, &moves);
-    if (n <= 0) {
-        out->score = -TW_WIN;
+    cd_tw_pos p = *p0;
+    cd_tw_move *moves;
+    long n;
+    if (cd_tw_generate_all(&p, &moves, &n) != CD_OK || !n) {
+        out->score = -CD_TW_WIN;
         free(moves);
         return;
     }
@@ -109,17 +110,17 @@ void tw_search(const tw_pos *p0, int depth, uint64_t max_nodes, tw_search_result
     out->best = moves[0];
     free(moves);
     search s = {0, max_nodes, 0};
-    tw_move best = out->best;
+    cd_tw_move best = out->best;
     for (int d = 1; d <= depth; d++) {
-        tw_move cand = best;
-        int v = negamax(&s, &p, d, -TW_WIN - 1, TW_WIN + 1, 0, &cand);
+        cd_tw_move cand = best;
+        int v = negamax(&s, &p, d, -CD_TW_WIN - 1, CD_TW_WIN + 1, 0, &cand);
         if (s.aborted)
             break;
         best = cand;
         out->best = best;
         out->score = v;
         out->depth = d;
-        if (v > TW_WIN - 1000 || v < -TW_WIN + 1000)
+        if (v > CD_TW_WIN - 1000 || v < -CD_TW_WIN + 1000)
             break; /* a forced result: deeper search cannot change it */
     }
     out->nodes = s.nodes;

@@ -7,7 +7,7 @@
  * the capturing tower is lifted off its square (so the origin is empty during the capture), each
  * jump moves the top piece of the jumped tower to the bottom of the capturing tower at once, and
  * everything is put back on the way out. Whether a tower may be jumped again and whether a
- * jumped square blocks are the TW_RULE_* flags.
+ * jumped square blocks are the CD_TW_RULE_* flags.
  */
 #include "towers.h"
 
@@ -57,10 +57,10 @@ typedef struct geom {
     uint32_t all;
     uint32_t promo[2]; /* promotion squares of White / Black */
     uint32_t start[2];
-    int8_t nb[TW_MAX_SQUARES][4];
+    int8_t nb[CD_TW_MAX_SQUARES][4];
 } geom;
 
-static const geom geoms[TW_GAME_COUNT] = {
+static const geom geoms[CD_TW_GAME_COUNT] = {
     {"bashni",
      32,
      8,
@@ -87,50 +87,50 @@ static const geom geoms[TW_GAME_COUNT] = {
      {REP32(L_ROW)}},
 };
 
-static const geom *G(const tw_pos *p) { return &geoms[p->game]; }
+static const geom *G(const cd_tw_pos *p) { return &geoms[p->game]; }
 
-const char *tw_game_name(tw_game g) { return g < TW_GAME_COUNT ? geoms[g].name : "?"; }
+const char *cd_tw_game_name(cd_tw_game g) { return g < CD_TW_GAME_COUNT ? geoms[g].name : "?"; }
 
-int tw_game_find(const char *name, tw_game *out)
+cd_result cd_tw_game_find(const char *name, cd_tw_game *out)
 {
     static const struct {
         const char *name;
-        tw_game g;
-    } names[] = {{"bashni", TW_BASHNI}, {"towers", TW_BASHNI}, {"stolbovye", TW_BASHNI},
-                 {"lasker", TW_LASKER}, {"lasca", TW_LASKER},  {"laska", TW_LASKER}};
+        cd_tw_game g;
+    } names[] = {{"bashni", CD_TW_BASHNI}, {"towers", CD_TW_BASHNI}, {"stolbovye", CD_TW_BASHNI},
+                 {"lasker", CD_TW_LASKER}, {"lasca", CD_TW_LASKER},  {"laska", CD_TW_LASKER}};
     for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i].name)) {
             *out = names[i].g;
-            return 0;
+            return CD_OK;
         }
-    return -1;
+    return CD_ERR_VARIANT;
 }
 
-unsigned tw_default_rules(tw_game g) { return g == TW_BASHNI ? TW_RULE_BLOCK : 0u; }
-int tw_squares(tw_game g) { return geoms[g].n; }
-int tw_width(tw_game g) { return geoms[g].w; }
-int tw_set_size(tw_game g) { return geoms[g].set; }
+unsigned cd_tw_default_rules(cd_tw_game g) { return g == CD_TW_BASHNI ? CD_TW_RULE_BLOCK : 0u; }
+int cd_tw_squares(cd_tw_game g) { return geoms[g].n; }
+int cd_tw_width(cd_tw_game g) { return geoms[g].w; }
+int cd_tw_set_size(cd_tw_game g) { return geoms[g].set; }
 
-int tw_square_file(tw_game g, int sq) { return g == TW_BASHNI ? B_F(sq) : L_F(sq); }
-int tw_square_rank(tw_game g, int sq) { return g == TW_BASHNI ? B_R(sq) : L_R(sq); }
+int cd_tw_square_file(cd_tw_game g, int sq) { return g == CD_TW_BASHNI ? B_F(sq) : L_F(sq); }
+int cd_tw_square_rank(cd_tw_game g, int sq) { return g == CD_TW_BASHNI ? B_R(sq) : L_R(sq); }
 
-int tw_square_at(tw_game g, int file, int rank)
+int cd_tw_square_at(cd_tw_game g, int file, int rank)
 {
     int w = geoms[g].w;
     if (file < 0 || file >= w || rank < 0 || rank >= w || (file + rank) % 2)
         return -1;
-    return g == TW_BASHNI ? B_SQ(file, rank) : L_SQ(file, rank);
+    return g == CD_TW_BASHNI ? B_SQ(file, rank) : L_SQ(file, rank);
 }
 
-size_t tw_square_name(tw_game g, int sq, char *buf, size_t size)
+size_t cd_tw_square_name(cd_tw_game g, int sq, char *buf, size_t size)
 {
-    return (size_t)snprintf(buf, size, "%c%d", 'a' + tw_square_file(g, sq),
-                            tw_square_rank(g, sq) + 1);
+    return (size_t)snprintf(buf, size, "%c%d", 'a' + cd_tw_square_file(g, sq),
+                            cd_tw_square_rank(g, sq) + 1);
 }
 
 /* ---------------------------------------------------------------- positions */
 
-static void refresh(tw_pos *p, int sq)
+static void refresh(cd_tw_pos *p, int sq)
 {
     uint32_t b = 1u << sq;
     p->top[0] &= ~b;
@@ -143,16 +143,16 @@ static void refresh(tw_pos *p, int sq)
     }
 }
 
-void tw_clear(tw_pos *p, tw_game g)
+void cd_tw_clear(cd_tw_pos *p, cd_tw_game g)
 {
     memset(p, 0, sizeof *p);
     p->game = (uint8_t)g;
-    p->rules = (uint8_t)tw_default_rules(g);
+    p->rules = (uint8_t)cd_tw_default_rules(g);
 }
 
-void tw_start(tw_pos *p, tw_game g)
+void cd_tw_start(cd_tw_pos *p, cd_tw_game g)
 {
-    tw_clear(p, g);
+    cd_tw_clear(p, g);
     for (int c = 0; c < 2; c++)
         for (int sq = 0; sq < geoms[g].n; sq++)
             if (geoms[g].start[c] >> sq & 1) {
@@ -175,25 +175,25 @@ static int piece_code(char ch)
 
 static const char piece_letters[4] = {'w', 'b', 'W', 'B'};
 
-int tw_set_stack(tw_pos *p, int sq, const char *pieces)
+cd_result cd_tw_set_stack(cd_tw_pos *p, int sq, const char *pieces)
 {
     size_t n = strlen(pieces);
     if (sq < 0 || sq >= G(p)->n || n > (size_t)G(p)->maxh)
-        return -1;
+        return CD_ERR_ARG;
     uint64_t s = 0;
     for (size_t k = 0; k < n; k++) {
         int c = piece_code(pieces[k]);
         if (c < 0)
-            return -1;
+            return CD_ERR_ARG;
         s |= (uint64_t)c << (2 * k);
     }
     p->stack[sq] = s;
     p->height[sq] = (uint8_t)n;
     refresh(p, sq);
-    return 0;
+    return CD_OK;
 }
 
-size_t tw_stack_text(const tw_pos *p, int sq, char *buf, size_t size)
+size_t cd_tw_stack_text(const cd_tw_pos *p, int sq, char *buf, size_t size)
 {
     int h = p->height[sq];
     for (int k = 0; k < h; k++)
@@ -204,7 +204,7 @@ size_t tw_stack_text(const tw_pos *p, int sq, char *buf, size_t size)
     return (size_t)h;
 }
 
-int tw_pieces(const tw_pos *p, int colour)
+int cd_tw_pieces(const cd_tw_pos *p, int colour)
 {
     int n = 0;
     for (int sq = 0; sq < G(p)->n; sq++)
@@ -213,7 +213,8 @@ int tw_pieces(const tw_pos *p, int colour)
     return n;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+/* Write the message to err (when given) and return the code r. */
+static cd_result fail(cd_result r, char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -221,25 +222,26 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
     }
-    return -1;
+    return r;
 }
 
-int tw_pos_check(const tw_pos *p, char *err, size_t errlen)
+cd_result cd_tw_pos_check(const cd_tw_pos *p, char *err, size_t errlen)
 {
-    if (p->game >= TW_GAME_COUNT)
-        return fail(err, errlen, "bad game %d", p->game);
+    if (p->game >= CD_TW_GAME_COUNT)
+        return fail(CD_ERR_POSITION, err, errlen, "bad game %d", p->game);
     const geom *g = G(p);
     if (p->side > 1)
-        return fail(err, errlen, "bad side %d", p->side);
+        return fail(CD_ERR_POSITION, err, errlen, "bad side %d", p->side);
     uint32_t top[2] = {0, 0}, kings = 0;
-    for (int sq = 0; sq < TW_MAX_SQUARES; sq++) {
+    for (int sq = 0; sq < CD_TW_MAX_SQUARES; sq++) {
         int h = p->height[sq];
         if (sq >= g->n && (h || p->stack[sq]))
-            return fail(err, errlen, "square index %d is off the board", sq);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d is off the board", sq);
         if (h > g->maxh)
-            return fail(err, errlen, "square index %d: height %d", sq, h);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d: height %d", sq, h);
         if (h < 32 && p->stack[sq] >> (2 * h))
-            return fail(err, errlen, "square index %d: bits above height %d", sq, h);
+            return fail(CD_ERR_POSITION, err, errlen, "square index %d: bits above height %d", sq,
+                        h);
         if (h) {
             top[p->stack[sq] & 1] |= 1u << sq;
             if (p->stack[sq] & 2)
@@ -247,29 +249,32 @@ int tw_pos_check(const tw_pos *p, char *err, size_t errlen)
         }
     }
     if (top[0] != p->top[0] || top[1] != p->top[1] || kings != p->kings)
-        return fail(err, errlen, "top/king masks do not match the stacks");
+        return fail(CD_ERR_POSITION, err, errlen, "top/king masks do not match the stacks");
     for (int c = 0; c < 2; c++)
-        if (tw_pieces(p, c) > g->set)
-            return fail(err, errlen, "more than %d %s pieces", g->set, c ? "black" : "white");
-    return 0;
+        if (cd_tw_pieces(p, c) > g->set)
+            return fail(CD_ERR_POSITION, err, errlen, "more than %d %s pieces", g->set,
+                        c ? "black" : "white");
+    return CD_OK;
 }
 
-int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
+cd_result cd_tw_parse(cd_tw_pos *p, cd_tw_game g, const char *text, char *err, size_t errlen)
 {
     if (!text)
-        return fail(err, errlen, "no position text");
-    if (g >= TW_GAME_COUNT)
-        return fail(err, errlen, "unknown game");
-    tw_clear(p, g);
+        return fail(CD_ERR_ARG, err, errlen, "no position text");
+    if (g >= CD_TW_GAME_COUNT)
+        return fail(CD_ERR_VARIANT, err, errlen, "unknown game");
+    cd_tw_clear(p, g);
     const geom *gm = &geoms[g];
     const char *s = text;
     if (*s != 'W' && *s != 'B')
-        return fail(err, errlen, "position '%s': column 1: the side to move must be W or B", text);
+        return fail(CD_ERR_FEN, err, errlen,
+                    "position '%s': column 1: the side to move must be W or B", text);
     p->side = *s == 'B';
     s++;
     if (*s != ':')
-        return fail(err, errlen, "position '%s': column %d: expected ':' after the side to move",
-                    text, (int)(s - text) + 1);
+        return fail(CD_ERR_FEN, err, errlen,
+                    "position '%s': column %d: expected ':' after the side to move", text,
+                    (int)(s - text) + 1);
     s++;
     uint32_t seen = 0;
     int count[2] = {0, 0};
@@ -278,34 +283,37 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
         int col = (int)(entry - text) + 1;
         /* the square */
         if (*s < 'a' || *s >= 'a' + gm->w)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: expected a square (file a-%c), found '%c'", text,
                         col, 'a' + gm->w - 1, *s);
         int file = *s++ - 'a';
         if (*s < '1' || *s > '9')
-            return fail(err, errlen, "position '%s': column %d: expected a rank (1-%d) after '%c'",
-                        text, (int)(s - text) + 1, gm->w, entry[0]);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: expected a rank (1-%d) after '%c'", text,
+                        (int)(s - text) + 1, gm->w, entry[0]);
         int rank = 0;
         while (*s >= '0' && *s <= '9' && rank < 100)
             rank = rank * 10 + (*s++ - '0');
         if (rank < 1 || rank > gm->w)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: square '%.*s' is not on the %dx%d "
                         "board",
                         text, col, (int)(s - entry), entry, gm->w, gm->w);
         int sqlen = (int)(s - entry);
-        int sq = tw_square_at(g, file, rank - 1);
+        int sq = cd_tw_square_at(g, file, rank - 1);
         if (sq < 0)
-            return fail(err, errlen,
+            return fail(CD_ERR_FEN, err, errlen,
                         "position '%s': column %d: square '%.*s' is not a playing square", text,
                         col, (int)(s - entry), entry);
         if (seen >> sq & 1)
-            return fail(err, errlen, "position '%s': column %d: square '%.*s' given twice", text,
-                        col, (int)(s - entry), entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: square '%.*s' given twice", text, col,
+                        (int)(s - entry), entry);
         seen |= 1u << sq;
         if (*s != '=')
-            return fail(err, errlen, "position '%s': column %d: expected '=' after square '%.*s'",
-                        text, (int)(s - text) + 1, (int)(s - entry), entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: expected '=' after square '%.*s'", text,
+                        (int)(s - text) + 1, (int)(s - entry), entry);
         s++;
         /* the stack, top first */
         uint64_t st = 0;
@@ -313,11 +321,11 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
         while (*s && *s != ',') {
             int c = piece_code(*s);
             if (c < 0)
-                return fail(err, errlen,
+                return fail(CD_ERR_FEN, err, errlen,
                             "position '%s': column %d: '%c' is not a piece (w, W, b, B)", text,
                             (int)(s - text) + 1, *s);
             if (h == gm->maxh)
-                return fail(err, errlen,
+                return fail(CD_ERR_POSITION, err, errlen,
                             "position '%s': column %d: the tower on '%.*s' has more than %d pieces",
                             text, col, sqlen, entry, gm->maxh);
             st |= (uint64_t)c << (2 * h);
@@ -326,28 +334,31 @@ int tw_parse(tw_pos *p, tw_game g, const char *text, char *err, size_t errlen)
             s++;
         }
         if (!h)
-            return fail(err, errlen, "position '%s': column %d: empty stack for square '%.*s'",
-                        text, (int)(s - text) + 1, sqlen, entry);
+            return fail(CD_ERR_FEN, err, errlen,
+                        "position '%s': column %d: empty stack for square '%.*s'", text,
+                        (int)(s - text) + 1, sqlen, entry);
         p->stack[sq] = st;
         p->height[sq] = (uint8_t)h;
         refresh(p, sq);
         if (*s == ',') {
             s++;
             if (!*s)
-                return fail(err, errlen, "position '%s': column %d: a square must follow ','", text,
+                return fail(CD_ERR_FEN, err, errlen,
+                            "position '%s': column %d: a square must follow ','", text,
                             (int)(s - text) + 1);
         }
     }
     for (int c = 0; c < 2; c++)
         if (count[c] > gm->set)
-            return fail(err, errlen, "position '%s': %d %s pieces, more than the %d of a set", text,
-                        count[c], c ? "black" : "white", gm->set);
-    return 0;
+            return fail(CD_ERR_POSITION, err, errlen,
+                        "position '%s': %d %s pieces, more than the %d of a set", text, count[c],
+                        c ? "black" : "white", gm->set);
+    return CD_OK;
 }
 
-size_t tw_format(const tw_pos *p, char *buf, size_t size)
+size_t cd_tw_format(const cd_tw_pos *p, char *buf, size_t size)
 {
-    char tmp[TW_POS_TEXT];
+    char tmp[CD_TW_POS_TEXT];
     size_t n = 0;
     tmp[n++] = p->side ? 'B' : 'W';
     tmp[n++] = ':';
@@ -358,9 +369,9 @@ size_t tw_format(const tw_pos *p, char *buf, size_t size)
         if (!first)
             tmp[n++] = ',';
         first = 0;
-        n += tw_square_name(p->game, sq, tmp + n, sizeof tmp - n);
+        n += cd_tw_square_name(p->game, sq, tmp + n, sizeof tmp - n);
         tmp[n++] = '=';
-        n += tw_stack_text(p, sq, tmp + n, sizeof tmp - n);
+        n += cd_tw_stack_text(p, sq, tmp + n, sizeof tmp - n);
     }
     tmp[n] = '\0';
     if (size) {
@@ -374,7 +385,7 @@ size_t tw_format(const tw_pos *p, char *buf, size_t size)
 /* ---------------------------------------------------------------- move generation */
 
 typedef struct gen {
-    tw_pos *p;
+    cd_tw_pos *p;
     const geom *g;
     int us;
     uint64_t tstack; /* the capturing tower, lifted off the board */
@@ -383,8 +394,8 @@ typedef struct gen {
     int promoted; /* crowned during this capture */
     uint32_t jumped;
     unsigned rules;
-    tw_move cur;
-    tw_emit emit;
+    cd_tw_move cur;
+    cd_tw_emit emit;
     void *ctx;
 } gen;
 
@@ -393,22 +404,22 @@ static int jumpable(const gen *c, int sq)
     uint32_t b = 1u << sq;
     if (!(c->p->top[c->us ^ 1] & b))
         return 0;
-    return !(c->jumped & b) || (c->rules & TW_RULE_REJUMP);
+    return !(c->jumped & b) || (c->rules & CD_TW_RULE_REJUMP);
 }
 
-/* empty and, under TW_RULE_BLOCK, not jumped in this move */
+/* empty and, under CD_TW_RULE_BLOCK, not jumped in this move */
 static int free_sq(const gen *c, int sq)
 {
     uint32_t b = 1u << sq;
     if ((c->p->top[0] | c->p->top[1]) & b)
         return 0;
-    return !((c->rules & TW_RULE_BLOCK) && (c->jumped & b));
+    return !((c->rules & CD_TW_RULE_BLOCK) && (c->jumped & b));
 }
 
 /* Take the top piece of the tower on j to the bottom of the capturing tower. */
 static void take(gen *c, int j)
 {
-    tw_pos *p = c->p;
+    cd_tw_pos *p = c->p;
     uint64_t piece = p->stack[j] & 3;
     p->stack[j] >>= 2;
     p->height[j]--;
@@ -419,7 +430,7 @@ static void take(gen *c, int j)
 
 static void untake(gen *c, int j)
 {
-    tw_pos *p = c->p;
+    cd_tw_pos *p = c->p;
     c->theight--;
     uint64_t piece = c->tstack >> (2 * c->theight) & 3;
     c->tstack &= ~((uint64_t)3 << (2 * c->theight));
@@ -431,8 +442,8 @@ static void untake(gen *c, int j)
 static void emit_capture(gen *c, int n, int to)
 {
     /* clear what deeper paths left behind, so equal moves are equal bytes */
-    memset(c->cur.land + n, 0, TW_MAX_JUMPS - (size_t)n);
-    memset(c->cur.over + n, 0, TW_MAX_JUMPS - (size_t)n);
+    memset(c->cur.land + n, 0, CD_TW_MAX_JUMPS - (size_t)n);
+    memset(c->cur.over + n, 0, CD_TW_MAX_JUMPS - (size_t)n);
     c->cur.njumps = (uint8_t)n;
     c->cur.to = (uint8_t)to;
     c->cur.promote = (uint8_t)c->promoted;
@@ -444,8 +455,8 @@ static long capture_from(gen *c, int sq, int n)
 {
     const geom *g = c->g;
     long total = 0;
-    if (n >= TW_MAX_JUMPS || c->theight >= 32)
-        return 0; /* only in positions with more pieces than a set (tw_set_stack) */
+    if (n >= CD_TW_MAX_JUMPS || c->theight >= 32)
+        return 0; /* only in positions with more pieces than a set (cd_tw_set_stack) */
     for (int d = 0; d < 4; d++) {
         if (!c->king && !g->men_back && (d >> 1) != c->us)
             continue; /* Lasca soldiers capture forward only */
@@ -462,7 +473,7 @@ static long capture_from(gen *c, int sq, int n)
             take(c, j);
             c->jumped |= 1u << j;
             c->cur.over[n] = (uint8_t)j;
-            int ends[TW_MAX_SQUARES], nends = 0;
+            int ends[CD_TW_MAX_SQUARES], nends = 0;
             long cont = 0;
             for (; l >= 0 && free_sq(c, l); l = g->nb[l][d]) {
                 c->cur.land[n] = (uint8_t)l;
@@ -528,10 +539,10 @@ static void emit_quiet(gen *c, int from, int to, int promote)
     c->emit(c->ctx, &c->cur);
 }
 
-long tw_generate_each(const tw_pos *cp, tw_emit emit, void *ctx)
+long cd_tw_generate_each(const cd_tw_pos *cp, cd_tw_emit emit, void *ctx)
 {
-    tw_pos work = *cp; /* the capture search plays on a copy (restored as it goes) */
-    tw_pos *p = &work;
+    cd_tw_pos work = *cp; /* the capture search plays on a copy (restored as it goes) */
+    cd_tw_pos *p = &work;
     gen c;
     memset(&c, 0, sizeof c);
     c.p = p;
@@ -587,37 +598,37 @@ long tw_generate_each(const tw_pos *cp, tw_emit emit, void *ctx)
     return total;
 }
 
-static void list_emit(void *ctx, const tw_move *m)
+static void list_emit(void *ctx, const cd_tw_move *m)
 {
-    tw_movelist *l = ctx;
-    if (l->count < TW_MAX_MOVES)
+    cd_tw_movelist *l = ctx;
+    if (l->count < CD_TW_MAX_MOVES)
         l->moves[l->count++] = *m;
     else
         l->overflow = 1;
 }
 
-int tw_generate(const tw_pos *p, tw_movelist *list)
+int cd_tw_generate(const cd_tw_pos *p, cd_tw_movelist *list)
 {
     list->count = 0;
     list->overflow = 0;
-    tw_generate_each(p, list_emit, list);
+    cd_tw_generate_each(p, list_emit, list);
     return list->count;
 }
 
 typedef struct vec {
-    tw_move *m;
+    cd_tw_move *m;
     long n, cap;
     int oom;
 } vec;
 
-static void vec_emit(void *ctx, const tw_move *m)
+static void vec_emit(void *ctx, const cd_tw_move *m)
 {
     vec *v = ctx;
     if (v->oom)
         return;
     if (v->n == v->cap) {
         long cap = v->cap ? 2 * v->cap : 256;
-        tw_move *nm = realloc(v->m, (size_t)cap * sizeof *nm);
+        cd_tw_move *nm = realloc(v->m, (size_t)cap * sizeof *nm);
         if (!nm) {
             v->oom = 1;
             return;
@@ -628,22 +639,24 @@ static void vec_emit(void *ctx, const tw_move *m)
     v->m[v->n++] = *m;
 }
 
-long tw_generate_all(const tw_pos *p, tw_move **out)
+cd_result cd_tw_generate_all(const cd_tw_pos *p, cd_tw_move **out, long *count)
 {
     vec v = {NULL, 0, 0, 0};
-    tw_generate_each(p, vec_emit, &v);
+    cd_tw_generate_each(p, vec_emit, &v);
     if (v.oom) {
         free(v.m);
         *out = NULL;
-        return -1;
+        *count = 0;
+        return CD_ERR_OVERFLOW;
     }
     *out = v.m;
-    return v.n;
+    *count = v.n;
+    return CD_OK;
 }
 
 /* ---------------------------------------------------------------- make / unmake */
 
-void tw_make(tw_pos *p, const tw_move *m)
+void cd_tw_make(cd_tw_pos *p, const cd_tw_move *m)
 {
     uint64_t st = p->stack[m->from];
     int h = p->height[m->from];
@@ -666,7 +679,7 @@ void tw_make(tw_pos *p, const tw_move *m)
     p->side ^= 1;
 }
 
-void tw_unmake(tw_pos *p, const tw_move *m)
+void cd_tw_unmake(cd_tw_pos *p, const cd_tw_move *m)
 {
     p->side ^= 1;
     uint64_t st = p->stack[m->to];
@@ -692,17 +705,17 @@ void tw_unmake(tw_pos *p, const tw_move *m)
 
 /* ---------------------------------------------------------------- move text */
 
-size_t tw_move_text(tw_game g, const tw_move *m, char *buf, size_t size)
+size_t cd_tw_move_text(cd_tw_game g, const cd_tw_move *m, char *buf, size_t size)
 {
-    char tmp[TW_MOVE_TEXT];
-    size_t n = tw_square_name(g, m->from, tmp, sizeof tmp);
+    char tmp[CD_TW_MOVE_TEXT];
+    size_t n = cd_tw_square_name(g, m->from, tmp, sizeof tmp);
     if (!m->njumps) {
         tmp[n++] = '-';
-        n += tw_square_name(g, m->to, tmp + n, sizeof tmp - n);
+        n += cd_tw_square_name(g, m->to, tmp + n, sizeof tmp - n);
     }
     for (int i = 0; i < m->njumps && n + 5 < sizeof tmp; i++) {
         tmp[n++] = ':';
-        n += tw_square_name(g, m->land[i], tmp + n, sizeof tmp - n);
+        n += cd_tw_square_name(g, m->land[i], tmp + n, sizeof tmp - n);
     }
     tmp[n] = '\0';
     if (size) {
@@ -713,7 +726,7 @@ size_t tw_move_text(tw_game g, const tw_move *m, char *buf, size_t size)
     return n;
 }
 
-static int same_move(const tw_move *a, const tw_move *b)
+static int same_move(const cd_tw_move *a, const cd_tw_move *b)
 {
     if (a->from != b->from || a->to != b->to || a->njumps != b->njumps)
         return 0;
@@ -724,13 +737,13 @@ static int same_move(const tw_move *a, const tw_move *b)
 }
 
 typedef struct find_ctx {
-    const tw_move *want;
-    tw_move found;
+    const cd_tw_move *want;
+    cd_tw_move found;
     int hits;
     int any_capture;
 } find_ctx;
 
-static void find_emit(void *ctx, const tw_move *m)
+static void find_emit(void *ctx, const cd_tw_move *m)
 {
     find_ctx *f = ctx;
     if (m->njumps)
@@ -742,13 +755,14 @@ static void find_emit(void *ctx, const tw_move *m)
     }
 }
 
-int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, size_t errlen)
+cd_result cd_tw_move_parse(const cd_tw_pos *p, const char *text, cd_tw_move *out, char *err,
+                           size_t errlen)
 {
     if (!text)
-        return fail(err, errlen, "no move text");
-    tw_move want;
+        return fail(CD_ERR_ARG, err, errlen, "no move text");
+    cd_tw_move want;
     memset(&want, 0, sizeof want);
-    int sqs[TW_MAX_JUMPS + 2], n = 0;
+    int sqs[CD_TW_MAX_JUMPS + 2], n = 0;
     char sep = 0;
     const char *s = text;
     int w = G(p)->w;
@@ -756,33 +770,35 @@ int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, si
         int col = (int)(s - text) + 1;
         if (*s < 'a' || *s >= 'a' + w || s[1] < '1' || s[1] > '0' + w ||
             (s[2] >= '0' && s[2] <= '9'))
-            return fail(err, errlen, "move '%s': column %d: expected a square (a1-%c%d)", text, col,
-                        'a' + w - 1, w);
-        int sq = tw_square_at(p->game, s[0] - 'a', s[1] - '1');
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: expected a square (a1-%c%d)", text, col, 'a' + w - 1,
+                        w);
+        int sq = cd_tw_square_at(p->game, s[0] - 'a', s[1] - '1');
         if (sq < 0)
-            return fail(err, errlen, "move '%s': column %d: '%.2s' is not a playing square", text,
-                        col, s);
-        if (n == TW_MAX_JUMPS + 1)
-            return fail(err, errlen, "move '%s': too many squares", text);
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: '%.2s' is not a playing square", text, col, s);
+        if (n == CD_TW_MAX_JUMPS + 1)
+            return fail(CD_ERR_MOVE, err, errlen, "move '%s': too many squares", text);
         sqs[n++] = sq;
         s += 2;
         if (!*s)
             break;
         char ch = *s == 'x' ? ':' : *s;
         if (ch != '-' && ch != ':')
-            return fail(err, errlen, "move '%s': column %d: expected '-' or ':' after a square",
-                        text, (int)(s - text) + 1);
+            return fail(CD_ERR_MOVE, err, errlen,
+                        "move '%s': column %d: expected '-' or ':' after a square", text,
+                        (int)(s - text) + 1);
         if (sep && ch != sep)
-            return fail(err, errlen, "move '%s': column %d: mixed '-' and ':'", text,
+            return fail(CD_ERR_MOVE, err, errlen, "move '%s': column %d: mixed '-' and ':'", text,
                         (int)(s - text) + 1);
         sep = ch;
         s++;
     }
     if (n < 2)
-        return fail(err, errlen, "move '%s': a move needs at least two squares", text);
+        return fail(CD_ERR_MOVE, err, errlen, "move '%s': a move needs at least two squares", text);
     if (sep == '-' && n != 2)
-        return fail(err, errlen, "move '%s': a quiet move is from-to; join capture squares by ':'",
-                    text);
+        return fail(CD_ERR_MOVE, err, errlen,
+                    "move '%s': a quiet move is from-to; join capture squares by ':'", text);
     want.from = (uint8_t)sqs[0];
     want.to = (uint8_t)sqs[n - 1];
     if (sep == ':') {
@@ -793,86 +809,87 @@ int tw_move_parse(const tw_pos *p, const char *text, tw_move *out, char *err, si
     find_ctx f;
     memset(&f, 0, sizeof f);
     f.want = &want;
-    tw_generate_each(p, find_emit, &f);
+    cd_tw_generate_each(p, find_emit, &f);
     if (!f.hits)
-        return fail(err, errlen, "move '%s' is not legal here%s", text,
+        return fail(CD_ERR_ILLEGAL, err, errlen, "move '%s' is not legal here%s", text,
                     f.any_capture && sep == '-' ? " (a capture is compulsory)" : "");
     *out = f.found;
-    return 0;
+    return CD_OK;
 }
 
 typedef struct text_ctx {
-    tw_game g;
-    char (*out)[TW_MOVE_TEXT];
+    cd_tw_game g;
+    char (*out)[CD_TW_MOVE_TEXT];
     long max, n;
 } text_ctx;
 
-static void text_emit(void *ctx, const tw_move *m)
+static void text_emit(void *ctx, const cd_tw_move *m)
 {
     text_ctx *t = ctx;
     if (t->n < t->max)
-        tw_move_text(t->g, m, t->out[t->n], TW_MOVE_TEXT);
+        cd_tw_move_text(t->g, m, t->out[t->n], CD_TW_MOVE_TEXT);
     t->n++;
 }
 
 static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
 
-long tw_move_texts(const tw_pos *p, char (*out)[TW_MOVE_TEXT], long max)
+long cd_tw_move_texts(const cd_tw_pos *p, char (*out)[CD_TW_MOVE_TEXT], long max)
 {
-    text_ctx t = {(tw_game)p->game, out, max, 0};
-    tw_generate_each(p, text_emit, &t);
+    text_ctx t = {(cd_tw_game)p->game, out, max, 0};
+    cd_tw_generate_each(p, text_emit, &t);
     qsort(out, (size_t)(t.n < max ? t.n : max), sizeof out[0], cmp_text);
     return t.n;
 }
 
 /* ---------------------------------------------------------------- perft */
 
-static void count_emit(void *ctx, const tw_move *m)
+static void count_emit(void *ctx, const cd_tw_move *m)
 {
     (void)m;
     ++*(uint64_t *)ctx;
 }
 
-uint64_t tw_perft(tw_pos *p, int depth)
+uint64_t cd_tw_perft(cd_tw_pos *p, int depth)
 {
     if (depth <= 0)
         return 1;
     if (depth == 1) {
         uint64_t n = 0;
-        tw_generate_each(p, count_emit, &n);
+        cd_tw_generate_each(p, count_emit, &n);
         return n;
     }
-    tw_movelist list;
-    tw_generate(p, &list);
+    cd_tw_movelist list;
+    cd_tw_generate(p, &list);
     uint64_t total = 0;
     if (list.overflow) {
-        tw_move *all;
-        long n = tw_generate_all(p, &all);
+        cd_tw_move *all;
+        long n;
+        cd_tw_generate_all(p, &all, &n);
         for (long i = 0; i < n; i++) {
-            tw_make(p, &all[i]);
-            total += tw_perft(p, depth - 1);
-            tw_unmake(p, &all[i]);
+            cd_tw_make(p, &all[i]);
+            total += cd_tw_perft(p, depth - 1);
+            cd_tw_unmake(p, &all[i]);
         }
         free(all);
         return total;
     }
     for (int i = 0; i < list.count; i++) {
-        tw_make(p, &list.moves[i]);
-        total += tw_perft(p, depth - 1);
-        tw_unmake(p, &list.moves[i]);
+        cd_tw_make(p, &list.moves[i]);
+        total += cd_tw_perft(p, depth - 1);
+        cd_tw_unmake(p, &list.moves[i]);
     }
     return total;
 }
 
-static void any_emit(void *ctx, const tw_move *m)
+static void any_emit(void *ctx, const cd_tw_move *m)
 {
     (void)m;
     *(int *)ctx = 1;
 }
 
-int tw_game_over(const tw_pos *p)
+int cd_tw_game_over(const cd_tw_pos *p)
 {
     int any = 0;
-    tw_generate_each(p, any_emit, &any);
+    cd_tw_generate_each(p, any_emit, &any);
     return !any;
 }

@@ -39,13 +39,13 @@ typedef struct tgame {
     int used;
     char id[TID_HEX + 1];
     int human; /* the person's colour: 0 white, 1 black */
-    tw_pos pos;
+    cd_tw_pos pos;
     unsigned version;           /* bumped on every change */
     unsigned long long touched; /* last use, for eviction */
     int nplies;
-    tw_move history[MAX_PLIES];
+    cd_tw_move history[MAX_PLIES];
     int has_last; /* the engine's last move below is valid */
-    char last_move[TW_MOVE_TEXT];
+    char last_move[CD_TW_MOVE_TEXT];
     int last_score, last_depth;
     unsigned long long last_nodes;
 } tgame;
@@ -147,7 +147,7 @@ static const char *colour_name(int c) { return c ? "black" : "white"; }
 /* "white", "black" (the winner), "draw", or NULL while the game goes on. */
 static const char *result_of(const tgame *g)
 {
-    if (tw_game_over(&g->pos))
+    if (cd_tw_game_over(&g->pos))
         return colour_name(!g->pos.side);
     if (g->nplies >= MAX_PLIES)
         return "draw";
@@ -157,15 +157,15 @@ static const char *result_of(const tgame *g)
 /* (lock) The game object (docs/api.md); NULL when out of memory. */
 static cJSON *game_json(const tgame *g)
 {
-    tw_game game = (tw_game)g->pos.game;
+    cd_tw_game game = (cd_tw_game)g->pos.game;
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    char text[TW_POS_TEXT];
+    char text[CD_TW_POS_TEXT];
     cJSON_AddStringToObject(o, "id", g->id);
-    cJSON_AddStringToObject(o, "game", tw_game_name(game));
+    cJSON_AddStringToObject(o, "game", cd_tw_game_name(game));
     cJSON_AddStringToObject(o, "human", colour_name(g->human));
-    tw_format(&g->pos, text, sizeof text);
+    cd_tw_format(&g->pos, text, sizeof text);
     cJSON_AddStringToObject(o, "position", text);
     cJSON_AddStringToObject(o, "side", colour_name(g->pos.side));
     cJSON_AddNumberToObject(o, "ply", g->nplies);
@@ -180,12 +180,12 @@ static cJSON *game_json(const tgame *g)
 
     cJSON *moves = cJSON_AddArrayToObject(o, "moves");
     if (!res) {
-        char(*list)[TW_MOVE_TEXT] = malloc(sizeof *list * MAX_LISTED);
+        char(*list)[CD_TW_MOVE_TEXT] = malloc(sizeof *list * MAX_LISTED);
         if (!list) {
             cJSON_Delete(o);
             return NULL;
         }
-        long n = tw_move_texts(&g->pos, list, MAX_LISTED);
+        long n = cd_tw_move_texts(&g->pos, list, MAX_LISTED);
         for (long i = 0; i < n && i < MAX_LISTED; i++)
             cJSON_AddItemToArray(moves, cJSON_CreateString(list[i]));
         free(list);
@@ -196,23 +196,23 @@ static cJSON *game_json(const tgame *g)
 
     cJSON *hist = cJSON_AddArrayToObject(o, "history");
     for (int i = 0; i < g->nplies; i++) {
-        char mv[TW_MOVE_TEXT];
-        tw_move_text(game, &g->history[i], mv, sizeof mv);
+        char mv[CD_TW_MOVE_TEXT];
+        cd_tw_move_text(game, &g->history[i], mv, sizeof mv);
         cJSON_AddItemToArray(hist, cJSON_CreateString(mv));
     }
 
     cJSON *board = cJSON_AddObjectToObject(o, "board");
-    cJSON_AddNumberToObject(board, "width", tw_width(game));
-    cJSON_AddNumberToObject(board, "height", tw_width(game));
+    cJSON_AddNumberToObject(board, "width", cd_tw_width(game));
+    cJSON_AddNumberToObject(board, "height", cd_tw_width(game));
     cJSON *squares = cJSON_AddArrayToObject(board, "squares");
-    for (int sq = 0; sq < tw_squares(game); sq++) {
+    for (int sq = 0; sq < cd_tw_squares(game); sq++) {
         cJSON *s = cJSON_CreateObject();
         char name[8];
-        tw_square_name(game, sq, name, sizeof name);
+        cd_tw_square_name(game, sq, name, sizeof name);
         cJSON_AddStringToObject(s, "square", name);
-        cJSON_AddNumberToObject(s, "file", tw_square_file(game, sq));
-        cJSON_AddNumberToObject(s, "rank", tw_square_rank(game, sq));
-        tw_stack_text(&g->pos, sq, text, sizeof text);
+        cJSON_AddNumberToObject(s, "file", cd_tw_square_file(game, sq));
+        cJSON_AddNumberToObject(s, "rank", cd_tw_square_rank(game, sq));
+        cd_tw_stack_text(&g->pos, sq, text, sizeof text);
         cJSON_AddStringToObject(s, "stack", text);
         cJSON_AddItemToArray(squares, s);
     }
@@ -240,7 +240,7 @@ static void api_create(towers_reply *r, const char *body, size_t len)
         return;
     }
     const char *gname = "bashni", *side = "white";
-    tw_game game = TW_BASHNI;
+    cd_tw_game game = CD_TW_BASHNI;
     int human = 0;
     if (cd_json_string(j, "game", &gname, err, sizeof err) ||
         cd_json_string(j, "side", &side, err, sizeof err)) {
@@ -248,7 +248,7 @@ static void api_create(towers_reply *r, const char *body, size_t len)
         reply_error(r, 400, "%s", err);
         return;
     }
-    if (tw_game_find(gname, &game) != 0) {
+    if (cd_tw_game_find(gname, &game) != CD_OK) {
         reply_error(r, 400, "unknown game '%.100s' (bashni, lasker)", gname);
         cJSON_Delete(j);
         return;
@@ -264,7 +264,7 @@ static void api_create(towers_reply *r, const char *body, size_t len)
     pthread_mutex_lock(&T.lock);
     tgame *g = new_slot();
     g->human = human;
-    tw_start(&g->pos, game);
+    cd_tw_start(&g->pos, game);
     cJSON *o = game_json(g);
     pthread_mutex_unlock(&T.lock);
     if (!o)
@@ -330,16 +330,16 @@ static void api_move(towers_reply *r, const char *id, const char *body, size_t l
         status = 409;
         snprintf(err, sizeof err, "the game is over");
     } else {
-        tw_move m;
-        if (strlen(text) >= TW_MOVE_TEXT) {
+        cd_tw_move m;
+        if (strlen(text) >= CD_TW_MOVE_TEXT) {
             status = 400;
             snprintf(err, sizeof err, "move text too long");
-        } else if (tw_move_parse(&g->pos, text, &m, err, sizeof err) != 0) {
+        } else if (cd_tw_move_parse(&g->pos, text, &m, err, sizeof err) != CD_OK) {
             status = 400;
             if (!err[0])
                 snprintf(err, sizeof err, "illegal move");
         } else {
-            tw_make(&g->pos, &m);
+            cd_tw_make(&g->pos, &m);
             g->history[g->nplies++] = m;
             g->version++;
             g->has_last = 0;
@@ -373,7 +373,7 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
         reply_error(r, 400, "%s", err);
         return;
     }
-    tw_pos pos;
+    cd_tw_pos pos;
     unsigned version = 0;
     pthread_mutex_lock(&T.lock);
     tgame *g = find_game(id);
@@ -398,8 +398,8 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
         return;
     }
 
-    tw_search_result res;
-    tw_search(&pos, depth, MAX_NODES, &res);
+    cd_tw_search_result res;
+    cd_tw_search(&pos, depth, MAX_NODES, &res);
 
     cJSON *o = NULL;
     pthread_mutex_lock(&T.lock);
@@ -415,11 +415,11 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
         status = 409;
         snprintf(err, sizeof err, "the game is over");
     } else {
-        tw_make(&g->pos, &res.best);
+        cd_tw_make(&g->pos, &res.best);
         g->history[g->nplies++] = res.best;
         g->version++;
         g->has_last = 1;
-        tw_move_text((tw_game)g->pos.game, &res.best, g->last_move, sizeof g->last_move);
+        cd_tw_move_text((cd_tw_game)g->pos.game, &res.best, g->last_move, sizeof g->last_move);
         g->last_score = res.score;
         g->last_depth = res.depth;
         g->last_nodes = (unsigned long long)res.nodes;
