@@ -1,7 +1,7 @@
 /*
  * main.c -- the `condraughts` command line: the list of commands (the order of `condraughts
- * help` and of the README's command reference), `help`, `variants`, `version`, and the table of
- * serve, whose options are read elsewhere (src/web/serve_main.c).
+ * help` and of the README's command reference), `help`, `variants`, `version`, and serve's
+ * options (the server itself is the web library's cd_serve_run, src/web/serve_main.c).
  *
  * Each command describes itself in a cli_command table (opts.h): its options, their values and
  * help; `condraughts CMD --help` and `condraughts help` print from those tables.
@@ -35,24 +35,31 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-/* serve's options are read by code outside this folder's parser (src/web): the table checks the
- * command line first, so that --help and unknown options behave as everywhere, then the command
- * reads it again. An option added there needs its row here. */
-static void ignore(void *user, const cli_opt *opt, const cli_value *v)
-{
-    (void)user;
-    (void)opt;
-    (void)v;
-}
+enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB };
 
 static const cli_opt serve_opts[] = {
-    {CLI_TEXT_OPT(0, "port", "8080", "the TCP port (0: any free port)")},
-    {CLI_TEXT_OPT(0, "host", "127.0.0.1", "the address to listen on")},
-    {CLI_TEXT_OPT(0, "data", "DIR", "where games are kept (games)")},
-    {CLI_TEXT_OPT(0, "db", "FILE", "the SQLite store of games between people (DIR.sqlite beside --data)")},
-    {CLI_TEXT_OPT(0, "web", "DIR", "the page's files (web)")},
-    {CLI_TEXT_OPT(0, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
+    {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
+    {CLI_TEXT_OPT(S_HOST, "host", "127.0.0.1", "the address to listen on")},
+    {CLI_TEXT_OPT(S_DATA, "data", "DIR", "where games are kept (games)")},
+    {CLI_TEXT_OPT(S_DB, "db", "FILE",
+                  "the SQLite store of games between people (DIR.sqlite beside --data)")},
+    {CLI_TEXT_OPT(S_WEB, "web", "DIR", "the page's files (web)")},
+    {CLI_TEXT_OPT(S_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {0}};
+
+static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    cd_serve_config *c = user;
+    switch (opt->id) {
+    case S_PORT: c->port = (long)v->n; break;
+    case S_HOST: c->host = v->text; break;
+    case S_DATA: c->data = v->text; break;
+    case S_DB: c->db = v->text; break;
+    case S_WEB: c->web = v->text; break;
+    case S_EGTB: c->egtb = v->text; break;
+    }
+}
+
 static int run_serve(int argc, char **argv);
 static const cli_command serve_cmd = {
     .name = "serve",
@@ -61,10 +68,12 @@ static const cli_command serve_cmd = {
     .run = run_serve,
     .flags = CLI_SEARCHES,
 };
+/* serve: the options read here, the server run by the web library (src/web/serve_main.c) */
 static int run_serve(int argc, char **argv)
 {
-    cli_parse(&serve_cmd, argc, argv, ignore, NULL, NULL, 0);
-    return cd_serve_main(argc, argv);
+    cd_serve_config c = {.port = 8080};
+    cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
+    return cd_serve_run(&c);
 }
 
 static const cli_command variants_cmd = {

@@ -24,50 +24,11 @@
 
 /* ---------------------------------------------------------------- main */
 
-#define SERVE_USAGE                                                                                \
-    "condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--db FILE] [--web DIR] "     \
-    "[--egtb DIR]"
-
-static int usage_error(const char *fmt, const char *arg)
+int cd_serve_run(const cd_serve_config *c)
 {
-    fprintf(stderr, "condraughts serve: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: %s\n", SERVE_USAGE);
-    return 2;
-}
-
-int cd_serve_main(int argc, char **argv)
-{
-    long port = 8080;
-    const char *host = "127.0.0.1", *data = "games", *web = "web", *egtb = NULL, *db = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: %s\n", SERVE_USAGE);
-            return 0;
-        }
-        if (i + 1 >= argc)
-            return usage_error("unexpected argument or missing value: '%s'", a);
-        const char *v = argv[++i];
-        if (!strcmp(a, "--port")) {
-            char *end;
-            port = strtol(v, &end, 10);
-            if (end == v || *end || port < 0 || port > 65535)
-                return usage_error("bad port '%s'", v);
-        } else if (!strcmp(a, "--host")) {
-            host = v;
-        } else if (!strcmp(a, "--data")) {
-            data = v;
-        } else if (!strcmp(a, "--db")) {
-            db = v;
-        } else if (!strcmp(a, "--web")) {
-            web = v;
-        } else if (!strcmp(a, "--egtb")) {
-            egtb = v;
-        } else {
-            return usage_error("unknown option '%s'", a);
-        }
-    }
+    long port = c->port;
+    const char *host = c->host ? c->host : "127.0.0.1", *data = c->data ? c->data : "games";
+    const char *web = c->web ? c->web : "web", *egtb = c->egtb, *db = c->db;
     snprintf(srv.data, sizeof srv.data, "%s", data);
     snprintf(srv.web, sizeof srv.web, "%s", web);
     struct stat st;
@@ -75,8 +36,12 @@ int cd_serve_main(int argc, char **argv)
         egtb = "egtb"; /* as the CLI's analyse and play */
     if (egtb && egtb[0]) {
         cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);
-        if (!check)
-            return usage_error("cannot use '%s' for endgame tables (name too long?)", egtb);
+        if (!check) {
+            fprintf(stderr,
+                    "condraughts serve: cannot use '%s' for endgame tables (name too long?)\n",
+                    egtb);
+            return 2;
+        }
         cd_egtb_close(check);
         if (stat(egtb, &st) != 0 || !S_ISDIR(st.st_mode))
             fprintf(stderr, "condraughts serve: warning: no folder %s (no endgame tables)\n", egtb);

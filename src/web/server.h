@@ -1,8 +1,8 @@
 /*
  * server.h -- `condraughts serve`: the HTTP/JSON server behind the browser front end.
  *
- * Usage: condraughts serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--web DIR] [--egtb DIR]
- * The API is documented in docs/api.md.
+ * The command line is read by src/cli (main.c, `condraughts serve --help`); the API is
+ * documented in docs/api.md.
  */
 #ifndef CD_WEB_SERVER_H
 #define CD_WEB_SERVER_H
@@ -10,9 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Run the server until SIGINT/SIGTERM; argv holds the options after "serve".
- * Returns the process exit status. */
-int cd_serve_main(int argc, char **argv);
+/* What `condraughts serve` was asked for (src/cli reads the command line): NULL fields take
+ * their defaults (host 127.0.0.1, data "games", web "web", egtb ./egtb when it exists, db
+ * DATA.sqlite beside the games folder). */
+typedef struct cd_serve_config {
+    long port; /* 0: any free port */
+    const char *host, *data, *web, *egtb, *db;
+} cd_serve_config;
+
+/* Serve until SIGINT/SIGTERM; the exit status (0, 1 when the server cannot start, 2 for a bad
+ * setting), a message on stderr for each fault. */
+int cd_serve_run(const cd_serve_config *c);
 
 /*
  * The API without HTTP, for tests and fuzzing (one process, no socket):
