@@ -244,6 +244,23 @@ enum MHD_Result api_pdn(reply *c, const char *id)
     return send_buffer(c, MHD_HTTP_OK, "text/plain; charset=utf-8", buf, need);
 }
 
+/* With srv.lock held: game id if the browser of rq may change it, else NULL with *status (404 an
+ * unknown game, 403 another browser's) and err set. */
+static web_game *writable_game(const char *id, const request *rq, unsigned *status, char *err,
+                               size_t errlen)
+{
+    web_game *w = find_game(id);
+    if (!w) {
+        *status = MHD_HTTP_NOT_FOUND;
+        snprintf(err, errlen, "unknown game");
+    } else if (!owner_ok(w, rq->token)) {
+        *status = MHD_HTTP_FORBIDDEN;
+        snprintf(err, errlen, "%s", NOT_OWNER);
+        return NULL;
+    }
+    return w;
+}
+
 enum MHD_Result api_move(reply *c, const char *id, const request *rq)
 {
     char err[2048] = "";
@@ -260,17 +277,11 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq)
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
     pthread_mutex_lock(&srv.lock);
-    web_game *w = find_game(id);
-    if (!w) {
-        status = MHD_HTTP_NOT_FOUND;
-        snprintf(err, sizeof err, "unknown game");
-    } else if (!owner_ok(w, rq->token)) {
-        status = MHD_HTTP_FORBIDDEN;
-        snprintf(err, sizeof err, "%s", NOT_OWNER);
-    } else if (cd_game_status(w->game, NULL) != CD_ONGOING) {
+    web_game *w = writable_game(id, rq, &status, err, sizeof err);
+    if (w && cd_game_status(w->game, NULL) != CD_ONGOING) {
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game is over");
-    } else {
+    } else if (w) {
         cd_result r = cd_game_play_text(w->game, text, err, sizeof err);
         if (r != CD_OK) {
             status = MHD_HTTP_BAD_REQUEST;
@@ -301,12 +312,12 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     }
     cJSON_Delete(body);
+    unsigned status = MHD_HTTP_OK;
     pthread_mutex_lock(&srv.lock);
-    web_game *w = find_game(id);
+    web_game *w = writable_game(id, rq, &status, err, sizeof err);
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
-    int mine = w && owner_ok(w, rq->token);
-    if (mine) {
+    if (w) {
         int n = 0;
         for (int i = 0; i < (int)plies && cd_game_undo(w->game); i++)
             n++;
@@ -319,9 +330,7 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     }
     pthread_mutex_unlock(&srv.lock);
     if (!w)
-        return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
-    if (!mine)
-        return send_error(c, MHD_HTTP_FORBIDDEN, "%s", NOT_OWNER);
+        return send_error(c, status, "%s", err);
     egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_OK, j);
 }
@@ -386,20 +395,14 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
     pthread_mutex_lock(&srv.lock);
-    web_game *w = find_game(id);
-    if (!w) {
-        status = MHD_HTTP_NOT_FOUND;
-        snprintf(err, sizeof err, "unknown game");
-    } else if (!owner_ok(w, rq->token)) {
-        status = MHD_HTTP_FORBIDDEN;
-        snprintf(err, sizeof err, "%s", NOT_OWNER);
-    } else if (w->version != version) {
+    web_game *w = writable_game(id, rq, &status, err, sizeof err);
+    if (w && w->version != version) {
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game changed during the search");
-    } else if (cd_game_play(w->game, &res.best) != CD_OK) {
+    } else if (w && cd_game_play(w->game, &res.best) != CD_OK) {
         status = MHD_HTTP_INTERNAL_SERVER_ERROR;
         snprintf(err, sizeof err, "the engine's move could not be played");
-    } else {
+    } else if (w) {
         w->version++;
         w->has_last = 1;
         snprintf(w->last_move, sizeof w->last_move, "%s", text);

@@ -498,17 +498,24 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
     return commit(g, g->nmoves, err, len);
 }
 
-static int push_move(play_game *g, const char *hub, int64_t now)
+play_move *play_move_append(play_game *g)
 {
     if (g->nmoves == g->cap) {
         int cap = g->cap ? 2 * g->cap : 64;
         play_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
         if (!m)
-            return -1;
+            return NULL;
         g->moves = m;
         g->cap = cap;
     }
-    play_move *m = &g->moves[g->nmoves++];
+    return &g->moves[g->nmoves++];
+}
+
+static int push_move(play_game *g, const char *hub, int64_t now)
+{
+    play_move *m = play_move_append(g);
+    if (!m)
+        return -1;
     snprintf(m->hub, sizeof m->hub, "%s", hub);
     m->ms[0] = g->ms[0];
     m->ms[1] = g->ms[1];

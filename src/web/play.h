@@ -71,6 +71,9 @@ typedef struct play_game {
     struct play_game *next;
 } play_game;
 
+/* A new slot at the end of g's moves (the array grown as needed), or NULL out of memory. */
+play_move *play_move_append(play_game *g);
+
 /* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
 int play_open(const char *db_path, char *err, size_t errlen);
 void play_close(void);

@@ -116,15 +116,7 @@ int cd_serve_run(const cd_serve_config *c)
         sigwait(&sigs, &sig);
     }
     http_stop(d);
-    pthread_mutex_lock(&srv.lock);
-    while (srv.games) {
-        web_game *next = srv.games->next;
-        free_game(srv.games);
-        srv.games = next;
-    }
-    pthread_mutex_unlock(&srv.lock);
-    engine_pool_free();
+    cd_web_reset(); /* the games, the engines, the play service */
     egtb_close_all();
-    play_close();
     return rc;
 }

@@ -329,15 +329,9 @@ static int load_moves(play_game *g, sqlite3_stmt *st)
     sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (g->nmoves == g->cap) {
-            int cap = g->cap ? 2 * g->cap : 64;
-            play_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
-            if (!m)
-                return -1;
-            g->moves = m;
-            g->cap = cap;
-        }
-        play_move *m = &g->moves[g->nmoves++];
+        play_move *m = play_move_append(g);
+        if (!m)
+            return -1;
         text_col(st, 0, m->hub, sizeof m->hub);
         m->ms[0] = sqlite3_column_int64(st, 1);
         m->ms[1] = sqlite3_column_int64(st, 2);
