@@ -22,32 +22,7 @@
 
   /* ---------- API ---------- */
 
-  async function api(method, path, body) {
-    const opts = { method, headers: {} };
-    if (body !== undefined) {
-      opts.headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
-    }
-    let res;
-    try {
-      res = await fetch(path, opts);
-    } catch (e) {
-      throw new Error('Cannot reach the server (' + e.message + ')');
-    }
-    const text = await res.text();
-    let data = null;
-    const ctype = res.headers.get('Content-Type') || '';
-    if (ctype.indexOf('json') >= 0 || /^\s*[[{]/.test(text)) {
-      try { data = JSON.parse(text); } catch (e) { data = null; }
-    }
-    if (!res.ok) {
-      const msg = data && data.error ? data.error : (text.trim() || res.statusText);
-      const err = new Error(msg);
-      err.status = res.status;
-      throw err;
-    }
-    return data !== null ? data : text;
-  }
+  const api = window.cdApi; /* api.js */
 
   /* ---------- messages ---------- */
 

@@ -20,24 +20,7 @@
     lobbyTimer: null,
   };
 
-  async function api(method, path, body) {
-    const opts = { method, headers: {} };
-    if (body !== undefined) {
-      opts.headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
-    }
-    let res;
-    try {
-      res = await fetch(path, opts);
-    } catch (e) {
-      throw new Error('Cannot reach the server (' + e.message + ')');
-    }
-    const text = await res.text();
-    let data = null;
-    try { data = JSON.parse(text); } catch (e) { data = null; }
-    if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
-    return data !== null ? data : text;
-  }
+  const api = window.cdApi; /* api.js */
 
   function showError(msg) { $('error-text').textContent = msg; $('error').hidden = false; }
   async function guarded(fn) {

@@ -29,22 +29,7 @@
     for (const btn of document.querySelectorAll('.btn-new')) btn.disabled = b;
   }
 
-  async function api(method, url, body) {
-    const opts = { method, headers: {} };
-    if (body !== undefined) {
-      opts.headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
-    }
-    const r = await fetch(url, opts);
-    let j = null;
-    try { j = await r.json(); } catch (e) { /* not JSON */ }
-    if (!r.ok) {
-      const err = new Error((j && j.error) || `HTTP ${r.status}`);
-      err.status = r.status;
-      throw err;
-    }
-    return j;
-  }
+  const api = window.cdApi; /* api.js */
 
   const squaresOf = (text) => text.split(/[-:x]/);
   const myTurn = () => state.game && !state.game.result && state.game.side === state.game.human;
