@@ -42,20 +42,7 @@ start_server() {
     : >"$TMP/out"
     (cd "$cwd" && exec "$BIN" serve --port 0 --data "$DATA" --web "$WEB" "$@") >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
-    i=0
-    PORT=
-    while [ $i -lt 100 ]; do
-        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$TMP/out")
-        [ -n "$PORT" ] && break
-        sleep 0.1
-        i=$((i + 1))
-    done
-    if [ -z "$PORT" ]; then
-        echo "api: the server did not start"
-        cat "$TMP/err"
-        exit 1
-    fi
-    URL=http://127.0.0.1:$PORT
+    serve_wait api "$TMP/out" "$TMP/err"
 }
 
 stop_server() {

@@ -7,6 +7,7 @@
 # Errors: expect_fail STATUS PATTERN COMMAND... (the command, its stdin empty, exits with
 # STATUS and writes one line on stderr, matching the grep pattern PATTERN).
 # Paths: abs_path PATH prints PATH made absolute (for runners that change directory).
+# Servers: serve_wait NAME OUT ERR waits for a `condraughts serve --port 0` to say its port.
 
 T_PASS=0
 T_FAIL=0
@@ -59,6 +60,26 @@ summary() { # NAME
         echo "$1: $T_PASS passed, $T_FAIL failed"
     fi
     [ "$T_FAIL" -eq 0 ]
+}
+
+# serve_wait NAME OUT ERR: after `condraughts serve --port 0 ... >OUT 2>>ERR &`, wait up to 10 s
+# for its "serving" line; sets PORT and URL, or says NAME's server did not start (with ERR) and
+# exits 1.
+serve_wait() {
+    t_i=0
+    PORT=
+    while [ $t_i -lt 100 ]; do
+        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$2")
+        [ -n "$PORT" ] && break
+        sleep 0.1
+        t_i=$((t_i + 1))
+    done
+    if [ -z "$PORT" ]; then
+        echo "$1: the server did not start"
+        cat "$3"
+        exit 1
+    fi
+    URL=http://127.0.0.1:$PORT
 }
 
 abs_path() {

@@ -33,15 +33,7 @@ start_server() {
     "$BIN" serve --port 0 --data "$TMP/games" --db "$TMP/play.db" --web "$TMP" \
         >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
-    i=0
-    PORT=
-    while [ $i -lt 100 ] && [ -z "$PORT" ]; do
-        sleep 0.1
-        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$TMP/out")
-        i=$((i + 1))
-    done
-    [ -n "$PORT" ] || { echo "play: the server did not start"; cat "$TMP/err"; exit 1; }
-    URL=http://127.0.0.1:$PORT
+    serve_wait play "$TMP/out" "$TMP/err"
 }
 
 # req WHO METHOD PATH [BODY [CURL OPTION...]]: WHO is a cookie jar name (a, b) or - (none),

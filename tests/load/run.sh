@@ -46,6 +46,7 @@ cleanup() {
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
+. "$(dirname "$0")/../lib.sh" # serve_wait (this script keeps its own counters, below)
 ok() { PASS=$((PASS + 1)); }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*"; }
 now() { date +%s.%N; }
@@ -56,15 +57,7 @@ start_server() {
     : >"$TMP/out"
     "$BIN" serve --port 0 --data "$1" --web "$TMP/web" >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
-    PORT=
-    i=0
-    while [ $i -lt 100 ] && [ -z "$PORT" ]; do
-        PORT=$(sed -n 's|^condraughts: serving http://127\.0\.0\.1:\([0-9][0-9]*\)/$|\1|p' "$TMP/out")
-        [ -n "$PORT" ] || sleep 0.1
-        i=$((i + 1))
-    done
-    [ -n "$PORT" ] || { echo "load-test: the server did not start"; cat "$TMP/err"; exit 1; }
-    URL=http://127.0.0.1:$PORT
+    serve_wait load-test "$TMP/out" "$TMP/err"
 }
 stop_server() {
     kill "$PID" 2>/dev/null
