@@ -43,4 +43,23 @@ CD_WEIGHTS=$tmp expect_error "russian.cdw: it holds the weights of .internationa
 CD_WEIGHTS=$tmp expect_error "russian.cdw: not a condraughts weights file" \
     analyse --variant russian --depth 2
 
+# train fit --init: a fit that starts from a shipped file and barely moves (a step of 1e-6)
+# writes that file again byte for byte (the windows, scalars and king squares read back exactly);
+# a file of another family or a damaged one is refused with the reader's message
+cp "$dir"/*.cdw "$tmp/"
+if "$bin" train gen --variant russian --games 40 --nodes 300 --seed 7 --out "$tmp/r.dat" \
+    > /dev/null 2>&1; then ok; else bad "train gen for --init"; fi
+"$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russian.cdw" --epochs 1 \
+    --lr 1e-6 --out "$tmp/r2.cdw" > /dev/null 2>&1
+cmp -s "$tmp/r2.cdw" "$tmp/russian.cdw" && ok || bad "fit --init --lr 1e-6 changed the weights"
+"$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/r2.cdw" --epochs 1 \
+    --out "$tmp/r3.cdw" > /dev/null 2>&1
+cmp -s "$tmp/r3.cdw" "$tmp/russian.cdw" && bad "fit --init --lr 1 left the weights as they were" || ok
+expect_error "international.cdw holds international weights, not russian" \
+    train fit --variant russian --data "$tmp/r.dat" --init "$tmp/international.cdw" --out "$tmp/x.cdw"
+cp "$tmp/russian.cdw" "$tmp/rbad.cdw"
+printf 'X' | dd of="$tmp/rbad.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_error "rbad.cdw: the weights file's checksum does not match" \
+    train fit --variant russian --data "$tmp/r.dat" --init "$tmp/rbad.cdw" --out "$tmp/x.cdw"
+
 summary weights

@@ -236,6 +236,7 @@ enum {
     O_THREADS,
     O_CLASSIC,
     O_OUT,
+    O_INIT,
     O_DATA,
     O_EPOCHS,
     O_LR,
@@ -282,6 +283,8 @@ static const cli_opt fit_opts[] = {
     {CLI_REAL_OPT(O_VALID, "valid", "F", 0, 0.5,
                   "the last share F of the games held out (default 0.05)")},
     {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
+    {CLI_TEXT_OPT(O_INIT, "init", "FILE.cdw",
+                  "start from these weights (default: material alone, a man 100, a king 300)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
     {0}};
 
@@ -349,6 +352,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     switch (opt->id) {
     case O_VARIANT: o->rules = family_rules(&fit_cmd, v->text); break;
     case O_DATA: o->data = v->text; break;
+    case O_INIT: o->init = v->text; break;
     case O_OUT: o->out = v->text; break;
     case O_EPOCHS: o->epochs = (long)v->n; break;
     case O_BATCH: o->batch = (long)v->n; break;

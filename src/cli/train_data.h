@@ -51,7 +51,7 @@ static inline uint64_t get_le(const unsigned char *p, int bytes)
 /* train fit's command line. */
 typedef struct fit_options {
     const cd_rules *rules;
-    const char *data, *out;
+    const char *data, *out, *init; /* init: a weights file to start from, or NULL */
     long epochs, batch;
     double lr, lambda, l2, valid;
     uint64_t seed;

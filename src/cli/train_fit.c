@@ -3,6 +3,7 @@
  * on train gen's data (the method is in train.c's header and docs/training.md).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "condraughts.h"
 #include "engine.h"
 #include "pattern.h"
+#include "slurp.h"
 #include "train_data.h"
 
 /* ------------------------------------------------------------------ fit */
@@ -241,6 +243,34 @@ static void add_grad(model *md, size_t i, double g)
     md->grad[i] += (float)g;
 }
 
+/* Start from a weights file of the same family and board (--init): its window weights, scalars
+ * and king squares; the piece-square values start at 0, as the file holds them folded into the
+ * windows. A file that does not fit stops the program with the reader's message. */
+static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, const char *path)
+{
+    size_t len;
+    unsigned char *img = (unsigned char *)cd_slurp(path, (size_t)64 << 20, &len);
+    if (!img)
+        fail("cannot read %s: %s", path, strerror(errno));
+    cd_pattern_weights *w = malloc(sizeof *w);
+    char err[256];
+    if (!w)
+        fail("out of memory");
+    if (cd_pattern_read(w, img, len, err, sizeof err) != CD_OK)
+        fail("%s: %s", path, err);
+    const char *family = cd_pattern_family_name(cd_pattern_family(r));
+    if (strcmp(w->family, family) != 0 || w->layout.regions != l->regions)
+        fail("%s holds %s weights, not %s", path, w->family, family);
+    for (size_t i = 0; i < md->npsq; i++) {
+        int16_t q = i < md->npat ? w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
+                    : i < md->nksq ? w->scalar[(i - md->npat) / 2][(i - md->npat) % 2]
+                                   : w->king_square[(i - md->nksq) / 2][(i - md->nksq) % 2];
+        md->w[i] = (float)q / CD_PAT_UNIT;
+    }
+    free(w);
+    free(img);
+}
+
 int train_fit(const fit_options *o)
 {
     const cd_rules *r = o->rules;
@@ -333,10 +363,13 @@ int train_fit(const fit_options *o)
     md.mark = calloc(md.nparam, 1);
     if (!md.w || !md.m || !md.v || !md.grad || !md.touched || !md.mark)
         fail("out of memory");
-    /* start from material: a man 100, a king 300 */
-    md.w[md.npat + 2 * CD_PAT_S_MEN] = md.w[md.npat + 2 * CD_PAT_S_MEN + 1] = 100;
-    md.w[md.npat + 2 * CD_PAT_S_KING] = md.w[md.npat + 2 * CD_PAT_S_KING + 1] = 300;
-    md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE] = md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE + 1] = 300;
+    if (o->init) {
+        init_from(&md, &layout, r, o->init);
+    } else { /* start from material: a man 100, a king 300 */
+        md.w[md.npat + 2 * CD_PAT_S_MEN] = md.w[md.npat + 2 * CD_PAT_S_MEN + 1] = 100;
+        md.w[md.npat + 2 * CD_PAT_S_KING] = md.w[md.npat + 2 * CD_PAT_S_KING + 1] = 300;
+        md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE] = md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE + 1] = 300;
+    }
 
     size_t *order = malloc(ntrain * sizeof *order);
     if (!order)
