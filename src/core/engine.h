@@ -58,7 +58,7 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-12); option "classic" switches them all off */
+    /* the sharper search (search.c steps 9-14); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;             /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;      /* ProbCut margin (option "pcmargin") */
@@ -72,6 +72,10 @@ struct cd_engine {
     int use_classic_eval;    /* 1: the hand-set evaluation even where learned weights are loaded */
     int use_drawscale;       /* 1: drawish material scaled down in the learned score (eval.c) */
     int use_partial;         /* 1: a root move completed in an iteration cut short is played */
+    int hist_malus;          /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
+    int lmr_from;            /* LMR at non-PV nodes from this many moves searched ("lmrfrom") */
+    int use_qpromo;          /* 1: quiet promotions searched in quiescence ("qpromo") */
+    int rfp_margin;          /* reverse futility margin a ply, depth <= 3, 0: off ("rfp") */
 };
 
 /* tt.c */
