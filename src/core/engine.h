@@ -73,9 +73,10 @@ struct cd_engine {
     int use_drawscale;       /* 1: drawish material scaled down in the learned score (eval.c) */
     int use_partial;         /* 1: a root move completed in an iteration cut short is played */
     int hist_malus;          /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
-    int lmr_from;            /* LMR at non-PV nodes from this many moves searched ("lmrfrom") */
-    int use_qpromo;          /* 1: quiet promotions searched in quiescence ("qpromo") */
-    int rfp_margin;          /* reverse futility margin a ply, depth <= 3, 0: off ("rfp") */
+    int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
+                       least one ply ("lmrfrom") */
+    int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
+    int rfp_margin; /* reverse futility margin a ply, depth <= 3, 0: off ("rfp") */
 };
 
 /* tt.c */

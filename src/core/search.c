@@ -372,9 +372,12 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             /* 7. late move reductions (10: by a table of depth and move number) */
             int red = 0;
             if (e->use_lmrlog) {
-                if (depth >= 3 && !capture && searched >= (pvnode ? 2 : e->lmr_from) &&
-                    !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1) {
+                int from = pvnode || !e->lmr_from ? 2 : e->lmr_from;
+                if (depth >= 3 && !capture && searched >= from && !(m->flags & CD_MOVE_PROMOTES) &&
+                    score[i] < (1 << 24) - 1) {
                     red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
+                    if (!pvnode && e->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
+                        red = 1;
                     if (red > newdepth - 1)
                         red = newdepth - 1;
                     if (red < 0)
@@ -594,7 +597,6 @@ cd_engine *cd_engine_new(size_t tt_mb)
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
     e->probcut_min = 5;
-    e->lmr_from = 2;
     e->threads = 1;
     lmr_init(e);
     atomic_init(&e->stop, 0);
@@ -659,7 +661,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
                  {"pcmin", offsetof(cd_engine, probcut_min), 2, 60},
                  {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90},
                  {"histmalus", offsetof(cd_engine, hist_malus), 0, 1},
-                 {"lmrfrom", offsetof(cd_engine, lmr_from), 1, 10},
+                 {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10},
                  {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1},
                  {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000}};
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
