@@ -77,6 +77,8 @@ struct cd_engine {
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
     int rfp_margin; /* reverse futility margin a ply, depth <= 3, 0: off ("rfp") */
+    int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
+    int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */
 };
 
 /* tt.c */

@@ -321,12 +321,16 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         depth = 0;
     /* reverse futility: near the horizon, a quiet node whose static value is far enough above
      * beta is taken to hold ("rfp", off by default) */
-    if (e->rfp_margin && !pvnode && ply > 0 && depth <= 3 && !capture &&
-        abs(beta) < CD_SCORE_WIN - 1000) {
-        int v = cd_engine_evaluate(e, pos) - e->rfp_margin * depth;
-        if (v >= beta)
-            return v;
-    }
+    int frontier = !pvnode && ply > 0 && depth <= 3 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
+    int sev = frontier && (e->rfp_margin || e->fut_margin) ? cd_engine_evaluate(e, pos) : 0;
+    if (frontier && e->rfp_margin && sev - e->rfp_margin * depth >= beta)
+        return sev - e->rfp_margin * depth;
+    /* futility ("fut") and late move pruning ("lmp"), off by default: at such a node, after the
+     * first move, the quiet moves that are not promotions, killers or the table's move are
+     * skipped when the static value is that far below alpha (depth <= 2), or once lmp + depth^2
+     * moves have been searched */
+    int futile = frontier && e->fut_margin && depth <= 2 && sev + e->fut_margin * depth <= alpha;
+    int prune_from = futile ? 1 : frontier && e->lmp ? e->lmp + depth * depth : CD_MAX_MOVES;
     int ttmove = tthit && t.move >= 0 && t.move < n ? t.move : -1;
 
     /* 5. ordering */
@@ -357,6 +361,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         }
         const cd_move *m = &list.moves[i];
         if (ply == 0 && excluded(s, m))
+            continue;
+        if (searched >= prune_from && !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
             continue;
         cd_position next;
         cd_play(pos, m, &next);
@@ -663,7 +669,9 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
                  {"histmalus", offsetof(cd_engine, hist_malus), 0, 1},
                  {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10},
                  {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1},
-                 {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000}};
+                 {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000},
+                 {"fut", offsetof(cd_engine, fut_margin), 0, 1000},
+                 {"lmp", offsetof(cd_engine, lmp), 0, 60}};
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
         if (!strcmp(name, knobs[i].name)) {
             if (value < knobs[i].lo || value > knobs[i].hi)
