@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,14 +100,22 @@ typedef struct watched {
 } watched;
 
 static struct {
-    pthread_mutex_t m;
-    pthread_cond_t cv;
+    mtx_t m; /* made on first use (w_lock) */
     watched *head;
     int stop;
     unsigned long dropped; /* connections shut for being too slow */
-    pthread_t thread;
+    thrd_t thread;
     int live; /* the watchdog thread runs */
-} W = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+} W;
+
+static once_flag w_once = ONCE_FLAG_INIT;
+static void w_init(void) { mtx_init(&W.m, mtx_plain); }
+
+static void w_lock(void)
+{
+    call_once(&w_once, w_init);
+    mtx_lock(&W.m);
+}
 
 static long long mono_ms(void)
 {
@@ -128,25 +137,25 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         w->fd = ci->connect_fd;
         w->receiving = 1;
         w->since = mono_ms();
-        pthread_mutex_lock(&W.m);
+        w_lock();
         w->next = W.head;
         if (W.head)
             W.head->prev = w;
         W.head = w;
-        pthread_mutex_unlock(&W.m);
+        mtx_unlock(&W.m);
         *socket_context = w;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         watched *w = *socket_context;
         if (!w)
             return;
-        pthread_mutex_lock(&W.m);
+        w_lock();
         if (w->prev)
             w->prev->next = w->next;
         else
             W.head = w->next;
         if (w->next)
             w->next->prev = w->prev;
-        pthread_mutex_unlock(&W.m);
+        mtx_unlock(&W.m);
         free(w);
         *socket_context = NULL;
     }
@@ -160,25 +169,24 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
     watched *w = ci ? ci->socket_context : NULL;
     if (!w)
         return;
-    pthread_mutex_lock(&W.m);
+    w_lock();
     w->receiving = receiving;
     w->since = mono_ms();
-    pthread_mutex_unlock(&W.m);
+    mtx_unlock(&W.m);
 }
 
-static void *watchdog(void *arg)
+/* Every 250 ms: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
+ * wall clock neither stalls the watchdog nor cuts a connection early; http_stop waits at most one
+ * tick for it. */
+static int watchdog(void *arg)
 {
     (void)arg;
-    pthread_mutex_lock(&W.m);
+    w_lock();
     while (!W.stop) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 250 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&W.cv, &W.m, &ts);
+        mtx_unlock(&W.m);
+        struct timespec tick = {0, 250 * 1000000L};
+        thrd_sleep(&tick, NULL);
+        w_lock();
         long long now = mono_ms();
         unsigned waiting = 0;
         for (watched *w = W.head; w; w = w->next)
@@ -191,8 +199,8 @@ static void *watchdog(void *arg)
                 W.dropped++;
             }
     }
-    pthread_mutex_unlock(&W.m);
-    return NULL;
+    mtx_unlock(&W.m);
+    return 0;
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
@@ -296,7 +304,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port)
 {
-    W.live = pthread_create(&W.thread, NULL, watchdog, NULL) == 0;
+    W.stop = 0;
+    W.live = thrd_create(&W.thread, watchdog, NULL) == thrd_success;
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port,
         NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sockaddr_in,
@@ -313,11 +322,10 @@ void http_stop(struct MHD_Daemon *d)
     if (d)
         MHD_stop_daemon(d);
     if (W.live) {
-        pthread_mutex_lock(&W.m);
+        w_lock();
         W.stop = 1;
-        pthread_cond_signal(&W.cv);
-        pthread_mutex_unlock(&W.m);
-        pthread_join(W.thread, NULL);
+        mtx_unlock(&W.m);
+        thrd_join(W.thread, NULL);
         W.live = 0;
     }
 }

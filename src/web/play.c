@@ -17,25 +17,38 @@
 #include "apiutil.h"
 #include "store_sqlite.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <threads.h>
 #include <time.h>
 
 static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t changed; /* a game changed (every live stream wakes and looks) */
+    mtx_t lock;    /* made on first use (play_lock) */
+    cnd_t changed; /* a game changed (every live stream wakes and looks) */
     play_game *games;
     int count;
-    int stored;       /* the store is open */
-    pthread_t ticker; /* the clock thread (play_open with a store) */
+    int stored;    /* the store is open */
+    thrd_t ticker; /* the clock thread (play_open with a store) */
     int ticking, stop;
-} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+} P;
 
-void play_lock(void) { pthread_mutex_lock(&P.lock); }
-void play_unlock(void) { pthread_mutex_unlock(&P.lock); }
+static once_flag p_once = ONCE_FLAG_INIT;
+
+static void p_init(void)
+{
+    mtx_init(&P.lock, mtx_plain);
+    cnd_init(&P.changed);
+}
+
+void play_lock(void)
+{
+    call_once(&p_once, p_init);
+    mtx_lock(&P.lock);
+}
+
+void play_unlock(void) { mtx_unlock(&P.lock); }
 
 int64_t play_now(void)
 {
@@ -48,12 +61,14 @@ void play_wait(const play_game *g, unsigned seen, int ms)
 {
     if (g && g->version != seen)
         return;
+    /* C11's timed wait reads the wall clock (TIME_UTC): if it steps back during the wait, the
+     * wait lasts longer by the step; every change still wakes it (the broadcasts below). */
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    timespec_get(&ts, TIME_UTC);
     ts.tv_nsec += (long)(ms % 1000) * 1000000L;
     ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
     ts.tv_nsec %= 1000000000L;
-    pthread_cond_timedwait(&P.changed, &P.lock, &ts);
+    cnd_timedwait(&P.changed, &P.lock, &ts);
 }
 
 static void presence(play_game *g, int slot, int delta)
@@ -61,7 +76,7 @@ static void presence(play_game *g, int slot, int delta)
     if (g->online[slot] + delta >= 0)
         g->online[slot] += delta;
     g->version++; /* not stored: presence is not part of the game */
-    pthread_cond_broadcast(&P.changed);
+    cnd_broadcast(&P.changed);
 }
 
 int play_present(const char *id, const char *token)
@@ -196,7 +211,7 @@ static void adopt(play_game *g)
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
-    pthread_cond_broadcast(&P.changed);
+    cnd_broadcast(&P.changed);
     if (!P.stored || store_save(g, from) == 0) {
         g->rate_now = 0;
         return 0;
@@ -214,18 +229,20 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     return 500;
 }
 
-static void *ticker(void *arg)
+/* The clock thread: a relative sleep (thrd_sleep), so a step of the wall clock does not stall it
+ * (the flags themselves are read on the wall clock: play.h). */
+static int ticker(void *arg)
 {
     (void)arg;
     for (;;) {
-        pthread_mutex_lock(&P.lock);
+        play_lock();
         int stop = P.stop;
-        pthread_mutex_unlock(&P.lock);
+        play_unlock();
         if (stop)
-            return NULL;
+            return 0;
         play_tick();
         struct timespec ts = {0, 100 * 1000000L};
-        nanosleep(&ts, NULL);
+        thrd_sleep(&ts, NULL);
     }
 }
 
@@ -234,13 +251,13 @@ int play_open(const char *db_path, char *err, size_t errlen)
     if (!db_path)
         return 0;
     P.stop = 0;
-    P.ticking = pthread_create(&P.ticker, NULL, ticker, NULL) == 0;
+    P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
     if (store_open(db_path, err, errlen) != 0)
         return -1;
     P.stored = 1;
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     int n = store_load(NULL, adopt);
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
     if (n < 0) {
         snprintf(err, errlen, "cannot read the games of %s", db_path);
         return -1;
@@ -256,13 +273,13 @@ int play_stored(void) { return P.stored; }
 void play_close(void)
 {
     if (P.ticking) {
-        pthread_mutex_lock(&P.lock);
+        play_lock();
         P.stop = 1;
-        pthread_mutex_unlock(&P.lock);
-        pthread_join(P.ticker, NULL);
+        play_unlock();
+        thrd_join(P.ticker, NULL);
         P.ticking = 0;
     }
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     while (P.games) {
         play_game *next = P.games->next;
         game_free(P.games);
@@ -272,7 +289,7 @@ void play_close(void)
     if (P.stored)
         store_close();
     P.stored = 0;
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
 }
 
 /* ---------------------------------------------------------------- clocks and the end */
@@ -356,13 +373,13 @@ static int check_flag(play_game *g, int64_t now)
 
 void play_tick(void)
 {
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     int64_t now = play_now();
     for (play_game *g = P.games, *next; g; g = next) {
         next = g->next; /* a failed save may free g */
         check_flag(g, now);
     }
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
 }
 
 /* ---------------------------------------------------------------- actions */
@@ -719,7 +736,7 @@ unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
     unlink_game(g);
     g->version++;
     game_free(g);
-    pthread_cond_broadcast(&P.changed);
+    cnd_broadcast(&P.changed);
     return 0;
 }
 

@@ -183,14 +183,14 @@ void cd_web_setup(const char *data_dir, const char *egtb_dir, uint64_t max_nodes
 
 void cd_web_reset(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     while (srv.games) {
         web_game *next = srv.games->next;
         free_game(srv.games);
         srv.games = next;
     }
     srv.ngames = 0;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     engine_pool_free();
     play_close();
 }

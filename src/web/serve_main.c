@@ -85,7 +85,9 @@ int cd_serve_run(const cd_serve_config *c)
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
 
-    /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. */
+    /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. The one pthread
+     * call of src/web: C11 threads cannot block a signal, and sigwait needs it blocked in every
+     * thread (ARCHITECTURE.md, "Threads"). */
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);

@@ -24,9 +24,9 @@
 
 #include <cjson/cJSON.h>
 #include <microhttpd.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <threads.h>
 
 #include "condraughts.h"
 #include "play.h"
@@ -65,7 +65,7 @@ typedef struct web_game {
 } web_game;
 
 typedef struct web_state {
-    pthread_mutex_t lock;
+    mtx_t lock; /* made on first use: srv_lock */
     web_game *games;
     int ngames;   /* (lock) games in the table */
     int searches; /* (lock) searches and analyses running */
@@ -78,6 +78,11 @@ typedef struct web_state {
 } web_state;
 
 extern web_state srv;
+
+/* Take and release srv.lock (made on first use: C11 has no static mutex initialiser, and both
+ * cd_serve_run and cd_web_setup's callers reach it). */
+void srv_lock(void);
+void srv_unlock(void);
 
 web_game *find_game(const char *id);
 void free_game(web_game *w);
