@@ -140,9 +140,11 @@ typedef struct sse_item {
 
 typedef struct analysis {
     mtx_t m;
-    cnd_t cv; /* an item was queued or the search is done */
     sse_item *head, *tail;
     int done, stop;
+    int waited;       /* (m) parked since the last thing sent: a wake with nothing queued sends a
+                       * keep-alive */
+    stream_hook hook; /* woken (under m) when an item is queued or the search is done */
     cd_engine *engine;
     cd_game *game;
     cd_limits limits;
@@ -167,7 +169,7 @@ static void sse_push(analysis *a, const char *event, cJSON *data)
         else
             a->head = it;
         a->tail = it;
-        cnd_broadcast(&a->cv);
+        stream_wake(&a->hook);
         mtx_unlock(&a->m);
     }
     free(json);
@@ -216,7 +218,7 @@ static int analysis_thread(void *arg)
     sse_push(a, "done", o);
     mtx_lock(&a->m);
     a->done = 1;
-    cnd_broadcast(&a->cv);
+    stream_wake(&a->hook);
     mtx_unlock(&a->m);
     return 0;
 }
@@ -226,16 +228,13 @@ ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     (void)pos;
     analysis *a = cls;
     mtx_lock(&a->m);
-    if (!a->head && !a->done) {
-        /* C11's timed wait reads the wall clock (TIME_UTC): if it steps back during the wait, the
-         * keep-alive below comes late by the step, but no item does (each is signalled). */
-        struct timespec ts;
-        timespec_get(&ts, TIME_UTC);
-        ts.tv_sec += 1;
-        while (!a->head && !a->done)
-            if (cnd_timedwait(&a->cv, &a->m, &ts) != thrd_success)
-                break;
+    if (!a->head && !a->done && !a->waited) {
+        int parked = stream_park(&a->hook);
+        a->waited = parked;
+        mtx_unlock(&a->m);
+        return parked ? 0 : MHD_CONTENT_READER_END_OF_STREAM;
     }
+    a->waited = 0;
     if (!a->head) {
         int done = a->done;
         mtx_unlock(&a->m);
@@ -271,6 +270,7 @@ void sse_free(void *cls)
     mtx_lock(&a->m);
     a->stop = 1;
     mtx_unlock(&a->m);
+    stream_drop(&a->hook);
     cd_engine_stop(a->engine);
     thrd_join(a->thread, NULL);
     while (a->head) {
@@ -280,7 +280,6 @@ void sse_free(void *cls)
     }
     engine_give(a->engine);
     cd_game_free(a->game);
-    cnd_destroy(&a->cv);
     mtx_destroy(&a->m);
     free(a);
     search_end();
@@ -328,7 +327,7 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
         search_end();
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     }
-    if (mtx_init(&a->m, mtx_plain) != thrd_success || cnd_init(&a->cv) != thrd_success) {
+    if (mtx_init(&a->m, mtx_plain) != thrd_success) {
         engine_give(e);
         free(a);
         cd_game_free(copy);
@@ -344,7 +343,6 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
     if (thrd_create(&a->thread, analysis_thread, a) != thrd_success) {
         engine_give(e);
         cd_game_free(copy);
-        cnd_destroy(&a->cv);
         mtx_destroy(&a->m);
         free(a);
         search_end();
@@ -353,5 +351,6 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
     c->status = MHD_HTTP_OK;
     c->type = "text/event-stream";
     c->stream = a;
+    c->hook = &a->hook;
     return MHD_YES;
 }

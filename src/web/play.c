@@ -25,8 +25,8 @@
 #include <time.h>
 
 static struct {
-    mtx_t lock;    /* made on first use (play_lock) */
-    cnd_t changed; /* a game changed (every live stream wakes and looks) */
+    mtx_t lock;             /* made on first use (play_lock) */
+    play_watcher *watchers; /* the live streams waiting for a change (play_watch) */
     play_game *games;
     int count;
     int stored;    /* the store is open */
@@ -36,11 +36,7 @@ static struct {
 
 static once_flag p_once = ONCE_FLAG_INIT;
 
-static void p_init(void)
-{
-    mtx_init(&P.lock, mtx_plain);
-    cnd_init(&P.changed);
-}
+static void p_init(void) { mtx_init(&P.lock, mtx_plain); }
 
 void play_lock(void)
 {
@@ -57,18 +53,42 @@ int64_t play_now(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void play_wait(const play_game *g, unsigned seen, int ms)
+void play_watch(play_watcher *w)
 {
-    if (g && g->version != seen)
+    if (w->on)
         return;
-    /* C11's timed wait reads the wall clock (TIME_UTC): if it steps back during the wait, the
-     * wait lasts longer by the step; every change still wakes it (the broadcasts below). */
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
-    ts.tv_nsec %= 1000000000L;
-    cnd_timedwait(&P.changed, &P.lock, &ts);
+    w->on = 1;
+    w->prev = NULL;
+    w->next = P.watchers;
+    if (P.watchers)
+        P.watchers->prev = w;
+    P.watchers = w;
+}
+
+void play_unwatch(play_watcher *w)
+{
+    if (!w->on)
+        return;
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        P.watchers = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    w->prev = w->next = NULL;
+    w->on = 0;
+}
+
+/* Game id changed: wake its watchers (the list is short: one entry a live stream). */
+static void changed(const char *id)
+{
+    for (play_watcher *w = P.watchers, *next; w; w = next) {
+        next = w->next;
+        if (!strcmp(w->id, id)) {
+            play_unwatch(w);
+            w->wake(w);
+        }
+    }
 }
 
 static void presence(play_game *g, int slot, int delta)
@@ -76,7 +96,7 @@ static void presence(play_game *g, int slot, int delta)
     if (g->online[slot] + delta >= 0)
         g->online[slot] += delta;
     g->version++; /* not stored: presence is not part of the game */
-    cnd_broadcast(&P.changed);
+    changed(g->id);
 }
 
 int play_present(const char *id, const char *token)
@@ -211,7 +231,7 @@ static void adopt(play_game *g)
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
-    cnd_broadcast(&P.changed);
+    changed(g->id);
     if (!P.stored || store_save(g, from) == 0) {
         g->rate_now = 0;
         return 0;
@@ -734,9 +754,8 @@ unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
         return 500;
     }
     unlink_game(g);
-    g->version++;
+    changed(g->id);
     game_free(g);
-    cnd_broadcast(&P.changed);
     return 0;
 }
 

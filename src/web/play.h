@@ -13,9 +13,9 @@
  * request find it. The clock of a correspondence game is `days` per move, reset after each move.
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
- * wakes the live streams (play_wait). Every change is written to the store (store_sqlite.h) in
- * one transaction before it is answered; when the write fails the game is read back from the
- * store and the request fails (500), so memory never runs ahead of the disk.
+ * wakes the live streams that watch the game (play_watch). Every change is written to the store
+ * (store_sqlite.h) in one transaction before it is answered; when the write fails the game is read
+ * back from the store and the request fails (500), so memory never runs ahead of the disk.
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -92,8 +92,18 @@ const play_game *play_first(void);
  * players see who is there. Locked. */
 int play_present(const char *id, const char *token);
 void play_absent(const char *id, int slot);
-/* Wait (locked) until g's version differs from `seen` or `ms` pass. */
-void play_wait(const play_game *g, unsigned seen, int ms);
+/* A live stream waiting for the next change of game id: play_watch puts w in the watch list (no
+ * effect when it is there); the game's next change (a version bump, its deletion) takes it out
+ * and calls w->wake(w) once, with the lock held (so wake must not take it); play_unwatch takes
+ * it out unwoken (no effect when it is not there). Both locked. */
+typedef struct play_watcher {
+    char id[PLAY_ID_HEX + 1];
+    void (*wake)(struct play_watcher *w);
+    int on; /* in the list */
+    struct play_watcher *prev, *next;
+} play_watcher;
+void play_watch(play_watcher *w);
+void play_unwatch(play_watcher *w);
 
 /* Now, in ms since the epoch. */
 int64_t play_now(void);
