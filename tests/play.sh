@@ -341,4 +341,24 @@ check_that "the lobby shows the challenger's rating" test "$(j "d.open.find(e=>e
 req b POST /api/play/$K/move '{"move":"37-31"}'
 check_eq "after restart no move out of turn" 409 "$CODE"
 
+# ------------------------------------------------------------ ratings age (one period a day)
+# every rating made sure (RD 50) and last changed 100 days ago: RD 50 grows to 115.6 (glicko_idle),
+# over the 110 of "provisional"; the same rating changed today stays sure
+age_ratings() { # age_ratings DAYS: every rating RD 50, last changed DAYS ago
+    kill "$PID" 2>/dev/null
+    wait "$PID" 2>/dev/null
+    PID=
+    sqlite3 "$TMP/play.db" "UPDATE ratings SET rd = 50, at = (strftime('%s','now') - $1 * 86400) * 1000"
+    start_server
+}
+req b GET /api/play/$B2
+RATING_B=$(j 'd[d.you].rating')
+age_ratings 100
+req b POST /api/play '{"variant":"international"}'
+check_eq "a rating idle for 100 days is provisional again" true "$(j 'd[d.you].provisional')"
+check_eq "... with the same rating" "$RATING_B" "$(j 'd[d.you].rating')"
+age_ratings 0
+req b POST /api/play '{"variant":"international"}'
+check_eq "the same rating changed today is not" false "$(j 'd[d.you].provisional')"
+
 summary play

@@ -45,6 +45,10 @@ static const char schema[] =
     " created INTEGER NOT NULL);" /* seconds since the epoch */
     "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);";
 
+/* ratings.at: when the rating last changed (ms since the epoch; 0: before the column existed, not
+ * aged). Added to a database made before it. */
+static const char ratings_at[] = "ALTER TABLE ratings ADD COLUMN at INTEGER NOT NULL DEFAULT 0";
+
 int store_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
@@ -58,13 +62,18 @@ int store_open(const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
-    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+    sqlite3_stmt *probe = NULL;
+    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+        (sqlite3_prepare_v2(db, "SELECT at FROM ratings", -1, &probe, NULL) != SQLITE_OK &&
+         sqlite3_exec(db, ratings_at, NULL, NULL, &msg) != SQLITE_OK)) {
+        sqlite3_finalize(probe);
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
         db = NULL;
         return -1;
     }
+    sqlite3_finalize(probe);
     return 0;
 }
 
@@ -153,8 +162,9 @@ static int save_ratings(const play_game *g)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db,
-                           "INSERT INTO ratings VALUES (?1,?2,?3,?4,?5,1) ON CONFLICT(player, "
-                           "variant) DO UPDATE SET rating=?3, rd=?4, vol=?5, games=games+1",
+                           "INSERT INTO ratings (player, variant, rating, rd, vol, games, at) "
+                           "VALUES (?1,?2,?3,?4,?5,1,?6) ON CONFLICT(player, variant) DO UPDATE "
+                           "SET rating=?3, rd=?4, vol=?5, games=games+1, at=?6",
                            -1, &st, NULL) != SQLITE_OK)
         return 0;
     int ok = 1;
@@ -167,6 +177,7 @@ static int save_ratings(const play_game *g)
         sqlite3_bind_double(st, 3, g->after[c].rating);
         sqlite3_bind_double(st, 4, g->after[c].rd);
         sqlite3_bind_double(st, 5, g->after[c].vol);
+        sqlite3_bind_int64(st, 6, play_now());
         ok = sqlite3_step(st) == SQLITE_DONE;
     }
     sqlite3_finalize(st);
@@ -257,8 +268,8 @@ glicko store_rating(const char *token, const char *variant)
     token = key;
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db,
-                                  "SELECT rating, rd, vol FROM ratings WHERE player = ?1 AND "
-                                  "variant = ?2",
+                                  "SELECT rating, rd, vol, at FROM ratings WHERE player = ?1 "
+                                  "AND variant = ?2",
                                   -1, &st, NULL) != SQLITE_OK)
         return r;
     sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
@@ -267,6 +278,9 @@ glicko store_rating(const char *token, const char *variant)
         r.rating = sqlite3_column_double(st, 0);
         r.rd = sqlite3_column_double(st, 1);
         r.vol = sqlite3_column_double(st, 2);
+        int64_t at = sqlite3_column_int64(st, 3), idle = play_now() - at;
+        if (at > 0 && idle >= GLICKO_PERIOD_MS)
+            r = glicko_idle(r, (double)(idle / GLICKO_PERIOD_MS)); /* whole days without a game */
     }
     sqlite3_finalize(st);
     return r;
