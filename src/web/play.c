@@ -376,9 +376,17 @@ static void finish(play_game *g, int end, int loser)
     rate(g);
 }
 
-/* Has the flag of the side to move fallen at `now`? Then end the game (and save it). */
+/* Has the flag of the side to move fallen at `now`, or has a real-time game's side to move let
+ * its first move's PLAY_FIRST_MOVE_MS pass? Then end the game (and save it). */
 static int check_flag(play_game *g, int64_t now)
 {
+    if (g->state == PLAY_ONGOING && g->clock == PLAY_CLOCK_REALTIME && g->nmoves < 2 &&
+        g->first_wait && now - g->first_wait >= PLAY_FIRST_MOVE_MS) {
+        finish(g, END_ABORTED, -1);
+        char err[64];
+        commit(g, g->nmoves, err, sizeof err);
+        return 1;
+    }
     if (g->state != PLAY_ONGOING || g->clock == PLAY_CLOCK_NONE || !g->turn_start)
         return 0;
     int s = side_to_move(g);
@@ -532,6 +540,7 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
     memcpy(g->token[seat], token, PLAY_TOKEN + 1);
     seat_rating(g, seat);
     g->state = PLAY_ONGOING;
+    g->first_wait = play_now();
     return commit(g, g->nmoves, err, len);
 }
 
@@ -593,6 +602,7 @@ unsigned play_move_text(play_game *g, const char *token, const char *move, char 
     }
     g->draw_offer = g->takeback = -1;
     g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? now : 0;
+    g->first_wait = g->nmoves < 2 ? now : 0;
     if (cd_game_status(g->game, NULL) != CD_ONGOING)
         finish(g, END_RULES, -1);
     return commit(g, g->nmoves - 1, err, len);
@@ -693,6 +703,7 @@ unsigned play_takeback(play_game *g, const char *token, const char *what, char *
         g->ms[0] = g->nmoves ? g->moves[g->nmoves - 1].ms[0] : g->base_ms;
         g->ms[1] = g->nmoves ? g->moves[g->nmoves - 1].ms[1] : g->base_ms;
         g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? play_now() : 0;
+        g->first_wait = g->nmoves < 2 ? play_now() : 0;
         g->draw_offer = -1;
     }
     return commit(g, g->nmoves, err, len);
@@ -729,6 +740,7 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
         seat_rating(r, CD_WHITE);
         seat_rating(r, CD_BLACK);
         r->state = PLAY_ONGOING;
+        r->first_wait = play_now();
         link_game(r);
         memcpy(g->rematch_id, r->id, sizeof r->id);
         if ((status = commit(r, 0, err, len))) {
