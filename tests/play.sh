@@ -341,4 +341,60 @@ check_that "the lobby shows the challenger's rating" test "$(j "d.open.find(e=>e
 req b POST /api/play/$K/move '{"move":"37-31"}'
 check_eq "after restart no move out of turn" 409 "$CODE"
 
+# ------------------------------------------------------------ ratings age (one period a day)
+# every rating made sure (RD 50) and last changed 100 days ago: RD 50 grows to 115.6 (glicko_idle),
+# over the 110 of "provisional"; the same rating changed today stays sure
+age_ratings() { # age_ratings DAYS: every rating RD 50, last changed DAYS ago
+    kill "$PID" 2>/dev/null
+    wait "$PID" 2>/dev/null
+    PID=
+    sqlite3 "$TMP/play.db" "UPDATE ratings SET rd = 50, at = (strftime('%s','now') - $1 * 86400) * 1000"
+    start_server
+}
+req b GET /api/play/$B2
+RATING_B=$(j 'd[d.you].rating')
+age_ratings 100
+req b POST /api/play '{"variant":"international"}'
+check_eq "a rating idle for 100 days is provisional again" true "$(j 'd[d.you].provisional')"
+check_eq "... with the same rating" "$RATING_B" "$(j 'd[d.you].rating')"
+age_ratings 0
+req b POST /api/play '{"variant":"international"}'
+check_eq "the same rating changed today is not" false "$(j 'd[d.you].provisional')"
+
+# ------------------------------------------------------------ a first move not made in 30 s
+# (the 30 s pass in the database: every awaited first move is made 31 s older)
+realtime() { # realtime [MOVE]: a new real-time game between a and b (white a), MOVE played by a
+    req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":60,"increment":0}}'
+    RT=$(j d.id)
+    req b POST /api/play/$RT/join '{}'
+    [ -z "${1:-}" ] || req a POST /api/play/$RT/move "{\"move\":\"$1\"}"
+}
+realtime
+A0=$RT
+realtime c3-d4
+A1=$RT
+realtime c3-d4
+req b POST /api/play/$RT/move '{"move":"f6-g5"}'
+A2=$RT
+req a POST /api/play '{"variant":"russian","colour":"white"}'
+A3=$(j d.id)
+req b POST /api/play/$A3/join '{}'
+kill "$PID" 2>/dev/null
+wait "$PID" 2>/dev/null
+PID=
+sqlite3 "$TMP/play.db" "UPDATE games SET first_wait = first_wait - 31000 WHERE first_wait > 0"
+start_server
+sleep 0.5 # the clock thread looks every 100 ms
+req - GET /api/play/$A0
+check_eq "white's first move not made in 30 s: aborted" "over aborted null" "$(j d.state) $(j d.end) $(j d.winner)"
+check_eq "... and not rated" null "$(j d.white.rating_change)"
+req - GET /api/play/$A1
+check_eq "black's first move not made in 30 s: aborted" "over aborted" "$(j d.state) $(j d.end)"
+req b POST /api/play/$A1/move '{"move":"f6-g5"}'
+check_eq "a first move too late is refused" 409 "$CODE"
+req - GET /api/play/$A2
+check_eq "once both have moved the clock rules, not the 30 s" ongoing "$(j d.state)"
+req - GET /api/play/$A3
+check_eq "a game without a clock waits for its first move" ongoing "$(j d.state)"
+
 summary play

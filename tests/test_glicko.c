@@ -3,7 +3,8 @@
  * ("Example of the Glicko-2 system"): a player rated 1500, RD 200, volatility 0.06 beats a 1400
  * (RD 30) and loses to a 1550 (RD 100) and a 1700 (RD 300), tau 0.5: 1464.06, RD 151.52,
  * volatility 0.05999. And the plain properties: a win raises, a loss lowers, a draw between
- * equals leaves the rating, RD shrinks with a game and grows without one, never above 350.
+ * equals leaves the rating, RD shrinks with a game and grows without one (a period, or many:
+ * glicko_idle), never above 350.
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +45,16 @@ int main(void)
     glicko idle = glicko_update(r, NULL, NULL, 0);
     check(idle.rd > r.rd && idle.rating == r.rating, "no game: RD grows", idle.rd);
     check(glicko_update(GLICKO_NEW, NULL, NULL, 0).rd == 350, "RD never above 350", 350);
+    /* 100 idle days: 173.7178 * sqrt((50 / 173.7178)^2 + 100 * 0.06^2) = 115.60 */
+    glicko sure = {1600, 50, 0.06};
+    glicko aged = glicko_idle(sure, 100);
+    check(fabs(aged.rd - 115.60) < 0.01 && aged.rating == 1600 && aged.vol == 0.06,
+          "100 idle periods: RD 50 -> 115.60", aged.rd);
+    check(glicko_idle(sure, 1).rd == glicko_update(sure, NULL, NULL, 0).rd,
+          "one idle period is step 6 alone", glicko_idle(sure, 1).rd);
+    check(glicko_idle(sure, 0).rd == 50, "no idle period: RD kept", glicko_idle(sure, 0).rd);
+    check(glicko_idle(sure, 1e9).rd == 350, "a long absence: RD 350 at most",
+          glicko_idle(sure, 1e9).rd);
     printf("glicko: %d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

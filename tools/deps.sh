@@ -16,6 +16,7 @@ command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 if [ "${1:-build}" = test ]; then
     command -v clang >/dev/null 2>&1 || need="$need clang"
     command -v curl >/dev/null 2>&1 || need="$need curl"
+    command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     [ -x /usr/bin/chromium ] || need="$need chromium"
     # hostile-input checks: libFuzzer runtime (make fuzz), wrk (make load-test), valgrind

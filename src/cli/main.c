@@ -35,7 +35,7 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB };
+enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP };
 
 static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
@@ -45,6 +45,8 @@ static const cli_opt serve_opts[] = {
                   "the SQLite store of games between people (DIR.sqlite beside --data)")},
     {CLI_TEXT_OPT(S_WEB, "web", "DIR", "the page's files (web)")},
     {CLI_TEXT_OPT(S_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
+    {CLI_INT_OPT(S_PER_IP, "per-ip", "64", 0, 1024,
+                 "connections at once from one address (0: no limit)")},
     {0}};
 
 static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
@@ -57,6 +59,7 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
     case S_DB: c->db = v->text; break;
     case S_WEB: c->web = v->text; break;
     case S_EGTB: c->egtb = v->text; break;
+    case S_PER_IP: c->per_ip = (long)v->n; break;
     }
 }
 
@@ -71,7 +74,7 @@ static const cli_command serve_cmd = {
 /* serve: the options read here, the server run by the web library (src/web/serve_main.c) */
 static int run_serve(int argc, char **argv)
 {
-    cd_serve_config c = {.port = 8080};
+    cd_serve_config c = {.port = 8080, .per_ip = CD_SERVE_PER_IP};
     cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
     return cd_serve_run(&c);
 }

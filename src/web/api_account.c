@@ -19,7 +19,6 @@
 #include "apiutil.h"
 #include "store_sqlite.h"
 
-#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,11 +41,20 @@ typedef struct fails {
 } fails;
 
 static struct {
-    pthread_mutex_t lock;
+    mtx_t lock;               /* made on first use: a_lock */
     int hashing;              /* (lock) argon2id computations running */
     int ready;                /* (lock) sodium_init succeeded */
     fails watch[FAILS_NAMES]; /* (lock) */
-} A = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} A;
+
+static once_flag a_once = ONCE_FLAG_INIT;
+static void a_init(void) { mtx_init(&A.lock, mtx_plain); }
+
+static void a_lock(void)
+{
+    call_once(&a_once, a_init);
+    mtx_lock(&A.lock);
+}
 
 /* The entry of name (made, replacing the oldest, when `make`), or NULL. Under A.lock. */
 static fails *fails_of(const char *name, int make)
@@ -68,17 +76,17 @@ static fails *fails_of(const char *name, int make)
 /* Milliseconds before name may try to log in again (0: now). */
 static int64_t login_closed(const char *name)
 {
-    pthread_mutex_lock(&A.lock);
+    a_lock();
     fails *f = fails_of(name, 0);
     int64_t now = play_now(), wait = f && f->until > now ? f->until - now : 0;
-    pthread_mutex_unlock(&A.lock);
+    mtx_unlock(&A.lock);
     return wait;
 }
 
 /* A login of name failed (ok 0) or succeeded (ok 1). */
 static void login_result(const char *name, int ok)
 {
-    pthread_mutex_lock(&A.lock);
+    a_lock();
     fails *f = fails_of(name, !ok);
     int64_t now = play_now();
     if (f && ok) {
@@ -93,26 +101,26 @@ static void login_result(const char *name, int ok)
         if (++f->count >= FAILS_MAX)
             f->until = now + FAILS_LOCK;
     }
-    pthread_mutex_unlock(&A.lock);
+    mtx_unlock(&A.lock);
 }
 
 static int hash_begin(void)
 {
-    pthread_mutex_lock(&A.lock);
+    a_lock();
     if (!A.ready)
         A.ready = sodium_init() >= 0;
     int ok = A.ready && A.hashing < HASHES_AT_ONCE;
     if (ok)
         A.hashing++;
-    pthread_mutex_unlock(&A.lock);
+    mtx_unlock(&A.lock);
     return ok;
 }
 
 static void hash_end(void)
 {
-    pthread_mutex_lock(&A.lock);
+    a_lock();
     A.hashing--;
-    pthread_mutex_unlock(&A.lock);
+    mtx_unlock(&A.lock);
 }
 
 static enum MHD_Result send_name(reply *c, unsigned status, const char *name)

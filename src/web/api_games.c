@@ -39,7 +39,7 @@ enum MHD_Result api_variants(reply *c)
 enum MHD_Result api_list(reply *c)
 {
     cJSON *a = cJSON_CreateArray();
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     for (web_game *w = srv.games; w; w = w->next) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", w->id);
@@ -48,7 +48,7 @@ enum MHD_Result api_list(reply *c)
         cJSON_AddNumberToObject(o, "ply", cd_game_ply(w->game));
         cJSON_AddItemToArray(a, o);
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     return send_json(c, MHD_HTTP_OK, a);
 }
 
@@ -70,9 +70,9 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_p
     w->human = human;
     w->level = level;
     memcpy(w->owner, rq->token, sizeof w->owner);
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     if (srv.ngames >= MAX_GAMES) {
-        pthread_mutex_unlock(&srv.lock);
+        srv_unlock();
         free_game(w);
         return send_busy(c, "too many games (delete some)");
     }
@@ -85,7 +85,7 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_p
     save_game(w);
     egtb_query q;
     cJSON *j = game_json(w, &q);
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     egtb_fill(j, &q);
     if (j && warning && warning[0])
         cJSON_AddStringToObject(j, "warning", warning);
@@ -182,11 +182,11 @@ enum MHD_Result api_import(reply *c, const request *rq)
 
 enum MHD_Result api_get(reply *c, const char *id)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = find_game(id);
     egtb_query q = {.probe = 0};
     cJSON *j = w ? game_json(w, &q) : NULL;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
     egtb_fill(j, &q);
@@ -195,13 +195,13 @@ enum MHD_Result api_get(reply *c, const char *id)
 
 enum MHD_Result api_delete(reply *c, const char *id, const request *rq)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game **pp = &srv.games;
     while (*pp && strcmp((*pp)->id, id))
         pp = &(*pp)->next;
     web_game *w = *pp;
     if (w && !owner_ok(w, rq->token)) {
-        pthread_mutex_unlock(&srv.lock);
+        srv_unlock();
         return send_error(c, MHD_HTTP_FORBIDDEN, "%s", NOT_OWNER);
     }
     if (w) {
@@ -214,7 +214,7 @@ enum MHD_Result api_delete(reply *c, const char *id, const request *rq)
         }
         free_game(w);
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
     cJSON *j = cJSON_CreateObject();
@@ -224,7 +224,7 @@ enum MHD_Result api_delete(reply *c, const char *id, const request *rq)
 
 enum MHD_Result api_pdn(reply *c, const char *id)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = find_game(id);
     char *buf = NULL;
     size_t need = 0;
@@ -236,7 +236,7 @@ enum MHD_Result api_pdn(reply *c, const char *id)
             cd_pdn_write(w->game, tags, buf, need + 1);
         free(tags);
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (!w)
         return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
     if (!buf)
@@ -276,7 +276,7 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq)
     unsigned status = MHD_HTTP_OK;
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = writable_game(id, rq, &status, err, sizeof err);
     if (w && cd_game_status(w->game, NULL) != CD_ONGOING) {
         status = MHD_HTTP_CONFLICT;
@@ -294,7 +294,7 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq)
             j = game_json(w, &q);
         }
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     cJSON_Delete(body);
     if (!j)
         return send_error(c, status, "%s", err);
@@ -313,7 +313,7 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     }
     cJSON_Delete(body);
     unsigned status = MHD_HTTP_OK;
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = writable_game(id, rq, &status, err, sizeof err);
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
@@ -328,7 +328,7 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
         }
         j = game_json(w, &q);
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (!w)
         return send_error(c, status, "%s", err);
     egtb_fill(j, &q);
@@ -394,7 +394,7 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
     unsigned status = MHD_HTTP_OK;
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = writable_game(id, rq, &status, err, sizeof err);
     if (w && w->version != version) {
         status = MHD_HTTP_CONFLICT;
@@ -413,7 +413,7 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
         save_game(w);
         j = game_json(w, &q);
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (!j)
         return send_error(c, status, "%s", err);
     egtb_fill(j, &q);

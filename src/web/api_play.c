@@ -3,10 +3,12 @@
  * game's state and its live stream, move, resign, abort, draw, takeback, rematch, delete, PDN.
  *
  * Live updates are Server-Sent Events plus ordinary POSTs for the actions: the board's analysis
- * already streams SSE through the same libmicrohttpd connection threads, EventSource reconnects
- * by itself after a dropped connection, and every POST passes the same Origin/Host checks and
+ * already streams SSE through the same libmicrohttpd connections, EventSource reconnects by
+ * itself after a dropped connection, and every POST passes the same Origin/Host checks and
  * limits as the rest of the API. A stream sends the whole state (as its viewer sees it) after
- * every change, so a client that reconnects never misses anything.
+ * every change, so a client that reconnects never misses anything. Between changes a stream holds
+ * no thread: it watches its game (play_watch) and parks its connection (stream_park), both under
+ * the play lock, and the change wakes it under the same lock (web.h, stream_hook).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -16,6 +18,7 @@
 #include "apiutil.h"
 #include "play.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +29,19 @@ typedef struct play_live {
     char token[PLAY_TOKEN + 1];
     unsigned seen; /* the version last sent */
     int started, gone;
-    int slot;  /* where the game counts this stream (play_present), or -1 */
-    char *buf; /* the event being sent */
+    int waited; /* parked since the last thing sent: a wake without a change sends a keep-alive */
+    int slot;   /* where the game counts this stream (play_present), or -1 */
+    char *buf;  /* the event being sent */
     size_t len, off;
+    play_watcher watch; /* (play lock) its game's next change wakes hook */
+    stream_hook hook;
 } play_live;
+
+static void live_wake(play_watcher *w)
+{
+    play_live *l = (play_live *)(void *)((char *)w - offsetof(play_live, watch));
+    stream_wake(&l->hook);
+}
 
 /* The viewer's token, made (and sent as a cookie) when the request has none. */
 static int ensure_token(reply *c, request *rq)
@@ -246,10 +258,16 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
             return MHD_CONTENT_READER_END_OF_STREAM;
         play_lock();
         play_game *g = play_find(l->id);
-        if (g && l->started && g->version == l->seen) {
-            play_wait(g, l->seen, 1000);
-            g = play_find(l->id);
+        if (g && l->started && g->version == l->seen && !l->waited) {
+            int parked = stream_park(&l->hook);
+            if (parked) {
+                play_watch(&l->watch);
+                l->waited = 1;
+            }
+            play_unlock();
+            return parked ? 0 : MHD_CONTENT_READER_END_OF_STREAM;
         }
+        l->waited = 0;
         char *json = NULL;
         if (!g) {
             l->gone = 1;
@@ -285,11 +303,12 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
 void play_live_free(void *cls)
 {
     play_live *l = cls;
-    if (l->slot >= 0) {
-        play_lock();
+    play_lock();
+    play_unwatch(&l->watch);
+    if (l->slot >= 0)
         play_absent(l->id, l->slot);
-        play_unlock();
-    }
+    play_unlock();
+    stream_drop(&l->hook);
     free(l->buf);
     free(l);
 }
@@ -300,6 +319,8 @@ static enum MHD_Result play_events(reply *c, const char *id, const request *rq)
     if (!l)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     snprintf(l->id, sizeof l->id, "%s", id);
+    memcpy(l->watch.id, l->id, sizeof l->watch.id);
+    l->watch.wake = live_wake;
     memcpy(l->token, rq->token, sizeof l->token);
     play_lock();
     l->slot = play_present(id, l->token);
@@ -311,6 +332,7 @@ static enum MHD_Result play_events(reply *c, const char *id, const request *rq)
     c->status = MHD_HTTP_OK;
     c->type = "text/event-stream";
     c->live = l;
+    c->hook = &l->hook;
     return MHD_YES;
 }
 

@@ -22,31 +22,40 @@ typedef struct egtb_row {
 } egtb_row;
 
 static struct {
-    pthread_mutex_t lock;
+    mtx_t lock;     /* made on first use: t_lock */
     char dir[4096]; /* the tables' folder ("": none) */
     egtb_row *rows; /* (lock) rows opened so far */
-} T = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} T;
+
+static once_flag t_once = ONCE_FLAG_INIT;
+static void t_init(void) { mtx_init(&T.lock, mtx_plain); }
+
+static void t_lock(void)
+{
+    call_once(&t_once, t_init);
+    mtx_lock(&T.lock);
+}
 
 /* Close every handle (no search may be running). */
 void egtb_close_all(void)
 {
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     while (T.rows) {
         egtb_row *next = T.rows->next;
         cd_egtb_close(T.rows->tb);
         free(T.rows);
         T.rows = next;
     }
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
 }
 
 /* Use the tables in dir (NULL or "": none) from now on (no search may be running). */
 void egtb_set_dir(const char *dir)
 {
     egtb_close_all();
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     snprintf(T.dir, sizeof T.dir, "%s", dir ? dir : "");
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
 }
 
 const char *egtb_dir(void) { return T.dir; }
@@ -57,7 +66,7 @@ cd_egtb *egtb_for(const cd_rules *r)
     const cd_rules *row = r && r->name ? cd_rules_find(r->name) : NULL;
     if (!row)
         return NULL;
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     egtb_row *e = NULL;
     if (T.dir[0]) {
         for (e = T.rows; e && e->rules != row;)
@@ -70,6 +79,6 @@ cd_egtb *egtb_for(const cd_rules *r)
         }
     }
     cd_egtb *tb = e ? e->tb : NULL;
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     return tb;
 }

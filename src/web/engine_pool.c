@@ -10,7 +10,6 @@
 #include "web.h"
 #include "apiutil.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,7 @@ void set_limits(const search_opts *so, cd_limits *lim)
 /* Copy the game for a search (under the lock). 404/409 replies are sent by the caller. */
 snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *level)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     web_game *w = find_game(id);
     snap_result res = SNAP_OK;
     if (!w)
@@ -63,35 +62,35 @@ snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *lev
         *version = w->version;
         *level = w->level;
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     return res;
 }
 
 /* Take one of the MAX_SEARCHES search slots; 0 if all are in use. */
 int search_begin(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     int ok = srv.searches < MAX_SEARCHES;
     if (ok)
         srv.searches++;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     return ok;
 }
 
 void search_end(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     srv.searches--;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
 }
 
 /* An engine for one search: an idle one from the pool (cleared: every search starts alike), or a
  * new one; NULL when out of memory. At most MAX_SEARCHES run at once, so the pool stays small. */
 cd_engine *engine_take(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     cd_engine *e = srv.npool > 0 ? srv.pool[--srv.npool] : NULL;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     if (e)
         cd_engine_clear(e);
     else
@@ -104,22 +103,22 @@ void engine_give(cd_engine *e)
 {
     if (!e)
         return;
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     if (srv.npool < MAX_SEARCHES) {
         srv.pool[srv.npool++] = e;
         e = NULL;
     }
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     cd_engine_free(e);
 }
 
 /* Free the idle engines (at shutdown). */
 void engine_pool_free(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     while (srv.npool > 0)
         cd_engine_free(srv.pool[--srv.npool]);
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
 }
 
 enum MHD_Result snapshot_error(reply *c, snap_result r)
@@ -140,14 +139,16 @@ typedef struct sse_item {
 } sse_item;
 
 typedef struct analysis {
-    pthread_mutex_t m;
-    pthread_cond_t cv;
+    mtx_t m;
     sse_item *head, *tail;
     int done, stop;
+    int waited;       /* (m) parked since the last thing sent: a wake with nothing queued sends a
+                       * keep-alive */
+    stream_hook hook; /* woken (under m) when an item is queued or the search is done */
     cd_engine *engine;
     cd_game *game;
     cd_limits limits;
-    pthread_t thread;
+    thrd_t thread;
 } analysis;
 
 static void sse_push(analysis *a, const char *event, cJSON *data)
@@ -162,14 +163,14 @@ static void sse_push(analysis *a, const char *event, cJSON *data)
         it->len = (size_t)snprintf(it->text, len, "event: %s\ndata: %s\n\n", event, json);
         it->off = 0;
         it->next = NULL;
-        pthread_mutex_lock(&a->m);
+        mtx_lock(&a->m);
         if (a->tail)
             a->tail->next = it;
         else
             a->head = it;
         a->tail = it;
-        pthread_cond_broadcast(&a->cv);
-        pthread_mutex_unlock(&a->m);
+        stream_wake(&a->hook);
+        mtx_unlock(&a->m);
     }
     free(json);
 }
@@ -177,9 +178,9 @@ static void sse_push(analysis *a, const char *event, cJSON *data)
 static void on_info(const cd_search_info *info, void *user)
 {
     analysis *a = user;
-    pthread_mutex_lock(&a->m);
+    mtx_lock(&a->m);
     int stop = a->stop;
-    pthread_mutex_unlock(&a->m);
+    mtx_unlock(&a->m);
     if (stop) {
         cd_engine_stop(a->engine); /* in case the stop came before the search began */
         return;
@@ -201,7 +202,7 @@ static void on_info(const cd_search_info *info, void *user)
     sse_push(a, "info", o);
 }
 
-static void *analysis_thread(void *arg)
+static int analysis_thread(void *arg)
 {
     analysis *a = arg;
     cd_search_result res;
@@ -215,29 +216,28 @@ static void *analysis_thread(void *arg)
     cJSON_AddNumberToObject(o, "score", res.score);
     cJSON_AddNumberToObject(o, "depth", res.depth);
     sse_push(a, "done", o);
-    pthread_mutex_lock(&a->m);
+    mtx_lock(&a->m);
     a->done = 1;
-    pthread_cond_broadcast(&a->cv);
-    pthread_mutex_unlock(&a->m);
-    return NULL;
+    stream_wake(&a->hook);
+    mtx_unlock(&a->m);
+    return 0;
 }
 
 ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     analysis *a = cls;
-    pthread_mutex_lock(&a->m);
-    if (!a->head && !a->done) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += 1;
-        while (!a->head && !a->done)
-            if (pthread_cond_timedwait(&a->cv, &a->m, &ts) == ETIMEDOUT)
-                break;
+    mtx_lock(&a->m);
+    if (!a->head && !a->done && !a->waited) {
+        int parked = stream_park(&a->hook);
+        a->waited = parked;
+        mtx_unlock(&a->m);
+        return parked ? 0 : MHD_CONTENT_READER_END_OF_STREAM;
     }
+    a->waited = 0;
     if (!a->head) {
         int done = a->done;
-        pthread_mutex_unlock(&a->m);
+        mtx_unlock(&a->m);
         if (done)
             return MHD_CONTENT_READER_END_OF_STREAM;
         /* A comment line keeps the connection alive and finds out if the client left. */
@@ -259,7 +259,7 @@ ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             a->tail = NULL;
         free(it);
     }
-    pthread_mutex_unlock(&a->m);
+    mtx_unlock(&a->m);
     return (ssize_t)n;
 }
 
@@ -267,11 +267,12 @@ ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 void sse_free(void *cls)
 {
     analysis *a = cls;
-    pthread_mutex_lock(&a->m);
+    mtx_lock(&a->m);
     a->stop = 1;
-    pthread_mutex_unlock(&a->m);
+    mtx_unlock(&a->m);
+    stream_drop(&a->hook);
     cd_engine_stop(a->engine);
-    pthread_join(a->thread, NULL);
+    thrd_join(a->thread, NULL);
     while (a->head) {
         sse_item *next = a->head->next;
         free(a->head);
@@ -279,8 +280,7 @@ void sse_free(void *cls)
     }
     engine_give(a->engine);
     cd_game_free(a->game);
-    pthread_cond_destroy(&a->cv);
-    pthread_mutex_destroy(&a->m);
+    mtx_destroy(&a->m);
     free(a);
     search_end();
 }
@@ -327,19 +327,23 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
         search_end();
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     }
-    pthread_mutex_init(&a->m, NULL);
-    pthread_cond_init(&a->cv, NULL);
+    if (mtx_init(&a->m, mtx_plain) != thrd_success) {
+        engine_give(e);
+        free(a);
+        cd_game_free(copy);
+        search_end();
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    }
     cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
     a->engine = e;
     a->game = copy;
     a->limits.movetime = t;
     a->limits.depth = depth;
     a->limits.nodes = srv.max_nodes;
-    if (pthread_create(&a->thread, NULL, analysis_thread, a) != 0) {
+    if (thrd_create(&a->thread, analysis_thread, a) != thrd_success) {
         engine_give(e);
         cd_game_free(copy);
-        pthread_cond_destroy(&a->cv);
-        pthread_mutex_destroy(&a->m);
+        mtx_destroy(&a->m);
         free(a);
         search_end();
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start the search");
@@ -347,5 +351,6 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
     c->status = MHD_HTTP_OK;
     c->type = "text/event-stream";
     c->stream = a;
+    c->hook = &a->hook;
     return MHD_YES;
 }

@@ -51,14 +51,20 @@ static double new_volatility(double sigma, double delta, double phi, double v)
     return exp(A / 2.0);
 }
 
+glicko glicko_idle(glicko p, double periods)
+{
+    if (!(periods > 0))
+        return p;
+    double phi = p.rd / SCALE, rd = SCALE * sqrt(phi * phi + periods * p.vol * p.vol);
+    p.rd = rd < 350.0 ? rd : 350.0;
+    return p;
+}
+
 glicko glicko_update(glicko p, const glicko *opp, const double *s, int n)
 {
     double mu = (p.rating - 1500.0) / SCALE, phi = p.rd / SCALE; /* step 2 */
-    if (n == 0) {                                                /* step 6 alone */
-        double rd = SCALE * sqrt(phi * phi + p.vol * p.vol);
-        p.rd = rd < 350.0 ? rd : 350.0;
-        return p;
-    }
+    if (n == 0)                                                  /* step 6 alone */
+        return glicko_idle(p, 1);
     double inv_v = 0, sum = 0; /* steps 3 and 4 */
     for (int i = 0; i < n; i++) {
         double mu_j = (opp[i].rating - 1500.0) / SCALE, phi_j = opp[i].rd / SCALE;

@@ -1,7 +1,14 @@
 /*
  * http.c -- libmicrohttpd glue: a request's body is gathered (at most MAX_BODY), routed, and its
  * reply queued as a response (a buffer, a file or an SSE stream); the watchdog that closes the
- * connections of clients too slow to send their requests.
+ * connections of clients too slow to send their requests and wakes the parked event streams
+ * (web.h, stream_hook); the slow handlers (route_slow) run in threads of their own.
+ *
+ * libmicrohttpd runs POOL_THREADS threads, each an epoll loop over its share of the connections,
+ * so a handler or a content reader must never wait: an event stream with nothing to send parks
+ * (suspends) its connection, and a request that may take long (an engine search, a password hash)
+ * suspends its connection while a thread of its own runs route(), then resumes it to send the
+ * reply.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -13,8 +20,164 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------------------------------------------------------------- parked streams, slow jobs */
+
+static struct {
+    mtx_t m;           /* made on first use (s_lock) */
+    cnd_t idle;        /* jobs fell to 0 */
+    stream_hook *head; /* (m) the parked streams */
+    int stopping;      /* (m) http_stop began: no stream parks, no job starts */
+    int jobs;          /* (m) slow handlers running */
+} S;
+
+static once_flag s_once = ONCE_FLAG_INIT;
+
+static void s_init(void)
+{
+    mtx_init(&S.m, mtx_plain);
+    cnd_init(&S.idle);
+}
+
+static void s_lock(void)
+{
+    call_once(&s_once, s_init);
+    mtx_lock(&S.m);
+}
+
+/* Take h out of the list and resume it (under S.m). */
+static void unpark(stream_hook *h, int resume)
+{
+    if (!h->parked)
+        return;
+    if (h->prev)
+        h->prev->next = h->next;
+    else
+        S.head = h->next;
+    if (h->next)
+        h->next->prev = h->prev;
+    h->prev = h->next = NULL;
+    h->parked = 0;
+    if (resume)
+        MHD_resume_connection(h->conn);
+}
+
+int stream_park(stream_hook *h)
+{
+    s_lock();
+    int ok = !S.stopping && h->conn;
+    if (ok && !h->parked) {
+        MHD_suspend_connection(h->conn);
+        h->parked = 1;
+        h->since = mono_ms();
+        h->prev = NULL;
+        h->next = S.head;
+        if (S.head)
+            S.head->prev = h;
+        S.head = h;
+    }
+    mtx_unlock(&S.m);
+    return ok;
+}
+
+void stream_wake(stream_hook *h)
+{
+    s_lock();
+    unpark(h, 1);
+    mtx_unlock(&S.m);
+}
+
+void stream_drop(stream_hook *h)
+{
+    s_lock();
+    unpark(h, 0);
+    mtx_unlock(&S.m);
+}
+
+/* Wake the streams parked for KEEPALIVE_MS (all of them when the server stops). */
+static void wake_parked(int all)
+{
+    long long now = mono_ms();
+    s_lock();
+    for (stream_hook *h = S.head, *next; h; h = next) {
+        next = h->next;
+        if (all || now - h->since >= KEEPALIVE_MS)
+            unpark(h, 1);
+    }
+    mtx_unlock(&S.m);
+}
+
+/* A request whose route() runs in a thread of its own (route_slow). */
+typedef struct http_job {
+    struct MHD_Connection *conn;
+    char *url, *method;
+    request *rq;
+    reply out;
+    enum MHD_Result ret;
+} http_job;
+
+static const char *mhd_query(void *ctx, const char *name);
+
+static int job_run(void *arg)
+{
+    http_job *j = arg;
+    j->ret = route(&j->out, j->url, j->method, j->rq, mhd_query, j->conn);
+    s_lock();
+    MHD_resume_connection(j->conn); /* the handler is called again and sends j->out */
+    if (--S.jobs == 0)
+        cnd_broadcast(&S.idle);
+    mtx_unlock(&S.m);
+    return 0;
+}
+
+/* Run route() for the request in a thread of its own, the connection suspended meanwhile; 0 when
+ * it cannot (the server is stopping, out of memory): the caller runs it. */
+static int job_start(struct MHD_Connection *conn, const char *url, const char *method, request *rq)
+{
+    http_job *j = calloc(1, sizeof *j);
+    if (!j || !(j->url = strdup(url)) || !(j->method = strdup(method))) {
+        if (j)
+            free(j->url);
+        free(j);
+        return 0;
+    }
+    j->conn = conn;
+    j->rq = rq;
+    reply_init(&j->out);
+    s_lock();
+    int ok = !S.stopping;
+    if (ok) {
+        S.jobs++;
+        rq->job = j;
+        MHD_suspend_connection(conn);
+        thrd_t t;
+        if (thrd_create(&t, job_run, j) == thrd_success) {
+            thrd_detach(t);
+        } else {
+            MHD_resume_connection(conn);
+            S.jobs--;
+            rq->job = NULL;
+            ok = 0;
+        }
+    }
+    mtx_unlock(&S.m);
+    if (!ok) {
+        free(j->url);
+        free(j->method);
+        free(j);
+    }
+    return ok;
+}
 
 /* ---------------------------------------------------------------- HTTP */
 
@@ -22,6 +185,8 @@
 static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
 {
     struct MHD_Response *resp;
+    if (r->hook)
+        r->hook->conn = conn;
     if (r->live) {
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, play_live_read, r->live,
                                                  play_live_free);
@@ -99,20 +264,21 @@ typedef struct watched {
 } watched;
 
 static struct {
-    pthread_mutex_t m;
-    pthread_cond_t cv;
+    mtx_t m; /* made on first use (w_lock) */
     watched *head;
     int stop;
     unsigned long dropped; /* connections shut for being too slow */
-    pthread_t thread;
+    thrd_t thread;
     int live; /* the watchdog thread runs */
-} W = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+} W;
 
-static long long mono_ms(void)
+static once_flag w_once = ONCE_FLAG_INIT;
+static void w_init(void) { mtx_init(&W.m, mtx_plain); }
+
+static void w_lock(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    call_once(&w_once, w_init);
+    mtx_lock(&W.m);
 }
 
 static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -128,25 +294,25 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         w->fd = ci->connect_fd;
         w->receiving = 1;
         w->since = mono_ms();
-        pthread_mutex_lock(&W.m);
+        w_lock();
         w->next = W.head;
         if (W.head)
             W.head->prev = w;
         W.head = w;
-        pthread_mutex_unlock(&W.m);
+        mtx_unlock(&W.m);
         *socket_context = w;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         watched *w = *socket_context;
         if (!w)
             return;
-        pthread_mutex_lock(&W.m);
+        w_lock();
         if (w->prev)
             w->prev->next = w->next;
         else
             W.head = w->next;
         if (w->next)
             w->next->prev = w->prev;
-        pthread_mutex_unlock(&W.m);
+        mtx_unlock(&W.m);
         free(w);
         *socket_context = NULL;
     }
@@ -160,25 +326,25 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
     watched *w = ci ? ci->socket_context : NULL;
     if (!w)
         return;
-    pthread_mutex_lock(&W.m);
+    w_lock();
     w->receiving = receiving;
     w->since = mono_ms();
-    pthread_mutex_unlock(&W.m);
+    mtx_unlock(&W.m);
 }
 
-static void *watchdog(void *arg)
+/* Every 250 ms: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
+ * wall clock neither stalls the watchdog nor cuts a connection early; http_stop waits at most one
+ * tick for it. It also wakes the streams due a keep-alive. */
+static int watchdog(void *arg)
 {
     (void)arg;
-    pthread_mutex_lock(&W.m);
+    w_lock();
     while (!W.stop) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 250 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&W.cv, &W.m, &ts);
+        mtx_unlock(&W.m);
+        struct timespec tick = {0, 250 * 1000000L};
+        thrd_sleep(&tick, NULL);
+        wake_parked(0);
+        w_lock();
         long long now = mono_ms();
         unsigned waiting = 0;
         for (watched *w = W.head; w; w = w->next)
@@ -191,9 +357,12 @@ static void *watchdog(void *arg)
                 W.dropped++;
             }
     }
-    pthread_mutex_unlock(&W.m);
-    return NULL;
+    mtx_unlock(&W.m);
+    return 0;
 }
+
+static enum MHD_Result finish(struct MHD_Connection *conn, const char *url, request *rq, reply *out,
+                              enum MHD_Result ret);
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
                                const char *method, const char *version, const char *upload_data,
@@ -204,6 +373,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     request *rq = *con_cls;
     reply out;
     reply_init(&out);
+    if (rq && rq->job) { /* resumed: the slow handler is done */
+        http_job *j = rq->job;
+        rq->job = NULL;
+        out = j->out;
+        enum MHD_Result ret = j->ret;
+        free(j->url);
+        free(j->method);
+        free(j);
+        return finish(conn, url, rq, &out, ret);
+    }
     if (!rq) {
         rq = calloc(1, sizeof *rq);
         if (!rq)
@@ -259,25 +438,34 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         return MHD_YES;
     rq->responded = 1;
     watch_receiving(conn, 0); /* the request is in: no limit while we answer */
+    if (!rq->too_large && route_slow(url, method) && job_start(conn, url, method, rq))
+        return MHD_YES; /* called again when the job resumes the connection */
     enum MHD_Result ret = rq->too_large ? send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE,
                                                      "request body too large (limit %d)", MAX_BODY)
                                         : route(&out, url, method, rq, mhd_query, conn);
+    return finish(conn, url, rq, &out, ret);
+}
+
+/* Send route()'s reply out (or drop it when route failed). */
+static enum MHD_Result finish(struct MHD_Connection *conn, const char *url, request *rq, reply *out,
+                              enum MHD_Result ret)
+{
     if (ret == MHD_NO) {
-        free(out.body);
-        if (out.fd >= 0)
-            close(out.fd);
-        if (out.stream)
-            sse_free(out.stream);
-        if (out.live)
-            play_live_free(out.live);
+        free(out->body);
+        if (out->fd >= 0)
+            close(out->fd);
+        if (out->stream)
+            sse_free(out->stream);
+        if (out->live)
+            play_live_free(out->live);
         return MHD_NO;
     }
     /* A browser gets its player token with its first API answer, so the board games it creates
      * are its own (api_games.c) and its seats of games between people are held (play.h). */
-    if (!rq->token[0] && !out.cookie[0] && !strncmp(url, "/api/", 5) &&
-        play_new_token(out.cookie) != 0)
-        out.cookie[0] = 0;
-    return queue_reply(conn, &out);
+    if (!rq->token[0] && !out->cookie[0] && !strncmp(url, "/api/", 5) &&
+        play_new_token(out->cookie) != 0)
+        out->cookie[0] = 0;
+    return queue_reply(conn, out);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -294,15 +482,21 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     watch_receiving(c, 1); /* the next request's time starts */
 }
 
-struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port)
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip)
 {
-    W.live = pthread_create(&W.thread, NULL, watchdog, NULL) == 0;
+    s_lock();
+    S.stopping = 0;
+    mtx_unlock(&S.m);
+    W.stop = 0;
+    W.live = thrd_create(&W.thread, watchdog, NULL) == thrd_success;
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port,
-        NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sockaddr_in,
-        MHD_OPTION_CONNECTION_TIMEOUT, IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MAX_HEADER, MHD_OPTION_NOTIFY_COMPLETED,
-        completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_END);
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, port, NULL,
+        NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sockaddr_in,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS, MHD_OPTION_CONNECTION_TIMEOUT,
+        IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)MAX_HEADER, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_END);
     if (!d)
         http_stop(NULL);
     return d;
@@ -310,14 +504,23 @@ struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port)
 
 void http_stop(struct MHD_Daemon *d)
 {
+    /* libmicrohttpd may not be stopped with a connection suspended: the streams are woken (and
+     * end), the slow handlers finish (a search lasts at most MAX_SEARCH). */
+    s_lock();
+    S.stopping = 1;
+    mtx_unlock(&S.m);
+    wake_parked(1);
+    s_lock();
+    while (S.jobs > 0)
+        cnd_wait(&S.idle, &S.m);
+    mtx_unlock(&S.m);
     if (d)
         MHD_stop_daemon(d);
     if (W.live) {
-        pthread_mutex_lock(&W.m);
+        w_lock();
         W.stop = 1;
-        pthread_cond_signal(&W.cv);
-        pthread_mutex_unlock(&W.m);
-        pthread_join(W.thread, NULL);
+        mtx_unlock(&W.m);
+        thrd_join(W.thread, NULL);
         W.live = 0;
     }
 }

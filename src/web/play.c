@@ -17,25 +17,34 @@
 #include "apiutil.h"
 #include "store_sqlite.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <threads.h>
 #include <time.h>
 
 static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t changed; /* a game changed (every live stream wakes and looks) */
+    mtx_t lock;             /* made on first use (play_lock) */
+    play_watcher *watchers; /* the live streams waiting for a change (play_watch) */
     play_game *games;
     int count;
-    int stored;       /* the store is open */
-    pthread_t ticker; /* the clock thread (play_open with a store) */
+    int stored;    /* the store is open */
+    thrd_t ticker; /* the clock thread (play_open with a store) */
     int ticking, stop;
-} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+} P;
 
-void play_lock(void) { pthread_mutex_lock(&P.lock); }
-void play_unlock(void) { pthread_mutex_unlock(&P.lock); }
+static once_flag p_once = ONCE_FLAG_INIT;
+
+static void p_init(void) { mtx_init(&P.lock, mtx_plain); }
+
+void play_lock(void)
+{
+    call_once(&p_once, p_init);
+    mtx_lock(&P.lock);
+}
+
+void play_unlock(void) { mtx_unlock(&P.lock); }
 
 int64_t play_now(void)
 {
@@ -44,16 +53,42 @@ int64_t play_now(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void play_wait(const play_game *g, unsigned seen, int ms)
+void play_watch(play_watcher *w)
 {
-    if (g && g->version != seen)
+    if (w->on)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
-    ts.tv_nsec %= 1000000000L;
-    pthread_cond_timedwait(&P.changed, &P.lock, &ts);
+    w->on = 1;
+    w->prev = NULL;
+    w->next = P.watchers;
+    if (P.watchers)
+        P.watchers->prev = w;
+    P.watchers = w;
+}
+
+void play_unwatch(play_watcher *w)
+{
+    if (!w->on)
+        return;
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        P.watchers = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    w->prev = w->next = NULL;
+    w->on = 0;
+}
+
+/* Game id changed: wake its watchers (the list is short: one entry a live stream). */
+static void changed(const char *id)
+{
+    for (play_watcher *w = P.watchers, *next; w; w = next) {
+        next = w->next;
+        if (!strcmp(w->id, id)) {
+            play_unwatch(w);
+            w->wake(w);
+        }
+    }
 }
 
 static void presence(play_game *g, int slot, int delta)
@@ -61,7 +96,7 @@ static void presence(play_game *g, int slot, int delta)
     if (g->online[slot] + delta >= 0)
         g->online[slot] += delta;
     g->version++; /* not stored: presence is not part of the game */
-    pthread_cond_broadcast(&P.changed);
+    changed(g->id);
 }
 
 int play_present(const char *id, const char *token)
@@ -196,7 +231,7 @@ static void adopt(play_game *g)
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
-    pthread_cond_broadcast(&P.changed);
+    changed(g->id);
     if (!P.stored || store_save(g, from) == 0) {
         g->rate_now = 0;
         return 0;
@@ -214,18 +249,20 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     return 500;
 }
 
-static void *ticker(void *arg)
+/* The clock thread: a relative sleep (thrd_sleep), so a step of the wall clock does not stall it
+ * (the flags themselves are read on the wall clock: play.h). */
+static int ticker(void *arg)
 {
     (void)arg;
     for (;;) {
-        pthread_mutex_lock(&P.lock);
+        play_lock();
         int stop = P.stop;
-        pthread_mutex_unlock(&P.lock);
+        play_unlock();
         if (stop)
-            return NULL;
+            return 0;
         play_tick();
         struct timespec ts = {0, 100 * 1000000L};
-        nanosleep(&ts, NULL);
+        thrd_sleep(&ts, NULL);
     }
 }
 
@@ -234,13 +271,13 @@ int play_open(const char *db_path, char *err, size_t errlen)
     if (!db_path)
         return 0;
     P.stop = 0;
-    P.ticking = pthread_create(&P.ticker, NULL, ticker, NULL) == 0;
+    P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
     if (store_open(db_path, err, errlen) != 0)
         return -1;
     P.stored = 1;
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     int n = store_load(NULL, adopt);
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
     if (n < 0) {
         snprintf(err, errlen, "cannot read the games of %s", db_path);
         return -1;
@@ -256,13 +293,13 @@ int play_stored(void) { return P.stored; }
 void play_close(void)
 {
     if (P.ticking) {
-        pthread_mutex_lock(&P.lock);
+        play_lock();
         P.stop = 1;
-        pthread_mutex_unlock(&P.lock);
-        pthread_join(P.ticker, NULL);
+        play_unlock();
+        thrd_join(P.ticker, NULL);
         P.ticking = 0;
     }
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     while (P.games) {
         play_game *next = P.games->next;
         game_free(P.games);
@@ -272,7 +309,7 @@ void play_close(void)
     if (P.stored)
         store_close();
     P.stored = 0;
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
 }
 
 /* ---------------------------------------------------------------- clocks and the end */
@@ -339,9 +376,17 @@ static void finish(play_game *g, int end, int loser)
     rate(g);
 }
 
-/* Has the flag of the side to move fallen at `now`? Then end the game (and save it). */
+/* Has the flag of the side to move fallen at `now`, or has a real-time game's side to move let
+ * its first move's PLAY_FIRST_MOVE_MS pass? Then end the game (and save it). */
 static int check_flag(play_game *g, int64_t now)
 {
+    if (g->state == PLAY_ONGOING && g->clock == PLAY_CLOCK_REALTIME && g->nmoves < 2 &&
+        g->first_wait && now - g->first_wait >= PLAY_FIRST_MOVE_MS) {
+        finish(g, END_ABORTED, -1);
+        char err[64];
+        commit(g, g->nmoves, err, sizeof err);
+        return 1;
+    }
     if (g->state != PLAY_ONGOING || g->clock == PLAY_CLOCK_NONE || !g->turn_start)
         return 0;
     int s = side_to_move(g);
@@ -356,13 +401,13 @@ static int check_flag(play_game *g, int64_t now)
 
 void play_tick(void)
 {
-    pthread_mutex_lock(&P.lock);
+    play_lock();
     int64_t now = play_now();
     for (play_game *g = P.games, *next; g; g = next) {
         next = g->next; /* a failed save may free g */
         check_flag(g, now);
     }
-    pthread_mutex_unlock(&P.lock);
+    play_unlock();
 }
 
 /* ---------------------------------------------------------------- actions */
@@ -495,6 +540,7 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
     memcpy(g->token[seat], token, PLAY_TOKEN + 1);
     seat_rating(g, seat);
     g->state = PLAY_ONGOING;
+    g->first_wait = play_now();
     return commit(g, g->nmoves, err, len);
 }
 
@@ -556,6 +602,7 @@ unsigned play_move_text(play_game *g, const char *token, const char *move, char 
     }
     g->draw_offer = g->takeback = -1;
     g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? now : 0;
+    g->first_wait = g->nmoves < 2 ? now : 0;
     if (cd_game_status(g->game, NULL) != CD_ONGOING)
         finish(g, END_RULES, -1);
     return commit(g, g->nmoves - 1, err, len);
@@ -656,6 +703,7 @@ unsigned play_takeback(play_game *g, const char *token, const char *what, char *
         g->ms[0] = g->nmoves ? g->moves[g->nmoves - 1].ms[0] : g->base_ms;
         g->ms[1] = g->nmoves ? g->moves[g->nmoves - 1].ms[1] : g->base_ms;
         g->turn_start = g->clock != PLAY_CLOCK_NONE && g->nmoves >= 2 ? play_now() : 0;
+        g->first_wait = g->nmoves < 2 ? play_now() : 0;
         g->draw_offer = -1;
     }
     return commit(g, g->nmoves, err, len);
@@ -692,6 +740,7 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
         seat_rating(r, CD_WHITE);
         seat_rating(r, CD_BLACK);
         r->state = PLAY_ONGOING;
+        r->first_wait = play_now();
         link_game(r);
         memcpy(g->rematch_id, r->id, sizeof r->id);
         if ((status = commit(r, 0, err, len))) {
@@ -717,9 +766,8 @@ unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
         return 500;
     }
     unlink_game(g);
-    g->version++;
+    changed(g->id);
     game_free(g);
-    pthread_cond_broadcast(&P.changed);
     return 0;
 }
 

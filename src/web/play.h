@@ -8,14 +8,16 @@
  *
  * The server is the only clock authority. Times are wall-clock milliseconds (CLOCK_REALTIME) so
  * that they survive a restart: the side to move's clock runs from `turn_start`, which is set when
- * both sides have made their first move and after every move since. A flag falls when the time
+ * both sides have made their first move and after every move since. Before that, in a real-time
+ * game, each side has PLAY_FIRST_MOVE_MS for its first move from `first_wait` (lidraughts' rule):
+ * a side that lets it pass aborts the game (not rated, no one loses). A flag falls when the time
  * of the side to move is spent; play_tick (a thread of the server, every 100 ms) and every
  * request find it. The clock of a correspondence game is `days` per move, reset after each move.
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
- * wakes the live streams (play_wait). Every change is written to the store (store_sqlite.h) in
- * one transaction before it is answered; when the write fails the game is read back from the
- * store and the request fails (500), so memory never runs ahead of the disk.
+ * wakes the live streams that watch the game (play_watch). Every change is written to the store
+ * (store_sqlite.h) in one transaction before it is answered; when the write fails the game is read
+ * back from the store and the request fails (500), so memory never runs ahead of the disk.
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -26,11 +28,12 @@
 #include "condraughts.h"
 #include "glicko.h"
 
-#define PLAY_ID_HEX     12 /* game ids: 48 random bits */
-#define PLAY_TOKEN      32 /* hex digits of a player token (128 bits) */
-#define PLAY_NAME_MAX   24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
-#define PLAY_NAME_BYTES (4 * PLAY_NAME_MAX)
-#define PLAY_MAX        5000
+#define PLAY_ID_HEX        12 /* game ids: 48 random bits */
+#define PLAY_TOKEN         32 /* hex digits of a player token (128 bits) */
+#define PLAY_NAME_MAX      24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
+#define PLAY_NAME_BYTES    (4 * PLAY_NAME_MAX)
+#define PLAY_MAX           5000
+#define PLAY_FIRST_MOVE_MS 30000 /* a real-time game's first moves: each within this */
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -57,7 +60,9 @@ typedef struct play_game {
     int end;   /* END_* */
     int loser; /* END_RESIGN, END_TIME: the colour that lost */
     int64_t ms[2];
-    int64_t turn_start;                /* the running clock's start (0: no clock runs) */
+    int64_t turn_start; /* the running clock's start (0: no clock runs) */
+    int64_t first_wait; /* while a side's first move is awaited (fewer than 2 plies), since when
+                         * (0: none, or a game stored before the rule) */
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;
@@ -92,8 +97,18 @@ const play_game *play_first(void);
  * players see who is there. Locked. */
 int play_present(const char *id, const char *token);
 void play_absent(const char *id, int slot);
-/* Wait (locked) until g's version differs from `seen` or `ms` pass. */
-void play_wait(const play_game *g, unsigned seen, int ms);
+/* A live stream waiting for the next change of game id: play_watch puts w in the watch list (no
+ * effect when it is there); the game's next change (a version bump, its deletion) takes it out
+ * and calls w->wake(w) once, with the lock held (so wake must not take it); play_unwatch takes
+ * it out unwoken (no effect when it is not there). Both locked. */
+typedef struct play_watcher {
+    char id[PLAY_ID_HEX + 1];
+    void (*wake)(struct play_watcher *w);
+    int on; /* in the list */
+    struct play_watcher *prev, *next;
+} play_watcher;
+void play_watch(play_watcher *w);
+void play_unwatch(play_watcher *w);
 
 /* Now, in ms since the epoch. */
 int64_t play_now(void);

@@ -169,6 +169,20 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
     return send_error(c, MHD_HTTP_NOT_FOUND, "unknown route");
 }
 
+int route_slow(const char *url, const char *method)
+{
+    if (strcmp(method, "POST") || strncmp(url, "/api/", 5))
+        return 0;
+    size_t n = strlen(url);
+    static const char *const slow_ends[] = {"/engine", "/hint"}; /* searches */
+    for (size_t i = 0; i < sizeof slow_ends / sizeof slow_ends[0]; i++) {
+        size_t k = strlen(slow_ends[i]);
+        if (n > k && !strcmp(url + n - k, slow_ends[i]))
+            return 1;
+    }
+    return !strncmp(url, "/api/account/", 13); /* register and login hash a password */
+}
+
 /* ---------------------------------------------------------------- without HTTP (server.h) */
 
 void cd_web_setup(const char *data_dir, const char *egtb_dir, uint64_t max_nodes, size_t hash_mb)
@@ -183,14 +197,14 @@ void cd_web_setup(const char *data_dir, const char *egtb_dir, uint64_t max_nodes
 
 void cd_web_reset(void)
 {
-    pthread_mutex_lock(&srv.lock);
+    srv_lock();
     while (srv.games) {
         web_game *next = srv.games->next;
         free_game(srv.games);
         srv.games = next;
     }
     srv.ngames = 0;
-    pthread_mutex_unlock(&srv.lock);
+    srv_unlock();
     engine_pool_free();
     play_close();
 }

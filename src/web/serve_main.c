@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -85,7 +86,17 @@ int cd_serve_run(const cd_serve_config *c)
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
 
-    /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. */
+    /* A socket a connection: allow MAX_CONNECTIONS of them and some files beside. */
+    struct rlimit fds;
+    rlim_t want = MAX_CONNECTIONS + 64;
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < want) {
+        fds.rlim_cur = fds.rlim_max < want ? fds.rlim_max : want;
+        setrlimit(RLIMIT_NOFILE, &fds);
+    }
+
+    /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. The one pthread
+     * call of src/web: C11 threads cannot block a signal, and sigwait needs it blocked in every
+     * thread (ARCHITECTURE.md, "Threads"). */
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
@@ -99,7 +110,7 @@ int cd_serve_run(const cd_serve_config *c)
         return 1;
     }
     guard_set(host, (unsigned)port);
-    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port);
+    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port, (unsigned)c->per_ip);
     int rc = 0;
     if (!d) {
         fprintf(stderr, "condraughts serve: cannot listen on %s:%ld\n", host, port);

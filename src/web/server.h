@@ -16,7 +16,13 @@
 typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
+    long per_ip; /* connections at once from one address (0: no limit; the CLI: CD_SERVE_PER_IP) */
 } cd_serve_config;
+
+/* The default of --per-ip: a browser opens at most 6 connections to a server plus one stream per
+ * open game, so 64 leaves room for a household or an office behind one address while one address
+ * cannot take more than a sixteenth of the server's 1024 connections. */
+#define CD_SERVE_PER_IP 64
 
 /* Serve until SIGINT/SIGTERM; the exit status (0, 1 when the server cannot start, 2 for a bad
  * setting), a message on stderr for each fault. */

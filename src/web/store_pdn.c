@@ -19,7 +19,18 @@
 
 const char *const human_names[4] = {"white", "black", "both", "none"};
 
-web_state srv = {.lock = PTHREAD_MUTEX_INITIALIZER, .persist = 1, .hash_mb = ENGINE_HASH_MB};
+web_state srv = {.persist = 1, .hash_mb = ENGINE_HASH_MB};
+
+static once_flag srv_once = ONCE_FLAG_INIT;
+static void srv_init(void) { mtx_init(&srv.lock, mtx_plain); }
+
+void srv_lock(void)
+{
+    call_once(&srv_once, srv_init);
+    mtx_lock(&srv.lock);
+}
+
+void srv_unlock(void) { mtx_unlock(&srv.lock); }
 
 web_game *find_game(const char *id)
 {

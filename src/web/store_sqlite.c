@@ -45,6 +45,30 @@ static const char schema[] =
     " created INTEGER NOT NULL);" /* seconds since the epoch */
     "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);";
 
+/* Columns added since the first schema, each added to a database made before it (its default for
+ * the rows there): ratings.at, when the rating last changed (ms since the epoch; 0: not aged);
+ * games.first_wait (play.h; 0: no first-move limit). */
+static const struct {
+    const char *probe, *add;
+} added[] = {
+    {"SELECT at FROM ratings", "ALTER TABLE ratings ADD COLUMN at INTEGER NOT NULL DEFAULT 0"},
+    {"SELECT first_wait FROM games",
+     "ALTER TABLE games ADD COLUMN first_wait INTEGER NOT NULL DEFAULT 0"},
+};
+
+/* Add the columns a database made before them lacks. 0, or -1 with *msg (sqlite3_free it). */
+static int add_columns(char **msg)
+{
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        sqlite3_stmt *probe = NULL;
+        int has = sqlite3_prepare_v2(db, added[i].probe, -1, &probe, NULL) == SQLITE_OK;
+        sqlite3_finalize(probe);
+        if (!has && sqlite3_exec(db, added[i].add, NULL, NULL, msg) != SQLITE_OK)
+            return -1;
+    }
+    return 0;
+}
+
 int store_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
@@ -58,7 +82,7 @@ int store_open(const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
-    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -80,7 +104,7 @@ static int save_row(const play_game *g)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)";
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -115,6 +139,7 @@ static int save_row(const play_game *g)
             sqlite3_bind_double(st, i++, r[k]->vol);
         }
     }
+    sqlite3_bind_int64(st, i++, g->first_wait);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
@@ -153,8 +178,9 @@ static int save_ratings(const play_game *g)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db,
-                           "INSERT INTO ratings VALUES (?1,?2,?3,?4,?5,1) ON CONFLICT(player, "
-                           "variant) DO UPDATE SET rating=?3, rd=?4, vol=?5, games=games+1",
+                           "INSERT INTO ratings (player, variant, rating, rd, vol, games, at) "
+                           "VALUES (?1,?2,?3,?4,?5,1,?6) ON CONFLICT(player, variant) DO UPDATE "
+                           "SET rating=?3, rd=?4, vol=?5, games=games+1, at=?6",
                            -1, &st, NULL) != SQLITE_OK)
         return 0;
     int ok = 1;
@@ -167,6 +193,7 @@ static int save_ratings(const play_game *g)
         sqlite3_bind_double(st, 3, g->after[c].rating);
         sqlite3_bind_double(st, 4, g->after[c].rd);
         sqlite3_bind_double(st, 5, g->after[c].vol);
+        sqlite3_bind_int64(st, 6, play_now());
         ok = sqlite3_step(st) == SQLITE_DONE;
     }
     sqlite3_finalize(st);
@@ -257,8 +284,8 @@ glicko store_rating(const char *token, const char *variant)
     token = key;
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db,
-                                  "SELECT rating, rd, vol FROM ratings WHERE player = ?1 AND "
-                                  "variant = ?2",
+                                  "SELECT rating, rd, vol, at FROM ratings WHERE player = ?1 "
+                                  "AND variant = ?2",
                                   -1, &st, NULL) != SQLITE_OK)
         return r;
     sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
@@ -267,6 +294,9 @@ glicko store_rating(const char *token, const char *variant)
         r.rating = sqlite3_column_double(st, 0);
         r.rd = sqlite3_column_double(st, 1);
         r.vol = sqlite3_column_double(st, 2);
+        int64_t at = sqlite3_column_int64(st, 3), idle = play_now() - at;
+        if (at > 0 && idle >= GLICKO_PERIOD_MS)
+            r = glicko_idle(r, (double)(idle / GLICKO_PERIOD_MS)); /* whole days without a game */
     }
     sqlite3_finalize(st);
     return r;
@@ -394,6 +424,7 @@ int store_load(const char *id, void (*add)(play_game *g))
                 r[k]->vol = sqlite3_column_double(st, c++);
             }
         }
+        g->first_wait = sqlite3_column_int64(st, c++);
         if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",

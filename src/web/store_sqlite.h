@@ -4,12 +4,13 @@
  * Three tables: `games`, one row per game (variant, start, clock, seats with their tokens and
  * names, state, end, clocks, pending offers, the seats' ratings before and after), `moves`, one
  * row per ply (the move in Hub form, both clocks after it, when it was played), and `ratings`,
- * one Glicko-2 rating per player token and variant, written in the transaction of the game that
- * changes it; and the accounts: `accounts` (a name and its password's argon2id hash, never the
- * password) and `logins` (which player token is logged in to which account). The journal is WAL
- * with synchronous=FULL and every change of a game is one transaction (its row, and its moves from
- * the first changed ply on), so a server killed at any moment leaves each game as it was after its
- * last answered change. The file is created mode 0600: it holds the seats' tokens.
+ * one Glicko-2 rating per player token and variant (and when it last changed), written in the
+ * transaction of the game that changes it; and the accounts: `accounts` (a name and its password's
+ * argon2id hash, never the password) and `logins` (which player token is logged in to which
+ * account). The journal is WAL with synchronous=FULL and every change of a game is one transaction
+ * (its row, and its moves from the first changed ply on), so a server killed at any moment leaves
+ * each game as it was after its last answered change. The file is created mode 0600: it holds the
+ * seats' tokens.
  *
  * Not thread-safe by itself: play.c calls it with its lock held.
  */
@@ -27,7 +28,8 @@ void store_close(void);
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
 /* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
- * of its account when the token is logged in to one, else the token's own. */
+ * of its account when the token is logged in to one, else the token's own; its deviation grown
+ * by the whole days (GLICKO_PERIOD_MS) since it last changed (glicko_idle). */
 glicko store_rating(const char *token, const char *variant);
 
 /* Accounts (`accounts`: name, argon2id hash; `logins`: which token is logged in to which name).

@@ -17,12 +17,12 @@
 #include "apiutil.h"
 
 #include <cjson/cJSON.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "../towers/towers.h"
 
@@ -51,11 +51,20 @@ typedef struct tgame {
 } tgame;
 
 static struct {
-    pthread_mutex_t lock;
+    mtx_t lock; /* made on first use: t_lock */
     tgame games[MAX_TGAMES];
     unsigned long long clock; /* use counter */
     int searches;
-} T = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} T;
+
+static once_flag t_once = ONCE_FLAG_INIT;
+static void t_init(void) { mtx_init(&T.lock, mtx_plain); }
+
+static void t_lock(void)
+{
+    call_once(&t_once, t_init);
+    mtx_lock(&T.lock);
+}
 
 /* ---------------------------------------------------------------- replies */
 
@@ -261,12 +270,12 @@ static void api_create(towers_reply *r, const char *body, size_t len)
         return;
     }
     cJSON_Delete(j);
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     tgame *g = new_slot();
     g->human = human;
     cd_tw_start(&g->pos, game);
     cJSON *o = game_json(g);
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     if (!o)
         reply_error(r, 500, "out of memory");
     else
@@ -275,10 +284,10 @@ static void api_create(towers_reply *r, const char *body, size_t len)
 
 static void api_get(towers_reply *r, const char *id)
 {
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     tgame *g = find_game(id);
     cJSON *o = g ? game_json(g) : NULL;
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     if (!g)
         reply_error(r, 404, "unknown game");
     else if (!o)
@@ -289,11 +298,11 @@ static void api_get(towers_reply *r, const char *id)
 
 static void api_delete(towers_reply *r, const char *id)
 {
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     tgame *g = find_game(id);
     if (g)
         memset(g, 0, sizeof *g);
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     if (!g) {
         reply_error(r, 404, "unknown game");
         return;
@@ -321,7 +330,7 @@ static void api_move(towers_reply *r, const char *id, const char *body, size_t l
     }
     unsigned status = 200;
     cJSON *o = NULL;
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     tgame *g = find_game(id);
     if (!g) {
         status = 404;
@@ -350,7 +359,7 @@ static void api_move(towers_reply *r, const char *id, const char *body, size_t l
             }
         }
     }
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     cJSON_Delete(j);
     if (o)
         reply_json(r, status, o);
@@ -375,7 +384,7 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
     }
     cd_tw_pos pos;
     unsigned version = 0;
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     tgame *g = find_game(id);
     unsigned status = 0;
     if (!g) {
@@ -392,7 +401,7 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
         pos = g->pos;
         version = g->version;
     }
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     if (status) {
         reply_error(r, status, "%s", err);
         return;
@@ -402,7 +411,7 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
     cd_tw_search(&pos, depth, MAX_NODES, &res);
 
     cJSON *o = NULL;
-    pthread_mutex_lock(&T.lock);
+    t_lock();
     T.searches--;
     g = find_game(id);
     if (!g) {
@@ -430,7 +439,7 @@ static void api_engine(towers_reply *r, const char *id, const char *body, size_t
             snprintf(err, sizeof err, "out of memory");
         }
     }
-    pthread_mutex_unlock(&T.lock);
+    mtx_unlock(&T.lock);
     if (o)
         reply_json(r, status, o);
     else

@@ -8,7 +8,8 @@
  *   engine_pool.c  search limits, search slots, the engine pool and the SSE analysis stream
  *   api_games.c    the /api/games handlers
  *   router.c       static files, route(), and the API without HTTP (server.h)
- *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog
+ *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog,
+ *                  event streams that wait (stream_hook), slow handlers off the pool threads
  *   serve_main.c   `condraughts serve`: options, binding, signals
  *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h),
  *   glicko.c their ratings, api_account.c accounts
@@ -24,16 +25,18 @@
 
 #include <cjson/cJSON.h>
 #include <microhttpd.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <threads.h>
 
 #include "condraughts.h"
 #include "play.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
 #define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
-#define MAX_CONNECTIONS 128u        /* open connections (one thread each) */
+#define MAX_CONNECTIONS 1024u       /* open connections (served by POOL_THREADS threads) */
+#define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
+#define KEEPALIVE_MS    1000        /* a waiting event stream sends a comment line after this */
 #define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
 #define PRESSURE_MS     2000        /* ... within this while over half the connections wait */
 #define IDLE_SECONDS    10u         /* an idle connection is closed after this */
@@ -65,7 +68,7 @@ typedef struct web_game {
 } web_game;
 
 typedef struct web_state {
-    pthread_mutex_t lock;
+    mtx_t lock; /* made on first use: srv_lock */
     web_game *games;
     int ngames;   /* (lock) games in the table */
     int searches; /* (lock) searches and analyses running */
@@ -78,6 +81,11 @@ typedef struct web_state {
 } web_state;
 
 extern web_state srv;
+
+/* Take and release srv.lock (made on first use: C11 has no static mutex initialiser, and both
+ * cd_serve_run and cd_web_setup's callers reach it). */
+void srv_lock(void);
+void srv_unlock(void);
 
 web_game *find_game(const char *id);
 void free_game(web_game *w);
@@ -117,6 +125,32 @@ cJSON *game_json(const web_game *w, egtb_query *q);
 void game_board_json(cJSON *o, const cd_game *g);
 void egtb_fill(cJSON *o, const egtb_query *q);
 
+/* ---------------------------------------------------------------- waiting streams (http.c) */
+
+/*
+ * An event stream (SSE) with nothing to send does not hold a thread: its content reader calls
+ * stream_park, which suspends the connection (MHD_suspend_connection), and returns 0; whoever has
+ * an event for it calls stream_wake, which resumes it, and libmicrohttpd calls the reader again.
+ * The watchdog also wakes every stream parked for KEEPALIVE_MS, so the reader sends a keep-alive
+ * (and a client that left is found: a suspended connection sees nothing). The reader decides to
+ * park under the lock that guards its events and the waker wakes under the same lock, so no event
+ * falls between the look and the park. Lock order: that lock, then the hooks' own.
+ */
+typedef struct stream_hook {
+    struct MHD_Connection *conn; /* set when the response is queued (NULL without HTTP) */
+    int parked;                  /* (hooks' lock) suspended, waiting for stream_wake */
+    long long since;             /* (hooks' lock) when it was parked (ms, CLOCK_MONOTONIC) */
+    struct stream_hook *prev, *next;
+} stream_hook;
+
+/* From a content reader with nothing to send: 1 parked (return 0 from the reader), 0 the server
+ * is stopping (end the stream). */
+int stream_park(stream_hook *h);
+/* Resume h if it is parked (any thread). */
+void stream_wake(stream_hook *h);
+/* h's response is freed: forget it. */
+void stream_drop(stream_hook *h);
+
 /* ---------------------------------------------------------------- replies (reply.c) */
 
 struct analysis;
@@ -133,6 +167,7 @@ typedef struct reply {
     uint64_t fd_size;
     struct analysis *stream;     /* an analysis to stream instead of body */
     struct play_live *live;      /* a game's live stream instead of body (api_play.c) */
+    stream_hook *hook;           /* the stream's hook (stream or live), or NULL */
     char cookie[PLAY_TOKEN + 1]; /* a new player token to set as the cd_player cookie, or "" */
 } reply;
 
@@ -141,6 +176,7 @@ typedef struct request {
     size_t len;
     int too_large, responded;
     char token[PLAY_TOKEN + 1]; /* the cd_player cookie (the player's secret), or "" */
+    struct http_job *job;       /* http.c: route() running off the pool threads, or NULL */
 } request;
 
 /* A query argument of the request (NULL when absent). */
@@ -217,9 +253,14 @@ void guard_token(const char *cookie, char *out);
 
 enum MHD_Result route(reply *c, const char *url, const char *method, request *rq, query_fn query,
                       void *qctx);
-/* Start the daemon (and the watchdog) on sa; NULL when it cannot listen. */
-struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port);
-/* Stop the daemon and the watchdog (d may be NULL). */
+/* May route() take long for this request (an engine search, a password hash)? http.c runs those
+ * in a thread of their own, so that they never hold one of the POOL_THREADS. */
+int route_slow(const char *url, const char *method);
+/* Start the daemon (and the watchdog) on sa, at most per_ip connections from one address (0: no
+ * limit); NULL when it cannot listen. */
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip);
+/* Stop the daemon and the watchdog (d may be NULL): end the parked streams, wait for the slow
+ * handlers, then stop. */
 void http_stop(struct MHD_Daemon *d);
 
 #endif

@@ -7,8 +7,10 @@
 #    the rate of unexpected statuses, p99 latency, and the server's RSS before and after.
 #    Fails on any 5xx, unexpected status, socket error, or if the server dies or stops answering.
 # 2. limits: a body over 64 KiB (413), headers over 32 KiB (431), a body sent one byte a second,
-#    clients sending headers one byte a second (20, then 200: more than the connection limit),
-#    idle connections: each is cut in time and a normal request is served meanwhile.
+#    clients sending headers one byte a second (20, then 1100: more than the 1024 connections),
+#    idle connections: each is cut in time and a normal request is served meanwhile; 4 engine
+#    searches of 8 s do not hold the server's threads (a request is answered meanwhile); the
+#    connections of one address are limited (--per-ip).
 # 3. SIGKILL: clients write games in a loop, the server is killed with -9 at random moments and
 #    restarted on the same data; every game file must pass `condraughts pdn check`, every game
 #    must come back, and no temporary file may be taken for a game.
@@ -52,10 +54,11 @@ bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*"; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# start_server DATA: starts it on a free port (PID, PORT, URL)
+# start_server DATA [PER_IP]: starts it on a free port (PID, PORT, URL); the clients here are all
+# on one address, so no per-address limit unless PER_IP says
 start_server() {
     : >"$TMP/out"
-    "$BIN" serve --port 0 --data "$1" --web "$TMP/web" >"$TMP/out" 2>>"$TMP/err" &
+    "$BIN" serve --port 0 --per-ip "${2:-0}" --data "$1" --web "$TMP/web" >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
     serve_wait load-test "$TMP/out" "$TMP/err"
 }
@@ -169,11 +172,43 @@ slow_case() {
 slow_case slow 20 14 12
 slow_case body 20 14 12
 slow_case idle 20 14 12
-slow_case slow 200 14 8
+# over the connection limit: the pressure rule cuts the waiting connections older than 2 s until
+# at most half the connections wait, the rest within the 10 s (the last ones were accepted late)
+slow_case slow 1100 14 13
 answers 2 && ok || bad "the server stopped answering after the slow clients"
+
+# engine searches run off the server's threads: 4 searches of 8 s (every slot) and a request
+# answered meanwhile
+searchers=
+for k in 1 2 3 4; do
+    id=$(post /api/games '{"variant":"international","human":"both"}' | json_field id)
+    post "/api/games/$id/engine" '{"movetime":8}' >/dev/null &
+    searchers="$searchers $!"
+done
+sleep 1
+t0=$(now)
+if answers 5; then
+    took=$(elapsed "$t0")
+    echo "load-test: during 4 engine searches a request was answered in $took s"
+    [ "$(awk -v s="$took" 'BEGIN { print (s <= 2) }')" = 1 ] && ok || bad "a request took $took s during the searches"
+else bad "no answer during 4 engine searches"; fi
+for w in $searchers; do wait "$w"; done
 kill -0 "$PID" 2>/dev/null && ok || bad "the server died"
 rss2=$(rss "$PID")
 echo "load-test: RSS after the limit checks ${rss2:-?} kB, $(threads_of "$PID") threads"
+stop_server
+
+# one address holds at most --per-ip connections: 4 of 10 idle ones stay open, the others are
+# closed at once, and the address is served again once they are gone
+start_server "$TMP/games" 4
+"$SLOW" idle "$PORT" 10 3 >"$TMP/slow.out" 2>&1
+res=$(cat "$TMP/slow.out")
+echo "load-test: --per-ip 4: $res"
+open=$(echo "$res" | sed -n 's/.*, \([0-9]*\) open$/\1/p')
+[ "${open:-0}" -eq 4 ] && ok || bad "--per-ip 4: $res"
+i=0
+until answers 2 || [ $i -ge 20 ]; do sleep 0.5; i=$((i + 1)); done
+answers 2 && ok || bad "--per-ip 4: the address is not served again after its connections closed"
 stop_server
 
 # ------------------------------------------------------------------ 3. SIGKILL while saving

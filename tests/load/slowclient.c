@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,12 +44,17 @@ int main(int argc, char **argv)
     const char *mode = argv[1];
     int port = atoi(argv[2]), n = atoi(argv[3]);
     double seconds = atof(argv[4]);
-    if (n < 1 || n > 1000 || port < 1 || port > 65535 ||
+    if (n < 1 || n > 5000 || port < 1 || port > 65535 ||
         (strcmp(mode, "slow") && strcmp(mode, "body") && strcmp(mode, "idle"))) {
         fprintf(stderr, "slowclient: bad arguments\n");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    struct rlimit fds; /* a socket a connection */
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < (rlim_t)n + 16) {
+        fds.rlim_cur = fds.rlim_max < (rlim_t)n + 16 ? fds.rlim_max : (rlim_t)n + 16;
+        setrlimit(RLIMIT_NOFILE, &fds);
+    }
     int *fd = calloc((size_t)n, sizeof *fd);
     double *closed = calloc((size_t)n, sizeof *closed);
     size_t *sent = calloc((size_t)n, sizeof *sent);
