@@ -2,8 +2,8 @@
 # tests/play.sh -- games between people (/api/play, docs/api.md "Play a friend"), driven with curl:
 # seats held by the cd_player cookie, 403 with nothing changed for a wrong or missing secret,
 # Origin and Host refusals, a real-time clock running out, draw offers, takebacks, abort,
-# rematch, the lobby, the live stream, the PDN export, and a server killed with SIGKILL
-# mid-game whose restart shows every game exactly as it was.
+# rematch, the lobby, the live stream, the PDN export, accounts and a password change, and a
+# server killed with SIGKILL mid-game whose restart shows every game exactly as it was.
 #   sh tests/play.sh [--bin build/condraughts]      Prints "play: N passed, M failed".
 set -u
 [ -n "${PLAY_DEBUG:-}" ] && set -x
@@ -290,6 +290,47 @@ check_that "... and say for how long" sh -c "curl -s -o /dev/null -D - -X POST \
 req e POST /api/account/logout ''
 req e GET /api/account
 check_eq "logged out" null "$(j d.name)"
+
+# ------------------------------------------------------------ a password changed
+req h POST /api/account/register '{"name":"Hal","password":"first password"}'
+req i POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "Hal logged in from a second browser" Hal "$(j d.name)"
+req - POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "a password change needs a login" 403 "$CODE"
+req h POST /api/account/password '{"password":"first password","new_password":"short"}'
+check_eq "a short new password: 400" "400 a new password is 8 to 256 bytes" "$CODE $(j d.error)"
+req h POST /api/account/password '{"password":"first password"}'
+check_eq "no new password: 400" 400 "$CODE"
+req h GET /api/account/password
+check_eq "GET of the password 405" 405 "$CODE"
+for i in 1 2 3 4; do
+    req h POST /api/account/password '{"password":"not my password","new_password":"second password"}'
+    check_eq "a wrong current password ($i): 403" "403 wrong password" "$CODE $(j d.error)"
+done
+req j POST /api/account/login '{"name":"Hal","password":"still not it"}'
+req h POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "wrong current passwords count as failed logins (4 + 1 closes the name)" 429 "$CODE"
+req j POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "... for logins too" 429 "$CODE"
+# the throttle is kept in memory: a restart opens the name again
+kill "$PID" 2>/dev/null
+wait "$PID" 2>/dev/null
+PID=
+start_server
+req h POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "the password changed" "200 Hal" "$CODE $(j d.name)"
+req h GET /api/account
+check_eq "the browser that changed it stays logged in" Hal "$(j d.name)"
+req i GET /api/account
+check_eq "the other browser is logged out" null "$(j d.name)"
+req i POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "the old password no longer logs in" 403 "$CODE"
+req i POST /api/account/login '{"name":"hal","password":"second password"}'
+check_eq "the new one does" "200 Hal" "$CODE $(j d.name)"
+check_that "neither password is stored in clear" sh -c \
+    "! cat '$TMP/play.db'* | grep -aqE 'first password|second password'"
+check_that "nor written to the server's output" sh -c \
+    "! cat '$TMP/out' '$TMP/err' | grep -qE 'first password|second password'"
 req e POST /api/play/$AC/rematch '{"action":"offer"}'
 check_eq "a seat stays its browser's after logout" 200 "$CODE"
 

@@ -276,6 +276,19 @@ int store_login(const char *token, const char *name)
     return run2("DELETE FROM logins WHERE token = ?1", token, NULL) ? 0 : -1;
 }
 
+int store_account_rehash(const char *name, const char *hash, const char *keep)
+{
+    if (!db || !exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (run2("UPDATE accounts SET hash = ?2 WHERE name = ?1", name, hash) &&
+        sqlite3_changes(db) == 1 &&
+        run2("DELETE FROM logins WHERE name = ?1 COLLATE NOCASE AND token != ?2", name, keep) &&
+        exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
+
 glicko store_rating(const char *token, const char *variant)
 {
     glicko r = GLICKO_NEW;

@@ -37,12 +37,15 @@ glicko store_rating(const char *token, const char *variant);
  * store_login_name: the account name of a token into name (1), or 0 (not logged in);
  * store_account_hash: the hash and the name as registered of an account (1), or 0 (no such);
  * store_account_add: a new account with the token logged in to it: 0, 1 (the name is taken), -1;
- * store_login: log the token in to name (NULL: out). 0 or -1. */
+ * store_login: log the token in to name (NULL: out). 0 or -1;
+ * store_account_rehash: a new hash for the account name, and every other token logged in to it
+ * logged out (keep: the token that stays logged in), in one transaction. 0 or -1. */
 void store_player(const char *token, char *key, size_t cap);
 int store_login_name(const char *token, char *name, size_t cap);
 int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap);
 int store_account_add(const char *name, const char *hash, const char *token);
 int store_login(const char *token, const char *name);
+int store_account_rehash(const char *name, const char *hash, const char *keep);
 /* Read every game (id NULL) or one: each is handed to add (which takes it: its cd_game is not
  * made, moves[] holds the moves to replay). Returns the number read, -1 on a database error. */
 int store_load(const char *id, void (*add)(play_game *g));
