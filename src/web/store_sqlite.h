@@ -7,10 +7,11 @@
  * one Glicko-2 rating per player token and variant (and when it last changed), written in the
  * transaction of the game that changes it; and the accounts: `accounts` (a name and its password's
  * argon2id hash, never the password) and `logins` (which player token is logged in to which
- * account). The journal is WAL with synchronous=FULL and every change of a game is one transaction
- * (its row, and its moves from the first changed ply on), so a server killed at any moment leaves
- * each game as it was after its last answered change. The file is created mode 0600: it holds the
- * seats' tokens.
+ * account); and `chat`, one row per message of a game's players' chat (its seat, text and
+ * time), deleted with the game. The journal is WAL with synchronous=FULL and every change of a game
+ * is one transaction (its row, and its moves from the first changed ply on), so a server killed at
+ * any moment leaves each game as it was after its last answered change. The file is created mode
+ * 0600: it holds the seats' tokens.
  *
  * Not thread-safe by itself: play.c calls it with its lock held.
  */
@@ -27,6 +28,8 @@ void store_close(void);
 /* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0 or -1. */
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
+/* Write message i of g's chat (its own row: the game's is unchanged). 0 or -1. */
+int store_chat(const play_game *g, int i);
 /* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
  * of its account when the token is logged in to one, else the token's own; its deviation grown
  * by the whole days (GLICKO_PERIOD_MS) since it last changed (glicko_idle). */
