@@ -101,6 +101,15 @@
     showAccount(await api('POST', 'api/account/' + path, body));
   }
 
+  async function changePassword() {
+    const body = { password: $('pw-old').value, new_password: $('pw-new').value };
+    $('pw-old').value = '';
+    $('pw-new').value = '';
+    showAccount(await api('POST', 'api/account/password', body));
+    $('pw-change').hidden = true;
+    $('pw-done').hidden = false;
+  }
+
   function showLobby() {
     closeGame();
     $('game').hidden = true;
@@ -412,6 +421,11 @@
     $('btn-login').addEventListener('click', () => guarded(() => accountAction('login')));
     $('btn-register').addEventListener('click', () => guarded(() => accountAction('register')));
     $('btn-logout').addEventListener('click', () => guarded(() => accountAction('logout')));
+    $('btn-pw-show').addEventListener('click', () => {
+      $('pw-change').hidden = !$('pw-change').hidden;
+      $('pw-done').hidden = true;
+    });
+    $('btn-pw').addEventListener('click', () => guarded(changePassword));
     $('c-clock').addEventListener('change', () => {
       $('c-rt').hidden = $('c-clock').value !== 'realtime';
       $('c-corr').hidden = $('c-clock').value !== 'correspondence';

@@ -1,6 +1,7 @@
 // Browser test of play.html (games between people): two players and a spectator, each in their
-// own browser context (own cookies), play a game with a real-time clock through the page: the
-// lobby lists the challenge, the invitation link seats the second player, moves by clicking
+// own browser context (own cookies), play a game with a real-time clock through the page: an
+// account is registered and its password changed (a wrong current one refused), the lobby lists
+// the challenge, the invitation link seats the second player, moves by clicking
 // reach the other pages (the time from one page's click to the other page's board is measured),
 // chat messages reach both other pages as text (markup in them shows as typed, no script runs),
 // a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
@@ -110,7 +111,7 @@ async function main() {
   const ann = await page(), bob = await page(), eve = await page(390, 844);
   let id = null;
 
-  await step('lobby: Ann registers an account; create a 5+3 international game as White', async () => {
+  await step('lobby: Ann registers an account, changes its password; creates a 5+3 international game as White', async () => {
     await ann.goto(base + 'play.html');
     await ann.waitForSelector('#app[data-ready="1"]');
     await ann.fill('#acct-user', 'Ann');
@@ -118,6 +119,17 @@ async function main() {
     await ann.click('#btn-register');
     await ann.waitForSelector('#acct-in', { state: 'visible' });
     assert(await ann.inputValue('#c-name') === 'Ann', 'the name is not the account\'s');
+    await ann.click('#btn-pw-show');
+    await ann.fill('#pw-old', 'not the password');
+    await ann.fill('#pw-new', 'a newer long password');
+    await ann.click('#btn-pw');
+    await ann.waitForSelector('#error', { state: 'visible' });
+    assert(await ann.textContent('#error-text') === 'wrong password', 'error ' + await ann.textContent('#error-text'));
+    await ann.fill('#pw-old', 'a long enough password');
+    await ann.fill('#pw-new', 'a newer long password');
+    await ann.click('#btn-pw');
+    await ann.waitForSelector('#pw-done', { state: 'visible' });
+    assert(await ann.isHidden('#error') && await ann.isHidden('#pw-change'), 'the change did not go through');
     await ann.selectOption('#c-variant', 'international');
     await ann.selectOption('#c-colour', 'white');
     await ann.selectOption('#c-clock', 'realtime');
