@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -306,6 +306,13 @@ play:
 web-test: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
 	  node run.mjs --bin $(abspath $(BIN)) && node play.mjs --bin $(abspath $(BIN))
+
+# Pictures of play.html for the docs (not a test): the lobby, a game between two people and the
+# spectator's view, each at 1280x800 and 390x844, made by tests/web/screenshots.mjs into
+# docs/screenshots/.
+screenshots: $(BIN)
+	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
+	  node screenshots.mjs --bin $(abspath $(BIN))
 
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \

@@ -2,8 +2,9 @@
 # tests/play.sh -- games between people (/api/play, docs/api.md "Play a friend"), driven with curl:
 # seats held by the cd_player cookie, 403 with nothing changed for a wrong or missing secret,
 # Origin and Host refusals, a real-time clock running out, draw offers, takebacks, abort,
-# rematch, the lobby, the live stream, the PDN export, and a server killed with SIGKILL
-# mid-game whose restart shows every game exactly as it was.
+# rematch, the lobby, the live stream, the players' chat, the PDN export, accounts and a password
+# change, and a server killed with SIGKILL mid-game whose restart shows every game exactly as it
+# was.
 #   sh tests/play.sh [--bin build/condraughts]      Prints "play: N passed, M failed".
 set -u
 [ -n "${PLAY_DEBUG:-}" ] && set -x
@@ -290,6 +291,47 @@ check_that "... and say for how long" sh -c "curl -s -o /dev/null -D - -X POST \
 req e POST /api/account/logout ''
 req e GET /api/account
 check_eq "logged out" null "$(j d.name)"
+
+# ------------------------------------------------------------ a password changed
+req h POST /api/account/register '{"name":"Hal","password":"first password"}'
+req i POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "Hal logged in from a second browser" Hal "$(j d.name)"
+req - POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "a password change needs a login" 403 "$CODE"
+req h POST /api/account/password '{"password":"first password","new_password":"short"}'
+check_eq "a short new password: 400" "400 a new password is 8 to 256 bytes" "$CODE $(j d.error)"
+req h POST /api/account/password '{"password":"first password"}'
+check_eq "no new password: 400" 400 "$CODE"
+req h GET /api/account/password
+check_eq "GET of the password 405" 405 "$CODE"
+for i in 1 2 3 4; do
+    req h POST /api/account/password '{"password":"not my password","new_password":"second password"}'
+    check_eq "a wrong current password ($i): 403" "403 wrong password" "$CODE $(j d.error)"
+done
+req j POST /api/account/login '{"name":"Hal","password":"still not it"}'
+req h POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "wrong current passwords count as failed logins (4 + 1 closes the name)" 429 "$CODE"
+req j POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "... for logins too" 429 "$CODE"
+# the throttle is kept in memory: a restart opens the name again
+kill "$PID" 2>/dev/null
+wait "$PID" 2>/dev/null
+PID=
+start_server
+req h POST /api/account/password '{"password":"first password","new_password":"second password"}'
+check_eq "the password changed" "200 Hal" "$CODE $(j d.name)"
+req h GET /api/account
+check_eq "the browser that changed it stays logged in" Hal "$(j d.name)"
+req i GET /api/account
+check_eq "the other browser is logged out" null "$(j d.name)"
+req i POST /api/account/login '{"name":"Hal","password":"first password"}'
+check_eq "the old password no longer logs in" 403 "$CODE"
+req i POST /api/account/login '{"name":"hal","password":"second password"}'
+check_eq "the new one does" "200 Hal" "$CODE $(j d.name)"
+check_that "neither password is stored in clear" sh -c \
+    "! cat '$TMP/play.db'* | grep -aqE 'first password|second password'"
+check_that "nor written to the server's output" sh -c \
+    "! cat '$TMP/out' '$TMP/err' | grep -qE 'first password|second password'"
 req e POST /api/play/$AC/rematch '{"action":"offer"}'
 check_eq "a seat stays its browser's after logout" 200 "$CODE"
 
@@ -315,6 +357,51 @@ for mv in "b 32-28" "a 19-23" "b 28x19" "a 14x23"; do
     req ${mv%% *} POST /api/play/$K/move "{\"move\":\"${mv#* }\"}"
 done
 req a POST /api/play/$K/draw '{"action":"offer"}'
+
+# ------------------------------------------------------------ the players' chat
+curl -s -N -m 2 "$URL/api/play/$K/events" >"$TMP/chat.sse" &
+SSE=$!
+sleep 0.3
+req a POST /api/play/$K/chat '{"text":"<script>alert(1)</script>"}'
+check_eq "a player writes in the chat" 200 "$CODE"
+check_eq "... kept as it was written, as text" '[{"from":"black","text":"<script>alert(1)</script>"}]' \
+    "$(j 'd.chat.map(m=>({from:m.from,text:m.text}))')"
+wait $SSE
+check_that "the spectator's stream has the message" grep -q '<script>alert(1)</script>' "$TMP/chat.sse"
+E140=$(printf '%0140d' 0 | sed 's/0/é/g')
+req b POST /api/play/$K/chat "{\"text\":\"$E140\"}"
+check_eq "140 characters of two bytes each" "200 140" "$CODE $(j '[...d.chat[1].text].length')"
+req b POST /api/play/$K/chat '{"text":"gl \ud83d\ude42 hf ♛"}'
+check_eq "a character outside the BMP" "gl 🙂 hf ♛" "$(j d.chat[2].text)"
+req - GET /api/play/$K
+BEFORE_CHAT=$(steady)
+for who in - c; do
+    req $who POST /api/play/$K/chat '{"text":"hello from outside"}'
+    check_eq "chat without a seat ($who): 403" 403 "$CODE"
+done
+req - POST /api/play/$K/chat '{"text":"hi"}' -H 'Cookie: cd_player=00000000000000000000000000000000'
+check_eq "chat with a made-up secret: 403" 403 "$CODE"
+for b in '' '{}' '{"text":""}' '{"text":"   "}' '{"text":3}' '{"text":"a\u0007b"}' \
+    '{"text":"two\nlines"}' "{\"text\":\"x$E140\"}" "$(printf '{"text":"\377"}')" \
+    "$(printf '{"text":"\300\257"}')" "$(printf '{"text":"\355\240\200"}')" \
+    "$(printf '{"text":"\303"}')" "$(printf '{"text":"\364\220\200\200"}')"; do
+    req a POST /api/play/$K/chat "$b"
+    check_eq "chat $(printf '%s' "$b" | od -An -c | tr -s ' ' | head -c 60): 400" 400 "$CODE"
+done
+req a POST /api/play/$K/chat "$(printf '{"text":"\377"}')"
+check_eq "invalid UTF-8 is named" "'text' is not valid UTF-8" "$(j d.error)"
+req - GET /api/play/$K
+check_eq "nothing changed by the refused messages" "$BEFORE_CHAT" "$(steady)"
+for i in 3 4 5; do
+    req b POST /api/play/$K/chat "{\"text\":\"message $i\"}"
+done
+check_eq "5 messages of a seat within 10 s" 200 "$CODE"
+req b POST /api/play/$K/chat '{"text":"one too many"}'
+check_eq "the 6th within 10 s: 429" 429 "$CODE"
+check_that "... with Retry-After" sh -c "curl -s -o /dev/null -D - -b '$TMP/b.jar' -X POST \
+    '$URL/api/play/$K/chat' -d '{\"text\":\"again\"}' | grep -qi '^retry-after: [0-9]'"
+req a POST /api/play/$K/chat '{"text":"the other seat may still write"}'
+check_eq "the limit is per seat" "200 7" "$CODE $(j d.chat.length)"
 BEFORE_K=$(steady)
 req - GET /api/play/$G
 BEFORE_G=$(steady)
@@ -325,6 +412,8 @@ start_server
 req a GET /api/play/$K
 check_eq "after SIGKILL: the game in progress is exactly as it was" "$BEFORE_K" "$(steady)"
 check_eq "after SIGKILL: history" '["32-28","19-23","28x19","14x23"]' "$(j d.history)"
+check_eq "after SIGKILL: the chat" '<script>alert(1)</script>|message 4|7' \
+    "$(j 'd.chat[0].text+"|"+d.chat[4].text+"|"+d.chat.length')"
 req - GET /api/play/$G
 check_eq "after SIGKILL: the finished game too" "$BEFORE_G" "$(steady)"
 req b POST /api/play/$K/move '{"move":"33-28"}'

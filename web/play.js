@@ -16,6 +16,7 @@
     recvAt: 0,        // performance.now() when it came
     id: null,
     es: null,
+    chatShown: 0,     // messages of st.game.chat already in the chat list
     selected: null,
     lobbyTimer: null,
   };
@@ -100,6 +101,15 @@
     showAccount(await api('POST', 'api/account/' + path, body));
   }
 
+  async function changePassword() {
+    const body = { password: $('pw-old').value, new_password: $('pw-new').value };
+    $('pw-old').value = '';
+    $('pw-new').value = '';
+    showAccount(await api('POST', 'api/account/password', body));
+    $('pw-change').hidden = true;
+    $('pw-done').hidden = false;
+  }
+
   function showLobby() {
     closeGame();
     $('game').hidden = true;
@@ -117,6 +127,8 @@
     st.es = null;
     st.game = null;
     st.selected = null;
+    st.chatShown = 0;
+    $('chat-list').textContent = '';
     if (st.lobbyTimer) clearInterval(st.lobbyTimer);
     st.lobbyTimer = null;
   }
@@ -242,7 +254,44 @@
     $('watchers').textContent = (you ? 'You play ' + you + '.' : 'You are watching.') +
       (w > 0 ? ` ${w} other${w === 1 ? '' : 's'} watching.` : '');
     renderMoves(g);
+    renderChat(g);
     renderBoard(g);
+  }
+
+  /* The players' chat: messages are only ever added, so only the new ones are appended (the
+   * list keeps its scroll position otherwise). Every text goes in as textContent, never as HTML. */
+  function renderChat(g) {
+    const ol = $('chat-list');
+    const chat = g.chat || [];
+    if (chat.length < st.chatShown) { ol.textContent = ''; st.chatShown = 0; }
+    const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
+    for (let i = st.chatShown; i < chat.length; i++) {
+      const m = chat[i];
+      const li = document.createElement('li');
+      li.className = 'chat-' + m.from + (m.from === g.you ? ' mine' : '');
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = (g[m.from].name || cap(m.from)) + ':';
+      const text = document.createElement('span');
+      text.className = 'text';
+      text.textContent = m.text;
+      li.append(who, ' ', text);
+      ol.appendChild(li);
+    }
+    if (chat.length !== st.chatShown && (atEnd || st.chatShown === 0)) ol.scrollTop = ol.scrollHeight;
+    st.chatShown = chat.length;
+    $('chat-form').hidden = !g.you;
+    $('chat-note').textContent = g.you ? '' : '(the players\' chat: spectators read it)';
+    $('chat').classList.toggle('empty', chat.length === 0);
+  }
+
+  async function sendChat() {
+    const input = $('chat-text');
+    const text = input.value;
+    if (!text.trim()) return;
+    const g = await api('POST', `api/play/${st.id}/chat`, { text });
+    input.value = '';
+    update(g);
   }
 
   function renderMoves(g) {
@@ -372,6 +421,11 @@
     $('btn-login').addEventListener('click', () => guarded(() => accountAction('login')));
     $('btn-register').addEventListener('click', () => guarded(() => accountAction('register')));
     $('btn-logout').addEventListener('click', () => guarded(() => accountAction('logout')));
+    $('btn-pw-show').addEventListener('click', () => {
+      $('pw-change').hidden = !$('pw-change').hidden;
+      $('pw-done').hidden = true;
+    });
+    $('btn-pw').addEventListener('click', () => guarded(changePassword));
     $('c-clock').addEventListener('change', () => {
       $('c-rt').hidden = $('c-clock').value !== 'realtime';
       $('c-corr').hidden = $('c-clock').value !== 'correspondence';
@@ -382,6 +436,7 @@
       await api('POST', `api/play/${st.id}/join`, { name: localStorage.getItem('cd-name') || '' });
       showGame(st.id, false); /* the stream again, now as the seat */
     }));
+    $('chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); guarded(sendChat); });
     $('btn-draw').addEventListener('click', action('draw', { action: 'offer' }));
     $('btn-takeback').addEventListener('click', action('takeback', { action: 'ask' }));
     $('btn-resign').addEventListener('click', action('resign'));

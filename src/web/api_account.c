@@ -1,15 +1,16 @@
 /*
  * api_account.c -- accounts for games between people (docs/api.md, "Accounts"): register, log
- * in, log out, who am I. An account is a name and a password; logging in binds the browser's
- * player token (its cd_player cookie) to the account, so its seats carry the account's name
- * and its ratings are the account's (store_sqlite.h).
+ * in, log out, who am I, change the password. An account is a name and a password; logging in binds
+ * the browser's player token (its cd_player cookie) to the account, so its seats carry the
+ * account's name and its ratings are the account's (store_sqlite.h).
  *
  * Passwords are hashed with libsodium's argon2id (crypto_pwhash_str with the interactive limits:
  * 64 MiB and about a tenth of a second each), outside every lock and at most HASHES_AT_ONCE at a
  * time (503 beyond), so guessing is slow and cannot take the server's memory. Only the hash is
  * stored; a password is never stored, logged or sent back. A wrong password and an unknown name
  * get the same answer after the same work. After FAILS_MAX failed logins for a name within
- * FAILS_WINDOW its logins are refused (429) for FAILS_LOCK.
+ * FAILS_WINDOW its logins are refused (429) for FAILS_LOCK; a wrong current password given to
+ * change the password counts as a failed login.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -133,6 +134,17 @@ static enum MHD_Result send_name(reply *c, unsigned status, const char *name)
     return send_json(c, status, j);
 }
 
+/* A password's length checked: 0, or -1 with err set (what: how the message names it). */
+static int password_check(const char *password, const char *what, char *err, size_t len)
+{
+    size_t p = strlen(password);
+    if (p < PASSWORD_MIN || p > PASSWORD_MAX) {
+        snprintf(err, len, "%s is %d to %d bytes", what, PASSWORD_MIN, PASSWORD_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 /* {"name","password"} checked: 0, or -1 with err set. */
 static int read_credentials(const cJSON *body, const char **name, const char **password, char *err,
                             size_t len)
@@ -145,18 +157,27 @@ static int read_credentials(const cJSON *body, const char **name, const char **p
         snprintf(err, len, "'name' and 'password' are required");
         return -1;
     }
-    size_t n = strlen(*name), p = strlen(*password);
+    size_t n = strlen(*name);
     if (n < ACCOUNT_MIN || n > PLAY_NAME_MAX ||
         strspn(*name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != n) {
         snprintf(err, len, "an account name is %d to %d letters, digits, '_' or '-'", ACCOUNT_MIN,
                  PLAY_NAME_MAX);
         return -1;
     }
-    if (p < PASSWORD_MIN || p > PASSWORD_MAX) {
-        snprintf(err, len, "a password is %d to %d bytes", PASSWORD_MIN, PASSWORD_MAX);
-        return -1;
+    return password_check(*password, "a password", err, len);
+}
+
+/* Every copy of the request's passwords overwritten (body may be NULL). */
+static void wipe(cJSON *body, request *rq)
+{
+    static const char *const fields[] = {"password", "new_password"};
+    for (size_t i = 0; body && i < sizeof fields / sizeof fields[0]; i++) {
+        cJSON *pw = cJSON_GetObjectItemCaseSensitive(body, fields[i]);
+        if (cJSON_IsString(pw) && pw->valuestring)
+            sodium_memzero(pw->valuestring, strlen(pw->valuestring));
     }
-    return 0;
+    if (rq->body)
+        sodium_memzero(rq->body, rq->len);
 }
 
 static enum MHD_Result account_write(reply *c, request *rq, int registering)
@@ -202,9 +223,7 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     else
         ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0;
     hash_end();
-    cJSON *pw = cJSON_GetObjectItemCaseSensitive(body, "password"); /* no copies left about */
-    sodium_memzero(pw->valuestring, strlen(pw->valuestring));
-    sodium_memzero(rq->body, rq->len);
+    wipe(body, rq); /* no copies left about */
     unsigned status = MHD_HTTP_OK;
     play_lock();
     if (registering) {
@@ -233,6 +252,77 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     return send_name(c, status, canonical);
 }
 
+/* POST /api/account/password {"password","new_password"}: the password of the account this
+ * browser is logged in to changed, once the current one is checked (a wrong one counts as a failed
+ * login of the name, and a closed name refuses it: 429); every other browser logged in to the
+ * account is logged out, this one stays in. */
+static enum MHD_Result account_password(reply *c, request *rq)
+{
+    char err[256] = "", name[PLAY_NAME_BYTES + 1] = "", canonical[PLAY_NAME_BYTES + 1] = "";
+    char hash[crypto_pwhash_STRBYTES] = "";
+    const char *old = NULL, *new = NULL;
+    unsigned status = MHD_HTTP_OK;
+    cJSON *body = parse_body(rq, 1, err, sizeof err);
+    if (!body || cd_json_string(body, "password", &old, err, sizeof err) ||
+        cd_json_string(body, "new_password", &new, err, sizeof err))
+        status = MHD_HTTP_BAD_REQUEST;
+    else if (!old || !new) {
+        status = MHD_HTTP_BAD_REQUEST;
+        snprintf(err, sizeof err, "'password' (the current one) and 'new_password' are required");
+    } else if (password_check(new, "a new password", err, sizeof err)) {
+        status = MHD_HTTP_BAD_REQUEST;
+    }
+    int known = 0;
+    if (status == MHD_HTTP_OK) {
+        play_lock();
+        known = rq->token[0] && store_login_name(rq->token, name, sizeof name) &&
+                store_account_hash(name, hash, sizeof hash, canonical, sizeof canonical);
+        play_unlock();
+        if (!known) {
+            status = MHD_HTTP_FORBIDDEN;
+            snprintf(err, sizeof err, "this browser is not logged in to an account");
+        }
+    }
+    int64_t closed = status == MHD_HTTP_OK ? login_closed(canonical) : 0;
+    if (closed) {
+        c->retry_after = (int)(closed / 1000) + 1;
+        status = MHD_HTTP_TOO_MANY_REQUESTS;
+        snprintf(err, sizeof err, "too many failed logins for '%s': try again in %d s", canonical,
+                 c->retry_after);
+    }
+    if (status == MHD_HTTP_OK && !hash_begin()) {
+        wipe(body, rq);
+        cJSON_Delete(body);
+        return send_busy(c, "too many passwords are being checked; try again");
+    }
+    if (status == MHD_HTTP_OK) {
+        int right = crypto_pwhash_str_verify(hash, old, strlen(old)) == 0;
+        int made =
+            right && crypto_pwhash_str(hash, new, strlen(new), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                                       crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
+        hash_end();
+        login_result(canonical, right);
+        if (!right) {
+            status = MHD_HTTP_FORBIDDEN;
+            snprintf(err, sizeof err, "wrong password");
+        } else {
+            play_lock();
+            int saved = made && store_account_rehash(canonical, hash, rq->token) == 0;
+            play_unlock();
+            if (!saved) {
+                status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+                snprintf(err, sizeof err, "the new password could not be saved");
+            }
+        }
+    }
+    wipe(body, rq);
+    cJSON_Delete(body);
+    sodium_memzero(hash, sizeof hash);
+    if (status != MHD_HTTP_OK)
+        return send_error(c, status, "%s", err);
+    return send_name(c, status, canonical);
+}
+
 enum MHD_Result api_account(reply *c, const char *path, const char *method, request *rq)
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
@@ -251,6 +341,11 @@ enum MHD_Result api_account(reply *c, const char *path, const char *method, requ
         if (!post)
             return send_405(c, "POST");
         return account_write(c, rq, path[1] == 'r');
+    }
+    if (!strcmp(path, "/password")) {
+        if (!post)
+            return send_405(c, "POST");
+        return account_password(c, rq);
     }
     if (!strcmp(path, "/logout")) {
         if (!post)

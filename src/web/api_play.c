@@ -1,6 +1,7 @@
 /*
  * api_play.c -- the /api/play handlers (docs/api.md, "Play a friend"): create, lobby, join, the
- * game's state and its live stream, move, resign, abort, draw, takeback, rematch, delete, PDN.
+ * game's state and its live stream, move, resign, abort, draw, takeback, rematch, chat, delete,
+ * PDN.
  *
  * Live updates are Server-Sent Events plus ordinary POSTs for the actions: the board's analysis
  * already streams SSE through the same libmicrohttpd connections, EventSource reconnects by
@@ -140,17 +141,22 @@ static enum MHD_Result play_create_api(reply *c, request *rq)
     return status ? send_error(c, status, "%s", err) : send_json(c, MHD_HTTP_CREATED, j);
 }
 
-/* Actions with an optional body {"name": ...} or {"action": ...} or {"move": ...}. */
-enum { A_JOIN, A_MOVE, A_RESIGN, A_ABORT, A_DRAW, A_TAKEBACK, A_REMATCH };
+/* Actions with a body {"name": ...} (optional) or {"action": ...} or {"move": ...} or
+ * {"text": ...}. */
+enum { A_JOIN, A_MOVE, A_RESIGN, A_ABORT, A_DRAW, A_TAKEBACK, A_REMATCH, A_CHAT };
 
 static enum MHD_Result play_action(reply *c, const char *id, int act, request *rq)
 {
     char err[1024] = "";
-    cJSON *body = parse_body(rq, act == A_MOVE, err, sizeof err);
+    cJSON *body = parse_body(rq, act == A_MOVE || act == A_CHAT, err, sizeof err);
     if (!body)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     const char *arg = NULL;
-    const char *field = act == A_JOIN ? "name" : act == A_MOVE ? "move" : "action";
+    const char *field = act == A_JOIN   ? "name"
+                        : act == A_MOVE ? "move"
+                        : act == A_CHAT ? "text"
+                                        : "action";
+    int64_t retry_ms = 0;
     if (cd_json_string(body, field, &arg, err, sizeof err) ||
         ((act == A_MOVE || act >= A_DRAW) && !arg &&
          snprintf(err, sizeof err, "'%s' is required", field) > 0)) {
@@ -178,12 +184,16 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
         status = play_draw(g, rq->token, arg, err, sizeof err);
     else if (act == A_TAKEBACK)
         status = play_takeback(g, rq->token, arg, err, sizeof err);
-    else
+    else if (act == A_REMATCH)
         status = play_rematch(g, rq->token, arg, err, sizeof err);
+    else
+        status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
     g = status == 500 ? NULL : play_find(id);
     cJSON *j = !status && g ? play_json(g, rq->token) : NULL;
     play_unlock();
     cJSON_Delete(body);
+    if (status == 429)
+        c->retry_after = (int)(retry_ms / 1000) + 1;
     if (status || !j)
         return send_error(c, status ? status : 404, "%s", status ? err : "unknown game");
     return send_json(c, MHD_HTTP_OK, j);
@@ -364,8 +374,8 @@ enum MHD_Result api_play(reply *c, const char *path, const char *method, request
         return get ? play_events(c, id, rq) : send_405(c, "GET");
     if (!strcmp(action, "pdn"))
         return get ? play_pdn_api(c, id) : send_405(c, "GET");
-    static const char *const actions[] = {"join", "move",     "resign", "abort",
-                                          "draw", "takeback", "rematch"};
+    static const char *const actions[] = {"join", "move",     "resign",  "abort",
+                                          "draw", "takeback", "rematch", "chat"};
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
         if (!strcmp(action, actions[i]))
             return post ? play_action(c, id, i, rq) : send_405(c, "POST");

@@ -152,12 +152,22 @@ play_game *play_find(const char *id)
     return NULL;
 }
 
+static void chat_free(play_game *g)
+{
+    for (int i = 0; i < g->nchat; i++)
+        free(g->chat[i].text);
+    free(g->chat);
+    g->chat = NULL;
+    g->nchat = g->chat_cap = 0;
+}
+
 static void game_free(play_game *g)
 {
     if (!g)
         return;
     cd_game_free(g->game);
     free(g->moves);
+    chat_free(g);
     free(g);
 }
 
@@ -213,12 +223,16 @@ static void adopt(play_game *g)
         play_game *next = old->next;
         unsigned version = old->version + 1;
         int online[3] = {old->online[0], old->online[1], old->online[2]};
+        int64_t said[2][PLAY_CHAT_BURST];
+        memcpy(said, old->said, sizeof said);
         cd_game_free(old->game);
         free(old->moves);
+        chat_free(old);
         *old = *g;
         old->next = next;
         old->version = version;
         memcpy(old->online, online, sizeof online);
+        memcpy(old->said, said, sizeof said);
         free(g);
         return;
     }
@@ -768,6 +782,110 @@ unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
     unlink_game(g);
     changed(g->id);
     game_free(g);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the players' chat */
+
+int play_chat_append(play_game *g, int seat, const char *text, int64_t at)
+{
+    if (g->nchat == g->chat_cap) {
+        int cap = g->chat_cap ? 2 * g->chat_cap : 8;
+        play_chat *c = realloc(g->chat, (size_t)cap * sizeof *c);
+        if (!c)
+            return -1;
+        g->chat = c;
+        g->chat_cap = cap;
+    }
+    char *copy = strdup(text);
+    if (!copy)
+        return -1;
+    g->chat[g->nchat++] = (play_chat){seat, at, copy};
+    return 0;
+}
+
+/* A chat message's text checked: valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF),
+ * 1 to PLAY_CHAT_CHARS characters, not only spaces, no control characters. 0, or -1 with err. */
+static int chat_text(const char *s, char *err, size_t len)
+{
+    size_t n = strlen(s), chars = 0;
+    int visible = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp = c;
+        size_t k = c < 0x80                 ? 1
+                   : c >= 0xc2 && c <= 0xdf ? 2
+                   : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4
+                                            : 0;
+        if (k > 1)
+            cp = c & (0x7f >> k);
+        for (size_t j = 1; k && j < k; j++) {
+            unsigned char b = i + j < n ? (unsigned char)s[i + j] : 0;
+            if ((b & 0xc0) != 0x80)
+                k = 0;
+            cp = cp << 6 | (b & 0x3f);
+        }
+        if (!k || (k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff)) {
+            snprintf(err, len, "'text' is not valid UTF-8");
+            return -1;
+        }
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+            snprintf(err, len, "'text' may not hold control characters (line breaks included)");
+            return -1;
+        }
+        visible |= cp != ' ';
+        chars++;
+        i += k;
+    }
+    if (!visible) {
+        snprintf(err, len, "'text' is empty");
+        return -1;
+    }
+    if (chars > PLAY_CHAT_CHARS) {
+        snprintf(err, len, "'text' is longer than %d characters", PLAY_CHAT_CHARS);
+        return -1;
+    }
+    return 0;
+}
+
+unsigned play_say(play_game *g, const char *token, const char *text, int64_t *retry_ms, char *err,
+                  size_t len)
+{
+    int seat = play_seat(g, token);
+    if (seat < 0) {
+        snprintf(err, len, "only the players write in this chat: you do not hold a seat");
+        return 403;
+    }
+    if (chat_text(text, err, len))
+        return 400;
+    if (g->nchat >= PLAY_CHAT_MAX) {
+        snprintf(err, len, "the chat of this game is full (%d messages)", PLAY_CHAT_MAX);
+        return 409;
+    }
+    int64_t now = play_now(), *oldest = &g->said[seat][0];
+    for (int i = 1; i < PLAY_CHAT_BURST; i++)
+        if (g->said[seat][i] < *oldest)
+            oldest = &g->said[seat][i];
+    if (now - *oldest < PLAY_CHAT_WINDOW) {
+        *retry_ms = PLAY_CHAT_WINDOW - (now - *oldest);
+        snprintf(err, len, "%d messages in %d s: wait a little", PLAY_CHAT_BURST,
+                 PLAY_CHAT_WINDOW / 1000);
+        return 429;
+    }
+    if (play_chat_append(g, seat, text, now) != 0) {
+        snprintf(err, len, "out of memory");
+        return 500;
+    }
+    if (P.stored && store_chat(g, g->nchat - 1) != 0) {
+        free(g->chat[--g->nchat].text);
+        snprintf(err, len, "the message could not be saved");
+        return 500;
+    }
+    *oldest = now;
+    g->version++;
+    changed(g->id);
     return 0;
 }
 

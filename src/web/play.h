@@ -16,8 +16,9 @@
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
  * wakes the live streams that watch the game (play_watch). Every change is written to the store
- * (store_sqlite.h) in one transaction before it is answered; when the write fails the game is read
- * back from the store and the request fails (500), so memory never runs ahead of the disk.
+ * (store_sqlite.h) in one transaction before it is answered (a chat message: its row alone); when
+ * the write fails the game is read back from the store and the request fails (500), so memory never
+ * runs ahead of the disk.
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -34,6 +35,10 @@
 #define PLAY_NAME_BYTES    (4 * PLAY_NAME_MAX)
 #define PLAY_MAX           5000
 #define PLAY_FIRST_MOVE_MS 30000 /* a real-time game's first moves: each within this */
+#define PLAY_CHAT_CHARS    140   /* characters (code points) of a chat message */
+#define PLAY_CHAT_MAX      200   /* chat messages kept with a game (then it refuses more) */
+#define PLAY_CHAT_BURST    5     /* chat messages a seat may post ... */
+#define PLAY_CHAT_WINDOW   10000 /* ... within this many ms */
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -45,6 +50,14 @@ typedef struct play_move {
     int64_t ms[2]; /* each side's time left after the move */
     int64_t at;    /* when it was played (ms since the epoch) */
 } play_move;
+
+/* A message of the players' chat (docs/api.md): which seat wrote it, when, its text (malloc'ed,
+ * valid UTF-8 of at most PLAY_CHAT_CHARS characters, no control characters). */
+typedef struct play_chat {
+    int seat;
+    int64_t at;
+    char *text;
+} play_chat;
 
 typedef struct play_game {
     char id[PLAY_ID_HEX + 1];
@@ -72,12 +85,18 @@ typedef struct play_game {
     int rate_now;     /* the ratings in after[] are to be written with the game (store_save) */
     play_move *moves;
     int nmoves, cap;
+    play_chat *chat;
+    int nchat, chat_cap;
+    int64_t said[2][PLAY_CHAT_BURST]; /* each seat's last chat messages (memory only: the rate) */
     unsigned version;
     struct play_game *next;
 } play_game;
 
 /* A new slot at the end of g's moves (the array grown as needed), or NULL out of memory. */
 play_move *play_move_append(play_game *g);
+
+/* A copy of text added to g's chat (the array grown as needed): 0, or -1 out of memory. */
+int play_chat_append(play_game *g, int seat, const char *text, int64_t at);
 
 /* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
 int play_open(const char *db_path, char *err, size_t errlen);
@@ -139,6 +158,10 @@ unsigned play_draw(play_game *g, const char *token, const char *what, char *err,
 unsigned play_takeback(play_game *g, const char *token, const char *what, char *err, size_t len);
 unsigned play_rematch(play_game *g, const char *token, const char *what, char *err, size_t len);
 unsigned play_delete(play_game *g, const char *token, char *err, size_t len);
+/* A message of a seat to the players' chat (saved before it is shown). 429: the seat has posted
+ * PLAY_CHAT_BURST messages within PLAY_CHAT_WINDOW ms; *retry_ms then says when it may again. */
+unsigned play_say(play_game *g, const char *token, const char *text, int64_t *retry_ms, char *err,
+                  size_t len);
 
 /* The game as the viewer holding `token` sees it (docs/api.md). */
 cJSON *play_json(const play_game *g, const char *token);

@@ -1,6 +1,7 @@
 /*
  * play_json.c -- what the API shows of games between people (docs/api.md, "Play a friend"): a
- * game as one viewer sees it (which seat is theirs, never a token), the lobby, and the PDN
+ * game as one viewer sees it (which seat is theirs, never a token; the players' chat), the lobby,
+ * and the PDN
  * export with the players' names, the time control and how the game ended.
  */
 #ifndef _POSIX_C_SOURCE
@@ -129,6 +130,14 @@ cJSON *play_json(const play_game *g, const char *token)
         const play_move *m = &g->moves[g->nmoves - 1];
         cJSON *lm = cJSON_AddObjectToObject(o, "last_move");
         cJSON_AddStringToObject(lm, "hub", m->hub);
+    }
+    cJSON *chat = cJSON_AddArrayToObject(o, "chat");
+    for (int i = 0; i < g->nchat; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "from", colour_names[g->chat[i].seat]);
+        cJSON_AddStringToObject(m, "text", g->chat[i].text);
+        cJSON_AddNumberToObject(m, "at", (double)g->chat[i].at);
+        cJSON_AddItemToArray(chat, m);
     }
     return o;
 }

@@ -180,7 +180,7 @@ int route_slow(const char *url, const char *method)
         if (n > k && !strcmp(url + n - k, slow_ends[i]))
             return 1;
     }
-    return !strncmp(url, "/api/account/", 13); /* register and login hash a password */
+    return !strncmp(url, "/api/account/", 13); /* register, login and password hash one */
 }
 
 /* ---------------------------------------------------------------- without HTTP (server.h) */

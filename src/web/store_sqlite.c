@@ -43,7 +43,10 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS accounts ("
     " name TEXT PRIMARY KEY COLLATE NOCASE, hash TEXT NOT NULL,"
     " created INTEGER NOT NULL);" /* seconds since the epoch */
-    "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS chat ("
+    " game TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,"
+    " at INTEGER NOT NULL, PRIMARY KEY (game, n));";
 
 /* Columns added since the first schema, each added to a database made before it (its default for
  * the rows there): ratings.at, when the rating last changed (ms since the epoch; 0: not aged);
@@ -276,6 +279,19 @@ int store_login(const char *token, const char *name)
     return run2("DELETE FROM logins WHERE token = ?1", token, NULL) ? 0 : -1;
 }
 
+int store_account_rehash(const char *name, const char *hash, const char *keep)
+{
+    if (!db || !exec("BEGIN IMMEDIATE"))
+        return -1;
+    if (run2("UPDATE accounts SET hash = ?2 WHERE name = ?1", name, hash) &&
+        sqlite3_changes(db) == 1 &&
+        run2("DELETE FROM logins WHERE name = ?1 COLLATE NOCASE AND token != ?2", name, keep) &&
+        exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
+
 glicko store_rating(const char *token, const char *variant)
 {
     glicko r = GLICKO_NEW;
@@ -331,10 +347,31 @@ int store_delete(const char *id)
     if (!db || !exec("BEGIN IMMEDIATE"))
         return -1;
     if (delete_from("DELETE FROM moves WHERE game = ?1", id) &&
+        delete_from("DELETE FROM chat WHERE game = ?1", id) &&
         delete_from("DELETE FROM games WHERE id = ?1", id) && exec("COMMIT"))
         return 0;
     exec("ROLLBACK");
     return -1;
+}
+
+int store_chat(const play_game *g, int i)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO chat VALUES (?1,?2,?3,?4,?5)", -1,
+                                  &st, NULL) != SQLITE_OK)
+        return -1;
+    const play_chat *m = &g->chat[i];
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, i);
+    sqlite3_bind_int(st, 3, m->seat);
+    sqlite3_bind_text(st, 4, m->text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, m->at);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    if (!ok)
+        fprintf(stderr, "condraughts: cannot save a chat message of game %s: %s\n", g->id,
+                sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return ok ? 0 : -1;
 }
 
 static void text_col(sqlite3_stmt *st, int col, char *dst, size_t cap)
@@ -370,18 +407,36 @@ static int load_moves(play_game *g, sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+static int load_chat(play_game *g, sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 1);
+        int seat = sqlite3_column_int(st, 0);
+        if (seat < 0 || seat > 1 || g->nchat >= PLAY_CHAT_MAX ||
+            play_chat_append(g, seat, t ? (const char *)t : "", sqlite3_column_int64(st, 2)))
+            return -1;
+    }
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int store_load(const char *id, void (*add)(play_game *g))
 {
     if (!db)
         return -1;
-    sqlite3_stmt *st = NULL, *mv = NULL;
+    sqlite3_stmt *st = NULL, *mv = NULL, *ch = NULL;
     const char *sql = id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "SELECT move, white_ms, black_ms, at FROM moves WHERE game = ?1 "
                            "ORDER BY ply",
-                           -1, &mv, NULL) != SQLITE_OK) {
+                           -1, &mv, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT seat, text, at FROM chat WHERE game = ?1 ORDER BY n", -1,
+                           &ch, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
+        sqlite3_finalize(mv);
         return -1;
     }
     if (id)
@@ -425,11 +480,14 @@ int store_load(const char *id, void (*add)(play_game *g))
             }
         }
         g->first_wait = sqlite3_column_int64(st, c++);
-        if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0) {
+        if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0 || load_chat(g, ch) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
                     g->id, variant);
             free(g->moves);
+            for (int i = 0; i < g->nchat; i++)
+                free(g->chat[i].text);
+            free(g->chat);
             free(g);
             continue;
         }
@@ -438,5 +496,6 @@ int store_load(const char *id, void (*add)(play_game *g))
     }
     sqlite3_finalize(st);
     sqlite3_finalize(mv);
+    sqlite3_finalize(ch);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : -1;
 }

@@ -1,7 +1,9 @@
 // Browser test of play.html (games between people): two players and a spectator, each in their
-// own browser context (own cookies), play a game with a real-time clock through the page: the
-// lobby lists the challenge, the invitation link seats the second player, moves by clicking
+// own browser context (own cookies), play a game with a real-time clock through the page: an
+// account is registered and its password changed (a wrong current one refused), the lobby lists
+// the challenge, the invitation link seats the second player, moves by clicking
 // reach the other pages (the time from one page's click to the other page's board is measured),
+// chat messages reach both other pages as text (markup in them shows as typed, no script runs),
 // a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
 // server is killed with SIGKILL and restarted (every page finds the game, seats and clocks as they
 // were), the game ends by resignation (ratings change), and a rematch starts with colours swapped.
@@ -96,18 +98,20 @@ async function main() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const errors = [];
+  const errors = [], dialogs = [];
   const page = async (w, h) => {
     const ctx = await browser.newContext({ viewport: { width: w || 1100, height: h || 860 } });
     ctx.setDefaultTimeout(TIMEOUT);
     const p = await ctx.newPage();
     p.on('pageerror', (e) => errors.push(e.message));
+    p.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
     return p;
   };
+  const chatOf = (p) => p.$$eval('#chat-list li', (lis) => lis.map((li) => li.textContent));
   const ann = await page(), bob = await page(), eve = await page(390, 844);
   let id = null;
 
-  await step('lobby: Ann registers an account; create a 5+3 international game as White', async () => {
+  await step('lobby: Ann registers an account, changes its password; creates a 5+3 international game as White', async () => {
     await ann.goto(base + 'play.html');
     await ann.waitForSelector('#app[data-ready="1"]');
     await ann.fill('#acct-user', 'Ann');
@@ -115,6 +119,17 @@ async function main() {
     await ann.click('#btn-register');
     await ann.waitForSelector('#acct-in', { state: 'visible' });
     assert(await ann.inputValue('#c-name') === 'Ann', 'the name is not the account\'s');
+    await ann.click('#btn-pw-show');
+    await ann.fill('#pw-old', 'not the password');
+    await ann.fill('#pw-new', 'a newer long password');
+    await ann.click('#btn-pw');
+    await ann.waitForSelector('#error', { state: 'visible' });
+    assert(await ann.textContent('#error-text') === 'wrong password', 'error ' + await ann.textContent('#error-text'));
+    await ann.fill('#pw-old', 'a long enough password');
+    await ann.fill('#pw-new', 'a newer long password');
+    await ann.click('#btn-pw');
+    await ann.waitForSelector('#pw-done', { state: 'visible' });
+    assert(await ann.isHidden('#error') && await ann.isHidden('#pw-change'), 'the change did not go through');
     await ann.selectOption('#c-variant', 'international');
     await ann.selectOption('#c-colour', 'white');
     await ann.selectOption('#c-clock', 'realtime');
@@ -165,6 +180,29 @@ async function main() {
     await eve.screenshot({ path: path.join(outDir, 'play-04-spectator-phone.png'), fullPage: true });
   });
 
+  await step('chat: Ann\'s message reaches Bob and the spectator as text; no script runs', async () => {
+    const evil = '<script>alert(1)</script><img src=x onerror="alert(2)">';
+    await ann.fill('#chat-text', evil);
+    await ann.press('#chat-text', 'Enter');
+    for (const p of [ann, bob, eve]) {
+      await p.waitForFunction(() => document.querySelectorAll('#chat-list li').length === 1);
+      const text = await p.textContent('#chat-list li .text');
+      assert(text === evil, 'shown as ' + text);
+      assert(await p.locator('#chat-list script, #chat-list img').count() === 0, 'markup made elements');
+    }
+    assert((await chatOf(eve))[0] === 'Ann: ' + evil, 'spectator sees ' + (await chatOf(eve))[0]);
+    assert(await ann.inputValue('#chat-text') === '', 'the input is not cleared');
+    assert(await eve.isHidden('#chat-form'), 'the spectator may write');
+    await bob.fill('#chat-text', 'gl hf');
+    await bob.click('#btn-chat');
+    for (const p of [ann, eve]) {
+      await p.waitForFunction(() => document.querySelectorAll('#chat-list li').length === 2);
+      const c = await chatOf(p);
+      assert(/: gl hf$/.test(c[1]), 'Bob\'s message shows as ' + c[1]);
+    }
+    assert(dialogs.length === 0, 'a dialog opened: ' + dialogs.join('; '));
+  });
+
   await step('a reload mid-game keeps the seat, the moves and the clocks', async () => {
     const before = await gameOf(bob);
     await bob.reload();
@@ -210,6 +248,8 @@ async function main() {
       assert(g.fen === before.fen && g.state === 'ongoing', 'position ' + g.fen);
       assert(g.white.ms === before.white.ms, `white's clock (not running) ${before.white.ms} -> ${g.white.ms}`);
       assert(g.black.ms <= before.black.ms && g.running === 'black', 'black\'s clock should run on');
+      const c = await chatOf(p);
+      assert(c.length === 2 && c[1].endsWith(': gl hf'), 'chat after the restart: ' + c.join(' | '));
     }
   });
 
@@ -242,8 +282,9 @@ async function main() {
     assert(r.id !== id, 'same game');
   });
 
-  await step('no JavaScript errors on any page', async () => {
+  await step('no JavaScript errors and no dialogs on any page', async () => {
     assert(errors.length === 0, errors.join('; '));
+    assert(dialogs.length === 0, dialogs.join('; '));
   });
 
   await step('a move reaches the other browsers within 100 ms on loopback (median)', async () => {
