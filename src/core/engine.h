@@ -58,7 +58,7 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-15); option "classic" switches them all off */
+    /* the sharper search (search.c steps 9-16); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;             /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;      /* ProbCut margin (option "pcmargin") */
