@@ -69,7 +69,8 @@ static void test_legal_moves(int per_variant, const char *option, int value)
     cd_engine_free(e);
 }
 
-/* The engine must see a forced win (score) and play the winning first move. */
+/* The engine must see a forced win (score) and play a winning first move: one of the
+ * comma-separated list first (NULL: any). */
 static void expect_win(const char *variant, const char *fen, int depth, const char *first)
 {
     const cd_rules *r = cd_rules_find(variant);
@@ -88,7 +89,12 @@ static void expect_win(const char *variant, const char *fen, int depth, const ch
     CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
     char mv[128];
     cd_move_to_text(&p, &res.best, -1, mv, sizeof mv);
-    int ok = res.score > CD_SCORE_WIN - 1000 && (!first || !strcmp(mv, first));
+    int found = !first;
+    for (const char *f = first; f && !found; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL) {
+        size_t len = strcspn(f, ",");
+        found = strlen(mv) == len && !strncmp(mv, f, len);
+    }
+    int ok = res.score > CD_SCORE_WIN - 1000 && found;
     CHECK(ok);
     if (!ok)
         fprintf(stderr, "  %s %s: got %s score %d\n", variant, fen, mv, res.score);
@@ -100,8 +106,9 @@ static void test_wins(void)
 {
     /* Article diagram 4/5: 1.35-13! and the lone king on the edge is lost. */
     expect_win("constitutional", "W:WK35:BK3", 12, "35-13");
-    /* Article diagram 6: 1.15-10! 23x5 2.27-4 wins (the corner is a mousetrap). */
-    expect_win("constitutional", "W:WK15,K27:BK23", 12, "15-10");
+    /* Article diagram 6: 1.15-10! 23x5 2.27-4 wins (the corner is a mousetrap). The tables
+     * (`egtb probe --moves`) rate 15-20 and 15-24 as the same win in 5 plies: any of the three. */
+    expect_win("constitutional", "W:WK15,K27:BK23", 12, "15-10,15-20,15-24");
     /* Article diagram 17: 1.50-17 3x21 2.26x3. */
     expect_win("constitutional", "W:WK26,K50:BK3", 10, "50-17");
     /* Two kings beat one (article: "two kings always win"). */
