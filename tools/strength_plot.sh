@@ -28,8 +28,8 @@ for dir in "$@"; do
     }
     # the first Results table: | variant | games | White wins | Black wins | draws | rate | lo% to hi% |
     awk -v nodes="$nodes" -F'|' '
-        /^### Results/ { on = 1; next }
-        on && /^### / { exit }
+        /^#+ Results/ { on = 1; next }
+        on && /^#/ { exit }
         on && /^\| [a-z]/ && $2 !~ /variant/ {
             gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $6)
             split($8, iv, " to "); gsub(/[ %]/, "", iv[1]); gsub(/[ %]/, "", iv[2])
@@ -52,10 +52,12 @@ awk '/^[a-z]/ { printf "| %s | %s | %s | %s | %.1f%% | %.1f%% to %.1f%% |\n", $1
 if command -v gnuplot > /dev/null 2>&1; then
     names=$(awk '/^[a-z]/ { print $1 }' "$dat" | awk '!seen[$0]++' | tr '\n' ' ')
     n=$(echo $names | wc -w)
+    lo=$(awk '/^[a-z]/ { print $2 / 2 }' "$dat" | sort -n | head -n 1)
+    hi=$(awk '/^[a-z]/ { print $2 * 2 }' "$dat" | sort -n | tail -n 1)
     (cd "$out" && gnuplot -e "
         set terminal svg size 720,440 dynamic font 'sans,12';
         set output 'draw_rate_strength.svg';
-        set logscale x; set xlabel 'nodes a move (log scale)'; set ylabel 'draw rate (%)';
+        set logscale x; set xrange [$lo:$hi]; set xlabel 'nodes a move (log scale)'; set ylabel 'draw rate (%)';
         set yrange [0:100]; set key outside right; set grid;
         plot for [i=0:$((n - 1))] 'draw_rate_strength.dat' index i using 2:5:6:7 \
             with yerrorlines title word('$names', i + 1) lw 2" 2> /dev/null) ||
