@@ -230,6 +230,14 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                       int stand, int ply);
 
+/* The principal variation at ply: m, then the child's. */
+static inline void pv_set(search *s, int ply, const cd_move *m)
+{
+    s->pv[ply][0] = *m;
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(cd_move));
+    s->pvlen[ply] = s->pvlen[ply + 1] + 1;
+}
+
 /* The value of child `next` of `pos` for the side to move in pos, in the window (alpha, beta):
  * negamax, except under the two-move rule, where the same side may move again in the child. */
 static inline int child(search *s, const cd_position *pos, const cd_position *next, int alpha,
@@ -424,9 +432,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             bestidx = index[i];
             if (v > alpha) {
                 alpha = v;
-                s->pv[ply][0] = *m;
-                memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(cd_move));
-                s->pvlen[ply] = s->pvlen[ply + 1] + 1;
+                pv_set(s, ply, m);
                 if (v >= beta) {
                     if (!m->ncaptured && ply <= CD_MAX_PLY) {
                         cd_move *k = s->killers[ply];
@@ -486,9 +492,7 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
             best = v;
             if (v > alpha) {
                 alpha = v;
-                s->pv[ply][0] = *m;
-                memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(cd_move));
-                s->pvlen[ply] = s->pvlen[ply + 1] + 1;
+                pv_set(s, ply, m);
                 if (v >= beta)
                     break;
             }
@@ -549,9 +553,7 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
             best = v;
             if (v > alpha) {
                 alpha = v;
-                s->pv[ply][0] = *m;
-                memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(cd_move));
-                s->pvlen[ply] = s->pvlen[ply + 1] + 1;
+                pv_set(s, ply, m);
                 if (v >= beta)
                     break;
             }
@@ -648,11 +650,11 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
     static const char *names[] = {"lmr",          "aspiration", "killers", "history", "ttcut",
                                   "single",       "qshots",     "lmrlog",  "probcut", "timeman",
-                                  "classic-eval", "drawscale",  "partial"};
+                                  "classic-eval", "drawscale",  "partial", "qpromo",  "histmalus"};
     int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,      &e->use_history,
                      &e->use_ttcut,   &e->use_single,     &e->use_qshots,       &e->use_lmrlog,
                      &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale,
-                     &e->use_partial};
+                     &e->use_partial, &e->use_qpromo,     &e->hist_malus};
     if (!e || !name)
         return CD_ERR_ARG;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -684,9 +686,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
     } knobs[] = {{"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000},
                  {"pcmin", offsetof(cd_engine, probcut_min), 2, 60},
                  {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90},
-                 {"histmalus", offsetof(cd_engine, hist_malus), 0, 1},
                  {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10},
-                 {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1},
                  {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000},
                  {"fut", offsetof(cd_engine, fut_margin), 0, 1000},
                  {"lmp", offsetof(cd_engine, lmp), 0, 60}};
