@@ -243,6 +243,16 @@ static void add_grad(model *md, size_t i, double g)
     md->grad[i] += (float)g;
 }
 
+/* Where parameter i (below md->npsq: windows, scalars, king squares) sits in a weights file. */
+static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
+{
+    if (i < md->npat)
+        return &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2];
+    if (i < md->nksq)
+        return &w->scalar[(i - md->npat) / 2][(i - md->npat) % 2];
+    return &w->king_square[(i - md->nksq) / 2][(i - md->nksq) % 2];
+}
+
 /* Start from a weights file of the same family and board (--init): its window weights, scalars
  * and king squares; the piece-square values start at 0, as the file holds them folded into the
  * windows. A file that does not fit stops the program with the reader's message. */
@@ -261,12 +271,8 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
     const char *family = cd_pattern_family_name(cd_pattern_family(r));
     if (strcmp(w->family, family) != 0 || w->layout.regions != l->regions)
         fail("%s holds %s weights, not %s", path, w->family, family);
-    for (size_t i = 0; i < md->npsq; i++) {
-        int16_t q = i < md->npat ? w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
-                    : i < md->nksq ? w->scalar[(i - md->npat) / 2][(i - md->npat) % 2]
-                                   : w->king_square[(i - md->nksq) / 2][(i - md->nksq) % 2];
-        md->w[i] = (float)q / CD_PAT_UNIT;
-    }
+    for (size_t i = 0; i < md->npsq; i++)
+        md->w[i] = (float)*file_slot(md, w, i) / CD_PAT_UNIT;
     free(w);
     free(img);
 }
@@ -490,11 +496,7 @@ int train_fit(const fit_options *o)
             clipped++;
             q = q > 0 ? 32767 : -32767;
         }
-        int16_t *dst = i < md.npat
-                           ? &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2]
-                       : i < md.nksq ? &w->scalar[(i - md.npat) / 2][(i - md.npat) % 2]
-                                     : &w->king_square[(i - md.nksq) / 2][(i - md.nksq) % 2];
-        *dst = (int16_t)q;
+        *file_slot(&md, w, i) = (int16_t)q;
     }
     size_t size = cd_pattern_write(w, NULL);
     unsigned char *img = malloc(size);
