@@ -17,6 +17,7 @@
 #endif
 
 #include "web.h"
+#include "lazy_lock.h"
 #include "apiutil.h"
 #include "store_sqlite.h"
 
@@ -48,14 +49,7 @@ static struct {
     fails watch[FAILS_NAMES]; /* (lock) */
 } A;
 
-static once_flag a_once = ONCE_FLAG_INIT;
-static void a_init(void) { mtx_init(&A.lock, mtx_plain); }
-
-static void a_lock(void)
-{
-    call_once(&a_once, a_init);
-    mtx_lock(&A.lock);
-}
+WEB_LAZY_LOCK(static, a_lock, A.lock)
 
 /* The entry of name (made, replacing the oldest, when `make`), or NULL. Under A.lock. */
 static fails *fails_of(const char *name, int make)

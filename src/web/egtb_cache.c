@@ -7,6 +7,7 @@
 #endif
 
 #include "web.h"
+#include "lazy_lock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +28,7 @@ static struct {
     egtb_row *rows; /* (lock) rows opened so far */
 } T;
 
-static once_flag t_once = ONCE_FLAG_INIT;
-static void t_init(void) { mtx_init(&T.lock, mtx_plain); }
-
-static void t_lock(void)
-{
-    call_once(&t_once, t_init);
-    mtx_lock(&T.lock);
-}
+WEB_LAZY_LOCK(static, t_lock, T.lock)
 
 /* Close every handle (no search may be running). */
 void egtb_close_all(void)

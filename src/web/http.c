@@ -15,6 +15,7 @@
 #endif
 
 #include "web.h"
+#include "lazy_lock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,14 +273,7 @@ static struct {
     int live; /* the watchdog thread runs */
 } W;
 
-static once_flag w_once = ONCE_FLAG_INIT;
-static void w_init(void) { mtx_init(&W.m, mtx_plain); }
-
-static void w_lock(void)
-{
-    call_once(&w_once, w_init);
-    mtx_lock(&W.m);
-}
+WEB_LAZY_LOCK(static, w_lock, W.m)
 
 static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                               enum MHD_ConnectionNotificationCode code)

@@ -14,6 +14,7 @@
 #endif
 
 #include "play.h"
+#include "lazy_lock.h"
 #include "apiutil.h"
 #include "store_sqlite.h"
 
@@ -34,15 +35,7 @@ static struct {
     int ticking, stop;
 } P;
 
-static once_flag p_once = ONCE_FLAG_INIT;
-
-static void p_init(void) { mtx_init(&P.lock, mtx_plain); }
-
-void play_lock(void)
-{
-    call_once(&p_once, p_init);
-    mtx_lock(&P.lock);
-}
+WEB_LAZY_LOCK(, play_lock, P.lock)
 
 void play_unlock(void) { mtx_unlock(&P.lock); }
 

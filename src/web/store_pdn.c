@@ -8,6 +8,7 @@
 #endif
 
 #include "web.h"
+#include "lazy_lock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,14 +22,7 @@ const char *const human_names[4] = {"white", "black", "both", "none"};
 
 web_state srv = {.persist = 1, .hash_mb = ENGINE_HASH_MB};
 
-static once_flag srv_once = ONCE_FLAG_INIT;
-static void srv_init(void) { mtx_init(&srv.lock, mtx_plain); }
-
-void srv_lock(void)
-{
-    call_once(&srv_once, srv_init);
-    mtx_lock(&srv.lock);
-}
+WEB_LAZY_LOCK(, srv_lock, srv.lock)
 
 void srv_unlock(void) { mtx_unlock(&srv.lock); }
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "towers_api.h"
+#include "lazy_lock.h"
 #include "apiutil.h"
 
 #include <cjson/cJSON.h>
@@ -57,14 +58,7 @@ static struct {
     int searches;
 } T;
 
-static once_flag t_once = ONCE_FLAG_INIT;
-static void t_init(void) { mtx_init(&T.lock, mtx_plain); }
-
-static void t_lock(void)
-{
-    call_once(&t_once, t_init);
-    mtx_lock(&T.lock);
-}
+WEB_LAZY_LOCK(static, t_lock, T.lock)
 
 /* ---------------------------------------------------------------- replies */
 

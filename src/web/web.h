@@ -14,6 +14,7 @@
  *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h),
  *   glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
+ *   lazy_lock.h    WEB_LAZY_LOCK: a module's static mutex, made on first use
  *
  * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
  * and cd_web_request (router.c) drives the same handlers without a socket (tests, fuzzing).
