@@ -36,12 +36,24 @@ static inline unsigned gather(uint64_t x, uint64_t mask)
 
 int cd_pattern_family(const cd_rules *r)
 {
+    /* Every evaluation asks; the answer for the last rules of this thread is kept, keyed by
+     * what decides it (the name's pointer and the geometry), so strcmp runs once a search. */
+    static _Thread_local const cd_rules *last;
+    static _Thread_local const char *last_name;
+    static _Thread_local int last_geometry, last_family;
     if (!r || !r->name)
         return -1;
-    for (int i = 0; i < CD_PAT_FAMILIES; i++)
+    if (r == last && r->name == last_name && (int)r->geometry == last_geometry)
+        return last_family;
+    int f = -1;
+    for (int i = 0; i < CD_PAT_FAMILIES && f < 0; i++)
         if (!strcmp(r->name, families[i].name) && (int)r->geometry == families[i].geometry)
-            return i;
-    return -1;
+            f = i;
+    last = r;
+    last_name = r->name;
+    last_geometry = (int)r->geometry;
+    last_family = f;
+    return f;
 }
 
 const char *cd_pattern_family_name(int family)
