@@ -1,0 +1,48 @@
+#!/bin/sh
+# tools/speed.sh -- nodes a second and the speed-up of threads, measured the same way each time.
+#
+#   sh tools/speed.sh [BINARY] [DEPTH] [ROUNDS]
+#
+# Searches each position below (International, 4-ply balanced openings without captures, from
+# openings/10x10.txt) to DEPTH (17) with `analyse --threads 1` and `--threads 2`, ROUNDS (3)
+# times each, in turns, with a 64 MiB table. Prints, per thread count, the median over the rounds
+# of the total time to the depth and of the nodes a second (the engine's own counts, which are
+# the main thread's: with 2 threads the helper's nodes are not in them), and the speed-up: time to the depth with 1 thread over time with 2. Medians, because a shared machine's
+# single runs differ by a quarter (docs/strength.md, "Speed").
+set -eu
+BIN=${1:-build/condraughts}
+DEPTH=${2:-17}
+ROUNDS=${3:-3}
+POSITIONS='31-26 18-22 34-29 13-18|31-26 20-24 36-31 18-23|32-27 19-23 35-30 13-19|33-28 17-21 34-29 20-25'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+    for t in 1 2; do
+        nodes=0
+        ms=0
+        IFS='|'
+        for mv in $POSITIONS; do
+            unset IFS
+            line=$("$BIN" analyse --after "$mv" --depth "$DEPTH" --threads "$t" --hash 64 2>&1 |
+                grep "^depth $DEPTH " | tail -1)
+            [ -n "$line" ] || { echo "speed.sh: no depth $DEPTH line for '$mv'" >&2; exit 1; }
+            n=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "nodes") print $(i + 1)}')
+            s=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "time") print $(i + 1)}')
+            nodes=$((nodes + n))
+            ms=$((ms + $(echo "$s" | awk '{printf "%d", $1 * 1000}')))
+            IFS='|'
+        done
+        unset IFS
+        echo "$t $ms $nodes" >>"$tmp"
+    done
+    r=$((r + 1))
+done
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+for t in 1 2; do
+    tm=$(awk -v t="$t" '$1 == t {print $2}' "$tmp" | median)
+    nps=$(awk -v t="$t" '$1 == t {printf "%d\n", $3 / ($2 / 1000)}' "$tmp" | median)
+    echo "threads $t: depth $DEPTH in $(awk -v m="$tm" 'BEGIN {printf "%.2f", m / 1000}') s (median of $ROUNDS), $nps nodes/s (main thread)"
+    eval "t$t=$tm"
+done
+awk -v a="$t1" -v b="$t2" 'BEGIN {printf "speed-up on 2 threads (time to depth): %.2f\n", a / b}'
