@@ -6,8 +6,8 @@
 # Searches each position below (International, 4-ply balanced openings without captures, from
 # openings/10x10.txt) to DEPTH (17) with `analyse --threads 1` and `--threads 2`, ROUNDS (3)
 # times each, in turns, with a 64 MiB table. Prints, per thread count, the median over the rounds
-# of the total time to the depth and of the nodes a second (the engine's own counts, which are
-# the main thread's: with 2 threads the helper's nodes are not in them), and the speed-up: time to the depth with 1 thread over time with 2. Medians, because a shared machine's
+# of the total time to the depth and of the nodes a second (the engine's own counts, of every
+# thread), and the speed-up: time to the depth with 1 thread over time with 2. Medians, because a shared machine's
 # single runs differ by a quarter (docs/strength.md, "Speed").
 set -eu
 BIN=${1:-build/condraughts}
@@ -42,7 +42,7 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 for t in 1 2; do
     tm=$(awk -v t="$t" '$1 == t {print $2}' "$tmp" | median)
     nps=$(awk -v t="$t" '$1 == t {printf "%d\n", $3 / ($2 / 1000)}' "$tmp" | median)
-    echo "threads $t: depth $DEPTH in $(awk -v m="$tm" 'BEGIN {printf "%.2f", m / 1000}') s (median of $ROUNDS), $nps nodes/s (main thread)"
+    echo "threads $t: depth $DEPTH in $(awk -v m="$tm" 'BEGIN {printf "%.2f", m / 1000}') s (median of $ROUNDS), $nps nodes/s"
     eval "t$t=$tm"
 done
 awk -v a="$t1" -v b="$t2" 'BEGIN {printf "speed-up on 2 threads (time to depth): %.2f\n", a / b}'

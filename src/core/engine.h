@@ -60,19 +60,20 @@ struct cd_engine {
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
     /* the sharper search (search.c steps 9-16); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
-    int lmr_div;             /* LMR divisor in hundredths (option "lmrdiv") */
-    int probcut_margin;      /* ProbCut margin (option "pcmargin") */
-    int probcut_slope;       /* ... plus this much per ply of depth ("pcslope") */
-    int probcut_min;         /* ProbCut from this depth on ("pcmin") */
-    int probcut_pct;         /* reduced depth in percent of depth, 0: depth - 4 ("pcpct") */
-    int8_t lmr[64][64];      /* reduction by [depth][moves searched], from lmr_div */
-    int threads;             /* search threads, 1 to CD_MAX_THREADS (option "threads") */
-    cd_worker *workers;      /* threads - 1 helper tables, or NULL */
-    atomic_int helpers_stop; /* set when the main thread has finished its search */
-    int use_classic_eval;    /* 1: the hand-set evaluation even where learned weights are loaded */
-    int use_drawscale;       /* 1: drawish material scaled down in the learned score (eval.c) */
-    int use_partial;         /* 1: a root move completed in an iteration cut short is played */
-    int hist_malus;          /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
+    int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
+    int probcut_margin;         /* ProbCut margin (option "pcmargin") */
+    int probcut_slope;          /* ... plus this much per ply of depth ("pcslope") */
+    int probcut_min;            /* ProbCut from this depth on ("pcmin") */
+    int probcut_pct;            /* reduced depth in percent of depth, 0: depth - 4 ("pcpct") */
+    int8_t lmr[64][64];         /* reduction by [depth][moves searched], from lmr_div */
+    int threads;                /* search threads, 1 to CD_MAX_THREADS (option "threads") */
+    cd_worker *workers;         /* threads - 1 helper tables, or NULL */
+    atomic_int helpers_stop;    /* set when the main thread has finished its search */
+    atomic_ullong helper_nodes; /* the helpers' nodes of this search, published every 256 */
+    int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
+    int use_drawscale;    /* 1: drawish material scaled down in the learned score (eval.c) */
+    int use_partial;      /* 1: a root move completed in an iteration cut short is played */
+    int hist_malus;       /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */

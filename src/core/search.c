@@ -95,7 +95,8 @@
  * with their own killers and history and share the table (odd helpers one
  * ply ahead); the main thread's result is played, helpers stop when it ends.
  * With N > 1 the hard limit keeps 5% (at most 20 ms) to join them. The bench
- * is one thread.
+ * is one thread. Reports and the result count every thread's nodes; a node
+ * limit counts the main thread's. Figures: docs/strength.md, "Speed".
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -130,6 +131,7 @@ typedef struct search {
     cd_move (*killers)[2];    /* [ply][2] of this thread */
     int notshot;              /* set by a shot probe that found no capture (step 9) */
     uint64_t nodes, node_limit;
+    uint64_t published; /* a helper's nodes already added to e->helper_nodes */
     long long start, soft, hard;
     int stopped;
     int seldepth;
@@ -160,8 +162,11 @@ static void check_time(search *s)
         s->stopped = 1;
         return;
     }
-    if (s->id > 0)
-        return; /* helpers follow the main thread's stop */
+    if (s->id > 0) { /* helpers follow the main thread's stop, and count for its reports */
+        atomic_fetch_add_explicit(&e->helper_nodes, s->nodes - s->published, memory_order_relaxed);
+        s->published = s->nodes;
+        return;
+    }
     if (s->node_limit && s->nodes >= s->node_limit) {
         s->stopped = 1;
         return;
@@ -629,6 +634,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     atomic_init(&e->pondering, 0);
     atomic_init(&e->ponderhit_ms, 0);
     atomic_init(&e->helpers_stop, 0);
+    atomic_init(&e->helper_nodes, 0);
     return e;
 }
 
@@ -740,10 +746,11 @@ static void report(search *s, cd_info_fn fn, void *user, int depth, int line, in
     info.seldepth = s->seldepth;
     info.multipv = line;
     info.score = score;
-    info.nodes = s->nodes;
+    /* every thread's nodes: the helpers' as last published (at most 256 behind each) */
+    info.nodes = s->nodes + atomic_load_explicit(&s->e->helper_nodes, memory_order_relaxed);
     long long ms = cd_now_ms() - s->start;
     info.time = (double)ms / 1000.0;
-    info.nps = ms > 0 ? (double)s->nodes * 1000.0 / (double)ms : 0.0;
+    info.nps = ms > 0 ? (double)info.nodes * 1000.0 / (double)ms : 0.0;
     info.pvlen = s->pvlen[0];
     memcpy(info.pv, s->pv[0], (size_t)s->pvlen[0] * sizeof(cd_move));
     fn(&info, user);
@@ -808,6 +815,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     atomic_store(&e->pondering, limits->ponder ? 1 : 0);
     atomic_store(&e->ponderhit_ms, 0);
     atomic_store(&e->helpers_stop, 0);
+    atomic_store(&e->helper_nodes, 0);
     e->age++;
 
     /* history since the last irreversible move */
