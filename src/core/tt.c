@@ -16,7 +16,7 @@
  * Pages: a table of 2 MB or more is aligned to 2 MB and, on Linux, offered to
  * the kernel for transparent huge pages (madvise). Every probe lands on a
  * random line of a table far larger than the TLB reaches with 4 KB pages; with
- * 2 MB pages the page walks mostly go (search.c header: the figures).
+ * 2 MB pages the page walks mostly go (docs/strength.md, "Speed").
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
