@@ -131,7 +131,6 @@ typedef struct search {
     cd_move (*killers)[2];    /* [ply][2] of this thread */
     int notshot;              /* set by a shot probe that found no capture (step 9) */
     uint64_t nodes, node_limit;
-    uint64_t published; /* a helper's nodes already added to e->helper_nodes */
     long long start, soft, hard;
     int stopped;
     int seldepth;
@@ -162,9 +161,10 @@ static void check_time(search *s)
         s->stopped = 1;
         return;
     }
-    if (s->id > 0) { /* helpers follow the main thread's stop, and count for its reports */
-        atomic_fetch_add_explicit(&e->helper_nodes, s->nodes - s->published, memory_order_relaxed);
-        s->published = s->nodes;
+    if (s->id > 0) {
+        /* helpers follow the main thread's stop; search_node calls this once every 256 nodes,
+         * which the helper adds for the main thread's reports */
+        atomic_fetch_add_explicit(&e->helper_nodes, 256, memory_order_relaxed);
         return;
     }
     if (s->node_limit && s->nodes >= s->node_limit) {

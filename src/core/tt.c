@@ -60,7 +60,7 @@ int cd_tt_alloc(cd_engine *e, size_t mb)
     if (bytes >= huge)
         madvise(t, bytes, MADV_HUGEPAGE); /* a refusal only costs speed */
 #endif
-    memset(t, 0, n * sizeof *t);
+    memset(t, 0, bytes);
     free(e->tt);
     e->tt = t;
     e->tt_mask = n - 1;
