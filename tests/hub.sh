@@ -5,7 +5,9 @@
 #        (no FILE: every tests/hub/*.txt next to this script)
 #
 # A script is a list of directives, one per line (blank lines and "# ..." are ignored):
-#     args --variant russian    extra arguments for "$BIN hub" (at most one line, anywhere)
+#     args --variant russian    extra arguments for "$BIN hub" (at most one line, anywhere);
+#                               {EGTB} there is a folder of International tables up to 3
+#                               pieces, built once by the runner
 #     define NAME TEXT          later "{NAME}" in >, <, <?, <*, define lines becomes TEXT
 #     > TEXT                    send TEXT (one line) to the engine
 #     < REGEX                   the next line from the engine must match REGEX (bash ERE,
@@ -54,12 +56,16 @@ trap '' PIPE # a write to an engine that died fails instead of killing the runne
 TMP=$(mktemp -d) || exit 2
 trap 'rm -rf "$TMP"' EXIT
 LIMIT=$((WAIT * 6 + 30)) # hard bound on one engine run, seconds
+# endgame tables for scripts whose args name {EGTB} (half a second to build)
+"$BIN" egtb build --variant international --pieces 3 --dir "$TMP/egtb" >/dev/null 2>&1 ||
+    { echo "$0: cannot build the endgame tables" >&2; exit 2; }
 
 # Run one script; prints nothing, sets WHY on failure and returns 1.
 run_script() {
     local file=$1 args="" sline n=0 line re have_pending=0 pending="" rc extra=""
     WHY=""
     args=$(sed -n 's/^args[[:space:]]\{1,\}//p' "$file" | head -n 1)
+    args=${args//"{EGTB}"/"$TMP/egtb"}
     rm -f "$TMP/in" "$TMP/out"
     mkfifo "$TMP/in" "$TMP/out" || { WHY="mkfifo failed"; return 1; }
     # shellcheck disable=SC2086

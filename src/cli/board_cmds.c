@@ -215,7 +215,7 @@ const cli_command cd_bench_command = {
     .flags = CLI_SEARCHES,
 };
 
-static const cli_opt hub_opts[] = {OPT_VARIANT, {0}};
+static const cli_opt hub_opts[] = {OPT_VARIANT, OPT_EGTB, {0}};
 const cli_command cd_hub_command = {
     .name = "hub",
     .about = "Speak the Hub protocol (version 2) on stdin and stdout, for the Hub GUI and bots.",
@@ -696,14 +696,25 @@ static int cmd_play(int argc, char **argv)
 
 static void set_hub(void *user, const cli_opt *opt, const cli_value *v)
 {
-    (void)opt;
-    *(const char **)user = v->text;
+    cd_hub_options *h = user;
+    if (opt->id == O_EGTB)
+        h->egtb = v->text;
+    else
+        h->variant = v->text;
 }
 
-/* The variant name goes to the Hub session as it is: it also takes other programs' names. */
+/* The variant name goes to the Hub session as it is: it also takes other programs' names. The
+ * engine probes the endgame tables of --egtb DIR, else of ./egtb when that folder exists. */
 static int cmd_hub(int argc, char **argv)
 {
-    const char *variant = NULL;
-    cli_parse(&cd_hub_command, argc, argv, set_hub, &variant, NULL, 0);
-    return cd_hub_main(stdin, stdout, variant);
+    cd_hub_options h = {0};
+    cli_parse(&cd_hub_command, argc, argv, set_hub, &h, NULL, 0);
+    struct stat st;
+    if (h.egtb && (stat(h.egtb, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "condraughts hub: --egtb %s: not a folder\n", h.egtb);
+        return 2;
+    }
+    if (!h.egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        h.egtb = "egtb";
+    return cd_hub_run(stdin, stdout, &h);
 }

@@ -102,10 +102,12 @@ typedef struct hub {
     cd_game *game;
     cd_engine *engine; /* created at `init` or the first search */
     long hash_mb;
-    long max_hash_mb;   /* set-param hash limit */
-    int numbering;      /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
-    long threads;       /* search threads (set-param threads), 0: 1 */
-    uint64_t max_nodes; /* cap on every search's nodes (0: none) */
+    long max_hash_mb;     /* set-param hash limit */
+    int numbering;        /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
+    long threads;         /* search threads (set-param threads), 0: 1 */
+    uint64_t max_nodes;   /* cap on every search's nodes (0: none) */
+    const char *egtb_dir; /* endgame tables folder, or NULL */
+    cd_egtb *tb;          /* its tables for h->rules, given to the engine (NULL: none) */
     hub_level level;
 
     /* the search */
@@ -322,11 +324,24 @@ static const cd_rules *find_variant(const char *name)
     return cd_rules_find(name);
 }
 
+/* The engine, made on first use, with the endgame tables of the current variant (none where
+ * the variant cannot have them). */
 static int ensure_engine(hub *h)
 {
     if (!h->engine && (h->engine = cd_engine_new((size_t)h->hash_mb)) && h->threads > 1)
         cd_engine_set_option(h->engine, "threads", (int)h->threads);
+    if (h->engine && h->egtb_dir && !h->tb && (h->tb = cd_egtb_open(h->rules, h->egtb_dir)))
+        cd_engine_set_egtb(h->engine, h->tb);
     return h->engine != NULL;
+}
+
+/* Another variant: its tables are other files (opened again by ensure_engine). No search runs. */
+static void drop_tables(hub *h)
+{
+    if (h->engine)
+        cd_engine_set_egtb(h->engine, NULL);
+    cd_egtb_close(h->tb);
+    h->tb = NULL;
 }
 
 static void cmd_hub(hub *h, const hub_line *l)
@@ -392,6 +407,7 @@ static void cmd_set_param(hub *h, const hub_line *l)
             cd_game_free(h->game);
             h->game = g;
             h->rules = r;
+            drop_tables(h);
         }
     } else if (!strcmp(n->value, "hash")) {
         long mb;
@@ -748,6 +764,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     if (h->hash_mb > h->max_hash_mb)
         h->hash_mb = h->max_hash_mb;
     h->max_nodes = opt ? opt->max_nodes : 0;
+    h->egtb_dir = opt ? opt->egtb : NULL;
     h->game = cd_game_new(rules, NULL);
     if (!h->game || mtx_init(&h->lock, mtx_plain) != thrd_success) {
         fprintf(stderr, "condraughts hub: out of memory\n");
@@ -790,6 +807,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     free(store);
     if (h->engine)
         cd_engine_free(h->engine);
+    cd_egtb_close(h->tb);
     cd_game_free(h->game);
     mtx_destroy(&h->lock);
     free(h);

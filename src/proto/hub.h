@@ -25,6 +25,7 @@ typedef struct cd_hub_options {
     long hash_mb;        /* hash table until `set-param name=hash` (default 64 MiB) */
     long max_hash_mb;    /* largest hash `set-param` accepts (default 32768 MiB) */
     uint64_t max_nodes;  /* every search also stops after this many nodes (tests, fuzzing) */
+    const char *egtb;    /* endgame tables folder the engine probes (condraughts egtb build) */
 } cd_hub_options;
 
 /* cd_hub_main with options (opt may be NULL). */
