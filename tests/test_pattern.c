@@ -40,6 +40,19 @@ static void test_layouts(void)
         all |= l.mask[r];
     CHECK(__builtin_popcountll(all) == 32);
     CHECK(!cd_pattern_layout_of(CD_GEOM_12X12, &l));
+    /* the wide layouts: the narrow windows first, then those at odd rows and columns */
+    for (int geo = 0; geo < 2; geo++) {
+        cd_pattern_layout n, w;
+        int g = geo ? CD_GEOM_10X10 : CD_GEOM_8X8;
+        CHECK(cd_pattern_layout_of(g, &n) && cd_pattern_layout_wide(g, 1, &w));
+        CHECK(w.regions == (geo ? 25 : 13));
+        for (int r = 0; r < w.regions; r++) {
+            CHECK(__builtin_popcountll(w.mask[r]) == 8);
+            CHECK(r >= n.regions || w.mask[r] == n.mask[r]);
+            for (int q = 0; q < r; q++)
+                CHECK(w.mask[q] != w.mask[r]);
+        }
+    }
 }
 
 /* The 10x10 start: windows at rows 0-3 hold 8 black men (all digits 2: 3^8 - 1 = 6560); at
@@ -67,9 +80,9 @@ static void test_start_features(void)
 
 static void test_twins(void)
 {
-    for (int geo = 0; geo < 2; geo++) {
+    for (int geo = 0; geo < 4; geo++) {
         cd_pattern_layout l;
-        cd_pattern_layout_of(geo ? CD_GEOM_10X10 : CD_GEOM_8X8, &l);
+        cd_pattern_layout_wide(geo & 1 ? CD_GEOM_10X10 : CD_GEOM_8X8, geo >= 2, &l);
         for (int reg = 0; reg < l.regions; reg++)
             for (int c = 0; c < CD_PAT_CONFIGS; c++) {
                 int r2, c2, r3, c3;
@@ -81,7 +94,7 @@ static void test_twins(void)
         /* the top-left window full of black men is the bottom-right one full of white men */
         int r2, c2;
         cd_pattern_twin(&l, 0, CD_PAT_CONFIGS - 1, &r2, &c2);
-        CHECK(r2 == l.regions - 1 && c2 == (CD_PAT_CONFIGS - 1) / 2);
+        CHECK(r2 == (geo & 1 ? 15 : 8) && c2 == (CD_PAT_CONFIGS - 1) / 2);
     }
 }
 

@@ -62,4 +62,19 @@ printf 'X' | dd of="$tmp/rbad.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
 expect_error "rbad.cdw: the weights file's checksum does not match" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/rbad.cdw" --out "$tmp/x.cdw"
 
+# train fit --wide: the narrow file started a wide fit (its windows first, the added ones at 0);
+# with a step of 1e-6 the wide file scores every position as the narrow one, so a search sees the
+# same tree; the engine reads either layout; a narrow fit refuses a wide file
+"$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russian.cdw" --wide \
+    --epochs 1 --lr 1e-6 --out "$tmp/rw.cdw" > /dev/null 2>&1
+size=$(wc -c < "$tmp/rw.cdw")
+[ "$size" -eq 341384 ] && ok || bad "wide russian file: $size bytes, not 341384 (13 windows)"
+mkdir "$tmp/wide" && cp "$tmp/international.cdw" "$tmp/constitutional.cdw" "$tmp/wide/"
+cp "$tmp/rw.cdw" "$tmp/wide/russian.cdw"
+narrow=$(CD_WEIGHTS=$tmp "$bin" analyse --variant russian --depth 9 | cut -d' ' -f1-8)
+wide=$(CD_WEIGHTS=$tmp/wide "$bin" analyse --variant russian --depth 9 | cut -d' ' -f1-8)
+[ -n "$narrow" ] && [ "$narrow" = "$wide" ] && ok || bad "wide file searches differently: $wide"
+expect_error "rw.cdw holds the wide layout (13 windows): give --wide" \
+    train fit --variant russian --data "$tmp/r.dat" --init "$tmp/rw.cdw" --out "$tmp/x.cdw"
+
 summary weights

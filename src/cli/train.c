@@ -244,6 +244,7 @@ enum {
     O_LAMBDA,
     O_L2,
     O_VALID,
+    O_WIDE,
 };
 
 #define SEED_MAX 2147483647
@@ -285,6 +286,8 @@ static const cli_opt fit_opts[] = {
     {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
     {CLI_TEXT_OPT(O_INIT, "init", "FILE.cdw",
                   "start from these weights (default: material alone, a man 100, a king 300)")},
+    {CLI_FLAG_OPT(O_WIDE, "wide",
+                  "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
     {0}};
 
@@ -353,6 +356,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_VARIANT: o->rules = family_rules(&fit_cmd, v->text); break;
     case O_DATA: o->data = v->text; break;
     case O_INIT: o->init = v->text; break;
+    case O_WIDE: o->wide = 1; break;
     case O_OUT: o->out = v->text; break;
     case O_EPOCHS: o->epochs = (long)v->n; break;
     case O_BATCH: o->batch = (long)v->n; break;

@@ -53,6 +53,7 @@ typedef struct fit_options {
     const cd_rules *rules;
     const char *data, *out, *init; /* init: a weights file to start from, or NULL */
     long epochs, batch;
+    int wide; /* the wide layout (pattern.h) */
     double lr, lambda, l2, valid;
     uint64_t seed;
 } fit_options;

@@ -255,7 +255,9 @@ static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
 
 /* Start from a weights file of the same family and board (--init): its window weights, scalars
  * and king squares; the piece-square values start at 0, as the file holds them folded into the
- * windows. A file that does not fit stops the program with the reader's message. */
+ * windows. A file of the narrow layout can start a wide fit: the wide layout begins with the
+ * narrow one's windows, and the windows it adds start at 0. A file that does not fit stops the
+ * program with the reader's message. */
 static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, const char *path)
 {
     size_t len;
@@ -269,10 +271,14 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
     if (cd_pattern_read(w, img, len, err, sizeof err) != CD_OK)
         fail("%s: %s", path, err);
     const char *family = cd_pattern_family_name(cd_pattern_family(r));
-    if (strcmp(w->family, family) != 0 || w->layout.regions != l->regions)
+    if (strcmp(w->family, family) != 0)
         fail("%s holds %s weights, not %s", path, w->family, family);
+    if (w->layout.regions > l->regions)
+        fail("%s holds the wide layout (%d windows): give --wide", path, w->layout.regions);
     for (size_t i = 0; i < md->npsq; i++)
-        md->w[i] = (float)*file_slot(md, w, i) / CD_PAT_UNIT;
+        md->w[i] = i < md->npat && (int)(i / (2 * CD_PAT_CONFIGS)) >= w->layout.regions
+                       ? 0.0f
+                       : (float)*file_slot(md, w, i) / CD_PAT_UNIT;
     free(w);
     free(img);
 }
@@ -285,7 +291,7 @@ int train_fit(const fit_options *o)
     double lr = o->lr, lambda = o->lambda, l2 = o->l2, valid = o->valid;
     uint64_t seed = o->seed;
     cd_pattern_layout layout;
-    cd_pattern_layout_of(r->geometry, &layout);
+    cd_pattern_layout_wide(r->geometry, o->wide, &layout);
 
     /* the records of every file; games numbered apart per file */
     record *rec = NULL;

@@ -80,6 +80,11 @@ static void init_ternary(void)
 
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
 {
+    return cd_pattern_layout_wide(geometry, 0, out);
+}
+
+int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
+{
     if (geometry != CD_GEOM_10X10 && geometry != CD_GEOM_8X8)
         return 0;
     const cd_geom *g = &cd_geoms[geometry];
@@ -87,15 +92,16 @@ int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
     memset(out, 0, sizeof *out);
     out->geometry = geometry;
     out->start = geometry == CD_GEOM_10X10 ? 40 : 24;
-    for (int r0 = 0; r0 + 4 <= g->height; r0 += 2)
-        for (int c0 = 0; c0 + 4 <= g->width; c0 += 2) {
-            uint64_t m = 0;
-            for (int r = r0; r < r0 + 4; r++)
-                for (int c = c0; c < c0 + 4; c++)
-                    if ((r + c) & 1)
-                        m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
-            out->mask[out->regions++] = m;
-        }
+    for (int odd = 0; odd <= (wide != 0); odd++)
+        for (int r0 = odd; r0 + 4 <= g->height; r0 += 2)
+            for (int c0 = odd; c0 + 4 <= g->width; c0 += 2) {
+                uint64_t m = 0;
+                for (int r = r0; r < r0 + 4; r++)
+                    for (int c = c0; c < c0 + 4; c++)
+                        if ((r + c) & 1)
+                            m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
+                out->mask[out->regions++] = m;
+            }
     out->squares = g->squares;
     out->step = g->half;
     memset(out->square, -1, sizeof out->square);
@@ -367,6 +373,8 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
     if ((int)geometry != families[family].geometry ||
         !cd_pattern_layout_of((int)geometry, &w->layout))
         return bad(err, errlen, "the weights file's geometry does not match its family");
+    if ((int)regions != w->layout.regions)
+        cd_pattern_layout_wide((int)geometry, 1, &w->layout);
     if ((int)regions != w->layout.regions || configs != CD_PAT_CONFIGS ||
         scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
         (int)squares != w->layout.squares)

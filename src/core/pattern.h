@@ -3,27 +3,25 @@
  *
  * Representation. The board (8x8 or 10x10, the diagonal geometries) is covered by overlapping
  * windows of 4x4 cells whose top-left cell is at an even row and an even column: 16 windows on
- * 10x10, 9 on 8x8. Each window holds 8 playable squares. A window's configuration is the base-3
- * number over those squares in ascending internal bit order, the digit 0 for an empty square or
- * a king, 1 for a white man, 2 for a black man: 3^8 = 6561 configurations. Kings enter through
- * the scalar features and the king squares, which see the whole board. The scalars, each
- * White's minus Black's (so turning the board round with colours exchanged negates every one):
- *   men      men
- *   king     1 for a side with at least one king
- *   kings+   kings beyond the first
- *   tempo    +1 with White to move, -1 with Black to move
- *   sole     +1 when only White has kings, -1 when only Black has, else 0
- *   reach    empty squares the side's kings reach along their lines (up to the first piece)
- *            where no enemy man could take a king standing there (a man diagonally next to it
- *            with the square beyond empty)
- *   exposed  the other squares they reach (an enemy man could take a king there)
- *   balance  |Black's skew| - |White's skew|, a side's skew being the sum over its men of
- *            2 * column - (width - 1): men spread evenly over both wings score 0
- * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a
- * black king on n counts -1 for weight N - n (the square seen from Black's side).
- * Every weight exists twice, for the middle game and for the endgame; the score blends them by
- * the number of pieces on the board: phase = min(pieces, start) / start, where start is the
- * number of pieces in the start position (40 on 10x10, 24 on 8x8).
+ * 10x10, 9 on 8x8. The wide layout adds the 4x4 windows whose top-left cell is at an odd row and
+ * an odd column (9 on 10x10, 4 on 8x8: 25 and 13 in all), after the others; a weights file's
+ * window count says which layout it holds. Each window holds 8 playable squares. A window's
+ * configuration is the base-3 number over those squares in ascending internal bit order, the digit
+ * 0 for an empty square or a king, 1 for a white man, 2 for a black man: 3^8 = 6561 configurations.
+ * Kings enter through the scalar features and the king squares, which see the whole board. The
+ * scalars, each White's minus Black's (so turning the board round with colours exchanged negates
+ * every one): men      men king     1 for a side with at least one king kings+   kings beyond the
+ * first tempo    +1 with White to move, -1 with Black to move sole     +1 when only White has
+ * kings, -1 when only Black has, else 0 reach    empty squares the side's kings reach along their
+ * lines (up to the first piece) where no enemy man could take a king standing there (a man
+ * diagonally next to it with the square beyond empty) exposed  the other squares they reach (an
+ * enemy man could take a king there) balance  |Black's skew| - |White's skew|, a side's skew being
+ * the sum over its men of 2 * column - (width - 1): men spread evenly over both wings score 0 King
+ * squares: a white king on internal square n counts +1 for king-square weight n - 1, a black king
+ * on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists twice,
+ * for the middle game and for the endgame; the score blends them by the number of pieces on the
+ * board: phase = min(pieces, start) / start, where start is the number of pieces in the start
+ * position (40 on 10x10, 24 on 8x8).
  *
  *   score(White) = (phase * sum of middle-game weights + (1 - phase) * sum of endgame weights)
  *
@@ -35,7 +33,8 @@
  *   u32     version (2; version 1 had 4 scalars and no king squares and is refused)
  *   char    family[16], NUL-padded (e.g. "international")
  *   u32     geometry (cd_geometry_id)
- *   u32     regions, u32 configurations (6561), u32 scalars (8), u32 start pieces,
+ *   u32     regions (16 or 25 on 10x10, 9 or 13 on 8x8), u32 configurations (6561),
+ *           u32 scalars (8), u32 start pieces,
  *   u32     king squares (the board's squares: 50 or 32)
  *   i16     pattern[regions][configurations][2]   ([..][0] middle game, [..][1] endgame)
  *   i16     scalar[scalars][2]
@@ -56,7 +55,7 @@
 #include "condraughts.h"
 
 #define CD_PAT_CONFIGS  6561
-#define CD_PAT_MAX_REG  16
+#define CD_PAT_MAX_REG  25
 #define CD_PAT_SCALARS  8
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
@@ -113,6 +112,9 @@ int cd_pattern_family(const cd_rules *r);
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
+/* The same with wide != 0: the wide layout, the windows above followed by the 4x4 windows whose
+ * top-left cell is at an odd row and an odd column (9 more on 10x10, 4 on 8x8). */
+int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out);
 
 /* The window and configuration that (region, config) becomes when the board is turned 180
  * degrees and the colours exchanged. A weights table is colour-symmetric when every weight is
