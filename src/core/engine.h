@@ -77,9 +77,12 @@ struct cd_engine {
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
-    int rfp_margin; /* reverse futility margin a ply, depth <= 3, 0: off ("rfp") */
+    int rfp_margin; /* reverse futility margin a ply, depth <= rfp_depth, 0: off ("rfp") */
     int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
     int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */
+    int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
+    int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
+                       ("iir") */
 };
 
 /* tt.c */
