@@ -22,6 +22,7 @@ expect_error 2 "unknown command" frobnicate
 expect_error 2 "--switch: 'nonsense' is not obstruct-by-men, " moves --switch nonsense
 expect_error 2 "bad number" analyse --depth -3
 expect_error 2 "hub: --egtb /nonexistent/tables: not a folder" hub --egtb /nonexistent/tables
+expect_error 2 "dxp: --egtb /nonexistent/tables: not a folder" dxp --follow --egtb /nonexistent/tables
 expect_error 2 "--after: move '43-38' is not legal here" moves --variant frisian \
     --fen "W:WK48,46:B1,5" --after "48-43,5-10,43-48,10-15,48-43,1-7,43-38"
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +31,8 @@ typedef struct options {
     cd_dxp_settings set;
     const char *host, *port;
     int initiate, games_given;
-    const char *fen; /* the Initiator's start */
+    const char *fen;  /* the Initiator's start */
+    const char *egtb; /* endgame tables folder, or NULL */
     size_t hash_mb;
 } options;
 
@@ -167,6 +169,7 @@ enum {
     O_HASH,
     O_NO_TAKEBACK,
     O_VERBOSE,
+    O_EGTB,
 };
 
 static const cli_opt dxp_opts[] = {
@@ -194,6 +197,7 @@ static const cli_opt dxp_opts[] = {
     {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 1 << 20, "hash table size in MiB")},
     {CLI_FLAG_OPT(O_NO_TAKEBACK, "no-takeback", "refuse the other side's takeback requests")},
     {CLI_FLAG_OPT(O_VERBOSE, "verbose", "log every message on stderr")},
+    {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {0}};
 
 const cli_command cd_dxp_command = {
@@ -245,6 +249,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_HASH: o->hash_mb = (size_t)v->n; break;
     case O_NO_TAKEBACK: o->set.no_takeback = 1; break;
     case O_VERBOSE: o->set.verbose = 1; break;
+    case O_EGTB: o->egtb = v->text; break;
     }
 }
 
@@ -270,6 +275,11 @@ static void parse_options(int argc, char **argv, options *o)
         o->set.games = 0; /* the follower plays until the initiator stops */
     if (!o->host)
         o->host = "127.0.0.1";
+    struct stat st;
+    if (o->egtb && (stat(o->egtb, &st) != 0 || !S_ISDIR(st.st_mode)))
+        cli_fail(cmd, "--egtb %s: not a folder", o->egtb);
+    if (!o->egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        o->egtb = "egtb";
 }
 
 int cd_dxp_main(int argc, char **argv)
@@ -296,6 +306,10 @@ int cd_dxp_main(int argc, char **argv)
         cd_dxp_log("error: cannot create the engine (out of memory)");
         return 1;
     }
+    /* the endgame tables the engine probes (none where the variant cannot have them) */
+    cd_egtb *tb = o.egtb ? cd_egtb_open(o.set.rules, o.egtb) : NULL;
+    if (tb)
+        cd_engine_set_egtb(engine, tb);
     int fd = -1;
     if (o.set.follow) {
         int lfd = open_listener(o.host, o.port);
@@ -308,6 +322,7 @@ int cd_dxp_main(int argc, char **argv)
     }
     if (fd < 0) {
         cd_engine_free(engine);
+        cd_egtb_close(tb);
         return 1;
     }
     int one = 1;
@@ -317,5 +332,6 @@ int cd_dxp_main(int argc, char **argv)
     int rc = cd_dxp_session_run(&o.set, fd, engine, &start);
     close(fd);
     cd_engine_free(engine);
+    cd_egtb_close(tb);
     return rc;
 }
