@@ -709,12 +709,6 @@ static int cmd_hub(int argc, char **argv)
 {
     cd_hub_options h = {0};
     cli_parse(&cd_hub_command, argc, argv, set_hub, &h, NULL, 0);
-    struct stat st;
-    if (h.egtb && (stat(h.egtb, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "condraughts hub: --egtb %s: not a folder\n", h.egtb);
-        return 2;
-    }
-    if (!h.egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
-        h.egtb = "egtb";
+    h.egtb = cli_egtb_folder(&cd_hub_command, h.egtb);
     return cd_hub_run(stdin, stdout, &h);
 }

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -275,11 +274,7 @@ static void parse_options(int argc, char **argv, options *o)
         o->set.games = 0; /* the follower plays until the initiator stops */
     if (!o->host)
         o->host = "127.0.0.1";
-    struct stat st;
-    if (o->egtb && (stat(o->egtb, &st) != 0 || !S_ISDIR(st.st_mode)))
-        cli_fail(cmd, "--egtb %s: not a folder", o->egtb);
-    if (!o->egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
-        o->egtb = "egtb";
+    o->egtb = cli_egtb_folder(cmd, o->egtb);
 }
 
 int cd_dxp_main(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cliutil.h"
 
@@ -24,6 +25,16 @@ void cli_fail(const cli_command *cmd, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     cli_die("condraughts ", "%s: %s", cmd->name, msg);
+}
+
+const char *cli_egtb_folder(const cli_command *cmd, const char *given)
+{
+    struct stat st;
+    if (given && (stat(given, &st) != 0 || !S_ISDIR(st.st_mode)))
+        cli_fail(cmd, "--egtb %s: not a folder", given);
+    if (!given && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        given = "egtb";
+    return given;
 }
 
 const cd_rules *cli_variant(const cli_command *cmd, const char *name)

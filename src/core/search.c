@@ -310,7 +310,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
     /* 17. internal iterative reduction ("iir"): a node of that depth or more with no move from
      * the table is searched one ply shallower */
-    if (e->iir && depth >= e->iir && !probe && !(tthit && t.move >= 0))
+    if (e->iir && depth >= e->iir && !(tthit && t.move >= 0))
         depth--;
 
     /* 11. ProbCut: a reduced null-window search well above beta that holds
