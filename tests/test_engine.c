@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "condraughts.h"
+#include "engine.h"
 
 #include "check.h"
 
@@ -117,6 +118,22 @@ static void test_wins(void)
     expect_win("killer", "W:WK46,K47:BK3", 16, NULL);
     /* Modern: three kings beat one. */
     expect_win("modern", "W:WK46,K47,K48:BK3", 14, NULL);
+}
+
+/* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */
+static void test_movetime_budget(void)
+{
+    static const struct {
+        double movetime;
+        long long ms;
+    } cases[] = {{0.2, 192}, {0.1, 92}, {0.5, 480}, {1.0, 980}, {5.0, 4980}, {0.06, 40}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cd_limits l = {0};
+        l.movetime = cases[i].movetime;
+        long long soft, hard;
+        cd_time_budget(&l, 0, &soft, &hard);
+        CHECK(soft == cases[i].ms && hard == cases[i].ms);
+    }
 }
 
 static void test_time_limit(int threads)
@@ -236,6 +253,7 @@ int main(int argc, char **argv)
     test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
     test_wins();
+    test_movetime_budget();
     test_time_limit(1);
     test_time_limit(2);
     test_stop(1);

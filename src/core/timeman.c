@@ -2,8 +2,12 @@
  * timeman.c -- the clock and the time budget of one move.
  *
  * Soft limit: do not start a new iteration after it. Hard limit: abort the
- * search. With a clock: remaining / moves-to-go (default 30) plus most of
- * the increment, hard at three times that but never more than 40% of the
+ * search. With a fixed time a move (nothing saved for later moves) both are
+ * that time less a margin for the reply to travel: 4% of it, at least 8 and
+ * at most 20 ms (0.2 s: 192 ms); two thirds of it below 61 ms.
+ *
+ * With a clock: remaining / moves-to-go (default 30) plus most of the
+ * increment, hard at three times that but never more than 40% of the
  * remaining time; a 50 ms safety margin for the protocol round trip.
  * search.c (step 12) moves the soft limit within [0.6, hard] by the
  * stability of the best move and the score.
@@ -30,7 +34,8 @@ void cd_time_budget(const cd_limits *l, int side, long long *soft_ms, long long 
         return;
     if (l->movetime > 0) {
         long long t = (long long)(l->movetime * 1000.0);
-        *soft_ms = *hard_ms = t > 60 ? t - 20 : t * 2 / 3;
+        long long margin = t / 25 < 8 ? 8 : t / 25 > 20 ? 20 : t / 25;
+        *soft_ms = *hard_ms = t > 60 ? t - margin : t * 2 / 3;
         return;
     }
     double left = l->time[side], inc = l->inc[side];
