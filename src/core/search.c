@@ -29,7 +29,7 @@
  * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
  *
  * The sharper search (issue 13), each step an option; "classic" switches
- * steps 9-12 and 14-16 off (the table of step 3 stays). Measured International, from
+ * steps 9-12, 14-16 and 18 off (the table of step 3 stays). Measured International, from
  * every 3-move opening (auto:3), each opening with both colours, the step
  * against the same engine without it; 20,000 nodes a move unless a time is
  * given; on a 2-core machine shared with other jobs (load 8-10), so the
@@ -90,6 +90,11 @@
  *     decision): "iir" 5 (internal iterative reduction: a node of depth >= 5 without a table
  *     move is searched one ply shallower) +9 [-9, +26]; "rfpdepth" 5 (reverse futility up to
  *     depth 5 instead of 3) +5 [-13, +22].
+ * 18. "iir" 5, "histmalus" 1 and "lmrdiv" 230 together, with the g5 weights, against the
+ *     defaults before (each alone had been undecided at +9, +10 and +13): International
+ *     +19 [+1, +37] (SPRT(0, 10) undecided at 600 games, LLR 1.73) and +18 [-2, +39] (400
+ *     more games on openings 301-500), together 1,000 games +19 [+5, +32]; Constitutional
+ *     +44 [+19, +68] (600 games, LLR 2.56). On; "classic" switches iir and histmalus off.
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
@@ -116,16 +121,18 @@
 #define INF            32000
 #define HIST_MAX       1024
 #define QS_PROBE       (-100) /* depth of a shot probe (step 9) */
-#define LMR_DIV        300    /* step 10, hundredths */
+#define LMR_DIV        230    /* steps 10 and 18, hundredths */
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
 /* which of steps 9-16 are on by default (the header comment says why) */
-#define DEFAULT_QSHOTS  0
-#define DEFAULT_QPROMO  1
-#define DEFAULT_LMRFROM 1
-#define DEFAULT_RFP     40
-#define DEFAULT_LMRLOG  1
-#define DEFAULT_PROBCUT 1
-#define DEFAULT_TIMEMAN 1
+#define DEFAULT_QSHOTS    0
+#define DEFAULT_QPROMO    1
+#define DEFAULT_LMRFROM   1
+#define DEFAULT_RFP       40
+#define DEFAULT_LMRLOG    1
+#define DEFAULT_PROBCUT   1
+#define DEFAULT_TIMEMAN   1
+#define DEFAULT_IIR       5
+#define DEFAULT_HISTMALUS 1
 
 typedef struct search {
     cd_engine *e;
@@ -612,7 +619,7 @@ static void lmr_init(cd_engine *e)
         }
 }
 
-/* steps 9-12 and 14-16 at their defaults, or all off (the classic search) */
+/* steps 9-12, 14-16 and 18 at their defaults, or all off (the classic search) */
 static void set_sharp(cd_engine *e, int on)
 {
     e->use_qshots = on && DEFAULT_QSHOTS;
@@ -622,6 +629,8 @@ static void set_sharp(cd_engine *e, int on)
     e->use_lmrlog = on && DEFAULT_LMRLOG;
     e->use_probcut = on && DEFAULT_PROBCUT;
     e->use_timeman = on && DEFAULT_TIMEMAN;
+    e->iir = on ? DEFAULT_IIR : 0;
+    e->hist_malus = on && DEFAULT_HISTMALUS;
 }
 
 cd_engine *cd_engine_new(size_t tt_mb)
@@ -680,7 +689,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
             *fields[i] = value != 0;
             return CD_OK;
         }
-    if (!strcmp(name, "classic")) { /* the search before steps 9-16, or back to the defaults */
+    if (!strcmp(name, "classic")) { /* the search before steps 9-18, or back to the defaults */
         set_sharp(e, value == 0);
         return CD_OK;
     }
