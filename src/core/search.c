@@ -94,7 +94,8 @@
  *     defaults before (each alone had been undecided at +9, +10 and +13): International
  *     +19 [+1, +37] (SPRT(0, 10) undecided at 600 games, LLR 1.73) and +18 [-2, +39] (400
  *     more games on openings 301-500), together 1,000 games +19 [+5, +32]; Constitutional
- *     +44 [+19, +68] (600 games, LLR 2.56). On; "classic" switches iir and histmalus off.
+ *     +44 [+19, +68] (600 games, LLR 2.56); Russian +17 [+4, +30] (600 games). On;
+ *     "classic" switches iir and histmalus off.
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
