@@ -124,7 +124,7 @@
 #define QS_PROBE       (-100) /* depth of a shot probe (step 9) */
 #define LMR_DIV        230    /* steps 10 and 18, hundredths */
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
-/* which of steps 9-16 are on by default (the header comment says why) */
+/* which of steps 9-18 are on by default (the header comment says why) */
 #define DEFAULT_QSHOTS    0
 #define DEFAULT_QPROMO    1
 #define DEFAULT_LMRFROM   1
