@@ -33,7 +33,10 @@ function assert(c, msg) { if (!c) throw new Error(msg); }
 async function step(name, fn) {
   try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
     failed++;
-    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
+    // the first line says what timed out; playwright's call log names the selector it waited for
+    const lines = (e && e.message || String(e)).split('\n');
+    const waited = lines.find((l) => /waiting for/.test(l));
+    log(`FAIL ${name}: ${lines[0]}${waited ? ' (' + waited.trim() + ')' : ''}`);
   }
 }
 
