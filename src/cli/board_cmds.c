@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cliutil.h"
 #include "condraughts.h"
@@ -285,10 +284,7 @@ static void load_position(const options *o, cd_position *pos)
 /* Endgame tables for the engine: --egtb DIR, else ./egtb when that folder exists. */
 static cd_egtb *attach_egtb(const options *o, cd_engine *e)
 {
-    const char *dir = o->egtb;
-    struct stat st;
-    if (!dir && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
-        dir = "egtb";
+    const char *dir = cli_egtb_default(o->egtb);
     if (!dir)
         return NULL;
     cd_egtb *tb = cd_egtb_open(&o->rules, dir);

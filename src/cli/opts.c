@@ -27,14 +27,20 @@ void cli_fail(const cli_command *cmd, const char *fmt, ...)
     cli_die("condraughts ", "%s: %s", cmd->name, msg);
 }
 
+const char *cli_egtb_default(const char *given)
+{
+    struct stat st;
+    if (!given && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
+        given = "egtb";
+    return given;
+}
+
 const char *cli_egtb_folder(const cli_command *cmd, const char *given)
 {
     struct stat st;
     if (given && (stat(given, &st) != 0 || !S_ISDIR(st.st_mode)))
         cli_fail(cmd, "--egtb %s: not a folder", given);
-    if (!given && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
-        given = "egtb";
-    return given;
+    return cli_egtb_default(given);
 }
 
 const cd_rules *cli_variant(const cli_command *cmd, const char *name)

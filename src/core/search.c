@@ -49,7 +49,7 @@
  *     ("lmrdiv" 300, hundredths), one ply less at PV nodes, from the third
  *     move, never below depth 1, against step 7: lmrdiv 200 -19 [-58, +20]
  *     (200 games, ProbCut off), 150 +21 [-20, +62], 300 +35 [-6, +76]
- *     (pentanomial [+1, +70]; 150 games each, ProbCut on). Kept at 300.
+ *     (pentanomial [+1, +70]; 150 games each, ProbCut on). Kept at 300; 230 since step 18.
  * 11. "probcut": at non-PV nodes of depth >= 5, a null-window search 4 ply
  *     shallower at beta + 80 ("pcmargin") that holds cuts the node before
  *     the moves are generated: +37 [-1, +75], 200 games. Kept.
