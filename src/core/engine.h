@@ -58,7 +58,7 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-16); option "classic" switches them all off */
+    /* the sharper search (search.c steps 9-19); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;         /* ProbCut margin (option "pcmargin") */
@@ -77,6 +77,9 @@ struct cd_engine {
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
+    int lmr_neg;    /* LMR reduces a move with negative history this many plies more ("lmrneg") */
+    int hist_exact; /* 1: the best move of a node with an exact value gains history ("histexact") */
+    int use_qexch;  /* 1: exchanges offered searched in quiescence, no kings on board ("qexch") */
     int rfp_margin; /* reverse futility margin a ply, depth <= rfp_depth, 0: off ("rfp") */
     int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
     int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */

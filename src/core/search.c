@@ -29,7 +29,7 @@
  * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
  *
  * The sharper search (issue 13), each step an option; "classic" switches
- * steps 9-12, 14-16 and 18 off (the table of step 3 stays). Measured International, from
+ * steps 9-12, 14-16, 18 and 19 off (the table of step 3 stays). Measured International, from
  * every 3-move opening (auto:3), each opening with both colours, the step
  * against the same engine without it; 20,000 nodes a move unless a time is
  * given; on a 2-core machine shared with other jobs (load 8-10), so the
@@ -96,6 +96,19 @@
  *     more games on openings 301-500), together 1,000 games +19 [+5, +32]; Constitutional
  *     +44 [+19, +68] (600 games, LLR 2.56); Russian +17 [+4, +30] (600 games). On;
  *     "classic" switches iir and histmalus off.
+ * 19. "qexch" 1, exchanges in quiescence (Scan 2.0's idea: its quiescence also tries the moves
+ *     that offer an exchange, while no kings are on the board): at the first quiescence ply of a
+ *     quiet position below beta with no kings, after the promotions of step 14, each man move
+ *     that offers an exchange (an enemy man next to the square can take it, landing where an own
+ *     man can take back) is searched with the captures that follow, through the shot probe of
+ *     step 9. International +13 [-2, +27] over 1,000 games (SPRT(0, 10) 600 games +14 [-4, +32],
+ *     undecided; 400 more on openings 301-500 +10 [-13, +33]); Constitutional +6 [-17, +30],
+ *     600 games. Off (not shown). "qexch" 2, at every quiet quiescence node as Scan does: about
+ *     -47 (+31 =102 -59, 192 games, stopped at LLR -2.18).
+ *     Also measured and left off (600 games unless stopped): "lmrneg" 1 (one ply more LMR for a
+ *     move with negative history) about -19 (+39 =164 -53, 256 games, stopped at LLR -1.61);
+ *     "histexact" 1 (the best move of a node with an exact value gains history too, as
+ *     Scan's does) -5 [-23, +13].
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
@@ -124,7 +137,7 @@
 #define QS_PROBE       (-100) /* depth of a shot probe (step 9) */
 #define LMR_DIV        230    /* steps 10 and 18, hundredths */
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
-/* which of steps 9-18 are on by default (the header comment says why) */
+/* which of steps 9-19 are on by default (the header comment says why) */
 #define DEFAULT_QSHOTS    0
 #define DEFAULT_QPROMO    1
 #define DEFAULT_LMRFROM   1
@@ -134,6 +147,7 @@
 #define DEFAULT_TIMEMAN   1
 #define DEFAULT_IIR       5
 #define DEFAULT_HISTMALUS 1
+#define DEFAULT_QEXCH     0
 
 typedef struct search {
     cd_engine *e;
@@ -243,7 +257,7 @@ static int excluded(const search *s, const cd_move *m)
 static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                        int quiet);
 static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                 int stand, int ply, int quiet);
+                 int stand, int ply, int quiet, int exch);
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                       int stand, int ply);
 
@@ -263,6 +277,29 @@ static inline int child(search *s, const cd_position *pos, const cd_position *ne
     if (next->side == pos->side)
         return search_node(s, next, alpha, beta, depth, ply + 1, quiet);
     return -search_node(s, next, -beta, -alpha, depth, ply + 1, quiet);
+}
+
+/* History: quiet move i of the sorted list was best (a cut-off), so it gains depth^2; with
+ * "histmalus" the quiet moves tried before it lose as much. All are halved when one grows
+ * too large. */
+static void reward(search *s, const cd_position *pos, const cd_movelist *list, int i, int depth)
+{
+    int(*hist)[128][128] = s->history;
+    const cd_move *m = &list->moves[i];
+    int *h = &hist[pos->side][m->from & 127][m->to & 127];
+    *h += depth * depth;
+    int halve = *h > (1 << 22);
+    for (int j = 0; s->e->hist_malus && j < i; j++) {
+        const cd_move *b = &list->moves[j];
+        int *hb = &hist[pos->side][b->from & 127][b->to & 127];
+        if (!b->ncaptured && (*hb -= depth * depth) < -(1 << 22))
+            halve = 1;
+    }
+    if (halve)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 128; b++)
+                for (int c = 0; c < 128; c++)
+                    hist[a][b][c] /= 2;
 }
 
 static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
@@ -357,11 +394,19 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
     if (depth <= 0 && !capture) {
         int stand = cd_engine_evaluate(e, pos);
-        if (depth == 0 && e->use_qpromo && stand < beta && ply < CD_MAX_PLY - 4)
-            return promotions(s, pos, &list, alpha, beta, stand, ply);
-        if (depth < 0 || !e->use_qshots || stand >= beta || ply >= CD_MAX_PLY - 4)
+        if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
-        return shots(s, pos, &list, alpha, beta, stand, ply, quiet);
+        if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
+            return e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])
+                       ? shots(s, pos, &list, alpha, beta, stand, ply, quiet, 1)
+                       : stand;
+        int best = e->use_qpromo ? promotions(s, pos, &list, alpha, beta, stand, ply) : stand;
+        if (s->stopped || best >= beta)
+            return best;
+        /* 19. exchanges ("qexch"), only while no kings are on the board */
+        if (e->use_qexch && !(pos->kings[0] | pos->kings[1]))
+            return shots(s, pos, &list, alpha, beta, best, ply, quiet, 1);
+        return e->use_qshots ? shots(s, pos, &list, alpha, beta, best, ply, quiet, 0) : best;
     }
     if (depth < 0)
         depth = 0;
@@ -389,7 +434,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         index[i] = i;
     score_moves(s, pos, &list, ttmove, ply, score);
 
-    int best = -INF, bestidx = -1, searched = 0;
+    int best = -INF, bestidx = -1, besti = -1, searched = 0;
     int alpha0 = alpha;
     for (int i = 0; i < n; i++) {
         int bi = i;
@@ -432,6 +477,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                     red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
                     if (!pvnode && e->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
                         red = 1;
+                    if (e->lmr_neg && score[i] < 0) /* a move whose history is negative */
+                        red += e->lmr_neg;
                     if (red > newdepth - 1)
                         red = newdepth - 1;
                     if (red < 0)
@@ -457,6 +504,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             if (v > alpha) {
                 alpha = v;
                 pv_set(s, ply, m);
+                besti = i;
                 if (v >= beta) {
                     if (!m->ncaptured && ply <= CD_MAX_PLY) {
                         cd_move *k = s->killers[ply];
@@ -464,22 +512,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                             k[1] = k[0];
                             k[0] = *m;
                         }
-                        int(*hist)[128][128] = s->history;
-                        int *h = &hist[pos->side][m->from & 127][m->to & 127];
-                        *h += depth * depth;
-                        int halve = *h > (1 << 22);
-                        /* the quiet moves tried before it did not cut */
-                        for (int j = 0; e->hist_malus && j < i; j++) {
-                            const cd_move *b = &list.moves[j];
-                            int *hb = &hist[pos->side][b->from & 127][b->to & 127];
-                            if (!b->ncaptured && (*hb -= depth * depth) < -(1 << 22))
-                                halve = 1;
-                        }
-                        if (halve)
-                            for (int a = 0; a < 2; a++)
-                                for (int b = 0; b < 128; b++)
-                                    for (int c = 0; c < 128; c++)
-                                        hist[a][b][c] /= 2;
+                        reward(s, pos, &list, i, depth);
                     }
                     break;
                 }
@@ -488,6 +521,9 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
     if (searched == 0) /* every root move excluded (multipv beyond the move count) */
         return -INF;
+    /* "histexact": the best move of a node whose value fell inside the window gains history too */
+    if (e->hist_exact && best > alpha0 && best < beta && besti >= 0 && !list.moves[besti].ncaptured)
+        reward(s, pos, &list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     if (depth > 0)
         cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
@@ -540,8 +576,32 @@ static inline uint64_t near2(uint64_t x, int h) /* two diagonal steps away, roug
     return x << 2 * h | x << (2 * h + 2) | x >> 2 * h | x >> (2 * h + 2);
 }
 
+/* shift by d bits, left when d > 0 */
+static inline uint64_t step(uint64_t x, int d) { return d > 0 ? x << d : x >> -d; }
+
+/* 19. Does the man move from bit f to bit t offer an exchange? An enemy man next to t can take
+ * it, landing on the empty square beyond, where an own man can take it back. (Men capture in
+ * every direction here; where they cannot, the probe and the search below still decide.) */
+static int offers_exchange(uint64_t own, uint64_t opp, uint64_t valid, int h, uint64_t f,
+                           uint64_t t)
+{
+    const int dirs[4] = {-(h + 1), -h, h, h + 1};
+    own = (own & ~f) | t;
+    uint64_t empty = valid & ~(own | opp);
+    for (int i = 0; i < 4; i++) {
+        uint64_t o = step(t, dirs[i]) & opp, l = step(t, -dirs[i]) & empty;
+        if (!o || !l)
+            continue;
+        uint64_t own2 = own & ~t, empty2 = (empty | o | t) & ~l;
+        for (int j = 0; j < 4; j++)
+            if ((step(l, dirs[j]) & own2) && (step(l, -dirs[j]) & empty2))
+                return 1;
+    }
+    return 0;
+}
+
 static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                 int stand, int ply, int quiet)
+                 int stand, int ply, int quiet, int exch)
 {
     int best = stand;
     if (best > alpha)
@@ -552,15 +612,20 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
     int h = g->half;
     uint64_t own = pos->side == CD_WHITE ? pos->white[0] : pos->black[0];
     uint64_t opp = pos->side == CD_WHITE ? pos->black[0] : pos->white[0];
+    uint64_t valid = g->nbits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->nbits) - 1;
+    for (int b = g->width; b < g->nbits; b += g->width + 1) /* the ghost bits */
+        valid &= ~((uint64_t)1 << b);
     for (int i = 0; i < list->count; i++) {
         const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
             continue;
         /* a sacrifice moves into contact with an enemy piece, or leaves a hole behind an own
-         * piece in contact: other moves are not tried (the probe decides for the rest) */
+         * piece in contact: other moves are not tried (the probe decides for the rest); with
+         * exch, only a man's move that offers an exchange */
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
         uint64_t after = (own & ~from) | to;
-        if (!(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
+        if (exch ? (m->flags & CD_MOVE_PROMOTES) || !offers_exchange(own, opp, valid, h, from, to)
+                 : !(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
             continue;
         cd_position next;
         cd_play(pos, m, &next);
@@ -620,7 +685,7 @@ static void lmr_init(cd_engine *e)
         }
 }
 
-/* steps 9-12, 14-16 and 18 at their defaults, or all off (the classic search) */
+/* steps 9-12, 14-16, 18 and 19 at their defaults, or all off (the classic search) */
 static void set_sharp(cd_engine *e, int on)
 {
     e->use_qshots = on && DEFAULT_QSHOTS;
@@ -632,6 +697,7 @@ static void set_sharp(cd_engine *e, int on)
     e->use_timeman = on && DEFAULT_TIMEMAN;
     e->iir = on ? DEFAULT_IIR : 0;
     e->hist_malus = on && DEFAULT_HISTMALUS;
+    e->use_qexch = on && DEFAULT_QEXCH;
 }
 
 cd_engine *cd_engine_new(size_t tt_mb)
@@ -690,7 +756,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
             *fields[i] = value != 0;
             return CD_OK;
         }
-    if (!strcmp(name, "classic")) { /* the search before steps 9-18, or back to the defaults */
+    if (!strcmp(name, "classic")) { /* the search before steps 9-19, or back to the defaults */
         set_sharp(e, value == 0);
         return CD_OK;
     }
@@ -719,7 +785,10 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
                  {"fut", offsetof(cd_engine, fut_margin), 0, 1000},
                  {"lmp", offsetof(cd_engine, lmp), 0, 60},
                  {"rfpdepth", offsetof(cd_engine, rfp_depth), 0, 20},
-                 {"iir", offsetof(cd_engine, iir), 0, 60}};
+                 {"iir", offsetof(cd_engine, iir), 0, 60},
+                 {"qexch", offsetof(cd_engine, use_qexch), 0, 2},
+                 {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4},
+                 {"histexact", offsetof(cd_engine, hist_exact), 0, 1}};
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
         if (!strcmp(name, knobs[i].name)) {
             if (value < knobs[i].lo || value > knobs[i].hi)
