@@ -78,6 +78,18 @@ static inline int cd_bit_of_internal(const cd_geom *g, int n)
     return g->full ? n - 1 : (n - 1) + (n - 1) / g->width;
 }
 
+/* The bits of the playable squares in the low word (all of them below 12x12). */
+static inline uint64_t cd_geom_playable(const cd_geom *g)
+{
+    uint64_t m = 0;
+    for (int n = 1; n <= g->squares; n++) {
+        int b = cd_bit_of_internal(g, n);
+        if (b < 64)
+            m |= (uint64_t)1 << b;
+    }
+    return m;
+}
+
 /* Bit -> internal square number 1..N, or 0 for a ghost/out-of-range bit. */
 static inline int cd_internal_of_bit(const cd_geom *g, int bit)
 {

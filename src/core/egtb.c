@@ -325,11 +325,11 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
     tb->steps[1] = -g->half;
     tb->steps[2] = g->half;
     tb->steps[3] = g->half + 1;
+    tb->playable = cd_geom_playable(g);
     for (int n = 1; n <= g->squares; n++) {
         int b = cd_bit_of_internal(g, n);
         tb->bit2d[b] = n - 1;
         tb->d2bit[n - 1] = b;
-        tb->playable |= (uint64_t)1 << b;
     }
     tb->monotone = 1;
     for (int n = 1; n < g->squares; n++)

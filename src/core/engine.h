@@ -79,7 +79,8 @@ struct cd_engine {
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
     int lmr_neg;    /* LMR reduces a move with negative history this many plies more ("lmrneg") */
     int hist_exact; /* 1: the best move of a node with an exact value gains history ("histexact") */
-    int use_qexch;  /* 1: exchanges offered searched in quiescence, no kings on board ("qexch") */
+    int use_qexch;  /* exchanges offered searched in quiescence while no kings are on the board
+                       ("qexch"): 0 off, 1 at its first ply, 2 at every quiet node of it */
     int rfp_margin; /* reverse futility margin a ply, depth <= rfp_depth, 0: off ("rfp") */
     int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
     int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */

@@ -156,6 +156,7 @@ typedef struct search {
     int (*history)[128][128]; /* [side][from][to] of this thread */
     cd_move (*killers)[2];    /* [ply][2] of this thread */
     int notshot;              /* set by a shot probe that found no capture (step 9) */
+    uint64_t playable;        /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
     int stopped;
@@ -396,15 +397,16 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         int stand = cd_engine_evaluate(e, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
+        int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
         if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
-            return e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])
+            return e->use_qexch == 2 && kingless
                        ? shots(s, pos, &list, alpha, beta, stand, ply, quiet, 1)
                        : stand;
         int best = e->use_qpromo ? promotions(s, pos, &list, alpha, beta, stand, ply) : stand;
         if (s->stopped || best >= beta)
             return best;
         /* 19. exchanges ("qexch"), only while no kings are on the board */
-        if (e->use_qexch && !(pos->kings[0] | pos->kings[1]))
+        if (e->use_qexch && kingless)
             return shots(s, pos, &list, alpha, beta, best, ply, quiet, 1);
         return e->use_qshots ? shots(s, pos, &list, alpha, beta, best, ply, quiet, 0) : best;
     }
@@ -582,12 +584,12 @@ static inline uint64_t step(uint64_t x, int d) { return d > 0 ? x << d : x >> -d
 /* 19. Does the man move from bit f to bit t offer an exchange? An enemy man next to t can take
  * it, landing on the empty square beyond, where an own man can take it back. (Men capture in
  * every direction here; where they cannot, the probe and the search below still decide.) */
-static int offers_exchange(uint64_t own, uint64_t opp, uint64_t valid, int h, uint64_t f,
+static int offers_exchange(uint64_t own, uint64_t opp, uint64_t playable, int h, uint64_t f,
                            uint64_t t)
 {
     const int dirs[4] = {-(h + 1), -h, h, h + 1};
     own = (own & ~f) | t;
-    uint64_t empty = valid & ~(own | opp);
+    uint64_t empty = playable & ~(own | opp);
     for (int i = 0; i < 4; i++) {
         uint64_t o = step(t, dirs[i]) & opp, l = step(t, -dirs[i]) & empty;
         if (!o || !l)
@@ -612,9 +614,6 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
     int h = g->half;
     uint64_t own = pos->side == CD_WHITE ? pos->white[0] : pos->black[0];
     uint64_t opp = pos->side == CD_WHITE ? pos->black[0] : pos->white[0];
-    uint64_t valid = g->nbits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->nbits) - 1;
-    for (int b = g->width; b < g->nbits; b += g->width + 1) /* the ghost bits */
-        valid &= ~((uint64_t)1 << b);
     for (int i = 0; i < list->count; i++) {
         const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
@@ -624,7 +623,8 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
          * exch, only a man's move that offers an exchange */
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
         uint64_t after = (own & ~from) | to;
-        if (exch ? (m->flags & CD_MOVE_PROMOTES) || !offers_exchange(own, opp, valid, h, from, to)
+        if (exch ? (m->flags & CD_MOVE_PROMOTES) ||
+                       !offers_exchange(own, opp, s->playable, h, from, to)
                  : !(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
             continue;
         cd_position next;
@@ -894,6 +894,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         return CD_ERR_OVERFLOW;
     s->e = e;
     s->r = root->rules;
+    s->playable = cd_geom_playable(cd_geom_of(s->r));
     s->history = e->history;
     s->killers = e->killers;
     s->start = cd_now_ms();
