@@ -77,4 +77,72 @@ wide=$(CD_WEIGHTS=$tmp/wide "$bin" analyse --variant russian --depth 9 | cut -d'
 expect_error "rw.cdw holds the wide layout (13 windows): give --wide" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/rw.cdw" --out "$tmp/x.cdw"
 
+# train label: the file again, a sample of its positions scored again and flagged; the same
+# file for any --threads, the input itself when nothing is drawn, and each new score is the
+# search of its position from White's view: analyse finds it from the position's FEN (decoded
+# here from the record's bitboards, the side-to-move view turned to White's)
+# rec_fen FILE K: record K of an International data file as $rec_fen, $rec_score (White's view),
+# $rec_side and $rec_deep (square n is bit n-1 + (n-1)/10: ten squares, then a ghost bit)
+rec_fen() {
+    off=$((32 + 40 * $2))
+    set -- $(od -An -tu8 -j "$off" -N 24 "$1") $(od -An -td2 -j $((off + 28)) -N 2 "$1") \
+        $(od -An -tu1 -j $((off + 32)) -N 3 "$1")
+    w=$1 b=$2 k=$3 rec_score=$4 rec_side=$5 rec_deep=$7
+    ws= bs=
+    n=1
+    while [ $n -le 50 ]; do
+        bit=$((n - 1 + (n - 1) / 10))
+        kk=
+        [ $(((k >> bit) & 1)) = 1 ] && kk=K
+        [ $(((w >> bit) & 1)) = 1 ] && ws="$ws,$kk$n"
+        [ $(((b >> bit) & 1)) = 1 ] && bs="$bs,$kk$n"
+        n=$((n + 1))
+    done
+    [ "$rec_side" = 0 ] && rec_fen=W || rec_fen=B
+    rec_fen="$rec_fen:W${ws#,}:B${bs#,}"
+}
+"$bin" train gen --variant international --games 3 --nodes 300 --seed 7 --out "$tmp/i.dat" \
+    > /dev/null 2>&1
+out=$("$bin" train label --variant international --data "$tmp/i.dat" --share 0.5 --depth 4 \
+    --out "$tmp/l1.dat" 2> /dev/null)
+case $out in "wrote $tmp/l1.dat: 334 positions, 145 of them scored again at 4 plies"*) ok ;;
+*) bad "train label: '$out'" ;; esac
+"$bin" train label --variant international --data "$tmp/i.dat" --share 0.5 --depth 4 \
+    --threads 2 --out "$tmp/l2.dat" > /dev/null 2>&1
+cmp -s "$tmp/l1.dat" "$tmp/l2.dat" && ok || bad "train label differs with --threads 2"
+"$bin" train label --variant international --data "$tmp/i.dat" --share 1e-9 --depth 4 \
+    --out "$tmp/l0.dat" > /dev/null 2>&1
+cmp -s "$tmp/i.dat" "$tmp/l0.dat" && ok || bad "train label with nothing drawn changed the file"
+same=0 deep=0
+i=0
+while [ $i -lt 334 ]; do
+    rec_fen "$tmp/l1.dat" $i
+    if [ "$rec_deep" = 1 ]; then
+        deep=$((deep + 1))
+        [ "$rec_side" = 0 ] && s=$rec_score || s=$((-rec_score))
+        want=$(awk -v s="$s" 'BEGIN { printf "%+.2f", s / 100 }')
+        got=$("$bin" analyse --variant international --fen "$rec_fen" --depth 4 --hash 8 |
+            awk '$1 == "depth" && $2 == 4 { print $6 }')
+        case $got in
+        [+-][0-9]*)
+            [ "$got" = "$want" ] && same=$((same + 1)) ||
+                bad "train label record $i ($rec_fen): $want, analyse $got"
+            ;;
+        esac
+    fi
+    i=$((i + 17))
+done
+[ $deep -ge 5 ] && [ $same -ge $((deep - 2)) ] && ok ||
+    bad "train label: $same of $deep new scores compared with analyse"
+expect_error "r.dat holds russian games, not international" \
+    train label --variant international --data "$tmp/r.dat" --out "$tmp/x.dat"
+head -c 1000 "$tmp/i.dat" > "$tmp/cut.dat"
+expect_error "cut.dat: truncated at record 24 of 334" \
+    train label --variant international --data "$tmp/cut.dat" --out "$tmp/x.dat"
+# train fit reads the flag and gives those positions their own lambda
+out=$("$bin" train fit --variant international --data "$tmp/l1.dat" --epochs 1 --deep-lambda 1 \
+    --out "$tmp/x.cdw" 2> /dev/null | grep "scored again")
+[ "$out" = "145 positions scored again by train label, lambda 1.00" ] && ok ||
+    bad "train fit on labelled data: '$out'"
+
 summary weights

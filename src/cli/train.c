@@ -8,6 +8,9 @@
  *              it within --balance of equal; then each side searches --nodes nodes a move with a
  *              cleared table, which is deterministic. Games are written in order, so the file is
  *              the same for any --threads.
+ *   train label  scores a sample of a data file's positions again by a deeper search and writes
+ *              the file again with those scores flagged (train_label.c), for a fit whose
+ *              search-score target is better than the games' (train fit --deep-lambda).
  *   train fit  fits the weights by logistic regression on the results (optionally mixed with the
  *              search scores, --lambda) with Adam on mini-batches, every position also seen with
  *              colours reversed (the board turned 180 degrees, the result and score negated), and
@@ -17,7 +20,8 @@
  *
  * Data file (little-endian): "CDTD", u32 version 1, char variant[16], u64 records; then records
  * of 40 bytes: u64 white, black, kings (internal bitboards, low word), u32 game, i16 score
- * (White's view), u16 ply, u8 side, u8 result (0 Black won, 1 draw, 2 White won), 6 zero bytes.
+ * (White's view), u16 ply, u8 side, u8 result (0 Black won, 1 draw, 2 White won), u8 deep (1 if
+ * train label scored the position again, 0 if the score is the game's), 5 zero bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -128,10 +132,9 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
             record *r = &out->rec[out->n++];
             int sc = p->side == CD_WHITE ? res.score : -res.score;
             sc = sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc;
-            *r = (record){p->white[0],      p->black[0],
-                          p->kings[0],      (uint32_t)j,
-                          (int16_t)sc,      (uint16_t)cd_game_ply(g),
-                          (uint8_t)p->side, 0};
+            *r = (record){p->white[0],      p->black[0], p->kings[0],
+                          (uint32_t)j,      (int16_t)sc, (uint16_t)cd_game_ply(g),
+                          (uint8_t)p->side, 0,           0};
         }
         cd_game_play(g, &res.best);
     }
@@ -170,17 +173,10 @@ typedef struct writer {
 
 static void writer_open(writer *w, const char *path, const cd_rules *r)
 {
-    w->f = fopen(path, "wb");
-    if (!w->f)
-        fail("cannot write %s", path);
+    w->f = train_create(path, r);
     memset(w->wins, 0, sizeof w->wins);
     w->records = 0;
     w->written = 0;
-    unsigned char h[HDR_SIZE] = {'C', 'D', 'T', 'D'};
-    put_le(h + 4, 1, 4);
-    strncpy((char *)h + 8, r->name, 15);
-    if (fwrite(h, 1, sizeof h, w->f) != sizeof h)
-        fail("cannot write %s", path);
 }
 
 /* Append the finished games that follow the written prefix; free their records. */
@@ -189,41 +185,23 @@ static void writer_flush(writer *w, game_out *out, const atomic_int *finished, l
     long before = w->written;
     while (w->written < games && atomic_load(&finished[w->written])) {
         game_out *o = &out[w->written++];
-        for (int i = 0; i < o->n; i++) {
-            const record *x = &o->rec[i];
-            unsigned char b[REC_SIZE] = {0};
-            put_le(b, x->white, 8);
-            put_le(b + 8, x->black, 8);
-            put_le(b + 16, x->kings, 8);
-            put_le(b + 24, x->game, 4);
-            put_le(b + 28, (uint16_t)x->score, 2);
-            put_le(b + 30, x->ply, 2);
-            b[32] = x->side;
-            b[33] = x->result;
-            if (fwrite(b, 1, sizeof b, w->f) != sizeof b)
-                fail("write error");
-        }
+        for (int i = 0; i < o->n; i++)
+            train_put(w->f, &o->rec[i]);
         w->records += (uint64_t)o->n;
         if (o->n)
             w->wins[o->rec[0].result]++;
         free(o->rec);
         o->rec = NULL;
     }
-    if (w->written == before)
-        return;
-    unsigned char c[8];
-    put_le(c, w->records, 8);
-    fflush(w->f);
-    fseek(w->f, 24, SEEK_SET);
-    fwrite(c, 1, 8, w->f);
-    fflush(w->f);
-    fseek(w->f, 0, SEEK_END);
+    if (w->written != before)
+        train_set_count(w->f, w->records);
 }
 
 /* ------------------------------------------------------------------ the command line */
 
 static int cmd_gen(int argc, char **argv);
 static int cmd_fit(int argc, char **argv);
+static int cmd_label(int argc, char **argv);
 
 enum {
     O_VARIANT,
@@ -245,6 +223,10 @@ enum {
     O_L2,
     O_VALID,
     O_WIDE,
+    O_SHARE,
+    O_LIMIT,
+    O_DEPTH,
+    O_DEEP_LAMBDA,
 };
 
 #define SEED_MAX 2147483647
@@ -280,6 +262,8 @@ static const cli_opt fit_opts[] = {
     {CLI_INT_OPT(O_BATCH, "batch", "B", 1, 10000000, "positions a mini-batch (default 4096)")},
     {CLI_REAL_OPT(O_LAMBDA, "lambda", "L", 0, 1,
                   "share of the search score in the target (default 0.4)")},
+    {CLI_REAL_OPT(O_DEEP_LAMBDA, "deep-lambda", "L", 0, 1,
+                  "the same for the positions train label scored (default: --lambda)")},
     {CLI_REAL_OPT(O_L2, "l2", "X", 0, 1, "L2 regularisation (default 0)")},
     {CLI_REAL_OPT(O_VALID, "valid", "F", 0, 0.5,
                   "the last share F of the games held out (default 0.05)")},
@@ -289,6 +273,23 @@ static const cli_opt fit_opts[] = {
     {CLI_FLAG_OPT(O_WIDE, "wide",
                   "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
+    {0}};
+
+static const cli_opt label_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "international, constitutional or russian"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file written by train gen"), .required = 1},
+    {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
+                 "nodes searched for each position (default 20000)")},
+    {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "search each position to depth D instead")},
+    {CLI_REAL_OPT(O_SHARE, "share", "F", 1e-9, 1,
+                  "the share of the positions scored again, drawn by the seed (default 0.1)")},
+    {CLI_INT_OPT(O_LIMIT, "limit", "N", 1, 1000000000,
+                 "only the first N positions of the file (default: all)")},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "draws the sample (default 1)")},
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 256,
+                 "positions searched at once; the file is the same for any T (default 1)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file with the new scores"), .required = 1},
     {0}};
 
 static const cli_command gen_cmd = {
@@ -303,7 +304,13 @@ static const cli_command fit_cmd = {
     .opts = fit_opts,
     .run = cmd_fit,
 };
-static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, NULL};
+static const cli_command label_cmd = {
+    .name = "train label",
+    .about = "Score a sample of train gen's positions again by a deeper search (docs/training.md).",
+    .opts = label_opts,
+    .run = cmd_label,
+};
+static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd, NULL};
 const cli_command cd_train_command = {
     .name = "train",
     .about = "Make and fit the learned evaluation (docs/training.md).",
@@ -362,9 +369,26 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_BATCH: o->batch = (long)v->n; break;
     case O_LR: o->lr = v->x; break;
     case O_LAMBDA: o->lambda = v->x; break;
+    case O_DEEP_LAMBDA: o->deep_lambda = v->x; break;
     case O_L2: o->l2 = v->x; break;
     case O_VALID: o->valid = v->x; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;
+    }
+}
+
+static void label_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    label_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = family_rules(&label_cmd, v->text); break;
+    case O_DATA: o->data = v->text; break;
+    case O_OUT: o->out = v->text; break;
+    case O_NODES: o->nodes = (long)v->n; break;
+    case O_SHARE: o->share = v->x; break;
+    case O_LIMIT: o->limit = (long)v->n; break;
+    case O_DEPTH: o->depth = (long)v->n; break;
+    case O_SEED: o->seed = (uint64_t)v->n; break;
+    case O_THREADS: o->threads = (long)v->n; break;
     }
 }
 
@@ -436,10 +460,26 @@ static int cmd_gen(int argc, char **argv)
 
 static int cmd_fit(int argc, char **argv)
 {
-    fit_options o = {
-        .epochs = 10, .batch = 4096, .lr = 1.0, .lambda = 0.4, .valid = 0.05, .seed = 1};
+    fit_options o = {.epochs = 10,
+                     .batch = 4096,
+                     .lr = 1.0,
+                     .lambda = 0.4,
+                     .deep_lambda = -1,
+                     .valid = 0.05,
+                     .seed = 1};
     cli_parse(&fit_cmd, argc, argv, fit_option, &o, NULL, 0);
     if (!o.rules || !o.data || !o.out)
         cli_fail(&fit_cmd, "needs --variant, --data and --out (try: condraughts train fit --help)");
     return train_fit(&o);
+}
+
+static int cmd_label(int argc, char **argv)
+{
+    label_options o = {.nodes = 20000, .threads = 1, .share = 0.1, .seed = 1};
+    cli_parse(&label_cmd, argc, argv, label_option, &o, NULL, 0);
+    if (!o.rules || !o.data || !o.out)
+        cli_fail(&label_cmd,
+                 "needs --variant, --data and --out (try: condraughts train label --help)");
+    cli_load_weights();
+    return train_label(&o);
 }

@@ -1,12 +1,14 @@
 /*
- * train_data.h -- what the two halves of `condraughts train` share (internal to src/cli): the
+ * train_data.h -- what the parts of `condraughts train` share (internal to src/cli): the
  * training data file's record (its format is in train.c's header), little-endian helpers, the
- * seeded generator, and train fit's options and entry point (train_fit.c).
+ * seeded generator, the file's reading and writing (train_io.c), and the options and entry points
+ * of train fit (train_fit.c) and train label (train_label.c).
  */
 #ifndef CD_TRAIN_DATA_H
 #define CD_TRAIN_DATA_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cliutil.h"
 #include "condraughts.h"
@@ -22,6 +24,7 @@ typedef struct record {
     int16_t score;
     uint16_t ply;
     uint8_t side, result;
+    uint8_t deep; /* 1: the score is train label's deeper search, not the game's */
 } record;
 
 static inline uint64_t splitmix(uint64_t *s)
@@ -46,8 +49,15 @@ static inline uint64_t get_le(const unsigned char *p, int bytes)
     return v;
 }
 
-/* The data file, written as games finish: the games 0..written-1 in order, the header's count
- * rewritten after each flush, so a file cut short by a kill holds a consistent prefix. */
+/* train_io.c: the data file. train_read reads a whole file of variant r (the program stops with
+ * a message on a missing, foreign, truncated or invalid file); train_create writes the header
+ * with a count of 0, train_put appends a record, train_set_count rewrites the header's count,
+ * so that a file cut short by a kill holds a consistent prefix. */
+record *train_read(const char *path, const cd_rules *r, size_t *n);
+FILE *train_create(const char *path, const cd_rules *r);
+void train_put(FILE *f, const record *x);
+void train_set_count(FILE *f, uint64_t records);
+
 /* train fit's command line. */
 typedef struct fit_options {
     const cd_rules *rules;
@@ -55,8 +65,24 @@ typedef struct fit_options {
     long epochs, batch;
     int wide; /* the wide layout (pattern.h) */
     double lr, lambda, l2, valid;
+    double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
     uint64_t seed;
 } fit_options;
+
+/* train label's command line. */
+typedef struct label_options {
+    const cd_rules *rules;
+    const char *data, *out;
+    long nodes, depth;   /* depth, when not 0, instead of nodes */
+    long threads, limit; /* limit: only the input's first this many records, 0 for all */
+    double share;
+    uint64_t seed;
+} label_options;
+
+/* Score a sample of a data file's positions again by a deeper search and write the file again
+ * with those scores, flagged deep (train_label.c); 0, or the program stops with a message on bad
+ * input. */
+int train_label(const label_options *o);
 
 /* Fit the weights to the data files and write the weights file; 0, or the program stops with a
  * message (cli_die) on bad input. */

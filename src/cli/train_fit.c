@@ -84,45 +84,6 @@ static int make_sample(const cd_rules *r, const cd_pattern_layout *l, const reco
     return 1;
 }
 
-static record *read_data(const char *path, const cd_rules *r, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail("cannot open %s", path);
-    unsigned char h[HDR_SIZE];
-    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || get_le(h + 4, 4) != 1)
-        fail("%s: not a condraughts training data file", path);
-    char name[17] = {0};
-    memcpy(name, h + 8, 15);
-    if (strcmp(name, r->name))
-        fail("%s holds %s games, not %s", path, name, r->name);
-    uint64_t count = get_le(h + 24, 8);
-    record *rec = malloc((size_t)count * sizeof *rec + 1);
-    if (!rec)
-        fail("out of memory for %llu records", (unsigned long long)count);
-    unsigned char b[REC_SIZE];
-    for (uint64_t i = 0; i < count; i++) {
-        if (fread(b, 1, sizeof b, f) != sizeof b)
-            fail("%s: truncated at record %llu of %llu", path, (unsigned long long)i,
-                 (unsigned long long)count);
-        record *x = &rec[i];
-        x->white = get_le(b, 8);
-        x->black = get_le(b + 8, 8);
-        x->kings = get_le(b + 16, 8);
-        x->game = (uint32_t)get_le(b + 24, 4);
-        x->score = (int16_t)(uint16_t)get_le(b + 28, 2);
-        x->ply = (uint16_t)get_le(b + 30, 2);
-        x->side = b[32];
-        x->result = b[33];
-        if (x->side > 1 || x->result > 2 || (x->white & x->black) ||
-            (x->kings & ~(x->white | x->black)))
-            fail("%s: record %llu is not a valid position", path, (unsigned long long)i);
-    }
-    fclose(f);
-    *n = (size_t)count;
-    return rec;
-}
-
 /* Mean log loss of predicting y with sigmoid(score / k). */
 static double logloss(double p, double y)
 {
@@ -297,18 +258,20 @@ int train_fit(const fit_options *o)
     record *rec = NULL;
     size_t nrec = 0;
     uint32_t game_base = 0;
+    size_t ndeep = 0;
     char *list = strdup(data), *save = NULL;
     if (!list)
         fail("out of memory");
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         size_t n;
-        record *part = read_data(tok, r, &n);
+        record *part = train_read(tok, r, &n);
         record *all = realloc(rec, (nrec + n) * sizeof *rec + 1);
         if (!all)
             fail("out of memory");
         rec = all;
         uint32_t top = 0;
         for (size_t i = 0; i < n; i++) {
+            ndeep += part[i].deep;
             part[i].game += game_base;
             if (part[i].game + 1 > top)
                 top = part[i].game + 1;
@@ -343,13 +306,15 @@ int train_fit(const fit_options *o)
     ntrain = a;
     nvalid = b;
     double k = fit_k(tr, ntrain);
-    if (lambda > 0) {
+    double deep_lambda = o->deep_lambda < 0 ? lambda : o->deep_lambda;
+    if (lambda > 0 || deep_lambda > 0) {
         a = b = 0;
         for (size_t i = 0; i < nrec; i++)
             for (int flip = 0; flip < 2; flip++) {
                 int train = rec[i].game < cut;
                 sample *s = train ? &tr[a] : &va[b];
-                if (make_sample(r, &layout, &rec[i], flip, k, lambda, s))
+                if (make_sample(r, &layout, &rec[i], flip, k, rec[i].deep ? deep_lambda : lambda,
+                                s))
                     *(train ? &a : &b) += 1;
             }
     }
@@ -357,6 +322,8 @@ int train_fit(const fit_options *o)
     printf("fit %s: %zu training and %zu held-out samples (positions and their colour-reversed "
            "twins), %u games; K = %.1f\n",
            r->name, ntrain, nvalid, game_base, k);
+    if (ndeep)
+        printf("%zu positions scored again by train label, lambda %.2f\n", ndeep, deep_lambda);
     printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
            nvalid ? classic_loss(va, nvalid, k) : 0.0);
 

@@ -1,0 +1,89 @@
+/*
+ * train_io.c -- the training data file (its format is in train.c's header): reading a whole
+ * file, and writing one record by record with the count in the header kept true.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train_data.h"
+
+record *train_read(const char *path, const cd_rules *r, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("cannot open %s", path);
+    unsigned char h[HDR_SIZE];
+    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || get_le(h + 4, 4) != 1)
+        fail("%s: not a condraughts training data file", path);
+    char name[17] = {0};
+    memcpy(name, h + 8, 15);
+    if (strcmp(name, r->name))
+        fail("%s holds %s games, not %s", path, name, r->name);
+    uint64_t count = get_le(h + 24, 8);
+    record *rec = malloc((size_t)count * sizeof *rec + 1);
+    if (!rec)
+        fail("out of memory for %llu records", (unsigned long long)count);
+    unsigned char b[REC_SIZE];
+    for (uint64_t i = 0; i < count; i++) {
+        if (fread(b, 1, sizeof b, f) != sizeof b)
+            fail("%s: truncated at record %llu of %llu", path, (unsigned long long)i,
+                 (unsigned long long)count);
+        record *x = &rec[i];
+        x->white = get_le(b, 8);
+        x->black = get_le(b + 8, 8);
+        x->kings = get_le(b + 16, 8);
+        x->game = (uint32_t)get_le(b + 24, 4);
+        x->score = (int16_t)(uint16_t)get_le(b + 28, 2);
+        x->ply = (uint16_t)get_le(b + 30, 2);
+        x->side = b[32];
+        x->result = b[33];
+        x->deep = b[34];
+        if (x->side > 1 || x->result > 2 || x->deep > 1 || (x->white & x->black) ||
+            (x->kings & ~(x->white | x->black)))
+            fail("%s: record %llu is not a valid position", path, (unsigned long long)i);
+    }
+    fclose(f);
+    *n = (size_t)count;
+    return rec;
+}
+
+FILE *train_create(const char *path, const cd_rules *r)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail("cannot write %s", path);
+    unsigned char h[HDR_SIZE] = {'C', 'D', 'T', 'D'};
+    put_le(h + 4, 1, 4);
+    strncpy((char *)h + 8, r->name, 15);
+    if (fwrite(h, 1, sizeof h, f) != sizeof h)
+        fail("cannot write %s", path);
+    return f;
+}
+
+void train_put(FILE *f, const record *x)
+{
+    unsigned char b[REC_SIZE] = {0};
+    put_le(b, x->white, 8);
+    put_le(b + 8, x->black, 8);
+    put_le(b + 16, x->kings, 8);
+    put_le(b + 24, x->game, 4);
+    put_le(b + 28, (uint16_t)x->score, 2);
+    put_le(b + 30, x->ply, 2);
+    b[32] = x->side;
+    b[33] = x->result;
+    b[34] = x->deep;
+    if (fwrite(b, 1, sizeof b, f) != sizeof b)
+        fail("write error");
+}
+
+void train_set_count(FILE *f, uint64_t records)
+{
+    unsigned char c[8];
+    put_le(c, records, 8);
+    if (fflush(f) != 0 || fseek(f, 24, SEEK_SET) != 0 || fwrite(c, 1, 8, f) != 8 ||
+        fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)
+        fail("write error");
+}
