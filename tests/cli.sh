@@ -23,6 +23,11 @@ expect_error 2 "--switch: 'nonsense' is not obstruct-by-men, " moves --switch no
 expect_error 2 "bad number" analyse --depth -3
 expect_error 2 "hub: --egtb /nonexistent/tables: not a folder" hub --egtb /nonexistent/tables
 expect_error 2 "dxp: --egtb /nonexistent/tables: not a folder" dxp --follow --egtb /nonexistent/tables
+expect_error 2 "analyse: --egtb /nonexistent/tables: not a folder" analyse --egtb /nonexistent/tables
+expect_error 2 "play: --egtb /nonexistent/tables: not a folder" play --egtb /nonexistent/tables
+expect_error 2 "serve: --egtb /nonexistent/tables: not a folder" serve --egtb /nonexistent/tables
+expect_error 2 "match: --egtb /nonexistent/tables: not a folder" match --egtb /nonexistent/tables
+expect_error 2 "study: --egtb /nonexistent/tables: not a folder" study --egtb /nonexistent/tables --out /tmp/x
 expect_error 2 "--after: move '43-38' is not legal here" moves --variant frisian \
     --fen "W:WK48,46:B1,5" --after "48-43,5-10,43-48,10-15,48-43,1-7,43-38"
 

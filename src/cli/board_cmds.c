@@ -230,7 +230,10 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_VARIANT: o->rules = *cli_variant(o->cmd, v->text); break;
     case O_FEN: o->fen = v->text; break;
     case O_AFTER: o->after = v->text; break;
-    case O_EGTB: o->egtb = v->text; break;
+    case O_EGTB:
+        cli_egtb_check(o->cmd, v->text);
+        o->egtb = v->text;
+        break;
     case O_KEEP: o->add |= CD_RULE_KEEP_DUPLICATES; break;
     case O_SWITCH: o->add |= switch_flags[v->n]; break;
     case O_DIVIDE: o->divide = 1; break;
@@ -281,7 +284,8 @@ static void load_position(const options *o, cd_position *pos)
     }
 }
 
-/* Endgame tables for the engine: --egtb DIR, else ./egtb when that folder exists. */
+/* Endgame tables for the engine: --egtb DIR (a folder, checked as it was read; '' for none), else
+ * ./egtb when that folder exists. */
 static cd_egtb *attach_egtb(const options *o, cd_engine *e)
 {
     const char *dir = cli_egtb_default(o->egtb);

@@ -49,6 +49,7 @@ static const cli_opt serve_opts[] = {
                  "connections at once from one address (0: no limit)")},
     {0}};
 
+static const cli_command serve_cmd;
 static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
 {
     cd_serve_config *c = user;
@@ -58,7 +59,10 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
     case S_DATA: c->data = v->text; break;
     case S_DB: c->db = v->text; break;
     case S_WEB: c->web = v->text; break;
-    case S_EGTB: c->egtb = v->text; break;
+    case S_EGTB:
+        cli_egtb_check(&serve_cmd, v->text);
+        c->egtb = v->text;
+        break;
     case S_PER_IP: c->per_ip = (long)v->n; break;
     }
 }
@@ -76,6 +80,7 @@ static int run_serve(int argc, char **argv)
 {
     cd_serve_config c = {.port = 8080, .per_ip = CD_SERVE_PER_IP};
     cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
+    c.egtb = cli_egtb_default(c.egtb);
     return cd_serve_run(&c);
 }
 

@@ -684,7 +684,10 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_PROTO2: m->proto[1] = protocols[v->n]; break;
     case O_OPENINGS: m->openings = v->text; break;
     case O_PDN: m->pdn_file = v->text; break;
-    case O_EGTB: m->egtb = v->text; break;
+    case O_EGTB:
+        cli_egtb_check(&cd_match_command, v->text);
+        m->egtb = v->text[0] ? v->text : NULL;
+        break;
     case O_SPRT: sprt_arg(m, v->text); break;
     case O_GAMES: m->games = (int)v->n; break;
     case O_DEPTH: m->depth = (int)v->n; break;

@@ -32,14 +32,19 @@ const char *cli_egtb_default(const char *given)
     struct stat st;
     if (!given && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
         given = "egtb";
-    return given;
+    return given && given[0] ? given : NULL;
+}
+
+void cli_egtb_check(const cli_command *cmd, const char *given)
+{
+    struct stat st;
+    if (given && given[0] && (stat(given, &st) != 0 || !S_ISDIR(st.st_mode)))
+        cli_fail(cmd, "--egtb %s: not a folder", given);
 }
 
 const char *cli_egtb_folder(const cli_command *cmd, const char *given)
 {
-    struct stat st;
-    if (given && (stat(given, &st) != 0 || !S_ISDIR(st.st_mode)))
-        cli_fail(cmd, "--egtb %s: not a folder", given);
+    cli_egtb_check(cmd, given);
     return cli_egtb_default(given);
 }
 

@@ -99,11 +99,14 @@ _Noreturn void cli_fail(const cli_command *cmd, const char *fmt, ...)
 /* The variant named name, or cli_fail "unknown variant 'x' (try: condraughts variants)". */
 const cd_rules *cli_variant(const cli_command *cmd, const char *name);
 
-/* The endgame tables folder of a command's --egtb: the one given; without one, ./egtb when that
- * folder exists, else NULL. */
+/* The endgame tables folder of a command's --egtb: the one given; NULL for '' (no tables); without
+ * one, ./egtb when that folder exists, else NULL. */
 const char *cli_egtb_default(const char *given);
 
-/* As cli_egtb_default; a --egtb given that is not a folder: cli_fail "--egtb DIR: not a folder". */
+/* A --egtb given that is neither '' nor a folder: cli_fail "--egtb DIR: not a folder". */
+void cli_egtb_check(const cli_command *cmd, const char *given);
+
+/* cli_egtb_check, then cli_egtb_default. */
 const char *cli_egtb_folder(const cli_command *cmd, const char *given);
 
 /* The command's help: usage, what it does, its options, notes; subcommands' synopses. */

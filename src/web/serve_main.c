@@ -33,8 +33,6 @@ int cd_serve_run(const cd_serve_config *c)
     snprintf(srv.data, sizeof srv.data, "%s", data);
     snprintf(srv.web, sizeof srv.web, "%s", web);
     struct stat st;
-    if (!egtb && stat("egtb", &st) == 0 && S_ISDIR(st.st_mode))
-        egtb = "egtb"; /* as the CLI's analyse and play */
     if (egtb && egtb[0]) {
         cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);
         if (!check) {

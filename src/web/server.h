@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What `condraughts serve` was asked for (src/cli reads the command line): NULL fields take
- * their defaults (host 127.0.0.1, data "games", web "web", egtb ./egtb when it exists, db
- * DATA.sqlite beside the games folder). */
+/* What `condraughts serve` was asked for (src/cli reads the command line and picks the tables
+ * folder, cli_egtb_default): NULL fields take their defaults (host 127.0.0.1, data "games", web
+ * "web", egtb none, db DATA.sqlite beside the games folder). */
 typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
