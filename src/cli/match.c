@@ -685,8 +685,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_OPENINGS: m->openings = v->text; break;
     case O_PDN: m->pdn_file = v->text; break;
     case O_EGTB:
-        cli_egtb_check(&cd_match_command, v->text);
-        m->egtb = v->text[0] ? v->text : NULL;
+        m->egtb = cli_egtb_folder(&cd_match_command, v->text); /* '' for none */
         break;
     case O_SPRT: sprt_arg(m, v->text); break;
     case O_GAMES: m->games = (int)v->n; break;

@@ -651,8 +651,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_SEED: c->seed = number_arg("--seed", v->text, 0, UINT64_MAX); break;
     case O_OPENINGS: p->openings = v->text; break;
     case O_EGTB:
-        cli_egtb_check(&cd_study_command, v->text);
-        c->egtb = v->text[0] ? v->text : NULL;
+        c->egtb = cli_egtb_folder(&cd_study_command, v->text); /* '' for none */
         break;
     case O_MAX_PLIES: c->max_plies = (int)v->n; break;
     case O_HASH: c->hash = (size_t)v->n; break;

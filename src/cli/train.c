@@ -130,11 +130,15 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
                 out->rec = bigger;
             }
             record *r = &out->rec[out->n++];
-            int sc = p->side == CD_WHITE ? res.score : -res.score;
-            sc = sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc;
-            *r = (record){p->white[0],      p->black[0], p->kings[0],
-                          (uint32_t)j,      (int16_t)sc, (uint16_t)cd_game_ply(g),
-                          (uint8_t)p->side, 0,           0};
+            *r = (record){p->white[0],
+                          p->black[0],
+                          p->kings[0],
+                          (uint32_t)j,
+                          white_score(p->side, res.score),
+                          (uint16_t)cd_game_ply(g),
+                          (uint8_t)p->side,
+                          0,
+                          0};
         }
         cd_game_play(g, &res.best);
     }

@@ -49,6 +49,13 @@ static inline uint64_t get_le(const unsigned char *p, int bytes)
     return v;
 }
 
+/* A search score (side to move's view) as a record's: White's view, clamped to +-30000. */
+static inline int16_t white_score(int side, int score)
+{
+    int sc = side == CD_WHITE ? score : -score;
+    return (int16_t)(sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc);
+}
+
 /* train_io.c: the data file. train_read reads a whole file of variant r (the program stops with
  * a message on a missing, foreign, truncated or invalid file); train_create writes the header
  * with a count of 0, train_put appends a record, train_set_count rewrites the header's count,
@@ -57,6 +64,8 @@ record *train_read(const char *path, const cd_rules *r, size_t *n);
 FILE *train_create(const char *path, const cd_rules *r);
 void train_put(FILE *f, const record *x);
 void train_set_count(FILE *f, uint64_t records);
+/* The position of a record (pieces, side to move, key). */
+void train_position(const cd_rules *r, const record *x, cd_position *p);
 
 /* train fit's command line. */
 typedef struct fit_options {

@@ -51,23 +51,19 @@ static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 static int make_sample(const cd_rules *r, const cd_pattern_layout *l, const record *x, int flip,
                        double k, double lambda, sample *s)
 {
-    const cd_geom *g = cd_geom_of(r);
-    cd_position p;
-    cd_position_empty(&p, r, CD_WHITE);
-    double y = x->result / 2.0, sc = x->score;
-    if (!flip) {
-        p.white[0] = x->white;
-        p.black[0] = x->black;
-        p.kings[0] = x->kings;
-        p.side = x->side;
-    } else {
-        p.white[0] = rotate(g, x->black);
-        p.black[0] = rotate(g, x->white);
-        p.kings[0] = rotate(g, x->kings);
-        p.side = x->side ^ 1;
-        y = 1.0 - y;
-        sc = -sc;
+    record t = *x;
+    if (flip) {
+        const cd_geom *g = cd_geom_of(r);
+        t.white = rotate(g, x->black);
+        t.black = rotate(g, x->white);
+        t.kings = rotate(g, x->kings);
+        t.side = x->side ^ 1;
+        t.result = (uint8_t)(2 - x->result);
+        t.score = (int16_t)-x->score;
     }
+    cd_position p;
+    train_position(r, &t, &p);
+    double y = t.result / 2.0, sc = t.score;
     cd_pattern_features f;
     cd_pattern_features_of(&p, l, &f);
     if (f.kings > SAMPLE_KINGS)
@@ -79,8 +75,7 @@ static int make_sample(const cd_rules *r, const cd_pattern_layout *l, const reco
     s->phase = (float)f.phase / (float)f.start;
     s->result = (float)y;
     s->target = (float)((1 - lambda) * y + lambda * sigmoid(sc / k));
-    int c = cd_eval_classic_white(&p);
-    s->classic = (int16_t)(c > 30000 ? 30000 : c < -30000 ? -30000 : c);
+    s->classic = white_score(CD_WHITE, cd_eval_classic_white(&p));
     return 1;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "movegen.h"
 #include "train_data.h"
 
 record *train_read(const char *path, const cd_rules *r, size_t *n)
@@ -86,4 +87,13 @@ void train_set_count(FILE *f, uint64_t records)
     if (fflush(f) != 0 || fseek(f, 24, SEEK_SET) != 0 || fwrite(c, 1, 8, f) != 8 ||
         fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)
         fail("write error");
+}
+
+void train_position(const cd_rules *r, const record *x, cd_position *p)
+{
+    cd_position_empty(p, r, x->side);
+    p->white[0] = x->white;
+    p->black[0] = x->black;
+    p->kings[0] = x->kings;
+    cd_position_rekey(p);
 }

@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "engine.h"
-#include "movegen.h"
 #include "train_data.h"
 
 typedef struct label_shared {
@@ -34,11 +33,7 @@ typedef struct label_shared {
 static void rescore(const label_options *o, cd_engine *e, record *x)
 {
     cd_position p;
-    cd_position_empty(&p, o->rules, x->side);
-    p.white[0] = x->white;
-    p.black[0] = x->black;
-    p.kings[0] = x->kings;
-    cd_position_rekey(&p);
+    train_position(o->rules, x, &p);
     cd_game *g = cd_game_new(o->rules, &p);
     if (!g)
         fail("out of memory");
@@ -50,8 +45,7 @@ static void rescore(const label_options *o, cd_engine *e, record *x)
         l.nodes = (uint64_t)o->nodes;
     cd_search_result res;
     if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && res.has_move) {
-        int sc = x->side == CD_WHITE ? res.score : -res.score;
-        x->score = (int16_t)(sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc);
+        x->score = white_score(x->side, res.score);
         x->deep = 1;
     }
     cd_game_free(g);
@@ -84,7 +78,8 @@ int train_label(const label_options *o)
     size_t *drawn = malloc(total * sizeof *drawn + 1), n = 0;
     if (!drawn)
         fail("out of memory");
-    uint64_t cut = (uint64_t)(o->share * 18446744073709551615.0);
+    /* record i is drawn when its hash is below share * 2^64 (every record for share 1) */
+    uint64_t cut = o->share < 1 ? (uint64_t)(o->share * 0x1p64) : UINT64_MAX;
     for (size_t i = 0; i < total; i++) {
         uint64_t h = o->seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)i;
         if (o->share >= 1 || splitmix(&h) < cut)
