@@ -58,6 +58,9 @@ check_eq "the report has a draw-rate interval" 1 \
     "$(grep -c '^| international | 4 | .* to .*% |$' "$DIR/a/report.md")"
 check_eq "the report compares constitutional with international" 1 \
     "$(grep -c '^| constitutional | international |' "$DIR/a/report.md")"
+check_eq "the report says which evaluation played" 1 \
+    "$(grep -c '^- Evaluation: learned weights (docs/training.md) for international, constitutional\.$' \
+        "$DIR/a/report.md")"
 if command -v gnuplot >/dev/null 2>&1; then
     check_eq "gnuplot drew the draw-rate plot" yes "$(grep -q '<svg' "$DIR/a/draw_rate.svg" &&
         grep -q '](draw_rate.svg)' "$DIR/a/report.md" && echo yes)"

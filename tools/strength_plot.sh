@@ -2,7 +2,8 @@
 # Draw rate against playing strength: reads the reports of several `condraughts study` runs that
 # differ only in --nodes, prints one Markdown table (variant, nodes a move, games, draw rate,
 # 95% Wilson interval) and draws OUT/draw_rate_strength.svg with gnuplot (nodes on a log scale,
-# one line per variant, the intervals as error bars).
+# one line per variant, the intervals as error bars). A later report's row for the same variant
+# and nodes replaces an earlier one (a variant played again with a new engine).
 # Usage: tools/strength_plot.sh OUT STUDY_DIR...   (each STUDY_DIR holds a report.md)
 set -eu
 [ $# -ge 2 ] || {
@@ -36,6 +37,9 @@ for dir in "$@"; do
             printf "%s %s %s %s %.4f %.4f %.4f\n", $2, nodes, $3, $6, $6 / $3 * 100, iv[1], iv[2]
         }' "$rep" >> "$dat.tmp"
 done
+awk '{ k = $1 " " $2; if (!(k in row)) keys[++n] = k; row[k] = $0 }
+     END { for (i = 1; i <= n; i++) print row[keys[i]] }' "$dat.tmp" > "$dat.last"
+mv "$dat.last" "$dat.tmp"
 {
     echo "# variant nodes games draws draw_rate_% lo_% hi_% (95% Wilson), a block per variant"
     for v in $(awk '{ print $1 }' "$dat.tmp" | awk '!seen[$0]++'); do

@@ -540,6 +540,20 @@ static void write_markdown(const study *s, const summary *sum, int plots, const 
             "- Each move: %g s of search; a table of %zu MiB for each side, cleared before "
             "each game.\n",
             c->movetime, c->hash);
+    put(t, "- Evaluation:");
+    for (int learned = 1, parts = 0; learned >= 0; learned--) {
+        int any = 0;
+        for (int v = 0; v < nv; v++)
+            if (cd_eval_learned(c->variants[v]) == learned) {
+                if (!any++)
+                    put(t, "%s %s for ", parts++ ? ";" : "",
+                        learned ? "learned weights (docs/training.md)" : "the hand-set evaluation");
+                else
+                    put(t, ", ");
+                put(t, "%s", c->variants[v]->name);
+            }
+    }
+    put(t, ".\n");
     put(t, "- Adjudication: a draw after %d plies past the opening.", c->max_plies);
     if (c->egtb)
         put(t,
