@@ -233,6 +233,8 @@ TRAIN_FIT ?= --lr 1 --epochs 10 --l2 0 --lambda 0.4
 TRAIN_GAMES_international ?= 6000
 TRAIN_GAMES_constitutional ?= 6000
 TRAIN_GAMES_russian ?= 9000
+TRAIN_GAMES_killer ?= 6000
+TRAIN_GAMES_modern ?= 6000
 train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
     --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
     $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
@@ -241,6 +243,8 @@ weights: $(BIN)
 	$(call train_one,international)
 	$(call train_one,constitutional)
 	$(call train_one,russian)
+	$(call train_one,killer)
+	$(call train_one,modern)
 
 $(BUILD)/test_pdn: tests/test_pdn.c tests/pdn_check.h tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@

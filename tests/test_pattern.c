@@ -280,8 +280,13 @@ static void test_shipped(void)
     CHECK(!cd_eval_learned(intl));
     CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
     CHECK(cd_eval_learned(intl) && cd_eval_learned(cd_rules_find("constitutional")) &&
-          cd_eval_learned(cd_rules_find("russian")));
-    CHECK(!cd_eval_learned(killer) && !cd_eval_learned(cd_rules_find("brazilian")));
+          cd_eval_learned(cd_rules_find("russian")) && cd_eval_learned(killer) &&
+          cd_eval_learned(cd_rules_find("modern")));
+    CHECK(cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("modern")) &&
+          cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("constitutional")));
+    CHECK(!cd_eval_learned(cd_rules_find("brazilian")) &&
+          !cd_eval_learned(cd_rules_find("russian-constitutional")) &&
+          !cd_eval_learned(cd_rules_find("frisian")));
     cd_position p;
     cd_position_empty(&p, intl, CD_BLACK);
     cd_position_set(&p, 28, CD_WHITE_MAN);

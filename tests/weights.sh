@@ -57,6 +57,27 @@ cmp -s "$tmp/r2.cdw" "$tmp/russian.cdw" && ok || bad "fit --init --lr 1e-6 chang
 cmp -s "$tmp/r3.cdw" "$tmp/russian.cdw" && bad "fit --init --lr 1 left the weights as they were" || ok
 expect_error "international.cdw holds international weights, not russian" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/international.cdw" --out "$tmp/x.cdw"
+# another family on the same board starts a new family: Killer from the Constitutional file
+# with a step of 1e-6 is that file with Killer's name in the header (bytes 9-24) and its own
+# checksum (the last 4 bytes); a Killer search then reads it as Killer's weights
+"$bin" train gen --variant killer --games 4 --nodes 300 --seed 7 --classic --out "$tmp/k.dat" \
+    > /dev/null 2>&1
+"$bin" train fit --variant killer --data "$tmp/k.dat" --init "$tmp/constitutional.cdw" \
+    --epochs 1 --lr 1e-6 --out "$tmp/k.cdw" > /dev/null 2> "$tmp/k.err"
+grep -q "starting the killer weights from constitutional's" "$tmp/k.err" && ok ||
+    bad "fit --init of another family: $(cat "$tmp/k.err")"
+size=$(wc -c < "$tmp/k.cdw")
+[ "$(head -c 24 "$tmp/k.cdw" | tail -c 16 | tr -d '\0')" = killer ] && ok || bad "k.cdw's family"
+tail -c +25 "$tmp/k.cdw" | head -c $((size - 28)) > "$tmp/k.body"
+tail -c +25 "$tmp/constitutional.cdw" | head -c $((size - 28)) > "$tmp/c.body"
+[ "$(wc -c < "$tmp/k.body")" -gt 400000 ] && cmp -s "$tmp/k.body" "$tmp/c.body" && ok ||
+    bad "fit --init from another family changed the weights"
+mkdir "$tmp/k" && cp "$dir"/*.cdw "$tmp/k/" && cp "$tmp/k.cdw" "$tmp/k/killer.cdw"
+CD_WEIGHTS=$tmp/k "$bin" analyse --variant killer --depth 2 > /dev/null 2>&1 && ok ||
+    bad "a Killer file made from Constitutional's does not load"
+rm "$tmp/k/modern.cdw"
+CD_WEIGHTS=$tmp/k expect_error "weights file $tmp/k/modern.cdw is missing" \
+    analyse --variant international --depth 2
 cp "$tmp/russian.cdw" "$tmp/rbad.cdw"
 printf 'X' | dd of="$tmp/rbad.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
 expect_error "rbad.cdw: the weights file's checksum does not match" \
@@ -69,7 +90,7 @@ expect_error "rbad.cdw: the weights file's checksum does not match" \
     --epochs 1 --lr 1e-6 --out "$tmp/rw.cdw" > /dev/null 2>&1
 size=$(wc -c < "$tmp/rw.cdw")
 [ "$size" -eq 341384 ] && ok || bad "wide russian file: $size bytes, not 341384 (13 windows)"
-mkdir "$tmp/wide" && cp "$tmp/international.cdw" "$tmp/constitutional.cdw" "$tmp/wide/"
+mkdir "$tmp/wide" && cp "$dir"/*.cdw "$tmp/wide/"
 cp "$tmp/rw.cdw" "$tmp/wide/russian.cdw"
 narrow=$(CD_WEIGHTS=$tmp "$bin" analyse --variant russian --depth 9 | cut -d' ' -f1-8)
 wide=$(CD_WEIGHTS=$tmp/wide "$bin" analyse --variant russian --depth 9 | cut -d' ' -f1-8)

@@ -273,7 +273,8 @@ static const cli_opt fit_opts[] = {
                   "the last share F of the games held out (default 0.05)")},
     {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
     {CLI_TEXT_OPT(O_INIT, "init", "FILE.cdw",
-                  "start from these weights (default: material alone, a man 100, a king 300)")},
+                  "start from these weights, of this family or another on the same board "
+                  "(default: material alone, a man 100, a king 300)")},
     {CLI_FLAG_OPT(O_WIDE, "wide",
                   "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
@@ -325,9 +326,13 @@ const cli_command cd_train_command = {
 static const cd_rules *family_rules(const cli_command *cmd, const char *name)
 {
     const cd_rules *r = cli_variant(cmd, name);
-    if (cd_pattern_family(r) < 0)
-        cli_fail(cmd, "variant '%s' has no learned family (international, constitutional, russian)",
-                 r->name);
+    if (cd_pattern_family(r) < 0) {
+        char names[200] = "";
+        for (int i = 0; i < CD_PAT_FAMILIES; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     cd_pattern_family_name(i));
+        cli_fail(cmd, "variant '%s' has no learned family (%s)", r->name, names);
+    }
     return r;
 }
 

@@ -209,11 +209,12 @@ static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
     return &w->king_square[(i - md->nksq) / 2][(i - md->nksq) % 2];
 }
 
-/* Start from a weights file of the same family and board (--init): its window weights, scalars
- * and king squares; the piece-square values start at 0, as the file holds them folded into the
- * windows. A file of the narrow layout can start a wide fit: the wide layout begins with the
- * narrow one's windows, and the windows it adds start at 0. A file that does not fit stops the
- * program with the reader's message. */
+/* Start from a weights file of the same board (--init): its window weights, scalars and king
+ * squares; the piece-square values start at 0, as the file holds them folded into the windows.
+ * The file is normally of the variant's family; one of another family on the same board starts
+ * a new family from a related one, and the output is the variant's. A file of the narrow layout
+ * can start a wide fit: the wide layout begins with the narrow one's windows, and the windows it
+ * adds start at 0. A file that does not fit stops the program with the reader's message. */
 static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, const char *path)
 {
     size_t len;
@@ -227,8 +228,11 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
     if (cd_pattern_read(w, img, len, err, sizeof err) != CD_OK)
         fail("%s: %s", path, err);
     const char *family = cd_pattern_family_name(cd_pattern_family(r));
-    if (strcmp(w->family, family) != 0)
+    if (strcmp(w->family, family) != 0 && (int)w->layout.geometry != (int)r->geometry)
         fail("%s holds %s weights, not %s", path, w->family, family);
+    if (strcmp(w->family, family) != 0)
+        fprintf(stderr, "train fit: starting the %s weights from %s's (%s)\n", family, w->family,
+                path);
     if (w->layout.regions > l->regions)
         fail("%s holds the wide layout (%d windows): give --wide", path, w->layout.regions);
     for (size_t i = 0; i < md->npsq; i++)

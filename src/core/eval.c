@@ -17,8 +17,9 @@
  *                 the corner pairs on other boards).
  * Antidraughts inverts material; breakthrough values advance above all.
  *
- * Variants with a learned family (pattern.h: International, Constitutional, Russian) use the
- * learned score once its weights are loaded (cd_eval_load), with the same lone-king scaling;
+ * Variants with a learned family (pattern.h: International, Constitutional, Killer, Modern,
+ * Russian) use the learned score once its weights are loaded (cd_eval_load), with the same
+ * lone-king scaling;
  * this hand-set evaluation stays selectable per engine (option "classic-eval").
  */
 #include <stdlib.h>

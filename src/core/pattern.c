@@ -12,9 +12,8 @@ static const struct {
     const char *name;
     int geometry;
 } families[CD_PAT_FAMILIES] = {
-    {"international", CD_GEOM_10X10},
-    {"constitutional", CD_GEOM_10X10},
-    {"russian", CD_GEOM_8X8},
+    {"international", CD_GEOM_10X10}, {"constitutional", CD_GEOM_10X10}, {"russian", CD_GEOM_8X8},
+    {"killer", CD_GEOM_10X10},        {"modern", CD_GEOM_10X10},
 };
 
 static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
