@@ -234,11 +234,12 @@ enum {
 };
 
 #define SEED_MAX 2147483647
+/* The families of pattern.c, for --variant's help and its error */
+#define FAMILIES    "international, constitutional, killer, modern or russian"
+#define FAMILY_HELP "a learned family: " FAMILIES
 
 static const cli_opt gen_opts[] = {
-    {CLI_TEXT_OPT(O_VARIANT, "variant", "V",
-                  "a learned family: international, constitutional or russian"),
-     .required = 1},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
     {CLI_INT_OPT(O_GAMES, "games", "N", 1, 100000000, "games to play"), .required = 1},
     {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
                  "nodes a move for each side (default 2000)")},
@@ -257,8 +258,7 @@ static const cli_opt gen_opts[] = {
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
     {0}};
 static const cli_opt fit_opts[] = {
-    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "international, constitutional or russian"),
-     .required = 1},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
     {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]", "data files written by train gen"),
      .required = 1},
     {CLI_INT_OPT(O_EPOCHS, "epochs", "E", 1, 10000, "passes over the data (default 10)")},
@@ -281,8 +281,7 @@ static const cli_opt fit_opts[] = {
     {0}};
 
 static const cli_opt label_opts[] = {
-    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "international, constitutional or russian"),
-     .required = 1},
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
     {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file written by train gen"), .required = 1},
     {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
                  "nodes searched for each position (default 20000)")},
@@ -326,13 +325,8 @@ const cli_command cd_train_command = {
 static const cd_rules *family_rules(const cli_command *cmd, const char *name)
 {
     const cd_rules *r = cli_variant(cmd, name);
-    if (cd_pattern_family(r) < 0) {
-        char names[200] = "";
-        for (int i = 0; i < CD_PAT_FAMILIES; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                     cd_pattern_family_name(i));
-        cli_fail(cmd, "variant '%s' has no learned family (%s)", r->name, names);
-    }
+    if (cd_pattern_family(r) < 0)
+        cli_fail(cmd, "variant '%s' has no learned family (" FAMILIES ")", r->name);
     return r;
 }
 

@@ -228,11 +228,12 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
     if (cd_pattern_read(w, img, len, err, sizeof err) != CD_OK)
         fail("%s: %s", path, err);
     const char *family = cd_pattern_family_name(cd_pattern_family(r));
-    if (strcmp(w->family, family) != 0 && (int)w->layout.geometry != (int)r->geometry)
-        fail("%s holds %s weights, not %s", path, w->family, family);
-    if (strcmp(w->family, family) != 0)
+    if (strcmp(w->family, family) != 0) {
+        if ((int)w->layout.geometry != (int)r->geometry)
+            fail("%s holds %s weights, not %s", path, w->family, family);
         fprintf(stderr, "train fit: starting the %s weights from %s's (%s)\n", family, w->family,
                 path);
+    }
     if (w->layout.regions > l->regions)
         fail("%s holds the wide layout (%d windows): give --wide", path, w->layout.regions);
     for (size_t i = 0; i < md->npsq; i++)

@@ -156,7 +156,7 @@ static inline uint64_t king_reach(int bit, uint64_t empty, int step)
 
 /* Empty squares where a man of `men` could take a piece standing there: the man diagonally next
  * to the square, the square beyond it (seen from the man) empty. Men take in all four directions
- * in the three families. */
+ * in every family. */
 static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step)
 {
     uint64_t x = 0;
