@@ -75,8 +75,8 @@ $(BUILD)/test_unit: tests/test_unit.c $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
 
 $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/refgen_board.c \
-  tests/ref/refgen.h tests/ref/refgen_board.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude tests/test_reference.c tests/ref/refgen.c \
+  tests/ref/refgen.h tests/ref/refgen_board.h src/core/movegen.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Iinclude -Isrc/core tests/test_reference.c tests/ref/refgen.c \
 	  tests/ref/refgen_board.c $(LIB) -o $@
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,

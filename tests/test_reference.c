@@ -16,7 +16,7 @@
  * Each position's FEN comes from cd_position_to_fen; the library's moves
  * (cd_generate + cd_move_to_hub) and the reference's moves (ref_moves) are
  * compared as sorted multisets of Hub strings. cd_count_moves must agree with
- * the list length too.
+ * the list length too, and cd_quiet_moves with whether there is a capture or no move at all.
  * Variants with a king-move limit (Frisian, Frysk!): the position's count,
  * which a FEN cannot hold (cd_position_king_run), is handed to the reference
  * (ref_moves_run); random placements get a random count (often the full 3) for
@@ -50,6 +50,7 @@
 #include <time.h>
 
 #include "condraughts.h"
+#include "movegen.h"
 #include "ref/refgen.h"
 
 #define REF_MAX                   4096
@@ -196,6 +197,10 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
         exit(2);
     }
     int nc = cd_count_moves(pos);
+    /* cd_quiet_moves: -1 exactly when there is a capture, else 0 exactly when there is no move */
+    int nq = cd_quiet_moves(pos);
+    int ref_capture = nr > 0 && strchr(ref_mv[0], 'x') != NULL;
+    int quiet_ok = ref_capture ? nq == -1 : nq >= 0 && (nq == 0) == (nr == 0);
     st->positions++;
     st->moves += nr;
     if (nr > 0 && strchr(ref_mv[0], 'x'))
@@ -223,7 +228,7 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
             differ = strcmp(base_mv[i], ref_mv[i]) != 0;
         st->rule_active += differ;
     }
-    int same = nf == nr && nc == nf;
+    int same = nf == nr && nc == nf && quiet_ok;
     for (int i = 0; same && i < nf; i++)
         same = strcmp(fast_mv[i], ref_mv[i]) == 0;
     if (same && perft_checked(pos->rules) && st->positions % PERFT_EVERY == 0) {
@@ -264,7 +269,8 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
         if (run.len[0] || run.len[1])
             printf("  king-move counts: white %d (king on %d), black %d (king on %d)\n", run.len[0],
                    run.sq[0], run.len[1], run.sq[1]);
-        printf("  library %d moves (cd_count_moves %d), reference %d moves\n", nf, nc, nr);
+        printf("  library %d moves (cd_count_moves %d, cd_quiet_moves %d), reference %d moves\n",
+               nf, nc, nq, nr);
         /* Multiset difference of the two sorted lists. */
         int i = 0, j = 0;
         printf("  only in library  :");

@@ -56,6 +56,8 @@ int cd_generate(const cd_position *pos, cd_movelist *list)
 
 int cd_count_moves(const cd_position *pos) { return instance(pos)->count(pos); }
 
+int cd_quiet_moves(const cd_position *pos) { return instance(pos)->quiet_moves(pos); }
+
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 {
     instance(pos)->play(pos, m, out);

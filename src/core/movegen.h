@@ -61,6 +61,11 @@ static inline void cd_push_quiet(cd_movelist *l, int from, int to, int flags)
     m->reserved = 0;
 }
 
+/* -1 when the side to move may have a capture; else 0 when it has no move at all and a positive
+ * number (not always the count) when it has a quiet move. Cheaper than generating: bitboards, no
+ * list (the search's quiescence stands pat on it before it needs the moves). */
+int cd_quiet_moves(const cd_position *pos);
+
 /* Make a move without updating the Zobrist key (perft and other key-free loops). */
 void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out);
 
@@ -98,6 +103,7 @@ typedef struct cd_movegen {
     uint64_t (*perft)(const cd_position *pos, int depth);
     void (*king_zone)(const cd_position *pos, uint64_t out[2]);
     void (*king_targets)(const cd_position *pos, int from, uint64_t out[2]);
+    int (*quiet_moves)(const cd_position *pos);
 } cd_movegen;
 
 extern const cd_movegen cd_movegen_g8, cd_movegen_g8_folk_thai, cd_movegen_g10,

@@ -274,6 +274,8 @@ static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move 
     return list->count;
 }
 
+static int F(count_quiet)(const cd_position *pos, int any);
+
 /* Move count without building the quiet list (bulk counting). */
 static int F(count)(const cd_position *pos)
 {
@@ -292,6 +294,14 @@ static int F(count)(const cd_position *pos)
         return F(gen_captures)(pos, &list, NULL, NULL, NULL, 1);
 #endif
     }
+    return F(count_quiet)(pos, 0);
+}
+
+/* The number of quiet moves, for a position whose side to move has no capture; with any != 0,
+ * only whether there is one (0 or a positive number, which need not be the count: the men's moves
+ * are enough when they have some, and Rule C's kings stop at the first with a move). */
+static int F(count_quiet)(const cd_position *pos, int any)
+{
     const cd_rules *r = pos->rules;
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB own = pos->side == CD_WHITE ? w : b, opp = pos->side == CD_WHITE ? b : w;
@@ -305,7 +315,7 @@ static int F(count)(const cd_position *pos)
         n = BBPOP(F(sh)(men, 0) & empty) + BBPOP(F(sh)(men, 1) & empty);
     else
         n = BBPOP(F(sh)(men, 2) & empty) + BBPOP(F(sh)(men, 3) & empty);
-    if (!kings)
+    if (!kings || (any && n))
         return n;
     int flying = (r->flags & CD_RULE_FLYING_KINGS) != 0;
     if (!F(con_active)(pos, opp, k)) {
@@ -315,7 +325,7 @@ static int F(count)(const cd_position *pos)
             n += BBPOP(flying ? F(slide)(kings, empty, d) : F(sh)(kings, d) & empty);
         return n;
     }
-    for (; kings; kings &= kings - 1)
+    for (; kings && !(any && n); kings &= kings - 1)
         n += BBPOP(F(king_quiet)(pos, kings & (~kings + 1), empty, 1));
     return n;
 }
@@ -428,6 +438,20 @@ static void F(king_targets)(const cd_position *pos, int from, uint64_t out[2])
     F(store)(F(king_quiet)(pos, o, ALLM & ~(w | b), F(con_active)(pos, opp, k)), out);
 }
 
+/* -1 when the side to move may have a capture, else 0 without a move and a positive number
+ * with one. */
+static int F(quiet_moves)(const cd_position *pos)
+{
+#if FOLK_THAI
+    if (pos->rules->flags & CD_RULE_STAVROPOL) {
+        cd_movelist list;
+        int n = F(generate_stavropol)(pos, &list, NULL, NULL, NULL);
+        return n && list.moves[0].ncaptured ? -1 : n;
+    }
+#endif
+    return F(has_captures)(pos) ? -1 : F(count_quiet)(pos, 1);
+}
+
 /* The entry points of this instance, for the dispatch in movegen.c. */
-const cd_movegen F(cd_movegen) = {F(generate), F(count),     F(play),
-                                  F(perft),    F(king_zone), F(king_targets)};
+const cd_movegen F(cd_movegen) = {F(generate),  F(count),        F(play),       F(perft),
+                                  F(king_zone), F(king_targets), F(quiet_moves)};

@@ -547,5 +547,13 @@ static void turkish_king_targets(const cd_position *pos, int from, uint64_t out[
     store(king_quiet((bb)1 << from, t.empty), out);
 }
 
-const cd_movegen cd_movegen_turkish = {turkish_generate, turkish_count,     turkish_play,
-                                       turkish_perft,    turkish_king_zone, turkish_king_targets};
+static int turkish_quiet_moves(const cd_position *pos)
+{
+    tpos t;
+    tpos_of(pos, &t);
+    return has_captures(&t) ? -1 : (int)count(&t, pos->rules);
+}
+
+const cd_movegen cd_movegen_turkish = {turkish_generate,   turkish_count,     turkish_play,
+                                       turkish_perft,      turkish_king_zone, turkish_king_targets,
+                                       turkish_quiet_moves};

@@ -108,7 +108,9 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
         int bit = cd_bit_of_internal(g, n), row = (n - 1) / g->half;
         int col = 2 * ((n - 1) % g->half) + !(row & 1);
         out->board |= 1ull << bit;
-        out->column[col] |= 1ull << bit;
+        for (int b = 0; b < 4; b++)
+            if (col >> b & 1)
+                out->colbit[b] |= 1ull << bit;
         out->square[bit] = (int8_t)(n - 1);
     }
     return 1;
@@ -180,11 +182,13 @@ static inline void king_lines(const cd_pattern_layout *l, uint64_t kings, uint64
     *exposed = e;
 }
 
+/* |sum over men of 2 * column - (width - 1)|: the columns' sum taken by their binary digits */
 static inline int skew(const cd_pattern_layout *l, uint64_t men, int width)
 {
-    int s = 0;
-    for (int c = 0; c < width; c++)
-        s += (2 * c - (width - 1)) * __builtin_popcountll(men & l->column[c]);
+    int cols = 0;
+    for (int b = 0; b < 4; b++)
+        cols += __builtin_popcountll(men & l->colbit[b]) << b;
+    int s = 2 * cols - (width - 1) * __builtin_popcountll(men);
     return s < 0 ? -s : s;
 }
 

@@ -81,7 +81,7 @@ typedef struct cd_pattern_layout {
     int squares;                   /* playable squares N (king-square weights) */
     int step;                      /* the short diagonal shift (half); the long one is step + 1 */
     uint64_t board;                /* every playable bit */
-    uint64_t column[10];           /* the playable bits of each column */
+    uint64_t colbit[4];            /* bit b: the playable bits of the columns c with c & (1 << b) */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
 } cd_pattern_layout;
 

@@ -223,6 +223,13 @@ static int is_draw(const search *s, int ply, int quiet)
     return 0;
 }
 
+/* A quiet move and a killer (always quiet) are the same move when they go from and to the same
+ * squares: cd_move_equal without the call. */
+static inline int same_quiet(const cd_move *m, const cd_move *k)
+{
+    return m->from == k->from && m->to == k->to;
+}
+
 /* Move ordering scores. */
 static void score_moves(const search *s, const cd_position *pos, const cd_movelist *list,
                         int ttmove, int ply, int *score)
@@ -236,9 +243,9 @@ static void score_moves(const search *s, const cd_position *pos, const cd_moveli
             v = 1 << 30;
         else if (m->ncaptured)
             v = (1 << 25) + m->ncaptured * 16 + ((m->flags & CD_MOVE_PROMOTES) ? 8 : 0);
-        else if (e->use_killers && cd_move_equal(m, &killers[ply][0]))
+        else if (e->use_killers && same_quiet(m, &killers[ply][0]))
             v = 1 << 24;
-        else if (e->use_killers && cd_move_equal(m, &killers[ply][1]))
+        else if (e->use_killers && same_quiet(m, &killers[ply][1]))
             v = (1 << 24) - 1;
         else
             v = (e->use_history ? s->history[pos->side][m->from & 127][m->to & 127] : 0) +
@@ -377,12 +384,27 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         }
     }
 
+    /* 4a. a quiescence node without a capture stands pat before its moves are generated: the
+     * move count alone says whether it is lost (no move) */
+    int stand = 0, standing = 0;
+    if (depth <= 0 && !probe) {
+        int quiets = cd_quiet_moves(pos);
+        if (quiets == 0)
+            return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
+        if (quiets > 0) {
+            stand = cd_engine_evaluate(e, pos);
+            if (stand >= beta || ply >= CD_MAX_PLY - 4)
+                return stand;
+            standing = 1;
+        }
+    }
+
     cd_movelist list;
     int n = cd_generate(pos, &list);
     if (n == 0)
         return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
     if (ply >= CD_MAX_PLY - 1)
-        return cd_engine_evaluate(e, pos);
+        return standing ? stand : cd_engine_evaluate(e, pos);
     int capture = list.moves[0].ncaptured > 0;
 
     /* 4. quiescence */
@@ -394,7 +416,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         depth = -1; /* the capture answering a shot: no further shots below */
     }
     if (depth <= 0 && !capture) {
-        int stand = cd_engine_evaluate(e, pos);
+        if (!standing)
+            stand = cd_engine_evaluate(e, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
         int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
