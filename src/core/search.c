@@ -310,6 +310,27 @@ static void reward(search *s, const cd_position *pos, const cd_movelist *list, i
                     hist[a][b][c] /= 2;
 }
 
+/* Selection sort, one step: the best-scored of moves i..n-1 moves to place i (the first of equals
+ * stays first), with its score and generator index. */
+static inline void pick(cd_movelist *list, int *score, int *index, int i, int n)
+{
+    int bi = i;
+    for (int j = i + 1; j < n; j++)
+        if (score[j] > score[bi])
+            bi = j;
+    if (bi != i) {
+        cd_move m = list->moves[i];
+        list->moves[i] = list->moves[bi];
+        list->moves[bi] = m;
+        int tmp = score[i];
+        score[i] = score[bi];
+        score[bi] = tmp;
+        tmp = index[i];
+        index[i] = index[bi];
+        index[bi] = tmp;
+    }
+}
+
 static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                        int quiet)
 {
@@ -461,30 +482,32 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
     int best = -INF, bestidx = -1, besti = -1, searched = 0;
     int alpha0 = alpha;
+    cd_position ahead; /* the position after move i + 1, played before move i is searched */
+    int aheadi = -1;
     for (int i = 0; i < n; i++) {
-        int bi = i;
-        for (int j = i + 1; j < n; j++)
-            if (score[j] > score[bi])
-                bi = j;
-        if (bi != i) {
-            cd_move m = list.moves[i];
-            list.moves[i] = list.moves[bi];
-            list.moves[bi] = m;
-            int tmp = score[i];
-            score[i] = score[bi];
-            score[bi] = tmp;
-            tmp = index[i];
-            index[i] = index[bi];
-            index[bi] = tmp;
-        }
+        if (i != aheadi)
+            pick(&list, score, index, i, n);
         const cd_move *m = &list.moves[i];
         if (ply == 0 && excluded(s, m))
             continue;
         if (searched >= prune_from && !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
             continue;
         cd_position next;
-        cd_play(pos, m, &next);
-        __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
+        if (i == aheadi) {
+            next = ahead;
+        } else {
+            cd_play(pos, m, &next);
+            __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
+        }
+        /* 4b. where the children probe the table, the next move's entry is fetched from memory
+         * while this move is searched (the order is the same: pick is what the next turn of the
+         * loop would do) */
+        if (depth >= 2 && i + 1 < n) {
+            pick(&list, score, index, i + 1, n);
+            cd_play(pos, &list.moves[i + 1], &ahead);
+            __builtin_prefetch(&e->tt[ahead.key & e->tt_mask]);
+            aheadi = i + 1;
+        }
         int irreversible = m->ncaptured || !(m->flags & CD_MOVE_KING);
         int q = irreversible ? 0 : quiet + 1;
         /* a forced single reply costs nothing: search it one ply deeper */
