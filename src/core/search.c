@@ -497,7 +497,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             next = ahead;
         } else {
             cd_play(pos, m, &next);
-            __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
+            if (depth >= 2) /* children of depth 1 nodes are quiescence: no probe */
+                __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
         }
         /* 4b. where the children probe the table, the next move's entry is fetched from memory
          * while this move is searched (the order is the same: pick is what the next turn of the
