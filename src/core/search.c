@@ -14,7 +14,12 @@
  *     is tried first. Not probed in quiescence (memory latency, measured).
  *  4. Quiescence: at depth 0 a position with a capture is not quiet, so the
  *     (compulsory) captures are searched on at depth 0; a quiet position
- *     returns the static evaluation (or looks for shots, step 9).
+ *     returns the static evaluation (or looks for shots, step 9). 4a: such a
+ *     node stands pat before its moves are generated (cd_quiet_moves: a
+ *     capture test and a move count on bitboards). 4b: at nodes of depth 2
+ *     or more the next move is played, and its table bucket fetched, while
+ *     the current one is searched. Neither changes a node; together about
+ *     14% more nodes a second (docs/strength.md, "Speed").
  *  5. Move ordering: table move, then killers, then the history heuristic
  *     (killers + history: +58 [+23, +94] in International).
  *  6. PVS: the first move with the full window, the rest with a null window
@@ -103,18 +108,18 @@
  *     man can take back) is searched with the captures that follow, through the shot probe of
  *     step 9. International +13 [-2, +27] over 1,000 games (SPRT(0, 10) 600 games +14 [-4, +32],
  *     undecided; 400 more on openings 301-500 +10 [-13, +33]); Constitutional +6 [-17, +30],
- *     600 games. Off (not shown). "qexch" 2, at every quiet quiescence node as Scan does: about
- *     -47 (+31 =102 -59, 192 games, stopped at LLR -2.18).
- *     Also measured and left off (600 games unless stopped): "lmrneg" 1 (one ply more LMR for a
- *     move with negative history) about -19 (+39 =164 -53, 256 games, stopped at LLR -1.61);
- *     "histexact" 1 (the best move of a node with an exact value gains history too, as
- *     Scan's does) -5 [-23, +13].
- * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
- * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
- * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
- * time, though each gained at fixed nodes, and together at 20,000 nodes
- * (150 games, equal time a move) +44 [-0, +90], pentanomial [+3, +86].
- * Threads ("threads" N): lazy SMP. N - 1 helper threads search the same root
+ *     600 games, and -8 [-38, +23] over 400 more on openings 301-500; Russian +10 [-1, +21],
+ *     800 games, and +7 [-5, +19] over 400 games at 100,000 nodes. No variant shows a loss and
+ *     the four matches together lean to a gain (about +9, weighting each by its interval), so
+ *     it is on since the ninth session. "qexch" 2, at every quiet quiescence node as Scan does:
+ * about -47 (+31 =102 -59, 192 games, stopped at LLR -2.18). Also measured and left off (600 games
+ * unless stopped): "lmrneg" 1 (one ply more LMR for a move with negative history) about -19 (+39
+ * =164 -53, 256 games, stopped at LLR -1.61); "histexact" 1 (the best move of a node with an exact
+ * value gains history too, as Scan's does) -5 [-23, +13]. Steps 3, 10, 11 together at 0.05 s a move
+ * (the referee's move time), 150 games: +35 [-7, +77] against the previous binary over Hub; steps
+ * 10, 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed time, though each
+ * gained at fixed nodes, and together at 20,000 nodes (150 games, equal time a move) +44 [-0, +90],
+ * pentanomial [+3, +86]. Threads ("threads" N): lazy SMP. N - 1 helper threads search the same root
  * with their own killers and history and share the table (odd helpers one
  * ply ahead); the main thread's result is played, helpers stop when it ends.
  * With N > 1 the hard limit keeps 5% (at most 20 ms) to join them. The bench
@@ -147,7 +152,7 @@
 #define DEFAULT_TIMEMAN   1
 #define DEFAULT_IIR       5
 #define DEFAULT_HISTMALUS 1
-#define DEFAULT_QEXCH     0
+#define DEFAULT_QEXCH     1
 
 typedef struct search {
     cd_engine *e;
