@@ -111,15 +111,18 @@
  *     600 games, and -8 [-38, +23] over 400 more on openings 301-500; Russian +10 [-1, +21],
  *     800 games, and +7 [-5, +19] over 400 games at 100,000 nodes. No variant shows a loss and
  *     the four matches together lean to a gain (about +9, weighting each by its interval), so
- *     it is on since the ninth session. "qexch" 2, at every quiet quiescence node as Scan does:
- * about -47 (+31 =102 -59, 192 games, stopped at LLR -2.18). Also measured and left off (600 games
- * unless stopped): "lmrneg" 1 (one ply more LMR for a move with negative history) about -19 (+39
- * =164 -53, 256 games, stopped at LLR -1.61); "histexact" 1 (the best move of a node with an exact
- * value gains history too, as Scan's does) -5 [-23, +13]. Steps 3, 10, 11 together at 0.05 s a move
- * (the referee's move time), 150 games: +35 [-7, +77] against the previous binary over Hub; steps
- * 10, 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed time, though each
- * gained at fixed nodes, and together at 20,000 nodes (150 games, equal time a move) +44 [-0, +90],
- * pentanomial [+3, +86]. Threads ("threads" N): lazy SMP. N - 1 helper threads search the same root
+ *     it is on since the ninth session. "qexch" 2, at every quiet quiescence node as Scan
+ *     does: about -47 (+31 =102 -59, 192 games, stopped at LLR -2.18).
+ *     Also measured and left off (600 games unless stopped): "lmrneg" 1 (one ply more LMR for a
+ *     move with negative history) about -19 (+39 =164 -53, 256 games, stopped at LLR -1.61);
+ *     "histexact" 1 (the best move of a node with an exact value gains history too, as
+ *     Scan's does) -5 [-23, +13].
+ * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
+ * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
+ * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
+ * time, though each gained at fixed nodes, and together at 20,000 nodes
+ * (150 games, equal time a move) +44 [-0, +90], pentanomial [+3, +86].
+ * Threads ("threads" N): lazy SMP. N - 1 helper threads search the same root
  * with their own killers and history and share the table (odd helpers one
  * ply ahead); the main thread's result is played, helpers stop when it ends.
  * With N > 1 the hard limit keeps 5% (at most 20 ms) to join them. The bench
@@ -315,6 +318,12 @@ static void reward(search *s, const cd_position *pos, const cd_movelist *list, i
                     hist[a][b][c] /= 2;
 }
 
+/* The value of a position whose side to move has no move: lost, or won in antidraughts. */
+static inline int no_move(const cd_rules *r, int ply)
+{
+    return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
+}
+
 /* Selection sort, one step: the best-scored of moves i..n-1 moves to place i (the first of equals
  * stays first), with its score and generator index. */
 static inline void pick(cd_movelist *list, int *score, int *index, int i, int n)
@@ -416,7 +425,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (depth <= 0 && !probe) {
         int quiets = cd_quiet_moves(pos);
         if (quiets == 0)
-            return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
+            return no_move(r, ply);
         if (quiets > 0) {
             stand = cd_engine_evaluate(e, pos);
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
@@ -428,7 +437,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     cd_movelist list;
     int n = cd_generate(pos, &list);
     if (n == 0)
-        return r->goal == CD_GOAL_LOSING ? CD_SCORE_WIN - ply : -CD_SCORE_WIN + ply;
+        return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
         return standing ? stand : cd_engine_evaluate(e, pos);
     int capture = list.moves[0].ncaptured > 0;
