@@ -83,6 +83,17 @@ has "$out" "game 1: condraughts" egtb
 has "$out" "2-0 (adjudication: tablebase, White wins in 15 plies, 0 plies)" egtb
 has "$out" "2-0 (adjudication: tablebase, White wins in 3 plies, 0 plies)" egtb
 has "$out" "tablebase 4" egtb
+# the built-in engine probing the tables in its search (self:egtb=DIR): at depth 1, 2 men against
+# 1 is a won table position; with the tables the side that loses sees it (resigns at once), and
+# the side that wins converts it; without them both games end drawn by the move-count rule
+printf 'W:W31,32:B5\n' > "$tmp/op1.txt"
+out=$("$bin" match --depth 1 --openings "$tmp/op1.txt" --engine1 "self:depth=1,egtb=$tmp/tb" \
+    --resign-score 5000 --resign-moves 1 2>&1)
+has "$out" "depth=1,egtb=$tmp/tb (Black) resigns, score <= -5000 for 1 moves (score -29986), 2 plies" self-egtb
+has "$out" "resign 2" self-egtb
+out=$("$bin" match --depth 1 --openings "$tmp/op1.txt" --engine1 "self:depth=1" \
+    --resign-score 5000 --resign-moves 1 2>&1)
+has "$out" "rules 2, tablebase 0, resign 0" self-no-egtb
 
 # Hub 1 (Scan 2.0's dialect) found from the handshake
 out=$("$bin" match --depth 2 --games 2 --max-plies 12 --engine2 "$fake hub1 $bin" 2>&1)
@@ -122,6 +133,7 @@ expect_error "--inc needs --clock" --inc 1
 expect_error "--engine2-protocol: 'hub3' is not auto, hub2 or hub1" --engine2-protocol hub3
 expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
+expect_error "egtb folder '$tmp/none' in 'self:egtb=$tmp/none' is not a folder" --engine1 "self:egtb=$tmp/none"
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
 
 # DXP sends the clock in minutes: a --time that is not whole minutes is refused (both sides would

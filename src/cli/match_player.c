@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,6 +145,21 @@ static int start_self(match_player *p, char *err, size_t errlen)
                 p->depth = (int)v;
             else
                 p->nodes = (uint64_t)v;
+            continue;
+        }
+        if (!strcmp(tok, "egtb")) {
+            struct stat st;
+            if (stat(eq + 1, &st) || !S_ISDIR(st.st_mode)) {
+                set_err(err, errlen, "egtb folder '%s' in '%s' is not a folder", eq + 1, p->spec);
+                return -1;
+            }
+            cd_egtb_close(p->tb);
+            if (!(p->tb = cd_egtb_open(p->rules, eq + 1))) {
+                set_err(err, errlen, "variant %s cannot have endgame tables ('%s')",
+                        p->rules->name, p->spec);
+                return -1;
+            }
+            cd_engine_set_egtb(p->engine, p->tb);
             continue;
         }
         if (cd_engine_set_option(p->engine, tok, atoi(eq + 1)) != CD_OK) {
@@ -286,6 +302,8 @@ void mp_stop(match_player *p)
         cd_engine_free(p->engine);
         p->engine = NULL;
     }
+    cd_egtb_close(p->tb);
+    p->tb = NULL;
     if (p->pid > 0) {
         send_line(p, "quit");
         close_pipes(p);

@@ -6,8 +6,9 @@
  *
  * Protocols:
  *   self   the built-in engine ("self" or "self:option=value,...": the options of
- *          cd_engine_set_option, and depth=N / nodes=N, this player's own search limit in place
- *          of the match's depth or nodes, e.g. a weaker opponent "self:depth=2")
+ *          cd_engine_set_option; depth=N / nodes=N, this player's own search limit in place
+ *          of the match's depth or nodes, e.g. a weaker opponent "self:depth=2"; egtb=DIR,
+ *          the endgame tables its search probes, a folder that exists, without commas)
  *   hub2   Hub protocol version 2 (Scan 3.x, `condraughts hub`): pos pos=P moves="..",
  *          level move-time=S | time=S inc=S | depth=N | nodes=N, go think, done move=M;
  *          info ... score=X.XX (men)
@@ -37,6 +38,7 @@ typedef struct match_player {
     size_t hash;           /* MiB for the built-in engine (0: default) */
     char name[128];
     cd_engine *engine; /* MP_SELF */
+    cd_egtb *tb;       /* MP_SELF: the endgame tables it probes ("egtb=DIR"), or NULL */
     int depth;         /* MP_SELF: its own limits from the spec (0: the match's) */
     uint64_t nodes;
     pid_t pid;    /* Hub engines: the process group leader */
