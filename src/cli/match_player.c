@@ -155,8 +155,8 @@ static int start_self(match_player *p, char *err, size_t errlen)
             }
             cd_egtb_close(p->tb);
             if (!(p->tb = cd_egtb_open(p->rules, eq + 1))) {
-                set_err(err, errlen, "variant %s cannot have endgame tables ('%s')",
-                        p->rules->name, p->spec);
+                set_err(err, errlen, "variant %s cannot have endgame tables ('%s')", p->rules->name,
+                        p->spec);
                 return -1;
             }
             cd_engine_set_egtb(p->engine, p->tb);
