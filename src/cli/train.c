@@ -231,6 +231,7 @@ enum {
     O_LIMIT,
     O_DEPTH,
     O_DEEP_LAMBDA,
+    O_K,
 };
 
 #define SEED_MAX 2147483647
@@ -268,6 +269,10 @@ static const cli_opt fit_opts[] = {
                   "share of the search score in the target (default 0.4)")},
     {CLI_REAL_OPT(O_DEEP_LAMBDA, "deep-lambda", "L", 0, 1,
                   "the same for the positions train label scored (default: --lambda)")},
+    {CLI_REAL_OPT(O_K, "k", "K", 1, 100000,
+                  "the score scale: a score s predicts sigmoid(s / K) (default: the K that fits "
+                  "the hand-set evaluation to the results); with --init, the K that made those "
+                  "weights keeps the scale the search's margins assume")},
     {CLI_REAL_OPT(O_L2, "l2", "X", 0, 1, "L2 regularisation (default 0)")},
     {CLI_REAL_OPT(O_VALID, "valid", "F", 0, 0.5,
                   "the last share F of the games held out (default 0.05)")},
@@ -373,6 +378,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_LR: o->lr = v->x; break;
     case O_LAMBDA: o->lambda = v->x; break;
     case O_DEEP_LAMBDA: o->deep_lambda = v->x; break;
+    case O_K: o->k = v->x; break;
     case O_L2: o->l2 = v->x; break;
     case O_VALID: o->valid = v->x; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;

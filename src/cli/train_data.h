@@ -75,6 +75,7 @@ typedef struct fit_options {
     int wide; /* the wide layout (pattern.h) */
     double lr, lambda, l2, valid;
     double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
+    double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */
     uint64_t seed;
 } fit_options;
 

@@ -294,7 +294,7 @@ int train_fit(const fit_options *o)
     sample *tr = malloc(ntrain * sizeof *tr + 1), *va = malloc(nvalid * sizeof *va + 1);
     if (!tr || !va)
         fail("out of memory for %zu samples", ntrain + nvalid);
-    /* K first (from the results alone), then the samples with their targets */
+    /* K first (given, or fitted to the results alone), then the samples with their targets */
     size_t a = 0, b = 0;
     for (size_t i = 0; i < nrec; i++)
         for (int flip = 0; flip < 2; flip++) {
@@ -305,7 +305,7 @@ int train_fit(const fit_options *o)
         }
     ntrain = a;
     nvalid = b;
-    double k = fit_k(tr, ntrain);
+    double k = o->k > 0 ? o->k : fit_k(tr, ntrain);
     double deep_lambda = o->deep_lambda < 0 ? lambda : o->deep_lambda;
     if (lambda > 0 || deep_lambda > 0) {
         a = b = 0;
@@ -320,8 +320,8 @@ int train_fit(const fit_options *o)
     }
     free(rec);
     printf("fit %s: %zu training and %zu held-out samples (positions and their colour-reversed "
-           "twins), %u games; K = %.1f\n",
-           r->name, ntrain, nvalid, game_base, k);
+           "twins), %u games; K = %.1f%s\n",
+           r->name, ntrain, nvalid, game_base, k, o->k > 0 ? " (--k)" : "");
     if (ndeep)
         printf("%zu positions scored again by train label, lambda %.2f\n", ndeep, deep_lambda);
     printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
