@@ -55,6 +55,11 @@ cmp -s "$tmp/r2.cdw" "$tmp/russian.cdw" && ok || bad "fit --init --lr 1e-6 chang
 "$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/r2.cdw" --epochs 1 \
     --out "$tmp/r3.cdw" > /dev/null 2>&1
 cmp -s "$tmp/r3.cdw" "$tmp/russian.cdw" && bad "fit --init --lr 1 left the weights as they were" || ok
+# --k: the score scale given (reported) instead of fitted; another K, other targets, other weights
+out=$("$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russian.cdw" --epochs 1 \
+    --k 5000 --out "$tmp/r4.cdw" 2>&1)
+printf '%s\n' "$out" | grep -q "games; K = 5000.0 (--k)\$" && ok || bad "fit --k 5000: $out"
+cmp -s "$tmp/r4.cdw" "$tmp/r3.cdw" && bad "fit --k 5000 wrote the weights of the fitted K" || ok
 expect_error "international.cdw holds international weights, not russian" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/international.cdw" --out "$tmp/x.cdw"
 # another family on the same board starts a new family: Killer from the Constitutional file
