@@ -112,6 +112,10 @@ has "$out" "sprt: H0 accepted (Elo <= 0) after 16 games" sprt-h0
 has "$out" "[-2.20, 2.20]" sprt-bounds
 out=$("$bin" match --depth 1 --engine1 self:depth=4 --openings auto:2 --sprt 0,50 --concurrency 2 --quiet 2>&1)
 has "$out" "sprt: H1 accepted (Elo >= 50)" sprt-concurrency
+# the decision stands once made: games still being played then are counted (a 9th pair can change
+# the LLR) but the report keeps the decision with the LLR it was made at (the 8 pairs above)
+has "$out" "35.13" sprt-concurrency
+hasnt "$out" "no decision" sprt-concurrency
 
 # two games at a time play the same games as one at a time
 one=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 --quiet 2>&1 | head -n 1)

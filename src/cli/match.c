@@ -24,6 +24,8 @@
  *
  * --sprt elo0,elo1[,alpha,beta] stops as soon as the sequential test on the pentanomial counts of
  * the finished game pairs accepts H0 or H1 (stats_sprt_penta in stats.c), from the 8th pair on.
+ * Games already started then (--concurrency) are played out and counted in the score, and the
+ * decision stands: it is reported with the games and the LLR at which it was made.
  * --concurrency N plays N games at once, one thread and one pair of players each.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -189,6 +191,11 @@ typedef struct shared {
     long penta[5], pairs;
     long ends[END_KINDS];
     stats_sprt sprt;
+    /* the SPRT's decision, kept once made: the games already started when it was made are
+     * played out and counted, but do not undo it */
+    int verdict;
+    double verdict_llr;
+    long verdict_games;
     double used_sum[2], used_max[2]; /* per engine: seconds per move, referee's clock */
     long moves[2];
 } shared;
@@ -423,8 +430,12 @@ static void record(shared *sh, int gi, cd_game *g, int e1_side, const game_end *
                 print_sprt_line(sh);
             if (sh->pairs < MATCH_SPRT_MIN_PAIRS)
                 sh->sprt.verdict = 0;
-            if (sh->sprt.verdict)
+            if (sh->sprt.verdict && !sh->verdict) {
+                sh->verdict = sh->sprt.verdict;
+                sh->verdict_llr = sh->sprt.llr;
+                sh->verdict_games = sh->played;
                 sh->stop = 1;
+            }
         }
     }
     fflush(stdout);
@@ -537,11 +548,17 @@ int cd_match_main(const match_options *o)
         printf(" %s %ld%s", end_names[k], sh.ends[k], k + 1 < END_KINDS ? "," : "\n");
     if (o->sprt) {
         print_sprt_line(&sh);
-        if (sh.sprt.verdict > 0)
-            printf("sprt: H1 accepted (Elo >= %g) after %ld games\n", o->elo1, sh.played);
-        else if (sh.sprt.verdict < 0)
-            printf("sprt: H0 accepted (Elo <= %g) after %ld games\n", o->elo0, sh.played);
-        else
+        if (sh.verdict) {
+            if (sh.verdict > 0)
+                printf("sprt: H1 accepted (Elo >= %g) after %ld games", o->elo1, sh.verdict_games);
+            else
+                printf("sprt: H0 accepted (Elo <= %g) after %ld games", o->elo0, sh.verdict_games);
+            long more = sh.played - sh.verdict_games;
+            if (more > 0)
+                printf(" (LLR %.2f then; %ld game%s already started played out)", sh.verdict_llr,
+                       more, more > 1 ? "s" : "");
+            printf("\n");
+        } else
             printf("sprt: no decision after %ld games\n", sh.played);
     }
     if (sh.pdn)
