@@ -538,14 +538,27 @@ table *egtb_get_table(cd_egtb *tb, cd_egtb_material m)
     mtx_lock(&tb->lock);
     t = *sp;
     if (!t) {
+        /* whether the file exists is asked first: a search probes every material it meets up to
+         * CD_EGTB_MAX_PIECES, and the layout of one with many men takes long to set up */
+        char path[1200];
+        table_path(tb, m, path, sizeof path);
+        FILE *f = fopen(path, "rb");
         t = calloc(1, sizeof *t);
-        if (!t || egtb_layout_init(&t->L, m, tb->nsq, tb->half) != 0) {
-            if (t)
-                free(t);
+        if (t && !f) {
+            t->L.m = m;
+            if (tb->err[0] == '\0')
+                set_err(tb->err, sizeof tb->err, "%s: no such table", path);
+            atomic_store_explicit(&t->state, -1, memory_order_release);
+        } else if (!t || egtb_layout_init(&t->L, m, tb->nsq, tb->half) != 0) {
+            if (f)
+                fclose(f);
+            free(t);
             mtx_unlock(&tb->lock);
             snprintf(tb->err, sizeof tb->err, "out of memory");
             return NULL;
         }
+        if (f)
+            fclose(f);
         *sp = t;
     }
     if (atomic_load_explicit(&t->state, memory_order_relaxed) == 0) {
