@@ -449,7 +449,9 @@ int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
     return 0;
 }
 
-/* Read a table file into t (layout already set). 0 ok, -1 missing, -2 bad (message in err). */
+/* Read a table file into t (t->L.m set; the layout is set up here once the file is found: a
+ * search probes every material it meets up to CD_EGTB_MAX_PIECES, and the layout of one with
+ * many men takes long to set up). 0 ok, -1 missing, -2 bad (message in err). */
 static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
 {
     char path[1200];
@@ -458,6 +460,11 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
     if (!f) {
         set_err(err, errlen, "%s: no such table", path);
         return -1;
+    }
+    if (!t->L.off && egtb_layout_init(&t->L, t->L.m, tb->nsq, tb->half) != 0) {
+        fclose(f);
+        set_err(err, errlen, "%s: out of memory", path);
+        return -2;
     }
     unsigned char h[HDR_SIZE + 8];
     int rc = -2;
@@ -538,27 +545,13 @@ table *egtb_get_table(cd_egtb *tb, cd_egtb_material m)
     mtx_lock(&tb->lock);
     t = *sp;
     if (!t) {
-        /* whether the file exists is asked first: a search probes every material it meets up to
-         * CD_EGTB_MAX_PIECES, and the layout of one with many men takes long to set up */
-        char path[1200];
-        table_path(tb, m, path, sizeof path);
-        FILE *f = fopen(path, "rb");
         t = calloc(1, sizeof *t);
-        if (t && !f) {
-            t->L.m = m;
-            if (tb->err[0] == '\0')
-                set_err(tb->err, sizeof tb->err, "%s: no such table", path);
-            atomic_store_explicit(&t->state, -1, memory_order_release);
-        } else if (!t || egtb_layout_init(&t->L, m, tb->nsq, tb->half) != 0) {
-            if (f)
-                fclose(f);
-            free(t);
+        if (!t) {
             mtx_unlock(&tb->lock);
             snprintf(tb->err, sizeof tb->err, "out of memory");
             return NULL;
         }
-        if (f)
-            fclose(f);
+        t->L.m = m; /* the layout is set up by table_read, once the file is found */
         *sp = t;
     }
     if (atomic_load_explicit(&t->state, memory_order_relaxed) == 0) {
