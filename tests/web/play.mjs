@@ -25,7 +25,20 @@ const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
 const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const TIMEOUT = 15000;
 
-let passed = 0, failed = 0, server = null, browser = null;
+let passed = 0, failed = 0, server = null, browser = null, serverOut = '';
+// Requests a page sent and has no answer to (name -> Map of request -> [text, start ms]), and the
+// server's output: printed with the first failure, so that a stall says where it was.
+const pending = new Map();
+let diagnosed = false;
+function diagnose() {
+  if (diagnosed) return;
+  diagnosed = true;
+  const now = Date.now();
+  for (const [name, reqs] of pending) {
+    for (const [text, t0] of reqs.values()) log(`     ${name}: no answer yet to ${text} after ${now - t0} ms`);
+  }
+  log('     server output (last 2000 bytes): ' + JSON.stringify(serverOut.slice(-2000)));
+}
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-play-web-'));
 const latencies = [];
 const log = (s) => process.stdout.write(s + '\n');
@@ -37,6 +50,7 @@ async function step(name, fn) {
     const lines = (e && e.message || String(e)).split('\n');
     const waited = lines.find((l) => /waiting for/.test(l));
     log(`FAIL ${name}: ${lines[0]}${waited ? ' (' + waited.trim() + ')' : ''}`);
+    diagnose();
   }
 }
 
@@ -48,6 +62,7 @@ function startServer() {
     const timer = setTimeout(() => reject(new Error('no port: ' + out)), 15000);
     const onData = (d) => {
       out += d.toString();
+      serverOut = (serverOut + d.toString()).slice(-8000);
       const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
       if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}/`); }
     };
@@ -102,16 +117,21 @@ async function main() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const errors = [], dialogs = [];
-  const page = async (w, h) => {
+  const page = async (name, w, h) => {
     const ctx = await browser.newContext({ viewport: { width: w || 1100, height: h || 860 } });
     ctx.setDefaultTimeout(TIMEOUT);
     const p = await ctx.newPage();
+    const reqs = new Map();
+    pending.set(name, reqs);
+    p.on('request', (r) => { if (r.resourceType() !== 'eventsource') reqs.set(r, [`${r.method()} ${r.url()}`, Date.now()]); });
+    p.on('requestfinished', (r) => reqs.delete(r));
+    p.on('requestfailed', (r) => reqs.delete(r));
     p.on('pageerror', (e) => errors.push(e.message));
     p.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
     return p;
   };
   const chatOf = (p) => p.$$eval('#chat-list li', (lis) => lis.map((li) => li.textContent));
-  const ann = await page(), bob = await page(), eve = await page(390, 844);
+  const ann = await page('Ann'), bob = await page('Bob'), eve = await page('Eve', 390, 844);
   let id = null;
 
   await step('lobby: Ann registers an account, changes its password; creates a 5+3 international game as White', async () => {
