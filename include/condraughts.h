@@ -133,17 +133,17 @@ typedef enum cd_goal {
 #define CD_RULE_MIRRORED        0x2000u /* bottom-left corner is not a playing square */
 #define CD_RULE_ORTHOGONAL      0x4000u /* captures also along ranks and files (10x10 only) */
 /* Hoogland (docs/variants.md): kings also capture enemy kings along ranks and files (10x10). */
-#define CD_RULE_HOOGLAND        0x8000u
-#define CD_HOOG_KINGS_ONLY      0x10000u /* switch: only while only kings are on the board */
-#define CD_HOOG_FIRST_JUMP      0x20000u /* switch: an orthogonal jump only as the first jump */
+#define CD_RULE_HOOGLAND   0x8000u
+#define CD_HOOG_KINGS_ONLY 0x10000u /* switch: only while only kings are on the board */
+#define CD_HOOG_FIRST_JUMP 0x20000u /* switch: an orthogonal jump only as the first jump */
 /* Folk rules of the Russian row (docs/variants.md). */
-#define CD_RULE_NORTHERN        0x40000u  /* a captured king becomes a man instead of leaving */
-#define CD_RULE_SAMOYED         0x80000u  /* pieces of either colour are captured */
-#define CD_RULE_STAVROPOL       0x100000u /* a player may move the opponent's pieces too */
-#define CD_RULE_TWO_MOVE        0x200000u /* each turn is two moves by the same player */
-#define CD_RULE_DIAGONAL_START  0x400000u /* men start in the double corners (2, 4, 6) */
+#define CD_RULE_NORTHERN       0x40000u  /* a captured king becomes a man instead of leaving */
+#define CD_RULE_SAMOYED        0x80000u  /* pieces of either colour are captured */
+#define CD_RULE_STAVROPOL      0x100000u /* a player may move the opponent's pieces too */
+#define CD_RULE_TWO_MOVE       0x200000u /* each turn is two moves by the same player */
+#define CD_RULE_DIAGONAL_START 0x400000u /* men start in the double corners (2, 4, 6) */
 /* Thai (8x8 only): a jumped piece leaves the board at once (it blocks nothing afterwards). */
-#define CD_RULE_REMOVE_AT_ONCE  0x800000u
+#define CD_RULE_REMOVE_AT_ONCE 0x800000u
 
 /* Draw-rule flags (cd_rules.draw). All are "on" when set. */
 #define CD_DRAW_REPETITION   0x0001u /* n-fold repetition (cd_rules.repetitions) */
@@ -697,7 +697,8 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
 /* The last error met (missing or bad table file), or "" . */
 const char *cd_egtb_error(const cd_egtb *tb);
-/* Number of pieces of the largest table found on disk or built (0 if none). */
+/* Number of pieces of the largest table read or built so far (0 if none): tables are read on
+ * first probe, so a fresh handle says 0 whatever the folder holds. */
 int cd_egtb_pieces(const cd_egtb *tb);
 
 /* The value of pos (CD_EGTB_WIN/DRAW/LOSS for the side to move) and, for a

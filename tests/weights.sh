@@ -175,4 +175,49 @@ out=$("$bin" train fit --variant international --data "$tmp/l1.dat" --epochs 1 -
 [ "$out" = "$ndeep positions scored again by train label, lambda 1.00" ] && ok ||
     bad "train fit on labelled data: '$out'"
 
+# train gen --egtb: a position the tables know is labelled with their result (White's view: 2 won,
+# 1 drawn, 0 lost), checked here against egtb probe for the records of 4 pieces or fewer (decoded
+# from the bitboards: Russian square n is bit n-1 + (n-1)/8); the file is the same for any
+# --threads; a folder without tables is refused
+"$bin" egtb build --variant russian --pieces 4 --dir "$tmp/tb" --threads 2 > /dev/null 2>&1
+out=$("$bin" train gen --variant russian --games 30 --nodes 300 --seed 5 --egtb "$tmp/tb" \
+    --out "$tmp/e1.dat" 2> /dev/null)
+case $out in *"games ended by the endgame tables"*) ok ;; *) bad "train gen --egtb: '$out'" ;; esac
+ended=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) games ended by the endgame tables.*/\1/p')
+[ "${ended:-0}" -ge 10 ] && ok || bad "train gen --egtb: only '$ended' of 30 games reached the tables"
+"$bin" train gen --variant russian --games 30 --nodes 300 --seed 5 --egtb "$tmp/tb" --threads 2 \
+    --out "$tmp/e2.dat" > /dev/null 2>&1
+cmp -s "$tmp/e1.dat" "$tmp/e2.dat" && ok || bad "train gen --egtb differs with --threads 2"
+od -An -v -tu8 -w40 -j 32 "$tmp/e1.dat" > "$tmp/e1.u8"
+od -An -v -tu1 -w40 -j 32 "$tmp/e1.dat" | awk '{ print $33, $34 }' | paste -d' ' "$tmp/e1.u8" - |
+    awk 'function sq(bb, k, n, s, bit) {
+             s = ""
+             for (n = 1; n <= 32; n++) {
+                 bit = n - 1 + int((n - 1) / 8)
+                 if (int(bb / 2 ^ bit) % 2)
+                     s = s "," (int(k / 2 ^ bit) % 2 ? "K" : "") n
+             }
+             return substr(s, 2)
+         }
+         { w = sq($1, $3); b = sq($2, $3)
+           if (split(w "," b, x, ",") <= 4) print ($6 == 0 ? "W" : "B") ":W" w ":B" b, $7 }' |
+    awk 'NR % 3 == 1' | head -40 > "$tmp/known"
+checked=0
+while read -r fen result; do
+    v=$("$bin" egtb probe --variant russian --dir "$tmp/tb" --fen "$fen" | cut -d' ' -f1)
+    case ${fen%%:*}:$v in
+    W:win | B:loss) want=2 ;;
+    W:loss | B:win) want=0 ;;
+    *:draw) want=1 ;;
+    *) want="no value ($v)" ;;
+    esac
+    [ "$result" = "$want" ] && checked=$((checked + 1)) ||
+        bad "train gen --egtb: record $fen labelled $result, the tables say $v"
+done < "$tmp/known"
+[ $checked -ge 10 ] && ok || bad "train gen --egtb: $checked table positions checked"
+mkdir "$tmp/notables"
+expect_error "no endgame tables of russian there" \
+    train gen --variant russian --games 2 --egtb "$tmp/notables" --out "$tmp/x.dat"
+expect_error "not a folder" train gen --variant russian --games 2 --egtb "$tmp/none" --out "$tmp/x.dat"
+
 summary weights

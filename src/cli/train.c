@@ -7,7 +7,10 @@
  *              uniformly random legal moves from the start, redrawn until a depth-4 search scores
  *              it within --balance of equal; then each side searches --nodes nodes a move with a
  *              cleared table, which is deterministic. Games are written in order, so the file is
- *              the same for any --threads.
+ *              the same for any --threads. With --egtb the engines search with the endgame tables,
+ *              a position the tables know takes their result and the positions before it the
+ *              result of the first such position (the labels no longer depend on whether 1,500
+ *              nodes find the win of a won ending); the game is still played out.
  *   train label  scores a sample of a data file's positions again by a deeper search and writes
  *              the file again with those scores flagged (train_label.c), for a fit whose
  *              search-score target is better than the games' (train fit --deep-lambda).
@@ -47,6 +50,7 @@ typedef struct gen_config {
     long games, nodes, max_plies, lo, hi, balance;
     uint64_t seed;
     int classic;
+    cd_egtb *tb; /* the endgame tables (--egtb), or NULL */
 } gen_config;
 
 typedef struct game_out {
@@ -58,7 +62,7 @@ typedef struct gen_shared {
     const gen_config *c;
     game_out *out;
     atomic_int *finished; /* [game] 1 once out[game] is complete */
-    atomic_long next, done, positions;
+    atomic_long next, done, positions, adjudicated;
 } gen_shared;
 
 /* A randomised opening for game j: plies uniformly random legal moves, kept when a depth-4
@@ -94,7 +98,10 @@ static cd_game *opening(const gen_config *c, cd_engine *e, uint64_t *rng)
     }
 }
 
-static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
+#define UNDECIDED 255 /* a record's result until the game's is known */
+
+/* Game j played out into out; 1 when the tables decided its result. */
+static int play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
 {
     uint64_t rng = c->seed * 0x100000001b3ull + (uint64_t)j;
     cd_game *g = opening(c, e, &rng);
@@ -106,7 +113,7 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
         fail("out of memory");
     cd_limits l = {0};
     l.nodes = (uint64_t)c->nodes;
-    int result = 1;
+    int result = 1, first_known = -1; /* the result of the first position the tables know */
     for (;;) {
         cd_status st = cd_game_status(g, NULL);
         if (st != CD_ONGOING) {
@@ -116,6 +123,13 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
         if (cd_game_ply(g) >= c->max_plies)
             break;
         const cd_position *p = cd_game_position(g);
+        int dist, v = c->tb ? cd_egtb_probe(c->tb, p, &dist) : CD_EGTB_UNKNOWN, known = -1;
+        if (v != CD_EGTB_UNKNOWN) {
+            int white_wins = (v == CD_EGTB_WIN) == (p->side == CD_WHITE);
+            known = v == CD_EGTB_DRAW ? 1 : white_wins ? 2 : 0;
+            if (first_known < 0)
+                first_known = known;
+        }
         cd_search_result res;
         if (cd_search(e, g, &l, NULL, NULL, &res) != CD_OK || !res.has_move)
             break;
@@ -137,14 +151,18 @@ static void play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
                           white_score(p->side, res.score),
                           (uint16_t)cd_game_ply(g),
                           (uint8_t)p->side,
-                          0,
+                          (uint8_t)(known < 0 ? UNDECIDED : known),
                           0};
         }
         cd_game_play(g, &res.best);
     }
+    if (first_known >= 0)
+        result = first_known;
     for (int i = 0; i < out->n; i++)
-        out->rec[i].result = (uint8_t)result;
+        if (out->rec[i].result == UNDECIDED)
+            out->rec[i].result = (uint8_t)result;
     cd_game_free(g);
+    return first_known >= 0;
 }
 
 static int gen_worker(void *arg)
@@ -155,11 +173,13 @@ static int gen_worker(void *arg)
         fail("out of memory (engine)");
     if (s->c->classic)
         cd_engine_set_option(e, "classic-eval", 1);
+    cd_engine_set_egtb(e, s->c->tb);
     for (;;) {
         long j = atomic_fetch_add(&s->next, 1);
         if (j >= s->c->games)
             break;
-        play_game(s->c, e, j, &s->out[j]);
+        if (play_game(s->c, e, j, &s->out[j]))
+            atomic_fetch_add(&s->adjudicated, 1);
         atomic_store(&s->finished[j], 1);
         atomic_fetch_add(&s->positions, s->out[j].n);
         atomic_fetch_add(&s->done, 1);
@@ -232,6 +252,7 @@ enum {
     O_DEPTH,
     O_DEEP_LAMBDA,
     O_K,
+    O_EGTB,
 };
 
 #define SEED_MAX 2147483647
@@ -256,6 +277,9 @@ static const cli_opt gen_opts[] = {
                  "games played at once; the file is the same for any T (default 1)")},
     {CLI_FLAG_OPT(O_CLASSIC, "classic",
                   "the games played with the hand-set evaluation (default: the learned one)")},
+    {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR",
+                  "endgame tables: the engines search with them and a game ends with their result "
+                  "at the first position they know (default: none)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
     {0}};
 static const cli_opt fit_opts[] = {
@@ -338,7 +362,7 @@ static const cd_rules *family_rules(const cli_command *cmd, const char *name)
 /* train gen's command line: the games' configuration, the file, the threads. */
 typedef struct gen_options {
     gen_config c;
-    const char *out;
+    const char *out, *egtb;
     long threads;
 } gen_options;
 
@@ -354,6 +378,7 @@ static void gen_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_BALANCE: o->c.balance = (long)v->n; break;
     case O_THREADS: o->threads = (long)v->n; break;
     case O_CLASSIC: o->c.classic = 1; break;
+    case O_EGTB: o->egtb = v->text; break;
     case O_OUT: o->out = v->text; break;
     case O_RANDOM_PLIES:
         if (sscanf(v->text, "%ld-%ld", &o->c.lo, &o->c.hi) != 2 || o->c.lo < 0 ||
@@ -414,6 +439,19 @@ static int cmd_gen(int argc, char **argv)
     if (!o.c.classic)
         cli_load_weights();
     gen_config c = o.c;
+    if (o.egtb) {
+        cli_egtb_check(&gen_cmd, o.egtb);
+        if (!(c.tb = cd_egtb_open(c.rules, o.egtb)))
+            cli_fail(&gen_cmd, "variant %s cannot have endgame tables", c.rules->name);
+        cd_egtb_stats st; /* the table of a king against a king: the folder holds tables */
+        char err[256];
+        if (cd_egtb_stats_of(c.tb, (cd_egtb_material){1, 0, 1, 0}, CD_WHITE, &st, err,
+                             sizeof err) != CD_OK)
+            cli_fail(&gen_cmd,
+                     "--egtb %s: no endgame tables of %s there (%s; make them with: "
+                     "condraughts egtb build --variant %s --dir %s)",
+                     o.egtb, c.rules->name, err, c.rules->name, o.egtb);
+    }
     const char *out = o.out;
     long threads = o.threads;
     if (c.lo < 0) {
@@ -423,6 +461,7 @@ static int cmd_gen(int argc, char **argv)
     gen_shared s = {&c,
                     calloc((size_t)c.games, sizeof(game_out)),
                     calloc((size_t)c.games, sizeof(atomic_int)),
+                    0,
                     0,
                     0,
                     0};
@@ -461,6 +500,10 @@ static int cmd_gen(int argc, char **argv)
     printf("wrote %s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, %.0f s\n",
            out, c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
            cli_now() - t0);
+    if (c.tb)
+        printf("%ld games ended by the endgame tables (up to %d pieces met)\n",
+               atomic_load(&s.adjudicated), cd_egtb_pieces(c.tb));
+    cd_egtb_close(c.tb);
     free(s.out);
     free(s.finished);
     free(t);
