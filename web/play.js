@@ -24,8 +24,14 @@
   const api = window.cdApi; /* api.js */
 
   function showError(msg) { $('error-text').textContent = msg; $('error').hidden = false; }
+  /* A player's action: the last message goes, a failure shows its own. */
   async function guarded(fn) {
     try { $('error').hidden = true; await fn(); } catch (e) { showError(e.message); }
+  }
+  /* Work the page does by itself (the lobby's refresh): a failure shows, but a message already
+   * shown stays until the player's next action. */
+  async function quiet(fn) {
+    try { await fn(); } catch (e) { showError(e.message); }
   }
   function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
   function other(c) { return c === 'white' ? 'black' : 'white'; }
@@ -117,7 +123,7 @@
     document.getElementById('app').dataset.state = 'lobby';
     guarded(refreshLobby);
     api('GET', 'api/account').then(showAccount, () => { $('account').hidden = true; });
-    st.lobbyTimer = setInterval(() => guarded(refreshLobby), 2000);
+    st.lobbyTimer = setInterval(() => quiet(refreshLobby), 2000);
   }
 
   /* ---------- a game ---------- */

@@ -148,6 +148,10 @@ async function main() {
     await ann.click('#btn-pw');
     await ann.waitForSelector('#error', { state: 'visible' });
     assert(await ann.textContent('#error-text') === 'wrong password', 'error ' + await ann.textContent('#error-text'));
+    // the message stays until the player's next action: the lobby's refresh every 2 s left it
+    // alone (it used to hide it, and once hid it before this step could see it)
+    await ann.waitForTimeout(2500);
+    assert(await ann.isVisible('#error'), 'the error was hidden by the lobby\'s refresh');
     await ann.fill('#pw-old', 'a long enough password');
     await ann.fill('#pw-new', 'a newer long password');
     await ann.click('#btn-pw');
