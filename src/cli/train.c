@@ -278,8 +278,8 @@ static const cli_opt gen_opts[] = {
     {CLI_FLAG_OPT(O_CLASSIC, "classic",
                   "the games played with the hand-set evaluation (default: the learned one)")},
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR",
-                  "endgame tables: the engines search with them and a game ends with their result "
-                  "at the first position they know (default: none)")},
+                  "endgame tables: the engines search with them, and a position they know and "
+                  "those before it take their result (default: none)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
     {0}};
 static const cli_opt fit_opts[] = {
