@@ -26,7 +26,8 @@
   function showError(msg) { $('error-text').textContent = msg; $('error').hidden = false; }
   /* A player's action: the last message goes, a failure shows its own. */
   async function guarded(fn) {
-    try { $('error').hidden = true; await fn(); } catch (e) { showError(e.message); }
+    $('error').hidden = true;
+    return quiet(fn);
   }
   /* Work the page does by itself (the lobby's refresh): a failure shows, but a message already
    * shown stays until the player's next action. */

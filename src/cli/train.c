@@ -123,7 +123,7 @@ static int play_game(const gen_config *c, cd_engine *e, long j, game_out *out)
         if (cd_game_ply(g) >= c->max_plies)
             break;
         const cd_position *p = cd_game_position(g);
-        int dist, v = c->tb ? cd_egtb_probe(c->tb, p, &dist) : CD_EGTB_UNKNOWN, known = -1;
+        int v = c->tb ? cd_egtb_probe(c->tb, p, NULL) : CD_EGTB_UNKNOWN, known = -1;
         if (v != CD_EGTB_UNKNOWN) {
             int white_wins = (v == CD_EGTB_WIN) == (p->side == CD_WHITE);
             known = v == CD_EGTB_DRAW ? 1 : white_wins ? 2 : 0;

@@ -461,7 +461,7 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
         set_err(err, errlen, "%s: no such table", path);
         return -1;
     }
-    if (!t->L.off && egtb_layout_init(&t->L, t->L.m, tb->nsq, tb->half) != 0) {
+    if (egtb_table_layout(tb, t) != 0) {
         fclose(f);
         set_err(err, errlen, "%s: out of memory", path);
         return -2;
@@ -532,6 +532,11 @@ out:
 }
 
 /* ---------------------------------------------------------------- lookup */
+
+int egtb_table_layout(const cd_egtb *tb, table *t)
+{
+    return t->L.off ? 0 : egtb_layout_init(&t->L, t->L.m, tb->nsq, tb->half);
+}
 
 /* The canonical table of m, loading it on first use; NULL if unavailable. */
 table *egtb_get_table(cd_egtb *tb, cd_egtb_material m)

@@ -115,6 +115,9 @@ void egtb_dense_of_index(const layout *L, uint64_t idx, dense *D);
 void egtb_position_of_dense(const cd_egtb *tb, const dense *D, cd_position *p);
 /* The canonical table of m, loading it on first use; NULL if unavailable. */
 table *egtb_get_table(cd_egtb *tb, cd_egtb_material m);
+/* t's index layout (of t->L.m) set up unless it already is: a table met in a search gets it only
+ * once its file is found (table_read) or it is built. 0, or -1 out of memory. */
+int egtb_table_layout(const cd_egtb *tb, table *t);
 /* Write table t to its file in tb's folder; 0, or -1 with a message in err. */
 int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen);
 

@@ -571,9 +571,7 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
         int built = !t;
         if (!t) {
             t = *slot(tb, list[i]);
-            /* a table found missing has no layout yet (table_read sets it up only for a file
-             * that exists) */
-            if (!t || (!t->L.off && egtb_layout_init(&t->L, list[i], tb->nsq, tb->half) != 0)) {
+            if (!t || egtb_table_layout(tb, t) != 0) {
                 set_err(err, errlen, "out of memory");
                 return CD_ERR_OVERFLOW;
             }
