@@ -3,7 +3,8 @@
  * configurations of the start position (derived by hand), the colour twin of every
  * configuration, exact colour symmetry of a symmetrised table on positions from random games,
  * agreement of the engine's scoring with the trainer's features, and the weights file (round
- * trip, and a clear error for every kind of damage).
+ * trip, and a clear error for every kind of damage). Also board.h's table of Zobrist keys against
+ * splitmix64 written here again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,8 +298,28 @@ static void test_shipped(void)
     CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
 }
 
+/* The piece keys of board.h, a table the compiler fills, equal splitmix64 (Steele, Lea and Flood,
+ * 2014) of bit * 4 + colour * 2 + king + 1, computed here in a loop of its own. */
+static void test_zobrist_table(void)
+{
+    int bad = 0;
+    for (int bit = 0; bit < 128; bit++)
+        for (int c = 0; c < 2; c++)
+            for (int k = 0; k < 2; k++) {
+                uint64_t z = (uint64_t)(bit * 4 + c * 2 + k + 1) * 0x9E3779B97F4A7C15ull;
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+                z ^= z >> 31;
+                bad += cd_zobrist(c, k, bit) != z;
+            }
+    CHECK(bad == 0);
+    /* the first value of splitmix64 seeded with 0, as published: 0xE220A8397B1DCDAF */
+    CHECK(cd_zobrist(0, 0, 0) == 0xE220A8397B1DCDAFull);
+}
+
 int main(void)
 {
+    test_zobrist_table();
     test_layouts();
     test_start_features();
     test_twins();

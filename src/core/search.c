@@ -328,10 +328,15 @@ static inline int no_move(const cd_rules *r, int ply)
  * stays first), with its score and generator index. */
 static inline void pick(cd_movelist *list, int *score, int *index, int i, int n)
 {
-    int bi = i;
+    /* the highest score, then its first place: two loops without a branch on the scores, which
+     * the compiler turns into vector instructions (one loop of compares and jumps took a tenth of
+     * the search's time) */
+    int top = score[i];
     for (int j = i + 1; j < n; j++)
-        if (score[j] > score[bi])
-            bi = j;
+        top = score[j] > top ? score[j] : top;
+    int bi = i;
+    while (score[bi] != top)
+        bi++;
     if (bi != i) {
         cd_move m = list->moves[i];
         list->moves[i] = list->moves[bi];
