@@ -27,10 +27,8 @@ static inline int folk_or_thai(const cd_rules *r)
            r->halt == CD_HALT_EVERY;
 }
 
-/* The generator instance for the position's rules. */
-static inline const cd_movegen *instance(const cd_position *pos)
+const cd_movegen *cd_movegen_of(const cd_rules *r)
 {
-    const cd_rules *r = pos->rules;
     switch (r->geometry) {
     case CD_GEOM_8X8: return folk_or_thai(r) ? &cd_movegen_g8_folk_thai : &cd_movegen_g8;
     case CD_GEOM_10X10:
@@ -39,6 +37,12 @@ static inline const cd_movegen *instance(const cd_position *pos)
     case CD_GEOM_8X8_FULL: return &cd_movegen_turkish;
     default: return &cd_movegen_g108;
     }
+}
+
+/* The generator instance for the position's rules. */
+static inline const cd_movegen *instance(const cd_position *pos)
+{
+    return cd_movegen_of(pos->rules);
 }
 
 int cd_generate_ex(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
@@ -65,9 +69,14 @@ void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 
 void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
 {
+    cd_play_with(instance(pos), pos, m, out);
+}
+
+void cd_play_with(const cd_movegen *g, const cd_position *pos, const cd_move *m, cd_position *out)
+{
     /* moves of either colour, captures of either colour, two-move turns: a full rekey */
     if (folk_or_thai(pos->rules)) {
-        cd_play_nokey(pos, m, out);
+        g->play(pos, m, out);
         cd_position_rekey(out);
         return;
     }
@@ -82,7 +91,7 @@ void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
             key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
         }
     key ^= cd_run_key(&pos->run); /* read before out (maybe pos) is written */
-    cd_play_nokey(pos, m, out);
+    g->play(pos, m, out);
     out->key = key ^ cd_run_key(&out->run);
 }
 

@@ -109,4 +109,11 @@ typedef struct cd_movegen {
 extern const cd_movegen cd_movegen_g8, cd_movegen_g8_folk_thai, cd_movegen_g10,
     cd_movegen_g10_frisian_hoogland, cd_movegen_g108, cd_movegen_g12, cd_movegen_turkish;
 
+/* The instance for a rules row, which every entry point above picks again on each call. A caller
+ * that makes many calls on one variant (the search) picks it once and calls it directly. */
+const cd_movegen *cd_movegen_of(const cd_rules *r);
+
+/* cd_play through the instance g, which must be cd_movegen_of(pos->rules): the same result. */
+void cd_play_with(const cd_movegen *g, const cd_position *pos, const cd_move *m, cd_position *out);
+
 #endif

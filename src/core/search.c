@@ -160,6 +160,7 @@
 typedef struct search {
     cd_engine *e;
     const cd_rules *r;
+    const cd_movegen *mg;     /* r's move generator (cd_movegen_of), called directly */
     int id;                   /* thread: 0 the main one, else a helper */
     int (*history)[128][128]; /* [side][from][to] of this thread */
     cd_move (*killers)[2];    /* [ply][2] of this thread */
@@ -428,7 +429,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
      * move count alone says whether it is lost (no move) */
     int stand = 0, standing = 0;
     if (depth <= 0 && !probe) {
-        int quiets = cd_quiet_moves(pos);
+        int quiets = s->mg->quiet_moves(pos);
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
@@ -440,7 +441,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
 
     cd_movelist list;
-    int n = cd_generate(pos, &list);
+    int n = s->mg->generate(pos, &list, NULL, NULL, NULL);
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
@@ -515,7 +516,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if (i == aheadi) {
             next = ahead;
         } else {
-            cd_play(pos, m, &next);
+            cd_play_with(s->mg, pos, m, &next);
             if (depth >= 2) /* children of depth 1 nodes are quiescence: no probe */
                 __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
         }
@@ -524,7 +525,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
          * loop would do) */
         if (depth >= 2 && i + 1 < n) {
             pick(&list, score, index, i + 1, n);
-            cd_play(pos, &list.moves[i + 1], &ahead);
+            cd_play_with(s->mg, pos, &list.moves[i + 1], &ahead);
             __builtin_prefetch(&e->tt[ahead.key & e->tt_mask]);
             aheadi = i + 1;
         }
@@ -612,7 +613,7 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
         if (!(m->flags & CD_MOVE_PROMOTES))
             continue;
         cd_position next;
-        cd_play(pos, m, &next);
+        cd_play_with(s->mg, pos, m, &next);
         int v = child(s, pos, &next, alpha, beta, -1, ply, 0); /* a man move: irreversible */
         if (s->stopped)
             return 0;
@@ -694,7 +695,7 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
                  : !(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
             continue;
         cd_position next;
-        cd_play(pos, m, &next);
+        cd_play_with(s->mg, pos, m, &next);
         int q = (m->flags & CD_MOVE_KING) ? quiet + 1 : 0;
         s->notshot = 0;
         int v = child(s, pos, &next, alpha, beta, QS_PROBE, ply, q);
@@ -960,6 +961,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         return CD_ERR_OVERFLOW;
     s->e = e;
     s->r = root->rules;
+    s->mg = cd_movegen_of(s->r);
     s->playable = cd_geom_playable(cd_geom_of(s->r));
     s->history = e->history;
     s->killers = e->killers;
