@@ -298,8 +298,9 @@ static void test_shipped(void)
     CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
 }
 
-/* The piece keys of board.h, a table the compiler fills, equal splitmix64 (Steele, Lea and Flood,
- * 2014) of bit * 4 + colour * 2 + king + 1, computed here in a loop of its own. */
+/* The piece keys of board.h, a table the compiler fills, and its run-time cd_zobrist_mix equal
+ * splitmix64 (Steele, Lea and Flood, 2014) of bit * 4 + colour * 2 + king + 1, computed here in a
+ * loop of its own. */
 static void test_zobrist_table(void)
 {
     int bad = 0;
@@ -311,6 +312,7 @@ static void test_zobrist_table(void)
                 z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
                 z ^= z >> 31;
                 bad += cd_zobrist(c, k, bit) != z;
+                bad += cd_zobrist_mix((uint64_t)(bit * 4 + c * 2 + k + 1)) != z;
             }
     CHECK(bad == 0);
     /* the first value of splitmix64 seeded with 0, as published: 0xE220A8397B1DCDAF */

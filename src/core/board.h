@@ -143,21 +143,14 @@ static inline int cd_bb_count(const uint64_t bb[2])
     return __builtin_popcountll(bb[0]) + __builtin_popcountll(bb[1]);
 }
 
-/* splitmix64's finaliser of x * golden ratio: the Zobrist keys' source, a pure function. */
-static inline uint64_t cd_zobrist_mix(uint64_t x)
-{
-    uint64_t z = x * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* The same function as constant expressions, for the table below (evaluated by the compiler). */
+/* splitmix64's finaliser of x * golden ratio, the Zobrist keys' source, written once as constant
+ * expressions: the compiler evaluates it for the table below, cd_zobrist_mix at run time. */
 #define CD_ZM1_(x)  ((uint64_t)(x)*0x9E3779B97F4A7C15ull)
 #define CD_ZM2_(z)  (((z) ^ ((z) >> 30)) * 0xBF58476D1CE4E5B9ull)
 #define CD_ZM3_(z)  (((z) ^ ((z) >> 27)) * 0x94D049BB133111EBull)
 #define CD_ZM4_(z)  ((z) ^ ((z) >> 31))
 #define CD_ZMIX_(x) CD_ZM4_(CD_ZM3_(CD_ZM2_(CD_ZM1_(x))))
+static inline uint64_t cd_zobrist_mix(uint64_t x) { return CD_ZMIX_(x); }
 #define CD_Z4_(b)                                                                                  \
     CD_ZMIX_(4 * (b) + 1), CD_ZMIX_(4 * (b) + 2), CD_ZMIX_(4 * (b) + 3), CD_ZMIX_(4 * (b) + 4)
 #define CD_Z8_(b)   CD_Z4_(b), CD_Z4_((b) + 1)
