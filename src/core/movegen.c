@@ -69,30 +69,7 @@ void cd_play_nokey(const cd_position *pos, const cd_move *m, cd_position *out)
 
 void cd_play(const cd_position *pos, const cd_move *m, cd_position *out)
 {
-    cd_play_with(instance(pos), pos, m, out);
-}
-
-void cd_play_with(const cd_movegen *g, const cd_position *pos, const cd_move *m, cd_position *out)
-{
-    /* moves of either colour, captures of either colour, two-move turns: a full rekey */
-    if (folk_or_thai(pos->rules)) {
-        g->play(pos, m, out);
-        cd_position_rekey(out);
-        return;
-    }
-    int c = pos->side;
-    int king = cd_bb_test(pos->kings, m->from);
-    uint64_t key = pos->key ^ cd_zobrist(c, king, m->from) ^
-                   cd_zobrist(c, king || (m->flags & CD_MOVE_PROMOTES), m->to) ^ CD_ZOBRIST_SIDE;
-    uint64_t cap[2] = {m->captured, m->captured_hi};
-    for (int w = 0; w < 2; w++)
-        for (uint64_t x = cap[w]; x; x &= x - 1) {
-            int bit = w * 64 + __builtin_ctzll(x);
-            key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
-        }
-    key ^= cd_run_key(&pos->run); /* read before out (maybe pos) is written */
-    g->play(pos, m, out);
-    out->key = key ^ cd_run_key(&out->run);
+    instance(pos)->play_key(pos, m, out);
 }
 
 uint64_t cd_perft(const cd_position *pos, int depth) { return instance(pos)->perft(pos, depth); }

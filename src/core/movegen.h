@@ -19,6 +19,14 @@
 
 #define CD_MAX_PATH 32
 
+/* CD_ALWAYS_INLINE before a small function that a hot caller must not call through a jump (play
+ * inside play_key: it is also an entry point of its own, which makes gcc keep it out of line). */
+#if defined(__GNUC__)
+#define CD_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define CD_ALWAYS_INLINE inline
+#endif
+
 /*
  * CD_RECURSIVE before the self-recursive king capture searches of the generators (king_caps,
  * track_hits): no cloning by gcc's interprocedural constant propagation. gcc 12 at -O3 otherwise
@@ -99,7 +107,8 @@ typedef struct cd_movegen {
     int (*generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
                     int *pathlen);
     int (*count)(const cd_position *pos);
-    void (*play)(const cd_position *pos, const cd_move *m, cd_position *out);
+    void (*play)(const cd_position *pos, const cd_move *m, cd_position *out); /* key not updated */
+    void (*play_key)(const cd_position *pos, const cd_move *m, cd_position *out); /* cd_play */
     uint64_t (*perft)(const cd_position *pos, int depth);
     void (*king_zone)(const cd_position *pos, uint64_t out[2]);
     void (*king_targets)(const cd_position *pos, int from, uint64_t out[2]);
@@ -114,6 +123,10 @@ extern const cd_movegen cd_movegen_g8, cd_movegen_g8_folk_thai, cd_movegen_g10,
 const cd_movegen *cd_movegen_of(const cd_rules *r);
 
 /* cd_play through the instance g, which must be cd_movegen_of(pos->rules): the same result. */
-void cd_play_with(const cd_movegen *g, const cd_position *pos, const cd_move *m, cd_position *out);
+static inline void cd_play_with(const cd_movegen *g, const cd_position *pos, const cd_move *m,
+                                cd_position *out)
+{
+    g->play_key(pos, m, out);
+}
 
 #endif

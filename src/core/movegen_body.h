@@ -330,7 +330,7 @@ static int F(count_quiet)(const cd_position *pos, int any)
     return n;
 }
 
-static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
+CD_ALWAYS_INLINE static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
 {
     BB w = LOADBB(pos->white), b = LOADBB(pos->black), k = LOADBB(pos->kings);
     BB from = (BB)1 << m->from, to = (BB)1 << m->to;
@@ -393,6 +393,28 @@ static void F(play)(const cd_position *pos, const cd_move *m, cd_position *out)
     out->side = pos->side ^ 1;
 }
 
+/* play, and the key brought up to date: incrementally from the move (board.h cd_move_key, and the
+ * king-move limit states of both positions in the Frisian-Hoogland body); from scratch in the
+ * folk-Thai body, whose moves and captures may be of either colour and whose turns may be two
+ * moves long. */
+static void F(play_key)(const cd_position *pos, const cd_move *m, cd_position *out)
+{
+#if FOLK_THAI
+    F(play)(pos, m, out);
+    cd_position_rekey(out);
+#else
+    uint64_t key = pos->key ^ cd_move_key(pos, m);
+#if FRISIAN_HOOGLAND
+    key ^= cd_run_key(&pos->run);
+#endif
+    F(play)(pos, m, out);
+#if FRISIAN_HOOGLAND
+    key ^= cd_run_key(&out->run);
+#endif
+    out->key = key;
+#endif
+}
+
 static uint64_t F(perft)(const cd_position *pos, int depth)
 {
     if (depth <= 1)
@@ -453,5 +475,5 @@ static int F(quiet_moves)(const cd_position *pos)
 }
 
 /* The entry points of this instance, for the dispatch in movegen.c. */
-const cd_movegen F(cd_movegen) = {F(generate),  F(count),        F(play),       F(perft),
-                                  F(king_zone), F(king_targets), F(quiet_moves)};
+const cd_movegen F(cd_movegen) = {F(generate), F(count),     F(play),         F(play_key),
+                                  F(perft),    F(king_zone), F(king_targets), F(quiet_moves)};

@@ -519,6 +519,14 @@ static void turkish_play(const cd_position *pos, const cd_move *m, cd_position *
     out->run = (cd_king_run){{0, 0}, {0, 0}};
 }
 
+/* turkish_play and the key brought up to date from the move (board.h cd_move_key). */
+static void turkish_play_key(const cd_position *pos, const cd_move *m, cd_position *out)
+{
+    uint64_t key = pos->key ^ cd_move_key(pos, m);
+    turkish_play(pos, m, out);
+    out->key = key;
+}
+
 static uint64_t turkish_perft(const cd_position *pos, int depth)
 {
     tpos t;
@@ -554,6 +562,6 @@ static int turkish_quiet_moves(const cd_position *pos)
     return has_captures(&t) ? -1 : (int)count(&t, pos->rules);
 }
 
-const cd_movegen cd_movegen_turkish = {turkish_generate,   turkish_count,     turkish_play,
-                                       turkish_perft,      turkish_king_zone, turkish_king_targets,
-                                       turkish_quiet_moves};
+const cd_movegen cd_movegen_turkish = {turkish_generate,     turkish_count,      turkish_play,
+                                       turkish_play_key,     turkish_perft,      turkish_king_zone,
+                                       turkish_king_targets, turkish_quiet_moves};
