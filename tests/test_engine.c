@@ -7,7 +7,8 @@
  *  - it keeps to a time limit (within 5% plus a small constant);
  *  - stop from another thread ends an infinite search at once;
  *  - the same with two search threads (lazy SMP) and with the classic search;
- *  - the option names and their ranges.
+ *  - the option names and their ranges;
+ *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "condraughts.h"
 #include "engine.h"
+#include "game.h"
 
 #include "check.h"
 
@@ -151,6 +153,49 @@ static void test_exchange(void)
     if (!(score[0] > -50 && score[1] < -100))
         fprintf(stderr, "  exchange: depth-1 scores %d (qexch 0), %d (qexch 1)\n", score[0],
                 score[1]);
+}
+
+/* The search counts the endgame move-count rules as the game does, from the ply at which the
+ * balance of men and kings arose (here set back as if the game had been set up that far into
+ * the ending). Score of the position from a fresh balance, and `left` plies short of the limit. */
+static void endgame_rule(const char *variant, const char *fen, int limit, int left, int depth,
+                         int score[2])
+{
+    const cd_rules *r = cd_rules_find(variant);
+    cd_position p;
+    char err[256];
+    CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
+    for (int late = 0; late < 2; late++) {
+        cd_game *g = cd_game_new(r, &p);
+        g->since[0] = late ? -(limit - left) : 0;
+        cd_engine *e = cd_engine_new(8);
+        cd_limits l = {0};
+        l.depth = depth;
+        cd_search_result res;
+        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+        score[late] = res.score;
+        cd_engine_free(e);
+        cd_game_free(g);
+    }
+}
+
+static void test_endgame_rules(void)
+{
+    int s[2];
+    /* Russian, 3 kings against a lone king: drawn after 15 moves (30 plies) of that balance.
+     * Fresh, the kings' material (about 5 men); a ply short of the limit, White has no capture,
+     * so every move reaches the limit: a draw. */
+    endgame_rule("russian", "W:WKa1,Kc1,Ke1:BKb8", 30, 1, 10, s);
+    CHECK(s[0] >= 300 && s[0] < CD_SCORE_WIN - 1000 && s[1] == 0);
+    if (!(s[0] >= 300 && s[0] < CD_SCORE_WIN - 1000 && s[1] == 0))
+        fprintf(stderr, "  russian 3 kings against 1: scores %d (fresh), %d (late)\n", s[0], s[1]);
+    /* International, 2 kings against 1: drawn after 5 moves (10 plies). 1.47-15 takes the king
+     * on its third ply (a win); 2 plies short of the limit the game is drawn before it. */
+    endgame_rule("international", "W:WK46,K47:BK5", 10, 2, 10, s);
+    CHECK(s[0] == CD_SCORE_WIN - 3 && s[1] == 0);
+    if (!(s[0] == CD_SCORE_WIN - 3 && s[1] == 0))
+        fprintf(stderr, "  international 2 kings against 1: scores %d (fresh), %d (late)\n", s[0],
+                s[1]);
 }
 
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */
@@ -291,6 +336,7 @@ int main(int argc, char **argv)
     test_legal_moves(per / 4 + 1, "threads", 2);
     test_wins();
     test_exchange();
+    test_endgame_rules();
     test_movetime_budget();
     test_time_limit(1);
     test_time_limit(2);

@@ -209,8 +209,7 @@ void cd_game_time_loss(cd_game *g, int colour)
 
 static cd_status win_for(int colour) { return colour == CD_WHITE ? CD_WHITE_WINS : CD_BLACK_WINS; }
 
-/* The endgame move-count limit (in plies) for the balance of p, or 0. */
-static int endgame_limit(unsigned draw, const cd_position *p)
+int cd_endgame_limit(unsigned draw, const cd_position *p)
 {
     int men[2], kings[2];
     for (int c = 0; c < 2; c++) {
@@ -275,7 +274,7 @@ cd_status cd_game_status(const cd_game *g, cd_reason *reason)
             st = CD_DRAW;
             why = CD_REASON_NO_PROGRESS;
         }
-        int limit = endgame_limit(d, p);
+        int limit = cd_endgame_limit(d, p);
         if (st == CD_ONGOING && limit && g->ply - g->since[g->ply] >= limit) {
             st = CD_DRAW;
             why = CD_REASON_ENDGAME;

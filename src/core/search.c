@@ -7,6 +7,9 @@
  * cd_engine_set_option; Elo with 95% interval):
  *  1. Draws: repetition of a position since the last capture or man move
  *     (twofold inside the search), and the variant's no-progress rule.
+ *     1b: the endgame move-count rules of the game's draw rules (FMJD 16 and
+ *     5 moves, Russian 15, 30 and 60, APCA 13), counted from the ply at which
+ *     the balance of men and kings arose, as the game counts them (game.c).
  *  2. Terminal positions: no legal move loses (wins in antidraughts); in
  *     breakthrough the side that just crowned a king has won.
  *  3. Transposition table (tt.c: 4-entry buckets, lockless), probed before
@@ -178,6 +181,12 @@ typedef struct search {
     int pvlen[CD_MAX_PLY + 1];
     const cd_move *exclude; /* root moves already given as better multipv lines */
     int nexclude;
+    /* the endgame move-count rules (step 1b): the game's draw rules; the balance of men and
+     * kings at each ply of the path (-1 above ENDGAME_PIECES pieces) and the ply at which it
+     * arose (below 0 when before the root) */
+    unsigned draw;
+    int endgame; /* one of the endgame rules is in force */
+    int bal[CD_MAX_PLY + 1], balfrom[CD_MAX_PLY + 1];
 } search;
 
 static int score_to_tt(int s, int ply)
@@ -230,6 +239,35 @@ static int is_draw(const search *s, int ply, int quiet)
                 return 1;
     }
     return 0;
+}
+
+/* 1b. The endgame move-count rules (FMJD: 16 moves for 3 pieces against a lone king, 5 for 2 or
+ * 1; Russian: 15 moves for 3 kings or more against a lone king, 30 or 60 with kings on both sides
+ * and 4-5 or 6-7 pieces; APCA 3 kings against 1: cd_endgame_limit): a position of the path is
+ * drawn once its balance of men and kings has stood for the limit, counted as the game counts
+ * it (since[]). Above ENDGAME_PIECES pieces no such rule applies (a lone king against 11 kings
+ * is the most the Russian rule can meet on 8x8), and the balance is not worked out. */
+#define ENDGAME_PIECES 12
+#define ENDGAME_RULES  (CD_DRAW_FMJD_ENDGAME | CD_DRAW_RUSSIAN_ENDGAME | CD_DRAW_POOL_3V1)
+static int balance_of(const cd_position *pos)
+{
+    return cd_position_count(pos, CD_WHITE, 0) | cd_position_count(pos, CD_WHITE, 1) << 4 |
+           cd_position_count(pos, CD_BLACK, 0) << 8 | cd_position_count(pos, CD_BLACK, 1) << 12;
+}
+
+static inline int endgame_draw(search *s, const cd_position *pos, int ply)
+{
+    int b = -1;
+    if (__builtin_popcountll(pos->white[0] | pos->black[0]) +
+            __builtin_popcountll(pos->white[1] | pos->black[1]) <=
+        ENDGAME_PIECES)
+        b = balance_of(pos);
+    s->bal[ply] = b;
+    if (b < 0)
+        return 0;
+    s->balfrom[ply] = b == s->bal[ply - 1] ? s->balfrom[ply - 1] : ply;
+    int limit = cd_endgame_limit(s->draw, pos);
+    return limit && ply - s->balfrom[ply] >= limit;
 }
 
 /* A quiet move and a killer (always quiet) are the same move when they go from and to the same
@@ -370,6 +408,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     /* 1. draws */
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
+        return 0;
+    if (ply > 0 && s->endgame && endgame_draw(s, pos, ply))
         return 0;
 
     /* 2. terminal positions */
@@ -992,6 +1032,12 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     for (int i = 0; i <= quiet; i++)
         s->keys[i] = g->pos[g->ply - quiet + i].key;
     s->base = quiet;
+    s->draw = cd_game_draw_rules(g);
+    s->endgame = (s->draw & ENDGAME_RULES) != 0;
+    s->bal[0] = cd_bb_count(root->white) + cd_bb_count(root->black) <= ENDGAME_PIECES
+                    ? balance_of(root)
+                    : -1;
+    s->balfrom[0] = g->since[g->ply] - g->ply;
 
     if (cd_game_status(g, NULL) != CD_ONGOING) {
         free(s);
