@@ -409,7 +409,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
         return 0;
-    if (ply > 0 && s->endgame && endgame_draw(s, pos, ply))
+    /* (a shot probe keeps the path's balance up to date but is never a draw, as in step 1) */
+    if (ply > 0 && s->endgame && endgame_draw(s, pos, ply) && !probe)
         return 0;
 
     /* 2. terminal positions */
