@@ -245,9 +245,9 @@ static int is_draw(const search *s, int ply, int quiet)
  * 1; Russian: 15 moves for 3 kings or more against a lone king, 30 or 60 with kings on both sides
  * and 4-5 or 6-7 pieces; APCA 3 kings against 1: cd_endgame_limit): a position of the path is
  * drawn once its balance of men and kings has stood for the limit, counted as the game counts
- * it (since[]). Above ENDGAME_PIECES pieces no such rule applies (a lone king against 11 kings
+ * it (since[]). Above ENDGAME_PIECES pieces no such rule applies (a lone king against 12 kings
  * is the most the Russian rule can meet on 8x8), and the balance is not worked out. */
-#define ENDGAME_PIECES 12
+#define ENDGAME_PIECES 13
 #define ENDGAME_RULES  (CD_DRAW_FMJD_ENDGAME | CD_DRAW_RUSSIAN_ENDGAME | CD_DRAW_POOL_3V1)
 static int balance_of(const cd_position *pos)
 {
