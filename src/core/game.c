@@ -105,13 +105,10 @@ const cd_move *cd_game_move(const cd_game *g, int i)
     return i >= 0 && i < g->ply ? &g->moves[i] : NULL;
 }
 
-static int same_balance(const cd_position *a, const cd_position *b)
+int cd_position_balance(const cd_position *p)
 {
-    for (int c = 0; c < 2; c++)
-        for (int k = 0; k < 2; k++)
-            if (cd_position_count(a, c, k) != cd_position_count(b, c, k))
-                return 0;
-    return 1;
+    return cd_position_count(p, CD_WHITE, 0) | cd_position_count(p, CD_WHITE, 1) << 8 |
+           cd_position_count(p, CD_BLACK, 0) << 16 | cd_position_count(p, CD_BLACK, 1) << 24;
 }
 
 cd_result cd_game_play(cd_game *g, const cd_move *m)
@@ -142,7 +139,8 @@ cd_result cd_game_play(cd_game *g, const cd_move *m)
     g->moves[i] = mv;
     int man_move = !cd_bb_test(p->kings, mv.from);
     g->quiet[i + 1] = (mv.ncaptured || man_move) ? 0 : g->quiet[i] + 1;
-    g->since[i + 1] = same_balance(p, &g->pos[i + 1]) ? g->since[i] : i + 1;
+    g->since[i + 1] =
+        cd_position_balance(p) == cd_position_balance(&g->pos[i + 1]) ? g->since[i] : i + 1;
     g->ply++;
     return CD_OK;
 }

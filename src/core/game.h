@@ -29,6 +29,10 @@ struct cd_game {
  * the first mover's); it is its own inverse. */
 cd_status cd_status_first_mover(const cd_rules *r, cd_status s);
 
+/* The balance of men and kings of p, one number: White's men, White's kings, Black's men and
+ * Black's kings, a byte each. Two positions have the same balance when the numbers are equal. */
+int cd_position_balance(const cd_position *p);
+
 /* The endgame move-count limit in plies under the draw rules `draw` (CD_DRAW_FMJD_ENDGAME,
  * CD_DRAW_RUSSIAN_ENDGAME, CD_DRAW_POOL_3V1) for the balance of men and kings of p, or 0 when
  * none applies: the game is drawn once that many plies have passed since the balance arose

@@ -249,19 +249,19 @@ static int is_draw(const search *s, int ply, int quiet)
  * is the most the Russian rule can meet on 8x8), and the balance is not worked out. */
 #define ENDGAME_PIECES 13
 #define ENDGAME_RULES  (CD_DRAW_FMJD_ENDGAME | CD_DRAW_RUSSIAN_ENDGAME | CD_DRAW_POOL_3V1)
-static int balance_of(const cd_position *pos)
+/* The balance of pos (cd_position_balance), or -1 above ENDGAME_PIECES pieces. */
+static inline int path_balance(const cd_position *pos)
 {
-    return cd_position_count(pos, CD_WHITE, 0) | cd_position_count(pos, CD_WHITE, 1) << 4 |
-           cd_position_count(pos, CD_BLACK, 0) << 8 | cd_position_count(pos, CD_BLACK, 1) << 12;
+    return __builtin_popcountll(pos->white[0] | pos->black[0]) +
+                       __builtin_popcountll(pos->white[1] | pos->black[1]) <=
+                   ENDGAME_PIECES
+               ? cd_position_balance(pos)
+               : -1;
 }
 
 static inline int endgame_draw(search *s, const cd_position *pos, int ply)
 {
-    int b = -1;
-    if (__builtin_popcountll(pos->white[0] | pos->black[0]) +
-            __builtin_popcountll(pos->white[1] | pos->black[1]) <=
-        ENDGAME_PIECES)
-        b = balance_of(pos);
+    int b = path_balance(pos);
     s->bal[ply] = b;
     if (b < 0)
         return 0;
@@ -1035,9 +1035,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->base = quiet;
     s->draw = cd_game_draw_rules(g);
     s->endgame = (s->draw & ENDGAME_RULES) != 0;
-    s->bal[0] = cd_bb_count(root->white) + cd_bb_count(root->black) <= ENDGAME_PIECES
-                    ? balance_of(root)
-                    : -1;
+    s->bal[0] = path_balance(root);
     s->balfrom[0] = g->since[g->ply] - g->ply;
 
     if (cd_game_status(g, NULL) != CD_ONGOING) {
