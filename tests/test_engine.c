@@ -322,9 +322,35 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "qexch", 3) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "lmrneg", 1) == CD_OK);
     CHECK(cd_engine_set_option(e, "histexact", 2) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "pcnest", 0) == CD_OK);
+    CHECK(cd_engine_set_option(e, "pcnest", 2) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
     cd_engine_free(e);
+}
+
+/* "pcnest" 0 must reach the search: without ProbCut inside ProbCut's own reduced searches the
+ * tree to depth 12 from the International start is a different size (ProbCut nests from
+ * depth 9: a reduced search 4 plies shallower that is itself deep enough for ProbCut) */
+static void test_probcut_nest(void)
+{
+    uint64_t nodes[2];
+    for (int nest = 0; nest < 2; nest++) {
+        cd_engine *e = cd_engine_new(16);
+        CHECK(cd_engine_set_option(e, "pcnest", nest) == CD_OK);
+        cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
+        cd_limits l = {0};
+        l.depth = 12;
+        cd_search_result res;
+        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+        CHECK(res.has_move && res.depth == 12);
+        nodes[nest] = res.nodes;
+        cd_game_free(g);
+        cd_engine_free(e);
+    }
+    CHECK(nodes[0] != nodes[1]);
+    printf("engine: depth 12 from the start, %llu nodes with nested ProbCut, %llu without\n",
+           (unsigned long long)nodes[1], (unsigned long long)nodes[0]);
 }
 
 int main(int argc, char **argv)
@@ -334,6 +360,7 @@ int main(int argc, char **argv)
     test_legal_moves(per, NULL, 0);
     test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
+    test_probcut_nest();
     test_wins();
     test_exchange();
     test_endgame_rules();

@@ -65,6 +65,7 @@ struct cd_engine {
     int probcut_slope;          /* ... plus this much per ply of depth ("pcslope") */
     int probcut_min;            /* ProbCut from this depth on ("pcmin") */
     int probcut_pct;            /* reduced depth in percent of depth, 0: depth - 4 ("pcpct") */
+    int probcut_nest;           /* 1: ProbCut also inside a ProbCut search ("pcnest") */
     int8_t lmr[64][64];         /* reduction by [depth][moves searched], from lmr_div */
     int threads;                /* search threads, 1 to CD_MAX_THREADS (option "threads") */
     cd_worker *workers;         /* threads - 1 helper tables, or NULL */

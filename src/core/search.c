@@ -74,6 +74,10 @@
  *     reduced search is 4 plies shallower; else this percent of the depth),
  *     "pcslope" (margin per ply, 0). Scan 2.0's values as ProbCut (3, 40,
  *     margin 5 a ply) measured about -33 (148 games, 20,000 nodes).
+ *     "pcnest" 0: no ProbCut inside the reduced search of another (Scan 2.0
+ *     searches that subtree without its pruning): -6 [-19, +6] (600 games,
+ *     International, SPRT(0, 10) no decision, LLR -2.68); with Scan's values
+ *     above -40 [-64, -16] (H0 after 362 games). Left at 1 (nested).
  * 14. "qpromo": at the first quiescence ply of a quiet position below beta,
  *     the moves that crown a man are searched, with the captures that answer
  *     them (Scan 2.0 also looks at promotions in its quiescence): +27
@@ -168,6 +172,7 @@ typedef struct search {
     int (*history)[128][128]; /* [side][from][to] of this thread */
     cd_move (*killers)[2];    /* [ply][2] of this thread */
     int notshot;              /* set by a shot probe that found no capture (step 9) */
+    int inprobcut;            /* ProbCut searches open on the path (step 11, "pcnest") */
     uint64_t playable;        /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
@@ -453,13 +458,15 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     /* 11. ProbCut: a reduced null-window search well above beta that holds
      * is taken as the cut-off of the full one */
     if (e->use_probcut && !pvnode && ply > 0 && depth >= e->probcut_min &&
-        abs(beta) < CD_SCORE_WIN - 1000) {
+        (e->probcut_nest || !s->inprobcut) && abs(beta) < CD_SCORE_WIN - 1000) {
         int rb = beta + e->probcut_margin + e->probcut_slope * depth;
         int rd = e->probcut_pct ? depth * e->probcut_pct / 100 : depth - 4;
         if (rd < 1)
             rd = 1;
         if (!(tthit && t.depth >= rd && t.bound == TT_UPPER && score_from_tt(t.score, ply) < rb)) {
+            s->inprobcut++;
             int v = search_node(s, pos, rb - 1, rb, rd, ply, quiet);
+            s->inprobcut--;
             if (s->stopped)
                 return 0;
             if (v >= rb)
@@ -828,6 +835,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
     e->probcut_min = 5;
+    e->probcut_nest = 1;
     e->rfp_depth = 3;
     e->threads = 1;
     lmr_init(e);
@@ -893,6 +901,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
     } knobs[] = {{"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000},
                  {"pcmin", offsetof(cd_engine, probcut_min), 2, 60},
                  {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90},
+                 {"pcnest", offsetof(cd_engine, probcut_nest), 0, 1},
                  {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10},
                  {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000},
                  {"fut", offsetof(cd_engine, fut_margin), 0, 1000},
