@@ -42,6 +42,7 @@
 #include "condraughts.h"
 #include "match.h"
 #include "match_player.h"
+#include "openings.h"
 #include "opts.h"
 #include "stats.h"
 
@@ -52,111 +53,6 @@
 #define MATCH_SPRT_MIN_PAIRS 8
 
 #define fail(...) cli_die("condraughts match: ", __VA_ARGS__)
-
-/* All lines of `plies` moves from the game's position (ongoing games only). */
-static void collect_lines(cd_game *g, int plies, cd_game ***out, int *n, int *cap)
-{
-    if (cd_game_status(g, NULL) != CD_ONGOING)
-        return;
-    if (plies == 0) {
-        if (*n == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            *out = realloc(*out, (size_t)*cap * sizeof **out);
-            if (!*out)
-                fail("out of memory");
-        }
-        cd_game *c = cd_game_new(cd_game_position(g)->rules, cd_game_position_at(g, 0));
-        for (int i = 0; i < cd_game_ply(g); i++)
-            cd_game_play(c, cd_game_move(g, i));
-        (*out)[(*n)++] = c;
-        return;
-    }
-    cd_movelist *list = malloc(sizeof *list);
-    int k = cd_generate(cd_game_position(g), list);
-    for (int i = 0; i < k; i++) {
-        cd_game_play(g, &list->moves[i]);
-        collect_lines(g, plies - 1, out, n, cap);
-        cd_game_undo(g);
-    }
-    free(list);
-}
-
-/* The opening lines: FEN positions or move lists from the start. */
-static int load_openings(const char *file, const cd_rules *r, cd_game ***out)
-{
-    int n = 0, cap = 16;
-    cd_game **games = malloc((size_t)cap * sizeof *games);
-    if (!file) {
-        games[n++] = cd_game_new(r, NULL);
-        *out = games;
-        return n;
-    }
-    if (!strncmp(file, "auto:", 5)) {
-        /* every line of `plies` moves from the start, in a fixed shuffled order */
-        int plies = atoi(file + 5);
-        if (plies < 1 || plies > 6)
-            fail("openings auto:N needs N from 1 to 6");
-        free(games);
-        cd_game *root = cd_game_new(r, NULL);
-        n = 0;
-        cap = 0;
-        games = NULL;
-        collect_lines(root, plies, &games, &n, &cap);
-        cd_game_free(root);
-        uint64_t seed = 0x9E3779B97F4A7C15ull;
-        for (int i = n - 1; i > 0; i--) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            int j = (int)((seed >> 33) % (uint64_t)(i + 1));
-            cd_game *t = games[i];
-            games[i] = games[j];
-            games[j] = t;
-        }
-        if (!n)
-            fail("no openings of %d plies", plies);
-        *out = games;
-        return n;
-    }
-    FILE *f = fopen(file, "r");
-    if (!f)
-        fail("cannot open openings file %s", file);
-    char line[8192];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n#")] = '\0';
-        char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            continue;
-        cd_game *g;
-        char err[1024];
-        if (strchr(s, ':')) {
-            cd_position p;
-            if (cd_position_from_fen(&p, r, s, err, sizeof err) != CD_OK)
-                fail("%s:%d: %s", file, lineno, err);
-            g = cd_game_new(r, &p);
-        } else {
-            g = cd_game_new(r, NULL);
-            for (char *tok = strtok(s, " \t"); tok; tok = strtok(NULL, " \t")) {
-                if (strchr(tok, '.') && !strchr(tok, '-') && !strchr(tok, 'x'))
-                    continue; /* move number */
-                if (cd_game_play_text(g, tok, err, sizeof err) != CD_OK)
-                    fail("%s:%d: %s", file, lineno, err);
-            }
-        }
-        if (n == cap) {
-            cap *= 2;
-            games = realloc(games, (size_t)cap * sizeof *games);
-        }
-        games[n++] = g;
-    }
-    fclose(f);
-    if (!n)
-        fail("%s: no openings", file);
-    *out = games;
-    return n;
-}
 
 /* ------------------------------------------------------------------ the match */
 
@@ -471,7 +367,10 @@ int cd_match_main(const match_options *o)
     sh.o = o;
     if (mtx_init(&sh.lock, mtx_plain) != thrd_success)
         fail("cannot make a lock");
-    sh.nopen = load_openings(o->openings, r, &sh.openings);
+    char why[1024];
+    sh.nopen = cli_load_openings(o->openings, r, &sh.openings, why, sizeof why);
+    if (sh.nopen < 0)
+        fail("%s", why);
     sh.games = o->games > 0 ? o->games : o->sprt ? INT_MAX - 1 : 2 * sh.nopen;
     if (o->egtb && !(sh.tb = cd_egtb_open(r, o->egtb)))
         fail("--egtb: variant %s cannot have tablebases", r->name);
@@ -564,9 +463,7 @@ int cd_match_main(const match_options *o)
     if (sh.pdn)
         fclose(sh.pdn);
     cd_egtb_close(sh.tb);
-    for (int i = 0; i < sh.nopen; i++)
-        cd_game_free(sh.openings[i]);
-    free(sh.openings);
+    cli_free_openings(sh.openings, sh.nopen);
     free(sh.score2);
     mtx_destroy(&sh.lock);
     return 0;
