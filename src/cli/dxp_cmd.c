@@ -23,15 +23,19 @@
 
 #include "cliutil.h"
 #include "dxp_session.h"
+#include "openings.h"
 #include "opts.h"
+#include "stats.h"
 
 /* The command line: the session's settings and the connection's. */
 typedef struct options {
     cd_dxp_settings set;
     const char *host, *port;
     int initiate, games_given;
-    const char *fen;  /* the Initiator's start */
-    const char *egtb; /* endgame tables folder, or NULL */
+    const char *fen;      /* the Initiator's start */
+    const char *openings; /* the Initiator's starts: a file (cli_load_openings) or auto:K */
+    const char *pdn_file; /* the games written here */
+    const char *egtb;     /* endgame tables folder, or NULL */
     size_t hash_mb;
 } options;
 
@@ -159,9 +163,11 @@ enum {
     O_TIME,
     O_MOVES,
     O_DEPTH,
+    O_MOVETIME,
     O_GAMES,
     O_NAME,
     O_FEN,
+    O_OPENINGS,
     O_COLOUR,
     O_COLOR,
     O_TIMEOUT,
@@ -169,6 +175,7 @@ enum {
     O_NO_TAKEBACK,
     O_VERBOSE,
     O_EGTB,
+    O_PDN,
 };
 
 static const cli_opt dxp_opts[] = {
@@ -186,10 +193,14 @@ static const cli_opt dxp_opts[] = {
     {CLI_INT_OPT(O_MOVES, "moves", "N", 0, 999, "moves in that time (0: the whole game)")},
     {CLI_INT_OPT(O_DEPTH, "depth", "D", 0, CD_MAX_PLY - 1,
                  "limit the search's depth (0: by the clock only)")},
+    {CLI_REAL_OPT(O_MOVETIME, "movetime", "S", 0.001, 1e6,
+                  "our engine's seconds a move, whatever the clock says")},
     {CLI_INT_OPT(O_GAMES, "games", "N", 0, 100000,
                  "games to play (default 1; the Follower: until the Initiator stops)")},
     {CLI_TEXT_OPT(O_NAME, "name", "NAME", "the name sent to the other side")},
     {CLI_TEXT_OPT(O_FEN, "fen", "FEN", "the Initiator's start position")},
+    {CLI_TEXT_OPT(O_OPENINGS, "openings", "FILE|auto:K",
+                  "the Initiator's starts, as for match: each twice, colours reversed")},
     {CLI_CHOICE_OPT(O_COLOUR, "colour", "white|black", "the Initiator's colour (default white)")},
     {CLI_CHOICE_OPT(O_COLOR, "color", "white|black", "the same as --colour"), .hidden = 1},
     {CLI_INT_OPT(O_TIMEOUT, "timeout", "S", 1, 1000000, "seconds to wait for the connection")},
@@ -197,6 +208,7 @@ static const cli_opt dxp_opts[] = {
     {CLI_FLAG_OPT(O_NO_TAKEBACK, "no-takeback", "refuse the other side's takeback requests")},
     {CLI_FLAG_OPT(O_VERBOSE, "verbose", "log every message on stderr")},
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
+    {CLI_TEXT_OPT(O_PDN, "pdn", "FILE", "write the games here")},
     {0}};
 
 const cli_command cd_dxp_command = {
@@ -226,6 +238,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
         break;
     case O_MOVES: o->set.moves = (int)v->n; break;
     case O_DEPTH: o->set.depth = (int)v->n; break;
+    case O_MOVETIME: o->set.movetime = v->x; break;
     case O_GAMES:
         o->set.games = (int)v->n;
         o->games_given = 1;
@@ -242,6 +255,8 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
         break;
     }
     case O_FEN: o->fen = v->text; break;
+    case O_OPENINGS: o->openings = v->text; break;
+    case O_PDN: o->pdn_file = v->text; break;
     case O_COLOUR:
     case O_COLOR: o->set.colour = v->n ? CD_BLACK : CD_WHITE; break;
     case O_TIMEOUT: o->set.timeout = (double)v->n; break;
@@ -268,6 +283,10 @@ static void parse_options(int argc, char **argv, options *o)
         cli_fail(cmd, "give exactly one of --initiate and --follow");
     if (o->set.follow && o->fen)
         cli_fail(cmd, "--fen is for the initiator (the follower takes the GAMEREQ position)");
+    if (o->set.follow && o->openings)
+        cli_fail(cmd, "--openings is for the initiator (the follower takes the GAMEREQ position)");
+    if (o->fen && o->openings)
+        cli_fail(cmd, "give one of --fen and --openings");
     if (o->initiate && o->set.games < 1)
         cli_fail(cmd, "--games must be at least 1 for the initiator");
     if (o->set.follow && !o->games_given)
@@ -277,20 +296,74 @@ static void parse_options(int argc, char **argv, options *o)
     o->egtb = cli_egtb_folder(cmd, o->egtb);
 }
 
+/* The Initiator's starting positions: the --fen, the --openings (the position each line leads
+ * to: DXP sends a position, not moves) or the standard one. Exits 2 on an error. */
+static cd_position *initiator_starts(const options *o, int *n)
+{
+    const cli_command *cmd = &cd_dxp_command;
+    cd_position *starts;
+    char err[1024];
+    if (!o->openings) {
+        starts = malloc(sizeof *starts);
+        if (!starts)
+            cli_fail(cmd, "out of memory");
+        *n = 1;
+        if (!o->fen)
+            cd_position_start(starts, o->set.rules);
+        else if (cd_position_from_fen(starts, o->set.rules, o->fen, err, sizeof err) != CD_OK)
+            cli_fail(cmd, "--fen: %s", err);
+        return starts;
+    }
+    cd_game **games;
+    int k = cli_load_openings(o->openings, o->set.rules, &games, err, sizeof err);
+    if (k < 0)
+        cli_fail(cmd, "%s", err);
+    starts = malloc((size_t)k * sizeof *starts);
+    if (!starts)
+        cli_fail(cmd, "out of memory");
+    for (int i = 0; i < k; i++) {
+        starts[i] = *cd_game_position(games[i]);
+        if (cd_count_moves(&starts[i]) == 0)
+            cli_fail(cmd, "%s: opening %d leaves no legal move", o->openings, i + 1);
+    }
+    cli_free_openings(games, k);
+    *n = k;
+    return starts;
+}
+
+/* The Initiator's summary on stdout, in the form of `condraughts match`'s. */
+static void print_summary(const cd_dxp_tally *t)
+{
+    static const double tri_v[3] = {0.0, 0.5, 1.0}, penta_v[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    long tri[3] = {t->l, t->d, t->w};
+    stats_elo_est e = stats_elo_estimate(tri, tri_v, 3, STATS_Z95);
+    printf("dxp: %ld games against %s, +%ld =%ld -%ld, score %.1f%%, Elo %+.0f [%+.0f, %+.0f] "
+           "(95%%)\n",
+           t->w + t->d + t->l, t->peer[0] ? t->peer : "the peer", t->w, t->d, t->l, 100.0 * e.score,
+           e.elo, e.lo, e.hi);
+    long pairs = 0;
+    for (int i = 0; i < 5; i++)
+        pairs += t->penta[i];
+    if (pairs > 0) {
+        stats_elo_est pe = stats_elo_estimate(t->penta, penta_v, 5, STATS_Z95);
+        printf("pairs: %ld, pentanomial [%ld %ld %ld %ld %ld], Elo %+.0f [%+.0f, %+.0f] (95%%)\n",
+               pairs, t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4], pe.elo,
+               pe.lo, pe.hi);
+    }
+    printf("unfinished: %ld\n", t->unfinished);
+    fflush(stdout);
+}
+
 int cd_dxp_main(int argc, char **argv)
 {
     options o;
     parse_options(argc, argv, &o);
-    cd_position start;
-    if (o.initiate) {
-        if (o.fen) {
-            char err[256];
-            if (cd_position_from_fen(&start, o.set.rules, o.fen, err, sizeof err) != CD_OK)
-                cli_fail(&cd_dxp_command, "--fen: %s", err);
-        } else {
-            cd_position_start(&start, o.set.rules);
-        }
-    }
+    cd_position *starts = NULL;
+    int nstarts = 0;
+    if (o.initiate)
+        starts = initiator_starts(&o, &nstarts);
+    if (o.pdn_file && !(o.set.pdn = fopen(o.pdn_file, "w")))
+        cli_fail(&cd_dxp_command, "cannot write %s: %s", o.pdn_file, strerror(errno));
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
@@ -318,15 +391,26 @@ int cd_dxp_main(int argc, char **argv)
     if (fd < 0) {
         cd_engine_free(engine);
         cd_egtb_close(tb);
+        free(starts);
+        if (o.set.pdn)
+            fclose(o.set.pdn);
         return 1;
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     cd_dxp_log("connected (%s, variant %s)", o.set.follow ? "follower" : "initiator",
                o.set.rules->name);
-    int rc = cd_dxp_session_run(&o.set, fd, engine, &start);
+    cd_dxp_tally tally;
+    int rc = cd_dxp_session_run(&o.set, fd, engine, starts, nstarts, &tally);
     close(fd);
+    if (o.initiate)
+        print_summary(&tally);
+    if (o.set.pdn && fclose(o.set.pdn) != 0) {
+        cd_dxp_log("error: writing %s: %s", o.pdn_file, strerror(errno));
+        rc = 1;
+    }
     cd_engine_free(engine);
     cd_egtb_close(tb);
+    free(starts);
     return rc;
 }

@@ -46,6 +46,9 @@ typedef struct session {
     double used[2];   /* seconds used by each colour */
     int has_pending;  /* a GAMEREQ arrived during a game (follower) */
     cd_dxp_msg pending;
+    /* the results */
+    cd_dxp_tally *tally;
+    int odd_score2; /* our points x 2 in the pair's first game (0..2), -1: unfinished */
 } session;
 
 enum { RX_MSG, RX_BAD, RX_CLOSED, RX_TIMEOUT, RX_ERROR };
@@ -262,7 +265,9 @@ static int our_move(session *s)
     cd_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.depth = o->depth;
-    if (s->game_time > 0) {
+    if (o->movetime > 0) {
+        lim.movetime = o->movetime; /* the clock still counts the time used, below */
+    } else if (s->game_time > 0) {
         for (int c = 0; c < 2; c++) {
             double left = s->game_time - s->used[c];
             lim.time[c] = left > 0.05 ? left : 0.05;
@@ -314,7 +319,7 @@ static int our_move(session *s)
     if (o->verbose) {
         char t[64];
         cd_move_to_text(pos, &mv, 0, t, sizeof t);
-        cd_dxp_log("we play %s (score %d, depth %d)", t, res.score, res.depth);
+        cd_dxp_log("we play %s (score %d, depth %d, %.3f s)", t, res.score, res.depth, dt);
     }
     if (cd_game_play(s->game, &mv) != CD_OK) {
         cd_dxp_log("error: cannot play our own move");
@@ -355,6 +360,74 @@ static void print_moves(const session *s)
         k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? " " : "", t);
     }
     cd_dxp_log("moves: %s", k ? line : "(none)");
+}
+
+/* Count the game's result in the tally, and its pair's when it is the pair's second game. */
+static void count_game(session *s, int game_no, cd_status st)
+{
+    cd_dxp_tally *t = s->tally;
+    if (!t)
+        return;
+    int s2 = -1; /* our points x 2 */
+    if (st == CD_DRAW)
+        s2 = 1;
+    else if (st == CD_WHITE_WINS || st == CD_BLACK_WINS)
+        s2 = (st == CD_WHITE_WINS) == (s->mine == CD_WHITE) ? 2 : 0;
+    if (s2 == 2)
+        t->w++;
+    else if (s2 == 1)
+        t->d++;
+    else if (s2 == 0)
+        t->l++;
+    else
+        t->unfinished++;
+    if (game_no % 2 == 1)
+        s->odd_score2 = s2;
+    else if (s->odd_score2 >= 0 && s2 >= 0)
+        t->penta[s->odd_score2 + s2]++;
+}
+
+/* Append the game to the PDN file, if any: Event, Round, White and Black (our name and the
+ * peer's), the start position when not the standard one (cd_pdn_write), and a Termination tag
+ * when the rules did not end it. */
+static void write_pdn(session *s, int game_no, cd_status st, cd_reason why, const char *note)
+{
+    FILE *f = s->o->pdn;
+    if (!f)
+        return;
+    cd_pdn_tags *tags = malloc(sizeof *tags);
+    if (!tags) {
+        cd_dxp_log("error: out of memory (game %d not written to the PDN file)", game_no);
+        return;
+    }
+    char round[16], end[320];
+    const char *peer = s->peer[0] ? s->peer : "?";
+    snprintf(round, sizeof round, "%d", game_no);
+    cd_pdn_tags_init(tags);
+    cd_pdn_tag_set(tags, "Event", "condraughts dxp");
+    cd_pdn_tag_set(tags, "Round", round);
+    cd_pdn_tag_set(tags, "White", s->mine == CD_WHITE ? s->o->name : peer);
+    cd_pdn_tag_set(tags, "Black", s->mine == CD_WHITE ? peer : s->o->name);
+    end[0] = '\0';
+    if (st == CD_ONGOING)
+        snprintf(end, sizeof end, "%s", note ? note : "unfinished");
+    else if (why == CD_REASON_RESIGNATION || why == CD_REASON_AGREEMENT)
+        snprintf(end, sizeof end, "GAMEEND from the peer (%s)", cd_reason_str(why));
+    if (end[0])
+        cd_pdn_tag_set(tags, "Termination", end);
+    size_t need = cd_pdn_write(s->game, tags, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (buf) {
+        cd_pdn_write(s->game, tags, buf, need + 1);
+        fputs(buf, f);
+        fputs("\n", f);
+        if (fflush(f) != 0)
+            cd_dxp_log("warning: writing the PDN file: %s", strerror(errno));
+    } else {
+        cd_dxp_log("error: out of memory (game %d not written to the PDN file)", game_no);
+    }
+    free(buf);
+    free(tags);
 }
 
 /* Play the game set up in s->game to its end; prints the result line. */
@@ -495,6 +568,8 @@ done:;
     else
         printf("game %d: * (%s)\n", game_no, note ? note : "unfinished");
     fflush(stdout);
+    count_game(s, game_no, st);
+    write_pdn(s, game_no, st, why, note);
     s->games_done++;
     return outcome;
 }
@@ -625,16 +700,18 @@ static const char *refusal(int code)
     return "unknown reason";
 }
 
-static int run_initiator(session *s, const cd_position *start)
+static int run_initiator(session *s, const cd_position *starts, int nstarts)
 {
     const cd_dxp_settings *o = s->o;
     cd_position std_start;
     char a[160], b[160];
     cd_position_start(&std_start, o->rules);
     cd_position_to_dxp(&std_start, a, sizeof a);
-    cd_position_to_dxp(start, b, sizeof b);
-    int standard = !strcmp(a, b);
     for (int g = 1; g <= o->games && !s->stop; g++) {
+        /* games 2k+1 and 2k+2 from starts[k], colours reversed */
+        const cd_position *start = &starts[((g - 1) / 2) % nstarts];
+        cd_position_to_dxp(start, b, sizeof b);
+        int standard = !strcmp(a, b);
         s->mine = (g % 2 == 1) ? o->colour : o->colour ^ 1;
         s->game_time = o->time;
         s->move_limit = o->moves;
@@ -689,15 +766,28 @@ static int run_initiator(session *s, const cd_position *start)
 }
 
 int cd_dxp_session_run(const cd_dxp_settings *set, int fd, cd_engine *engine,
-                       const cd_position *start)
+                       const cd_position *starts, int nstarts, cd_dxp_tally *tally)
 {
     session s;
     memset(&s, 0, sizeof s);
     s.o = set;
     s.fd = fd;
     s.engine = engine;
+    s.tally = tally;
+    s.odd_score2 = -1;
+    if (tally)
+        memset(tally, 0, sizeof *tally);
     cd_dxp_reader_init(&s.rd);
-    int rc = set->follow ? run_follower(&s) : run_initiator(&s, start);
+    int rc;
+    if (set->follow)
+        rc = run_follower(&s);
+    else if (!starts || nstarts < 1) {
+        cd_dxp_log("error: the initiator has no starting position");
+        rc = 1;
+    } else
+        rc = run_initiator(&s, starts, nstarts);
+    if (tally)
+        snprintf(tally->peer, sizeof tally->peer, "%s", s.peer);
     cd_game_free(s.game);
     return rc ? 1 : 0;
 }
