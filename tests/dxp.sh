@@ -116,7 +116,7 @@ step=openings
 printf '# two openings\n32-28 19-23\n\n33-29 17-22  # the second\n' >"$tmp/op.txt"
 fen1=$("$BIN" show --variant "$VARIANT" --after "32-28 19-23" | sed -n 's/^FEN //p')
 fen2=$("$BIN" show --variant "$VARIANT" --after "33-29 17-22" | sed -n 's/^FEN //p')
-[ -n "$fen1" ] && [ -n "$fen2" ] || fail "show --after gave no FEN"
+{ [ -n "$fen1" ] && [ -n "$fen2" ]; } || fail "show --after gave no FEN"
 # shellcheck disable=SC2086
 start_follower $common --depth 1 --name Follower --pdn "$tmp/f.pdn"
 # shellcheck disable=SC2086
