@@ -101,6 +101,11 @@ void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int
 int cd_eval_white(const cd_position *pos);
 int cd_eval_classic_white(const cd_position *pos);
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos);
+/* The same with the learned weights of pos's rules given (cd_pattern_for, resolved once by the
+ * search; NULL: the hand-set evaluation). */
+struct cd_pattern_weights;
+int cd_engine_evaluate_with(const cd_engine *e, const struct cd_pattern_weights *pw,
+                            const cd_position *pos);
 
 /* timeman.c: milliseconds since an arbitrary origin, and this move's budget */
 long long cd_now_ms(void);

@@ -244,11 +244,9 @@ static void count_pieces(const cd_position *pos, side_stats s[2])
     }
 }
 
-int cd_eval_white(const cd_position *pos)
+/* The learned score, White's view, of weights pw (not NULL) with the lone-king scaling. */
+static int learned_white(const cd_pattern_weights *pw, const cd_position *pos)
 {
-    const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
-    if (!pw)
-        return cd_eval_classic_white(pos);
     int score = cd_pattern_eval_white(pw, pos);
     if (!cd_bb_count(pos->kings))
         return score;
@@ -256,6 +254,12 @@ int cd_eval_white(const cd_position *pos)
     side_stats s[2];
     count_pieces(pos, s);
     return scale_lone_king(pos, weights_of(pos->rules), s, score);
+}
+
+int cd_eval_white(const cd_position *pos)
+{
+    const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
+    return pw ? learned_white(pw, pos) : cd_eval_classic_white(pos);
 }
 
 int cd_evaluate(const cd_position *pos)
@@ -284,15 +288,21 @@ static int scale_drawish(const cd_position *pos, int score)
     return score;
 }
 
-int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
+int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
+                            const cd_position *pos)
 {
     int s;
-    if (e->use_classic_eval)
+    if (e->use_classic_eval || !pw)
         s = cd_eval_classic_white(pos);
     else {
-        s = cd_eval_white(pos);
-        if (e->use_drawscale && cd_pattern_for(pos->rules))
+        s = learned_white(pw, pos);
+        if (e->use_drawscale)
             s = scale_drawish(pos, s);
     }
     return pos->side == CD_WHITE ? s : -s;
+}
+
+int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
+{
+    return cd_engine_evaluate_with(e, cd_pattern_for(pos->rules), pos);
 }

@@ -146,6 +146,7 @@
 #include "engine.h"
 #include "game.h"
 #include "movegen.h"
+#include "pattern.h"
 
 #define INF            32000
 #define HIST_MAX       1024
@@ -167,13 +168,14 @@
 typedef struct search {
     cd_engine *e;
     const cd_rules *r;
-    const cd_movegen *mg;     /* r's move generator (cd_movegen_of), called directly */
-    int id;                   /* thread: 0 the main one, else a helper */
-    int (*history)[128][128]; /* [side][from][to] of this thread */
-    cd_move (*killers)[2];    /* [ply][2] of this thread */
-    int notshot;              /* set by a shot probe that found no capture (step 9) */
-    int inprobcut;            /* ProbCut searches open on the path (step 11, "pcnest") */
-    uint64_t playable;        /* the board's squares (cd_geom_playable), for step 19 */
+    const cd_movegen *mg;                /* r's move generator (cd_movegen_of), called directly */
+    const struct cd_pattern_weights *pw; /* r's learned weights (cd_pattern_for) or NULL */
+    int id;                              /* thread: 0 the main one, else a helper */
+    int (*history)[128][128];            /* [side][from][to] of this thread */
+    cd_move (*killers)[2];               /* [ply][2] of this thread */
+    int notshot;                         /* set by a shot probe that found no capture (step 9) */
+    int inprobcut;                       /* ProbCut searches open on the path (step 11, "pcnest") */
+    uint64_t playable;                   /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
     int stopped;
@@ -483,10 +485,24 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
-            stand = cd_engine_evaluate(e, pos);
+            stand = cd_engine_evaluate_with(e, s->pw, pos);
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
                 return stand;
+            /* below the first quiescence ply a quiet node is worth its static value (step 4),
+             * unless "qexch 2" looks for exchanges there: no moves needed */
+            if (depth < 0 && !(e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])))
+                return stand;
             standing = 1;
+        }
+    } else if (probe && ply < CD_MAX_PLY - 1) {
+        /* a shot probe needs a capture (step 4): without one the move was no shot, or it left
+         * the opponent without a move at all */
+        int quiets = s->mg->quiet_moves(pos);
+        if (quiets == 0)
+            return no_move(r, ply);
+        if (quiets > 0) {
+            s->notshot = 1;
+            return 0;
         }
     }
 
@@ -495,7 +511,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
-        return standing ? stand : cd_engine_evaluate(e, pos);
+        return standing ? stand : cd_engine_evaluate_with(e, s->pw, pos);
     int capture = list.moves[0].ncaptured > 0;
 
     /* 4. quiescence */
@@ -508,7 +524,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
     if (depth <= 0 && !capture) {
         if (!standing)
-            stand = cd_engine_evaluate(e, pos);
+            stand = cd_engine_evaluate_with(e, s->pw, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
         int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
@@ -531,7 +547,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     int quietnode = !pvnode && ply > 0 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
     int frontier = quietnode && depth <= 3;
     int rfpnode = quietnode && depth <= e->rfp_depth && e->rfp_margin;
-    int sev = rfpnode || (frontier && e->fut_margin) ? cd_engine_evaluate(e, pos) : 0;
+    int sev = rfpnode || (frontier && e->fut_margin) ? cd_engine_evaluate_with(e, s->pw, pos) : 0;
     if (rfpnode && sev - e->rfp_margin * depth >= beta)
         return sev - e->rfp_margin * depth;
     /* futility ("fut") and late move pruning ("lmp"), off by default: at such a node, after the
@@ -1017,6 +1033,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->e = e;
     s->r = root->rules;
     s->mg = cd_movegen_of(s->r);
+    s->pw = cd_pattern_for(s->r);
     s->playable = cd_geom_playable(cd_geom_of(s->r));
     s->history = e->history;
     s->killers = e->killers;
