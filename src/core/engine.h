@@ -38,10 +38,19 @@ typedef struct tt_data {
     uint8_t age;
 } tt_data;
 
-/* per-thread move ordering tables of a helper thread (lazy SMP) */
+/* A search node's moves and their ordering scores, one per ply of a thread: kept off the C
+ * stack, where 15 KB a node spread each ply of the path over several pages. The search numbers
+ * the moves in generator order in cd_move.reserved, the index the table stores. */
+typedef struct cd_node_moves {
+    cd_movelist list;
+    int score[CD_MAX_MOVES];
+} cd_node_moves;
+
+/* per-thread move ordering tables and node moves of a helper thread (lazy SMP) */
 typedef struct cd_worker {
     int history[2][128][128];
     cd_move killers[CD_MAX_PLY][2];
+    cd_node_moves moves[CD_MAX_PLY + 1];
 } cd_worker;
 
 enum { CD_MAX_THREADS = 64 };
@@ -52,9 +61,10 @@ struct cd_engine {
     uint8_t age;
     int history[2][128][128]; /* [side][from][to], quiet moves that caused cutoffs */
     cd_move killers[CD_MAX_PLY][2];
-    atomic_int stop;           /* set by cd_engine_stop or the clock */
-    atomic_int pondering;      /* 1 while a ponder search waits for ponderhit */
-    atomic_llong ponderhit_ms; /* clock reading at ponderhit (ms) */
+    cd_node_moves moves[CD_MAX_PLY + 1]; /* the main thread's, by ply */
+    atomic_int stop;                     /* set by cd_engine_stop or the clock */
+    atomic_int pondering;                /* 1 while a ponder search waits for ponderhit */
+    atomic_llong ponderhit_ms;           /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */

@@ -173,6 +173,7 @@ typedef struct search {
     int id;                              /* thread: 0 the main one, else a helper */
     int (*history)[128][128];            /* [side][from][to] of this thread */
     cd_move (*killers)[2];               /* [ply][2] of this thread */
+    cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
     int notshot;                         /* set by a shot probe that found no capture (step 9) */
     int inprobcut;                       /* ProbCut searches open on the path (step 11, "pcnest") */
     uint64_t playable;                   /* the board's squares (cd_geom_playable), for step 19 */
@@ -329,6 +330,7 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
 static inline void pv_set(search *s, int ply, const cd_move *m)
 {
     s->pv[ply][0] = *m;
+    s->pv[ply][0].reserved = 0; /* the search's numbering of the node's moves stays inside */
     memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(cd_move));
     s->pvlen[ply] = s->pvlen[ply + 1] + 1;
 }
@@ -373,8 +375,8 @@ static inline int no_move(const cd_rules *r, int ply)
 }
 
 /* Selection sort, one step: the best-scored of moves i..n-1 moves to place i (the first of equals
- * stays first), with its score and generator index. */
-static inline void pick(cd_movelist *list, int *score, int *index, int i, int n)
+ * stays first), with its score. */
+static inline void pick(cd_movelist *list, int *score, int i, int n)
 {
     /* the highest score, then its first place: two loops without a branch on the scores, which
      * the compiler turns into vector instructions (one loop of compares and jumps took a tenth of
@@ -392,9 +394,6 @@ static inline void pick(cd_movelist *list, int *score, int *index, int i, int n)
         int tmp = score[i];
         score[i] = score[bi];
         score[bi] = tmp;
-        tmp = index[i];
-        index[i] = index[bi];
-        index[bi] = tmp;
     }
 }
 
@@ -506,13 +505,13 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         }
     }
 
-    cd_movelist list;
-    int n = s->mg->generate(pos, &list, NULL, NULL, NULL);
+    cd_movelist *list = &s->plies[ply].list;
+    int n = s->mg->generate(pos, list, NULL, NULL, NULL);
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
         return standing ? stand : cd_engine_evaluate_with(e, s->pw, pos);
-    int capture = list.moves[0].ncaptured > 0;
+    int capture = list->moves[0].ncaptured > 0;
 
     /* 4. quiescence */
     if (probe) {
@@ -530,15 +529,15 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
         if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
             return e->use_qexch == 2 && kingless
-                       ? shots(s, pos, &list, alpha, beta, stand, ply, quiet, 1)
+                       ? shots(s, pos, list, alpha, beta, stand, ply, quiet, 1)
                        : stand;
-        int best = e->use_qpromo ? promotions(s, pos, &list, alpha, beta, stand, ply) : stand;
+        int best = e->use_qpromo ? promotions(s, pos, list, alpha, beta, stand, ply) : stand;
         if (s->stopped || best >= beta)
             return best;
         /* 19. exchanges ("qexch"), only while no kings are on the board */
         if (e->use_qexch && kingless)
-            return shots(s, pos, &list, alpha, beta, best, ply, quiet, 1);
-        return e->use_qshots ? shots(s, pos, &list, alpha, beta, best, ply, quiet, 0) : best;
+            return shots(s, pos, list, alpha, beta, best, ply, quiet, 1);
+        return e->use_qshots ? shots(s, pos, list, alpha, beta, best, ply, quiet, 0) : best;
     }
     if (depth < 0)
         depth = 0;
@@ -559,12 +558,11 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     int ttmove = tthit && t.move >= 0 && t.move < n ? t.move : -1;
 
     /* 5. ordering */
-    int score[CD_MAX_MOVES];
+    int *score = s->plies[ply].score;
     /* remember generator indices: the table stores the index of the original list */
-    int index[CD_MAX_MOVES];
     for (int i = 0; i < n; i++)
-        index[i] = i;
-    score_moves(s, pos, &list, ttmove, ply, score);
+        list->moves[i].reserved = (uint16_t)i;
+    score_moves(s, pos, list, ttmove, ply, score);
 
     int best = -INF, bestidx = -1, besti = -1, searched = 0;
     int alpha0 = alpha;
@@ -572,8 +570,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     int aheadi = -1;
     for (int i = 0; i < n; i++) {
         if (i != aheadi)
-            pick(&list, score, index, i, n);
-        const cd_move *m = &list.moves[i];
+            pick(list, score, i, n);
+        const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
             continue;
         if (searched >= prune_from && !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
@@ -590,8 +588,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
          * while this move is searched (the order is the same: pick is what the next turn of the
          * loop would do) */
         if (depth >= 2 && i + 1 < n) {
-            pick(&list, score, index, i + 1, n);
-            cd_play_with(s->mg, pos, &list.moves[i + 1], &ahead);
+            pick(list, score, i + 1, n);
+            cd_play_with(s->mg, pos, &list->moves[i + 1], &ahead);
             __builtin_prefetch(&e->tt[ahead.key & e->tt_mask]);
             aheadi = i + 1;
         }
@@ -635,7 +633,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             return 0;
         if (v > best) {
             best = v;
-            bestidx = index[i];
+            bestidx = m->reserved;
             if (v > alpha) {
                 alpha = v;
                 if (pvnode)
@@ -648,7 +646,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                             k[1] = k[0];
                             k[0] = *m;
                         }
-                        reward(s, pos, &list, i, depth);
+                        reward(s, pos, list, i, depth);
                     }
                     break;
                 }
@@ -658,8 +656,9 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (searched == 0) /* every root move excluded (multipv beyond the move count) */
         return -INF;
     /* "histexact": the best move of a node whose value fell inside the window gains history too */
-    if (e->hist_exact && best > alpha0 && best < beta && besti >= 0 && !list.moves[besti].ncaptured)
-        reward(s, pos, &list, besti, depth);
+    if (e->hist_exact && best > alpha0 && best < beta && besti >= 0 &&
+        !list->moves[besti].ncaptured)
+        reward(s, pos, list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     if (depth > 0)
         cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
@@ -962,8 +961,10 @@ void cd_engine_clear(cd_engine *e)
     cd_tt_clear(e);
     memset(e->history, 0, sizeof e->history);
     memset(e->killers, 0, sizeof e->killers);
-    if (e->workers)
-        memset(e->workers, 0, (size_t)(e->threads - 1) * sizeof *e->workers);
+    for (int i = 0; e->workers && i < e->threads - 1; i++) { /* not their node moves */
+        memset(e->workers[i].history, 0, sizeof e->workers[i].history);
+        memset(e->workers[i].killers, 0, sizeof e->workers[i].killers);
+    }
     atomic_store(&e->stop, 0); /* a stop that came after the last search ended */
 }
 
@@ -1037,6 +1038,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->playable = cd_geom_playable(cd_geom_of(s->r));
     s->history = e->history;
     s->killers = e->killers;
+    s->plies = e->moves;
     s->start = cd_now_ms();
     s->node_limit = limits->nodes;
     cd_time_budget(limits, root->side, &s->soft, &s->hard);
@@ -1100,6 +1102,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         hs[i].id = i + 1;
         hs[i].history = e->workers[i].history;
         hs[i].killers = e->workers[i].killers;
+        hs[i].plies = e->workers[i].moves;
         hs[i].node_limit = 0;
         ha[i] = (helper){&hs[i], root, g->quiet[g->ply], maxdepth};
         started[i] = thrd_create(&th[i], helper_main, &ha[i]) == thrd_success;
