@@ -46,11 +46,19 @@ typedef struct cd_node_moves {
     int score[CD_MAX_MOVES];
 } cd_node_moves;
 
-/* per-thread move ordering tables and node moves of a helper thread (lazy SMP) */
+/* Evaluation cache of a thread: 2^CD_EVCACHE_BITS entries, direct-mapped, entry = (key ^ salt)
+ * with its low 16 bits replaced by the static value (int16). An entry is valid when its high 48
+ * bits equal those of the probing key ^ salt at the slot (key ^ salt) & mask; the salt changes
+ * with every search, so no entry outlives the weights or options it was computed with. */
+enum { CD_EVCACHE_BITS = 16 };
+
+/* per-thread move ordering tables, node moves and evaluation cache of a helper thread (lazy
+ * SMP) */
 typedef struct cd_worker {
     int history[2][128][128];
     cd_move killers[CD_MAX_PLY][2];
     cd_node_moves moves[CD_MAX_PLY + 1];
+    uint64_t evcache[1 << CD_EVCACHE_BITS];
 } cd_worker;
 
 enum { CD_MAX_THREADS = 64 };
@@ -61,10 +69,12 @@ struct cd_engine {
     uint8_t age;
     int history[2][128][128]; /* [side][from][to], quiet moves that caused cutoffs */
     cd_move killers[CD_MAX_PLY][2];
-    cd_node_moves moves[CD_MAX_PLY + 1]; /* the main thread's, by ply */
-    atomic_int stop;                     /* set by cd_engine_stop or the clock */
-    atomic_int pondering;                /* 1 while a ponder search waits for ponderhit */
-    atomic_llong ponderhit_ms;           /* clock reading at ponderhit (ms) */
+    cd_node_moves moves[CD_MAX_PLY + 1];    /* the main thread's, by ply */
+    uint64_t evcache[1 << CD_EVCACHE_BITS]; /* the main thread's */
+    uint64_t searches;                      /* searches started: the evaluation caches' salt */
+    atomic_int stop;                        /* set by cd_engine_stop or the clock */
+    atomic_int pondering;                   /* 1 while a ponder search waits for ponderhit */
+    atomic_llong ponderhit_ms;              /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */

@@ -174,6 +174,8 @@ typedef struct search {
     int (*history)[128][128];            /* [side][from][to] of this thread */
     cd_move (*killers)[2];               /* [ply][2] of this thread */
     cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
+    uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
+    uint64_t evsalt;                     /* this search's salt of it */
     int notshot;                         /* set by a shot probe that found no capture (step 9) */
     int inprobcut;                       /* ProbCut searches open on the path (step 11, "pcnest") */
     uint64_t playable;                   /* the board's squares (cd_geom_playable), for step 19 */
@@ -368,6 +370,20 @@ static void reward(search *s, const cd_position *pos, const cd_movelist *list, i
                     hist[a][b][c] /= 2;
 }
 
+/* The static value, side to move's view, through the thread's evaluation cache (engine.h): the
+ * same value as cd_engine_evaluate, computed once for a position met again in the search. */
+static inline int evaluate(search *s, const cd_position *pos)
+{
+    uint64_t tag = pos->key ^ s->evsalt;
+    uint64_t *slot = &s->evcache[tag & ((1u << CD_EVCACHE_BITS) - 1)];
+    if (!((*slot ^ tag) >> 16))
+        return (int16_t)(uint16_t)*slot;
+    int v = cd_engine_evaluate_with(s->e, s->pw, pos);
+    if (v >= INT16_MIN && v <= INT16_MAX)
+        *slot = (tag & ~(uint64_t)0xffff) | (uint16_t)v;
+    return v;
+}
+
 /* The value of a position whose side to move has no move: lost, or won in antidraughts. */
 static inline int no_move(const cd_rules *r, int ply)
 {
@@ -484,7 +500,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
-            stand = cd_engine_evaluate_with(e, s->pw, pos);
+            stand = evaluate(s, pos);
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
                 return stand;
             /* below the first quiescence ply a quiet node is worth its static value (step 4),
@@ -510,7 +526,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
-        return standing ? stand : cd_engine_evaluate_with(e, s->pw, pos);
+        return standing ? stand : evaluate(s, pos);
     int capture = list->moves[0].ncaptured > 0;
 
     /* 4. quiescence */
@@ -523,7 +539,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
     if (depth <= 0 && !capture) {
         if (!standing)
-            stand = cd_engine_evaluate_with(e, s->pw, pos);
+            stand = evaluate(s, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
         int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
@@ -546,7 +562,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     int quietnode = !pvnode && ply > 0 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
     int frontier = quietnode && depth <= 3;
     int rfpnode = quietnode && depth <= e->rfp_depth && e->rfp_margin;
-    int sev = rfpnode || (frontier && e->fut_margin) ? cd_engine_evaluate_with(e, s->pw, pos) : 0;
+    int sev = rfpnode || (frontier && e->fut_margin) ? evaluate(s, pos) : 0;
     if (rfpnode && sev - e->rfp_margin * depth >= beta)
         return sev - e->rfp_margin * depth;
     /* futility ("fut") and late move pruning ("lmp"), off by default: at such a node, after the
@@ -1039,6 +1055,10 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->history = e->history;
     s->killers = e->killers;
     s->plies = e->moves;
+    s->evcache = e->evcache;
+    /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
+     * then no piece key, nor a difference of two salts a move's key change) */
+    s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
     s->start = cd_now_ms();
     s->node_limit = limits->nodes;
     cd_time_budget(limits, root->side, &s->soft, &s->hard);
@@ -1103,6 +1123,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         hs[i].history = e->workers[i].history;
         hs[i].killers = e->workers[i].killers;
         hs[i].plies = e->workers[i].moves;
+        hs[i].evcache = e->workers[i].evcache;
         hs[i].node_limit = 0;
         ha[i] = (helper){&hs[i], root, g->quiet[g->ply], maxdepth};
         started[i] = thrd_create(&th[i], helper_main, &ha[i]) == thrd_success;
