@@ -190,20 +190,26 @@ static inline uint64_t cd_run_key(const cd_king_run *run)
 /* The change of the Zobrist key (pieces and side; not a king-move limit state, not the two-move
  * turn) when the side to move plays m: its piece leaves `from` and stands on `to` (a king, or a
  * man that promotes there, as a king), the pieces in m's captured set leave. Read before the new
- * position is written over pos. */
-static inline uint64_t cd_move_key(const cd_position *pos, const cd_move *m)
+ * position is written over pos. cd_move_key_words with words = 1 reads only the low word of the
+ * captured set (boards of at most 64 bits: a generator body calls it with its constant). */
+static inline uint64_t cd_move_key_words(const cd_position *pos, const cd_move *m, int words)
 {
     int c = pos->side;
     int king = cd_bb_test(pos->kings, m->from);
     uint64_t key = cd_zobrist(c, king, m->from) ^
                    cd_zobrist(c, king || (m->flags & CD_MOVE_PROMOTES), m->to) ^ CD_ZOBRIST_SIDE;
     uint64_t cap[2] = {m->captured, m->captured_hi};
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < words; w++)
         for (uint64_t x = cap[w]; x; x &= x - 1) {
             int bit = w * 64 + __builtin_ctzll(x);
-            key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
+            key ^= cd_zobrist(c ^ 1, (int)(pos->kings[w] >> (bit & 63)) & 1, bit);
         }
     return key;
+}
+
+static inline uint64_t cd_move_key(const cd_position *pos, const cd_move *m)
+{
+    return cd_move_key_words(pos, m, 2);
 }
 
 #endif

@@ -403,7 +403,7 @@ static void F(play_key)(const cd_position *pos, const cd_move *m, cd_position *o
     F(play)(pos, m, out);
     cd_position_rekey(out);
 #else
-    uint64_t key = pos->key ^ cd_move_key(pos, m);
+    uint64_t key = pos->key ^ cd_move_key_words(pos, m, BB_BITS / 64);
 #if FRISIAN_HOOGLAND
     key ^= cd_run_key(&pos->run);
 #endif

@@ -522,7 +522,7 @@ static void turkish_play(const cd_position *pos, const cd_move *m, cd_position *
 /* turkish_play and the key brought up to date from the move (board.h cd_move_key). */
 static void turkish_play_key(const cd_position *pos, const cd_move *m, cd_position *out)
 {
-    uint64_t key = pos->key ^ cd_move_key(pos, m);
+    uint64_t key = pos->key ^ cd_move_key_words(pos, m, 1); /* 64 squares: one word */
     turkish_play(pos, m, out);
     out->key = key;
 }
