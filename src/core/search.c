@@ -22,7 +22,10 @@
  *     capture test and a move count on bitboards). 4b: at nodes of depth 2
  *     or more the next move is played, and its table bucket fetched, while
  *     the current one is searched. Neither changes a node; together about
- *     14% more nodes a second (docs/strength.md, "Speed").
+ *     14% more nodes a second (docs/strength.md, "Speed"). Three nodes in
+ *     four are quiescence nodes: they run in a function of their own
+ *     (qsearch), without the steps below that only nodes of depth 1 or more
+ *     take (search_node); steps 1-2 are shared (node_settled).
  *  5. Move ordering: table move, then killers, then the history heuristic
  *     (killers + history: +58 [+23, +94] in International).
  *  6. PVS: the first move with the full window, the rest with a null window
@@ -321,6 +324,8 @@ static int excluded(const search *s, const cd_move *m)
 
 static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                        int quiet);
+static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
+                   int quiet);
 static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                  int stand, int ply, int quiet, int exch);
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
@@ -343,8 +348,10 @@ static inline int child(search *s, const cd_position *pos, const cd_position *ne
                         int beta, int depth, int ply, int quiet)
 {
     if (next->side == pos->side)
-        return search_node(s, next, alpha, beta, depth, ply + 1, quiet);
-    return -search_node(s, next, -beta, -alpha, depth, ply + 1, quiet);
+        return depth > 0 ? search_node(s, next, alpha, beta, depth, ply + 1, quiet)
+                         : qsearch(s, next, alpha, beta, depth, ply + 1, quiet);
+    return depth > 0 ? -search_node(s, next, -beta, -alpha, depth, ply + 1, quiet)
+                     : -qsearch(s, next, -beta, -alpha, depth, ply + 1, quiet);
 }
 
 /* History: quiet move i of the sorted list was best (a cut-off), so it gains depth^2; with
@@ -413,34 +420,37 @@ static inline void pick(cd_movelist *list, int *score, int i, int n)
     }
 }
 
-static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
-                       int quiet)
+/* Steps 1-2b of every node: count it, and settle it without moves where the path, the rules or
+ * the endgame tables say its value (1, with the value in *value). */
+static inline int node_settled(search *s, const cd_position *pos, int ply, int quiet, int probe,
+                               int *value)
 {
     cd_engine *e = s->e;
-    int pvnode = beta - alpha > 1;
-    int probe = depth == QS_PROBE; /* a shot probe: see step 9 */
+    *value = 0;
     s->pvlen[ply] = 0;
     if ((++s->nodes & 255) == 0)
         check_time(s);
     if (s->stopped)
-        return 0;
+        return 1;
     if (ply > s->seldepth)
         s->seldepth = ply;
 
     /* 1. draws */
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
-        return 0;
+        return 1;
     /* (a shot probe keeps the path's balance up to date but is never a draw, as in step 1) */
     if (ply > 0 && s->endgame && endgame_draw(s, pos, ply) && !probe)
-        return 0;
+        return 1;
 
     /* 2. terminal positions */
     const cd_rules *r = s->r;
     if (r->goal == CD_GOAL_BREAKTHROUGH) {
         const uint64_t *them = pos->side == CD_WHITE ? pos->black : pos->white;
-        if ((them[0] & pos->kings[0]) | (them[1] & pos->kings[1]))
-            return -CD_SCORE_WIN + ply;
+        if ((them[0] & pos->kings[0]) | (them[1] & pos->kings[1])) {
+            *value = -CD_SCORE_WIN + ply;
+            return 1;
+        }
     }
     /* 2b. endgame tables: the exact value with the distance (not at the root, which needs
      * a move: there the children's exact values choose the fastest win or slowest loss) */
@@ -448,17 +458,141 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         __builtin_popcountll(pos->white[0] | pos->black[0]) <= CD_EGTB_MAX_PIECES) {
         int d, v = cd_egtb_probe(e->egtb, pos, &d);
         if (v == CD_EGTB_WIN)
-            return CD_SCORE_WIN - ply - d;
-        if (v == CD_EGTB_LOSS)
-            return -CD_SCORE_WIN + ply + d;
-        if (v == CD_EGTB_DRAW)
-            return 0;
+            *value = CD_SCORE_WIN - ply - d;
+        else if (v == CD_EGTB_LOSS)
+            *value = -CD_SCORE_WIN + ply + d;
+        if (v == CD_EGTB_WIN || v == CD_EGTB_LOSS || v == CD_EGTB_DRAW)
+            return 1;
     }
+    return 0;
+}
+
+/* 4. Quiescence, a node of depth 0 or less (a shot probe: QS_PROBE): the captures, searched to
+ * the end; a quiet position stands pat on its static value, with quiet promotions, exchanges
+ * (steps 9, 19) and shots at the first ply only. No table, no pruning: the same values and nodes
+ * as the full node function gave such a node. */
+static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
+                   int quiet)
+{
+    cd_engine *e = s->e;
+    int pvnode = beta - alpha > 1;
+    int probe = depth == QS_PROBE; /* a shot probe: see step 9 */
+    int settled;
+    if (node_settled(s, pos, ply, quiet, probe, &settled))
+        return settled;
+    const cd_rules *r = s->r;
+
+    /* 4a. a quiescence node without a capture stands pat before its moves are generated: the
+     * move count alone says whether it is lost (no move) */
+    int stand = 0, standing = 0;
+    if (!probe) {
+        int quiets = s->mg->quiet_moves(pos);
+        if (quiets == 0)
+            return no_move(r, ply);
+        if (quiets > 0) {
+            stand = evaluate(s, pos);
+            if (stand >= beta || ply >= CD_MAX_PLY - 4)
+                return stand;
+            /* below the first quiescence ply a quiet node is worth its static value, unless
+             * "qexch 2" looks for exchanges there: no moves needed */
+            if (depth < 0 && !(e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])))
+                return stand;
+            standing = 1;
+        }
+    } else if (ply < CD_MAX_PLY - 1) {
+        /* a shot probe needs a capture: without one the move was no shot, or it left the
+         * opponent without a move at all */
+        int quiets = s->mg->quiet_moves(pos);
+        if (quiets == 0)
+            return no_move(r, ply);
+        if (quiets > 0) {
+            s->notshot = 1;
+            return 0;
+        }
+    }
+
+    cd_movelist *list = &s->plies[ply].list;
+    int n = s->mg->generate(pos, list, NULL, NULL, NULL);
+    if (n == 0)
+        return no_move(r, ply);
+    if (ply >= CD_MAX_PLY - 1)
+        return standing ? stand : evaluate(s, pos);
+    int capture = list->moves[0].ncaptured > 0;
+
+    if (probe) {
+        if (!capture) {
+            s->notshot = 1;
+            return 0;
+        }
+        depth = -1; /* the capture answering a shot: no further shots below */
+    }
+    if (!capture) {
+        if (!standing)
+            stand = evaluate(s, pos);
+        if (stand >= beta || ply >= CD_MAX_PLY - 4)
+            return stand;
+        int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
+        if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
+            return e->use_qexch == 2 && kingless
+                       ? shots(s, pos, list, alpha, beta, stand, ply, quiet, 1)
+                       : stand;
+        int best = e->use_qpromo ? promotions(s, pos, list, alpha, beta, stand, ply) : stand;
+        if (s->stopped || best >= beta)
+            return best;
+        /* 19. exchanges ("qexch"), only while no kings are on the board */
+        if (e->use_qexch && kingless)
+            return shots(s, pos, list, alpha, beta, best, ply, quiet, 1);
+        return e->use_qshots ? shots(s, pos, list, alpha, beta, best, ply, quiet, 0) : best;
+    }
+
+    /* the captures, most pieces taken first (then promotions), principal variation search */
+    int *score = s->plies[ply].score;
+    score_moves(s, pos, list, -1, ply, score);
+    int best = -INF;
+    for (int i = 0; i < n; i++) {
+        pick(list, score, i, n);
+        const cd_move *m = &list->moves[i];
+        cd_position next;
+        cd_play_with(s->mg, pos, m, &next);
+        int q = m->ncaptured || !(m->flags & CD_MOVE_KING) ? 0 : quiet + 1;
+        int v;
+        if (i == 0) {
+            v = child(s, pos, &next, alpha, beta, -1, ply, q);
+        } else {
+            v = child(s, pos, &next, alpha, alpha + 1, -1, ply, q);
+            if (v > alpha && v < beta)
+                v = child(s, pos, &next, alpha, beta, -1, ply, q);
+        }
+        if (s->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                if (pvnode)
+                    pv_set(s, ply, m);
+                if (v >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static int search_node(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
+                       int quiet)
+{
+    cd_engine *e = s->e;
+    int pvnode = beta - alpha > 1;
+    int settled;
+    if (node_settled(s, pos, ply, quiet, 0, &settled))
+        return settled;
+    const cd_rules *r = s->r;
 
     /* 3. transposition table, before the moves are generated: a cut-off
      * skips the generator */
     tt_data t;
-    int tthit = depth > 0 && cd_tt_probe(e, pos->key, &t); /* not in quiescence */
+    int tthit = cd_tt_probe(e, pos->key, &t);
     if (tthit) {
         int ts = score_from_tt(t.score, ply);
         if (e->use_ttcut && !pvnode && ply > 0 && t.depth >= depth &&
@@ -492,71 +626,14 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         }
     }
 
-    /* 4a. a quiescence node without a capture stands pat before its moves are generated: the
-     * move count alone says whether it is lost (no move) */
-    int stand = 0, standing = 0;
-    if (depth <= 0 && !probe) {
-        int quiets = s->mg->quiet_moves(pos);
-        if (quiets == 0)
-            return no_move(r, ply);
-        if (quiets > 0) {
-            stand = evaluate(s, pos);
-            if (stand >= beta || ply >= CD_MAX_PLY - 4)
-                return stand;
-            /* below the first quiescence ply a quiet node is worth its static value (step 4),
-             * unless "qexch 2" looks for exchanges there: no moves needed */
-            if (depth < 0 && !(e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])))
-                return stand;
-            standing = 1;
-        }
-    } else if (probe && ply < CD_MAX_PLY - 1) {
-        /* a shot probe needs a capture (step 4): without one the move was no shot, or it left
-         * the opponent without a move at all */
-        int quiets = s->mg->quiet_moves(pos);
-        if (quiets == 0)
-            return no_move(r, ply);
-        if (quiets > 0) {
-            s->notshot = 1;
-            return 0;
-        }
-    }
-
     cd_movelist *list = &s->plies[ply].list;
     int n = s->mg->generate(pos, list, NULL, NULL, NULL);
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
-        return standing ? stand : evaluate(s, pos);
+        return evaluate(s, pos);
     int capture = list->moves[0].ncaptured > 0;
 
-    /* 4. quiescence */
-    if (probe) {
-        if (!capture) {
-            s->notshot = 1;
-            return 0;
-        }
-        depth = -1; /* the capture answering a shot: no further shots below */
-    }
-    if (depth <= 0 && !capture) {
-        if (!standing)
-            stand = evaluate(s, pos);
-        if (stand >= beta || ply >= CD_MAX_PLY - 4)
-            return stand;
-        int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
-        if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
-            return e->use_qexch == 2 && kingless
-                       ? shots(s, pos, list, alpha, beta, stand, ply, quiet, 1)
-                       : stand;
-        int best = e->use_qpromo ? promotions(s, pos, list, alpha, beta, stand, ply) : stand;
-        if (s->stopped || best >= beta)
-            return best;
-        /* 19. exchanges ("qexch"), only while no kings are on the board */
-        if (e->use_qexch && kingless)
-            return shots(s, pos, list, alpha, beta, best, ply, quiet, 1);
-        return e->use_qshots ? shots(s, pos, list, alpha, beta, best, ply, quiet, 0) : best;
-    }
-    if (depth < 0)
-        depth = 0;
     /* 16. reverse futility: near the horizon, a quiet node whose static value is far enough
      * above beta is taken to hold ("rfp") */
     int quietnode = !pvnode && ply > 0 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
