@@ -239,7 +239,7 @@ static void check_time(search *s)
         s->stopped = 1;
 }
 
-static int is_draw(const search *s, int ply, int quiet)
+static inline int is_draw(const search *s, int ply, int quiet)
 {
     const cd_rules *r = s->r;
     if ((r->draw & CD_DRAW_KINGS_ONLY) && r->no_progress > 0 && quiet >= 2 * r->no_progress)
@@ -547,10 +547,12 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
 
     /* the captures, most pieces taken first (then promotions), principal variation search */
     int *score = s->plies[ply].score;
-    score_moves(s, pos, list, -1, ply, score);
+    if (n > 1) /* (a single capture, the common case, needs no order) */
+        score_moves(s, pos, list, -1, ply, score);
     int best = -INF;
     for (int i = 0; i < n; i++) {
-        pick(list, score, i, n);
+        if (n > 1)
+            pick(list, score, i, n);
         const cd_move *m = &list->moves[i];
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
