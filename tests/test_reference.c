@@ -16,7 +16,8 @@
  * Each position's FEN comes from cd_position_to_fen; the library's moves
  * (cd_generate + cd_move_to_hub) and the reference's moves (ref_moves) are
  * compared as sorted multisets of Hub strings. cd_count_moves must agree with
- * the list length too, and cd_quiet_moves with whether there is a capture or no move at all.
+ * the list length too, and cd_quiet_moves with whether there is a capture or no move at all
+ * (and the generator's generate_known, given that answer, with cd_generate's list).
  * Variants with a king-move limit (Frisian, Frysk!): the position's count,
  * which a FEN cannot hold (cd_position_king_run), is handed to the reference
  * (ref_moves_run); random placements get a random count (often the full 3) for
@@ -89,7 +90,7 @@ static void rng_seed(uint64_t seed, const char *name, unsigned flags)
 
 static char fast_mv[CD_MAX_MOVES][REF_MOVE_LEN];
 static char ref_mv[REF_MAX][REF_MOVE_LEN];
-static cd_movelist list;
+static cd_movelist list, list_known;
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -201,6 +202,10 @@ static int compare_position(const cd_position *pos, const char *variant, unsigne
     int nq = cd_quiet_moves(pos);
     int ref_capture = nr > 0 && strchr(ref_mv[0], 'x') != NULL;
     int quiet_ok = ref_capture ? nq == -1 : nq >= 0 && (nq == 0) == (nr == 0);
+    /* the search's generate_known after cd_quiet_moves: cd_generate's list, in its order */
+    int nk = cd_movegen_of(pos->rules)->generate_known(pos, &list_known, nq);
+    quiet_ok =
+        quiet_ok && nk == nf && !memcmp(list_known.moves, list.moves, (size_t)nf * sizeof(cd_move));
     st->positions++;
     st->moves += nr;
     if (nr > 0 && strchr(ref_mv[0], 'x'))

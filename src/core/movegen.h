@@ -113,6 +113,9 @@ typedef struct cd_movegen {
     void (*king_zone)(const cd_position *pos, uint64_t out[2]);
     void (*king_targets)(const cd_position *pos, int from, uint64_t out[2]);
     int (*quiet_moves)(const cd_position *pos);
+    /* generate (no path) for a position whose quiet_moves was `quiets`: the same list, without
+     * the capture test again (the search's quiescence asks quiet_moves first) */
+    int (*generate_known)(const cd_position *pos, cd_movelist *list, int quiets);
 } cd_movegen;
 
 extern const cd_movegen cd_movegen_g8, cd_movegen_g8_folk_thai, cd_movegen_g10,

@@ -474,6 +474,21 @@ static int F(quiet_moves)(const cd_position *pos)
     return F(has_captures)(pos) ? -1 : F(count_quiet)(pos, 1);
 }
 
+/* generate, for a position whose quiet_moves was `quiets`: the capture test is not made again
+ * (-1 still allows the quiet moves, as generate does when the test was too wide) */
+static int F(generate_known)(const cd_position *pos, cd_movelist *list, int quiets)
+{
+#if FOLK_THAI
+    if (pos->rules->flags & CD_RULE_STAVROPOL)
+        return F(generate_stavropol)(pos, list, NULL, NULL, NULL);
+#endif
+    if (quiets < 0 && F(gen_captures)(pos, list, NULL, NULL, NULL, 0))
+        return list->count;
+    F(gen_quiet)(pos, list);
+    return list->count;
+}
+
 /* The entry points of this instance, for the dispatch in movegen.c. */
-const cd_movegen F(cd_movegen) = {F(generate), F(count),     F(play),         F(play_key),
-                                  F(perft),    F(king_zone), F(king_targets), F(quiet_moves)};
+const cd_movegen F(cd_movegen) = {F(generate),     F(count),       F(play),
+                                  F(play_key),     F(perft),       F(king_zone),
+                                  F(king_targets), F(quiet_moves), F(generate_known)};

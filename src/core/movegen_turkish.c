@@ -562,6 +562,13 @@ static int turkish_quiet_moves(const cd_position *pos)
     return has_captures(&t) ? -1 : (int)count(&t, pos->rules);
 }
 
-const cd_movegen cd_movegen_turkish = {turkish_generate,     turkish_count,      turkish_play,
-                                       turkish_play_key,     turkish_perft,      turkish_king_zone,
-                                       turkish_king_targets, turkish_quiet_moves};
+static int turkish_generate_known(const cd_position *pos, cd_movelist *list, int quiets)
+{
+    (void)quiets;
+    return turkish_generate(pos, list, NULL, NULL, NULL);
+}
+
+const cd_movegen cd_movegen_turkish = {
+    turkish_generate,     turkish_count,       turkish_play,
+    turkish_play_key,     turkish_perft,       turkish_king_zone,
+    turkish_king_targets, turkish_quiet_moves, turkish_generate_known};

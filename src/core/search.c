@@ -484,9 +484,9 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
 
     /* 4a. a quiescence node without a capture stands pat before its moves are generated: the
      * move count alone says whether it is lost (no move) */
-    int stand = 0, standing = 0;
+    int stand = 0, standing = 0, quiets = -2; /* -2: not asked */
     if (!probe) {
-        int quiets = s->mg->quiet_moves(pos);
+        quiets = s->mg->quiet_moves(pos);
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
@@ -502,7 +502,7 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
     } else if (ply < CD_MAX_PLY - 1) {
         /* a shot probe needs a capture: without one the move was no shot, or it left the
          * opponent without a move at all */
-        int quiets = s->mg->quiet_moves(pos);
+        quiets = s->mg->quiet_moves(pos);
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
@@ -512,7 +512,8 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
     }
 
     cd_movelist *list = &s->plies[ply].list;
-    int n = s->mg->generate(pos, list, NULL, NULL, NULL);
+    int n = quiets == -2 ? s->mg->generate(pos, list, NULL, NULL, NULL)
+                         : s->mg->generate_known(pos, list, quiets);
     if (n == 0)
         return no_move(r, ply);
     if (ply >= CD_MAX_PLY - 1)
