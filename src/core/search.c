@@ -241,6 +241,8 @@ static void check_time(search *s)
 
 static inline int is_draw(const search *s, int ply, int quiet)
 {
+    if (quiet < 2) /* both rules below need two reversible plies at least */
+        return 0;
     const cd_rules *r = s->r;
     if ((r->draw & CD_DRAW_KINGS_ONLY) && r->no_progress > 0 && quiet >= 2 * r->no_progress)
         return 1;
