@@ -393,6 +393,14 @@ static inline int evaluate(search *s, const cd_position *pos)
     return v;
 }
 
+/* The evaluation cache's slot of a child about to be searched, fetched from memory while the
+ * child's first steps run (its probe otherwise waited on a cache miss a tenth of the time of a
+ * quiescence node). */
+static inline void prefetch_eval(const search *s, uint64_t key)
+{
+    __builtin_prefetch(&s->evcache[(key ^ s->evsalt) & ((1u << CD_EVCACHE_BITS) - 1)]);
+}
+
 /* The value of a position whose side to move has no move: lost, or won in antidraughts. */
 static inline int no_move(const cd_rules *r, int ply)
 {
@@ -559,6 +567,7 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
         const cd_move *m = &list->moves[i];
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
+        prefetch_eval(s, next.key);
         int q = m->ncaptured || !(m->flags & CD_MOVE_KING) ? 0 : quiet + 1;
         int v;
         if (i == 0) {
@@ -681,6 +690,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             cd_play_with(s->mg, pos, m, &next);
             if (depth >= 2) /* children of depth 1 nodes are quiescence: no probe */
                 __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
+            if (depth <= 4) /* children that evaluate: quiescence, or reverse futility */
+                prefetch_eval(s, next.key);
         }
         /* 4b. where the children probe the table, the next move's entry is fetched from memory
          * while this move is searched (the order is the same: pick is what the next turn of the
@@ -689,6 +700,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             pick(list, score, i + 1, n);
             cd_play_with(s->mg, pos, &list->moves[i + 1], &ahead);
             __builtin_prefetch(&e->tt[ahead.key & e->tt_mask]);
+            if (depth <= 4)
+                prefetch_eval(s, ahead.key);
             aheadi = i + 1;
         }
         int irreversible = m->ncaptured || !(m->flags & CD_MOVE_KING);
@@ -778,6 +791,7 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
             continue;
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
+        prefetch_eval(s, next.key);
         int v = child(s, pos, &next, alpha, beta, -1, ply, 0); /* a man move: irreversible */
         if (s->stopped)
             return 0;
@@ -861,6 +875,7 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
             continue;
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
+        prefetch_eval(s, next.key);
         int q = (m->flags & CD_MOVE_KING) ? quiet + 1 : 0;
         s->notshot = 0;
         int v = child(s, pos, &next, alpha, beta, QS_PROBE, ply, q);
