@@ -293,13 +293,14 @@ static inline int same_quiet(const cd_move *m, const cd_move *k)
 }
 
 /* Move ordering scores. */
-static void score_moves(const search *s, const cd_position *pos, const cd_movelist *list,
-                        int ttmove, int ply, int *score)
+static void score_moves(const search *s, const cd_position *pos, cd_movelist *list, int ttmove,
+                        int ply, int *score)
 {
     const cd_engine *e = s->e;
     cd_move(*killers)[2] = s->killers;
     for (int i = 0; i < list->count; i++) {
-        const cd_move *m = &list->moves[i];
+        cd_move *m = &list->moves[i];
+        m->reserved = (uint16_t)i; /* the generator's order, which the table's move index names */
         int v;
         if (i == ttmove)
             v = 1 << 30;
@@ -666,10 +667,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
     /* 5. ordering */
     int *score = s->plies[ply].score;
-    /* remember generator indices: the table stores the index of the original list */
-    for (int i = 0; i < n; i++)
-        list->moves[i].reserved = (uint16_t)i;
-    score_moves(s, pos, list, ttmove, ply, score);
+    score_moves(s, pos, list, ttmove, ply, score); /* and numbers the moves (cd_move.reserved) */
 
     int best = -INF, bestidx = -1, besti = -1, searched = 0;
     int alpha0 = alpha;
@@ -866,10 +864,11 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
             continue;
         /* a sacrifice moves into contact with an enemy piece, or leaves a hole behind an own
          * piece in contact: other moves are not tried (the probe decides for the rest); with
-         * exch, only a man's move that offers an exchange */
+         * exch, only a man's move that offers an exchange (which needs an enemy man next to
+         * its square: tested first, in one step) */
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
         uint64_t after = (own & ~from) | to;
-        if (exch ? (m->flags & CD_MOVE_PROMOTES) ||
+        if (exch ? (m->flags & CD_MOVE_PROMOTES) || !(near1(to, h) & opp) ||
                        !offers_exchange(own, opp, s->playable, h, from, to)
                  : !(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
             continue;
