@@ -59,14 +59,9 @@ static inline void cd_push_quiet(cd_movelist *l, int from, int to, int flags)
         l->overflow = 1;
         return;
     }
-    cd_move *m = &l->moves[l->count++];
-    m->captured = 0;
-    m->captured_hi = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->ncaptured = 0;
-    m->flags = (uint8_t)flags;
-    m->reserved = 0;
+    /* one compound store: the compiler writes the 16 bytes in two words */
+    l->moves[l->count++] =
+        (cd_move){.from = (uint8_t)from, .to = (uint8_t)to, .flags = (uint8_t)flags};
 }
 
 /* -1 when the side to move may have a capture; else 0 when it has no move at all and a positive
