@@ -193,7 +193,8 @@ static inline int skew(const cd_pattern_layout *l, uint64_t men, int width)
 }
 
 /* The scalar features (pattern.h), White's view. */
-static void scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCALARS])
+static inline __attribute__((always_inline)) void
+scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCALARS])
 {
     uint64_t k = pos->kings[0], w = pos->white[0], b = pos->black[0];
     uint64_t wm = w & ~k, bm = b & ~k, wk = w & k, bk = b & k;
