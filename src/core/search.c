@@ -25,7 +25,9 @@
  *     14% more nodes a second (docs/strength.md, "Speed"). Three nodes in
  *     four are quiescence nodes: they run in a function of their own
  *     (qsearch), without the steps below that only nodes of depth 1 or more
- *     take (search_node); steps 1-2 are shared (node_settled).
+ *     take (search_node); steps 1-2 are shared (node_settled). Static values
+ *     come through a per-thread evaluation cache (engine.h), whose slot is
+ *     fetched while a child is made.
  *  5. Move ordering: table move, then killers, then the history heuristic
  *     (killers + history: +58 [+23, +94] in International).
  *  6. PVS: the first move with the full window, the rest with a null window
