@@ -404,6 +404,22 @@ static inline void prefetch_eval(const search *s, uint64_t key)
     __builtin_prefetch(&s->evcache[(key ^ s->evsalt) & ((1u << CD_EVCACHE_BITS) - 1)]);
 }
 
+/* A child's value v: the best so far and alpha raised by it, the line kept at a PV node; 1 when
+ * it cuts off (v >= beta). The move loops of quiescence, promotions and shots. */
+static inline int improve(search *s, int ply, const cd_move *m, int v, int pvnode, int *best,
+                          int *alpha, int beta)
+{
+    if (v <= *best)
+        return 0;
+    *best = v;
+    if (v <= *alpha)
+        return 0;
+    *alpha = v;
+    if (pvnode)
+        pv_set(s, ply, m);
+    return v >= beta;
+}
+
 /* The value of a position whose side to move has no move: lost, or won in antidraughts. */
 static inline int no_move(const cd_rules *r, int ply)
 {
@@ -582,16 +598,8 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
         }
         if (s->stopped)
             return 0;
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                alpha = v;
-                if (pvnode)
-                    pv_set(s, ply, m);
-                if (v >= beta)
-                    break;
-            }
-        }
+        if (improve(s, ply, m, v, pvnode, &best, &alpha, beta))
+            break;
     }
     return best;
 }
@@ -795,16 +803,8 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
         int v = child(s, pos, &next, alpha, beta, -1, ply, 0); /* a man move: irreversible */
         if (s->stopped)
             return 0;
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                alpha = v;
-                if (pvnode)
-                    pv_set(s, ply, m);
-                if (v >= beta)
-                    break;
-            }
-        }
+        if (improve(s, ply, m, v, pvnode, &best, &alpha, beta))
+            break;
     }
     return best;
 }
@@ -886,16 +886,8 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
             s->notshot = 0;
             continue;
         }
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                alpha = v;
-                if (pvnode)
-                    pv_set(s, ply, m);
-                if (v >= beta)
-                    break;
-            }
-        }
+        if (improve(s, ply, m, v, pvnode, &best, &alpha, beta))
+            break;
     }
     return best;
 }
