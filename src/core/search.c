@@ -627,8 +627,9 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     }
 
     /* 17. internal iterative reduction ("iir"): a node of that depth or more with no move from
-     * the table is searched one ply shallower */
-    if (e->iir && depth >= e->iir && !(tthit && t.move >= 0))
+     * the table is searched one ply shallower (never below depth 1: quiescence has a function
+     * of its own, so "iir 1" reduces nothing) */
+    if (e->iir && depth >= e->iir && depth > 1 && !(tthit && t.move >= 0))
         depth--;
 
     /* 11. ProbCut: a reduced null-window search well above beta that holds
