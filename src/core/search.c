@@ -397,8 +397,8 @@ static inline int evaluate(search *s, const cd_position *pos)
 }
 
 /* The evaluation cache's slot of a child about to be searched, fetched from memory while the
- * child's first steps run (its probe otherwise waited on a cache miss a tenth of the time of a
- * quiescence node). */
+ * child's first steps run (without it, perf put 38% of the quiescence function's own samples,
+ * about 5% of the search's time, on the probe's load). */
 static inline void prefetch_eval(const search *s, uint64_t key)
 {
     __builtin_prefetch(&s->evcache[(key ^ s->evsalt) & ((1u << CD_EVCACHE_BITS) - 1)]);
