@@ -261,17 +261,26 @@ static int F(generate_stavropol)(const cd_position *pos, cd_movelist *list, cons
 }
 #endif
 
-static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
-                       int *pathlen)
+/* The moves of pos: its captures when `quiets` (a quiet_moves answer, or -2: not asked, the
+ * capture test is made here) says it may have one and it has, else its quiet moves. */
+static CD_ALWAYS_INLINE int F(generate_as)(const cd_position *pos, cd_movelist *list,
+                                           const cd_move *want, int *path, int *pathlen, int quiets)
 {
 #if FOLK_THAI
     if (pos->rules->flags & CD_RULE_STAVROPOL)
         return F(generate_stavropol)(pos, list, want, path, pathlen);
 #endif
-    if (F(has_captures)(pos) && F(gen_captures)(pos, list, want, path, pathlen, 0))
+    int may_capture = quiets == -2 ? F(has_captures)(pos) : quiets < 0;
+    if (may_capture && F(gen_captures)(pos, list, want, path, pathlen, 0))
         return list->count;
     F(gen_quiet)(pos, list);
     return list->count;
+}
+
+static int F(generate)(const cd_position *pos, cd_movelist *list, const cd_move *want, int *path,
+                       int *pathlen)
+{
+    return F(generate_as)(pos, list, want, path, pathlen, -2);
 }
 
 static int F(count_quiet)(const cd_position *pos, int any);
@@ -478,14 +487,7 @@ static int F(quiet_moves)(const cd_position *pos)
  * (-1 still allows the quiet moves, as generate does when the test was too wide) */
 static int F(generate_known)(const cd_position *pos, cd_movelist *list, int quiets)
 {
-#if FOLK_THAI
-    if (pos->rules->flags & CD_RULE_STAVROPOL)
-        return F(generate_stavropol)(pos, list, NULL, NULL, NULL);
-#endif
-    if (quiets < 0 && F(gen_captures)(pos, list, NULL, NULL, NULL, 0))
-        return list->count;
-    F(gen_quiet)(pos, list);
-    return list->count;
+    return F(generate_as)(pos, list, NULL, NULL, NULL, quiets);
 }
 
 /* The entry points of this instance, for the dispatch in movegen.c. */
