@@ -587,14 +587,13 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
         prefetch_eval(s, next.key);
-        int q = m->ncaptured || !(m->flags & CD_MOVE_KING) ? 0 : quiet + 1;
-        int v;
+        int v; /* (a capture: irreversible, the count of quiet plies starts again) */
         if (i == 0) {
-            v = child(s, pos, &next, alpha, beta, -1, ply, q);
+            v = child(s, pos, &next, alpha, beta, -1, ply, 0);
         } else {
-            v = child(s, pos, &next, alpha, alpha + 1, -1, ply, q);
+            v = child(s, pos, &next, alpha, alpha + 1, -1, ply, 0);
             if (v > alpha && v < beta)
-                v = child(s, pos, &next, alpha, beta, -1, ply, q);
+                v = child(s, pos, &next, alpha, beta, -1, ply, 0);
         }
         if (s->stopped)
             return 0;
@@ -716,7 +715,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         int irreversible = m->ncaptured || !(m->flags & CD_MOVE_KING);
         int q = irreversible ? 0 : quiet + 1;
         /* a forced single reply costs nothing: search it one ply deeper */
-        int newdepth = depth - 1 + (e->use_single && n == 1 && depth > 0 && ply < 2 * depth + 8);
+        int newdepth = depth - 1 + (e->use_single && n == 1 && ply < 2 * depth + 8);
         int v;
         if (searched == 0) {
             v = child(s, pos, &next, alpha, beta, newdepth, ply, q);
@@ -780,8 +779,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         !list->moves[besti].ncaptured)
         reward(s, pos, list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    if (depth > 0)
-        cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
+    cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
     return best;
 }
 
