@@ -202,7 +202,7 @@ static inline uint64_t cd_move_key_words(const cd_position *pos, const cd_move *
     for (int w = 0; w < words; w++)
         for (uint64_t x = cap[w]; x; x &= x - 1) {
             int bit = w * 64 + __builtin_ctzll(x);
-            key ^= cd_zobrist(c ^ 1, (int)(pos->kings[w] >> (bit & 63)) & 1, bit);
+            key ^= cd_zobrist(c ^ 1, cd_bb_test(pos->kings, bit), bit);
         }
     return key;
 }
