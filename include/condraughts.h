@@ -520,10 +520,18 @@ void cd_engine_ponderhit(cd_engine *e);
  * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
  * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
  * 1-64; CD_ERR_OVERFLOW if out of memory); "classic-eval" 1 the hand-set
- * evaluation instead of the learned one (off by default). CD_ERR_ARG for an
- * unknown name or a value out of range.
+ * evaluation instead of the learned one (off by default); "contempt" (0-100,
+ * default 0): a draw is worth -contempt hundredths of a man to the side to
+ * move at the root of each search and +contempt to its opponent, so the
+ * engine plays on where a draw was equal to it (for play against weaker
+ * opponents: CD_PLAY_CONTEMPT; analysis keeps 0). CD_ERR_ARG for an unknown
+ * name or a value out of range.
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
+/* The contempt the front ends give the engine when it plays a person (the web site's computer
+ * opponent, `condraughts play`): measured against the engine before issue 13 in docs/strength.md.
+ */
+#define CD_PLAY_CONTEMPT 20
 
 /* Endgame tables: the handle of the "endgame tablebases" section below. */
 typedef struct cd_egtb cd_egtb;

@@ -159,7 +159,7 @@ static void test_exchange(void)
  * balance of men and kings arose (here set back as if the game had been set up that far into
  * the ending). Score of the position from a fresh balance, and `left` plies short of the limit. */
 static void endgame_rule(const char *variant, const char *fen, int limit, int left, int depth,
-                         int score[2])
+                         int contempt, int score[2])
 {
     const cd_rules *r = cd_rules_find(variant);
     cd_position p;
@@ -169,6 +169,7 @@ static void endgame_rule(const char *variant, const char *fen, int limit, int le
         cd_game *g = cd_game_new(r, &p);
         g->since[0] = late ? -(limit - left) : 0;
         cd_engine *e = cd_engine_new(8);
+        CHECK(cd_engine_set_option(e, "contempt", contempt) == CD_OK);
         cd_limits l = {0};
         l.depth = depth;
         cd_search_result res;
@@ -185,17 +186,30 @@ static void test_endgame_rules(void)
     /* Russian, 3 kings against a lone king: drawn after 15 moves (30 plies) of that balance.
      * Fresh, the kings' material (about 5 men); a ply short of the limit, White has no capture,
      * so every move reaches the limit: a draw. */
-    endgame_rule("russian", "W:WKa1,Kc1,Ke1:BKb8", 30, 1, 10, s);
+    endgame_rule("russian", "W:WKa1,Kc1,Ke1:BKb8", 30, 1, 10, 0, s);
     CHECK(s[0] >= 300 && s[0] < CD_SCORE_WIN - 1000 && s[1] == 0);
     if (!(s[0] >= 300 && s[0] < CD_SCORE_WIN - 1000 && s[1] == 0))
         fprintf(stderr, "  russian 3 kings against 1: scores %d (fresh), %d (late)\n", s[0], s[1]);
     /* International, 2 kings against 1: drawn after 5 moves (10 plies). 1.47-15 takes the king
      * on its third ply (a win); 2 plies short of the limit the game is drawn before it. */
-    endgame_rule("international", "W:WK46,K47:BK5", 10, 2, 10, s);
+    endgame_rule("international", "W:WK46,K47:BK5", 10, 2, 10, 0, s);
     CHECK(s[0] == CD_SCORE_WIN - 3 && s[1] == 0);
     if (!(s[0] == CD_SCORE_WIN - 3 && s[1] == 0))
         fprintf(stderr, "  international 2 kings against 1: scores %d (fresh), %d (late)\n", s[0],
                 s[1]);
+    /* Contempt (option "contempt"): a draw is worth -contempt to the side to move at the root,
+     * whichever colour it is: the late Russian ending above, then with Black to move (its lone
+     * king has no capture either, so every move reaches the limit). Out of range: refused. */
+    endgame_rule("russian", "W:WKa1,Kc1,Ke1:BKb8", 30, 1, 10, 20, s);
+    CHECK(s[0] >= 300 && s[1] == -20);
+    endgame_rule("russian", "B:WKa1,Kc1,Ke1:BKb8", 30, 1, 10, 20, s);
+    CHECK(s[0] <= -300 && s[1] == -20);
+    if (s[1] != -20)
+        fprintf(stderr, "  russian ending with contempt 20, Black to move: %d (late)\n", s[1]);
+    cd_engine *e = cd_engine_new(1);
+    CHECK(cd_engine_set_option(e, "contempt", 101) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "contempt", -1) == CD_ERR_ARG);
+    cd_engine_free(e);
 }
 
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */

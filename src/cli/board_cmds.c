@@ -25,6 +25,9 @@ static const unsigned switch_flags[] = {
     CD_RULE_KEEP_DUPLICATES, CD_HOOG_KINGS_ONLY,     CD_HOOG_FIRST_JUMP,
 };
 
+#define STR_(x) #x
+#define STR(x)  STR_(x) /* a number macro as a string literal */
+
 /* Options shared by the commands of this file. */
 typedef struct {
     cd_rules rules;
@@ -36,6 +39,7 @@ typedef struct {
     double time;
     size_t hash;
     int threads;      /* --threads: search threads (analyse, play) */
+    int contempt;     /* --contempt: the engine's contempt in play (CD_PLAY_CONTEMPT) */
     const char *egtb; /* endgame tables folder (--egtb) */
     const cli_command *cmd;
     const char *args[1];
@@ -57,6 +61,7 @@ enum {
     O_THREADS,
     O_LEVEL,
     O_SIDE,
+    O_CONTEMPT,
 };
 
 /* The rows the commands share. */
@@ -188,6 +193,9 @@ static const cli_opt play_opts[] = {
     OPT_TIME,
     {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "limit the engine's depth")},
     {CLI_CHOICE_OPT(O_SIDE, "side", "white|black", "your colour (default white)")},
+    {CLI_INT_OPT(O_CONTEMPT, "contempt", "C", 0, 100,
+                 "a draw costs the engine C hundredths of a man (default " STR(
+                     CD_PLAY_CONTEMPT) "; hints: 0)")},
     OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
@@ -244,6 +252,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_HASH: o->hash = (size_t)v->n; break;
     case O_TIME: o->time = v->x; break;
     case O_SIDE: o->side = (int)v->n + 1; break;
+    case O_CONTEMPT: o->contempt = (int)v->n; break;
     }
 }
 
@@ -252,6 +261,7 @@ static void parse_options(const cli_command *cmd, int argc, char **argv, options
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->rules = *cd_rules_find("international");
+    o->contempt = CD_PLAY_CONTEMPT;
     o->nargs = cli_parse(cmd, argc, argv, set_option, o, o->args, cmd->operands ? 1 : 0);
     o->rules.flags |= o->add;
 }
@@ -573,10 +583,11 @@ static void print_pdn(const cd_game *g, int human)
     free(tags);
 }
 
-static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int quietly)
+static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int contempt, int quietly)
 {
     cd_search_result res;
     const cd_position *p = cd_game_position(g);
+    cd_engine_set_option(e, "contempt", contempt);
     if (cd_search(e, g, l, NULL, NULL, &res) != CD_OK || !res.has_move)
         return;
     char mv[256], sc[32];
@@ -622,7 +633,7 @@ static int cmd_play(int argc, char **argv)
             break;
         }
         if (p->side != human) {
-            engine_move(e, g, &l, 0);
+            engine_move(e, g, &l, o.contempt, 0);
             continue;
         }
         printf("\n");
@@ -660,6 +671,7 @@ static int cmd_play(int argc, char **argv)
                 printf("nothing to undo\n");
         } else if (!strcmp(cmd, "hint")) {
             cd_search_result res;
+            cd_engine_set_option(e, "contempt", 0);
             if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && res.has_move) {
                 char mv[256];
                 cd_move_to_text(p, &res.best, -1, mv, sizeof mv);

@@ -109,6 +109,8 @@ struct cd_engine {
     int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
     int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
                        ("iir") */
+    int contempt;   /* a draw is worth -contempt to the side to move at the root and +contempt
+                       to its opponent, in hundredths of a man ("contempt") */
 };
 
 /* tt.c */

@@ -258,6 +258,13 @@ static inline int is_draw(const search *s, int ply, int quiet)
     return 0;
 }
 
+/* A draw's value to the side to move at ply: -contempt at the root side's plies, +contempt at
+ * its opponent's. */
+static inline int draw_value(const search *s, int ply)
+{
+    return ply & 1 ? s->e->contempt : -s->e->contempt;
+}
+
 /* 1b. The endgame move-count rules (FMJD: 16 moves for 3 pieces against a lone king, 5 for 2 or
  * 1; Russian: 15 moves for 3 kings or more against a lone king, 30 or 60 with kings on both sides
  * and 4-5 or 6-7 pieces; APCA 3 kings against 1: cd_endgame_limit): a position of the path is
@@ -467,10 +474,10 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
     /* 1. draws */
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
-        return 1;
+        return *value = draw_value(s, ply), 1;
     /* (a shot probe keeps the path's balance up to date but is never a draw, as in step 1) */
     if (ply > 0 && s->endgame && endgame_draw(s, pos, ply) && !probe)
-        return 1;
+        return *value = draw_value(s, ply), 1;
 
     /* 2. terminal positions */
     const cd_rules *r = s->r;
@@ -490,6 +497,8 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
             *value = CD_SCORE_WIN - ply - d;
         else if (v == CD_EGTB_LOSS)
             *value = -CD_SCORE_WIN + ply + d;
+        else if (v == CD_EGTB_DRAW)
+            *value = draw_value(s, ply);
         if (v == CD_EGTB_WIN || v == CD_EGTB_LOSS || v == CD_EGTB_DRAW)
             return 1;
     }
@@ -1030,7 +1039,8 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
                  {"iir", offsetof(cd_engine, iir), 0, 60},
                  {"qexch", offsetof(cd_engine, use_qexch), 0, 2},
                  {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4},
-                 {"histexact", offsetof(cd_engine, hist_exact), 0, 1}};
+                 {"histexact", offsetof(cd_engine, hist_exact), 0, 1},
+                 {"contempt", offsetof(cd_engine, contempt), 0, 100}};
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
         if (!strcmp(name, knobs[i].name)) {
             if (value < knobs[i].lo || value > knobs[i].hi)

@@ -11,7 +11,8 @@
  *
  * GUI -> engine                         engine -> GUI
  *   hub                                   id name=.. version=.. author=".." country=..
- *                                         param name=variant|hash|threads ..., wait
+ *                                         param name=variant|hash|threads|numbering|contempt
+ *                                         ..., wait
  *   init                                  ready
  *   set-param name=N value=V              (nothing, or error)
  *   new-game                              clears the hash table, back to the start position
@@ -28,7 +29,9 @@
  * condraughts variant; Hub's normal/killer/bt/losing, pydraughts' and lidraughts' names such as
  * standard and frysk! are accepted as values too), hash (MiB, default 64, applied at `init` or
  * at once after it), threads (1 to HUB_THREADS_MAX, lazy SMP), numbering (top-left or variant,
- * see Moves).
+ * see Moves), contempt (0 to 100 hundredths of a man, default 0: what a draw costs the engine in
+ * `go think` and `go ponder`, for play against weaker opponents; `go analyze` always scores a
+ * draw 0).
  * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
  * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
  * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
@@ -78,6 +81,7 @@
 #define HUB_HASH_DEFAULT     64
 #define HUB_HASH_MAX         32768
 #define HUB_THREADS_MAX      64  /* the engine's CD_MAX_THREADS */
+#define HUB_CONTEMPT_MAX     100 /* the engine's option "contempt" */
 #define HUB_DEFAULT_MOVETIME 1.0 /* seconds, for `go think` when `level` set no limit */
 #define HUB_PV_LEN           16384
 
@@ -105,6 +109,8 @@ typedef struct hub {
     long max_hash_mb;     /* set-param hash limit */
     int numbering;        /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
     long threads;         /* search threads (set-param threads), 0: 1 */
+    long contempt;        /* set-param contempt: a draw's cost to the engine in `go think` and
+                             `go ponder`, hundredths of a man (analysis: always 0) */
     uint64_t max_nodes;   /* cap on every search's nodes (0: none) */
     const char *egtb_dir; /* endgame tables folder, or NULL */
     cd_egtb *tb;          /* its tables for h->rules, given to the engine (NULL: none) */
@@ -369,6 +375,8 @@ static void cmd_hub(hub *h, const hub_line *l)
                HUB_THREADS_MAX);
     say_locked(h, "param name=numbering value=%s type=enum values=\"top-left variant\"",
                h->numbering ? "variant" : "top-left");
+    say_locked(h, "param name=contempt value=%ld type=int min=0 max=%d", h->contempt,
+               HUB_CONTEMPT_MAX);
     say_locked(h, "wait");
     mtx_unlock(&h->lock);
 }
@@ -439,8 +447,19 @@ static void cmd_set_param(hub *h, const hub_line *l)
             return;
         }
         h->numbering = !strcmp(v->value, "variant");
+    } else if (!strcmp(n->value, "contempt")) {
+        long c;
+        if (!hub_parse_long(v->value, 0, HUB_CONTEMPT_MAX, &c)) {
+            hub_error(h,
+                      "set-param: contempt must be an integer from 0 to %d (hundredths of a man), "
+                      "not '%s'",
+                      HUB_CONTEMPT_MAX, v->value);
+            return;
+        }
+        h->contempt = c;
     } else {
-        hub_error(h, "set-param: unknown parameter '%s' (variant, hash, threads, numbering)",
+        hub_error(h,
+                  "set-param: unknown parameter '%s' (variant, hash, threads, numbering, contempt)",
                   n->value);
     }
 }
@@ -654,6 +673,7 @@ static void cmd_go(hub *h, const hub_line *l)
     }
     if (h->max_nodes && (!lim->nodes || lim->nodes > h->max_nodes))
         lim->nodes = h->max_nodes;
+    cd_engine_set_option(h->engine, "contempt", mode == MODE_ANALYZE ? 0 : (int)h->contempt);
 
     mtx_lock(&h->lock);
     h->searching = 1;

@@ -363,7 +363,7 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
         cd_game_free(copy);
         return send_busy(c, "the engine is busy (too many searches at once)");
     }
-    cd_engine *e = engine_take();
+    cd_engine *e = engine_take(play ? CD_PLAY_CONTEMPT : 0);
     if (e)
         cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
     cd_search_result res;

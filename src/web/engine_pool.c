@@ -84,9 +84,10 @@ void search_end(void)
     srv_unlock();
 }
 
-/* An engine for one search: an idle one from the pool (cleared: every search starts alike), or a
- * new one; NULL when out of memory. At most MAX_SEARCHES run at once, so the pool stays small. */
-cd_engine *engine_take(void)
+/* An engine for one search with this contempt (engine option "contempt"): an idle one from the
+ * pool (cleared: every search starts alike), or a new one; NULL when out of memory. At most
+ * MAX_SEARCHES run at once, so the pool stays small. */
+cd_engine *engine_take(int contempt)
 {
     srv_lock();
     cd_engine *e = srv.npool > 0 ? srv.pool[--srv.npool] : NULL;
@@ -95,6 +96,8 @@ cd_engine *engine_take(void)
         cd_engine_clear(e);
     else
         e = cd_engine_new(srv.hash_mb);
+    if (e)
+        cd_engine_set_option(e, "contempt", contempt);
     return e;
 }
 
@@ -320,7 +323,7 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
         return send_busy(c, "the engine is busy (too many searches at once)");
     }
     analysis *a = calloc(1, sizeof *a);
-    cd_engine *e = a ? engine_take() : NULL;
+    cd_engine *e = a ? engine_take(0) : NULL;
     if (!e) {
         free(a);
         cd_game_free(copy);

@@ -207,7 +207,7 @@ void set_limits(const search_opts *so, cd_limits *lim);
 snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *level);
 int search_begin(void);
 void search_end(void);
-cd_engine *engine_take(void);
+cd_engine *engine_take(int contempt);
 void engine_give(cd_engine *e);
 void engine_pool_free(void);
 enum MHD_Result snapshot_error(reply *c, snap_result r);
