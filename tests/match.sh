@@ -146,4 +146,18 @@ err=$("$bin" dxp --initiate --time 90 2>&1 >/dev/null); st=$?
 [ "$st" -eq 2 ] && printf '%s' "$err" | grep -qF -- "--time 90 is not whole minutes (DXP sends minutes), e.g. 120" &&
     ok || bad "dxp --time 90: status $st, stderr '$err'"
 
+# SIGINT stops a match: no new game starts, the games under way (two, one against a Hub engine in
+# its own process) are played out, the summary of the games played is printed, status 130
+"$bin" match --depth 3 --games 100000 --concurrency 2 --engine2 "$bin hub" --quiet \
+    >"$tmp/int.txt" 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"; st=$?
+out=$(cat "$tmp/int.txt")
+[ "$st" -eq 130 ] && ok || bad "match after SIGINT: status $st"
+has "$out" "match stopped by SIGINT after " sigint
+has "$out" "match international: condraughts 0.1.0 vs condraughts" sigint-summary
+has "$out" "hung 0, illegal 0" sigint-engines-alive
+
 summary "match tests"

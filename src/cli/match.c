@@ -27,6 +27,11 @@
  * Games already started then (--concurrency) are played out and counted in the score, and the
  * decision stands: it is reported with the games and the LLR at which it was made.
  * --concurrency N plays N games at once, one thread and one pair of players each.
+ *
+ * SIGINT or SIGTERM (Ctrl-C) stops the match: no new game starts, the games under way are played
+ * out and the summary of the games played is printed, as at the end (exit status 130 or 143). A
+ * second signal ends the program at once. The engines run in their own process groups, so a
+ * Ctrl-C at the terminal reaches the referee only.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
@@ -337,13 +342,30 @@ static void record(shared *sh, int gi, cd_game *g, int e1_side, const game_end *
     fflush(stdout);
 }
 
+/* The signal that stopped the match (SIGINT, SIGTERM), or 0. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) { interrupted = sig; }
+
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags =
+        SA_RESTART | SA_RESETHAND; /* reads from the engines go on; a second signal kills */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static int run_worker(void *arg)
 {
     worker *w = arg;
     shared *sh = w->sh;
     for (;;) {
         mtx_lock(&sh->lock);
-        int gi = sh->stop || sh->next >= sh->games ? -1 : sh->next++;
+        int gi = sh->stop || interrupted || sh->next >= sh->games ? -1 : sh->next++;
         mtx_unlock(&sh->lock);
         if (gi < 0)
             break;
@@ -362,6 +384,7 @@ int cd_match_main(const match_options *o)
 {
     const cd_rules *r = o->rules;
     signal(SIGPIPE, SIG_IGN);
+    catch_interrupts();
     shared sh;
     memset(&sh, 0, sizeof sh);
     sh.o = o;
@@ -425,6 +448,9 @@ int cd_match_main(const match_options *o)
     }
     free(ws);
 
+    if (interrupted)
+        printf("match stopped by %s after %ld games (those under way played out)\n",
+               interrupted == SIGINT ? "SIGINT" : "SIGTERM", sh.played);
     static const double tri_v[3] = {0.0, 0.5, 1.0}, penta_v[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
     long tri[3] = {sh.l, sh.d, sh.w};
     stats_elo_est e = stats_elo_estimate(tri, tri_v, 3, STATS_Z95);
@@ -466,7 +492,7 @@ int cd_match_main(const match_options *o)
     cli_free_openings(sh.openings, sh.nopen);
     free(sh.score2);
     mtx_destroy(&sh.lock);
-    return 0;
+    return interrupted ? 128 + interrupted : 0;
 }
 
 /* ------------------------------------------------------------------ options */
@@ -581,7 +607,9 @@ const cli_command cd_match_command = {
              "Elo.",
     .opts = match_opts,
     .notes = "Give one of --depth, --nodes, --time and --clock. Method, options and measured\n"
-             "figures: docs/strength.md.\n",
+             "figures: docs/strength.md. Ctrl-C (SIGINT) or SIGTERM: no new game starts, the\n"
+             "games under way are played out and the summary is printed (status 130 or 143);\n"
+             "a second one stops at once.\n",
     .run = match_cli,
     .flags = CLI_SEARCHES,
 };
