@@ -10,6 +10,9 @@
  *     1b: the endgame move-count rules of the game's draw rules (FMJD 16 and
  *     5 moves, Russian 15, 30 and 60, APCA 13), counted from the ply at which
  *     the balance of men and kings arose, as the game counts them (game.c).
+ *     A draw (and a table draw, step 2b) is worth 0, or with the option
+ *     "contempt" C: -C to the side to move at the root, +C to its opponent
+ *     (draw_value), so the engine plays on against weaker opponents.
  *  2. Terminal positions: no legal move loses (wins in antidraughts); in
  *     breakthrough the side that just crowned a king has won.
  *  3. Transposition table (tt.c: 4-entry buckets, lockless), probed before
