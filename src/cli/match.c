@@ -29,15 +29,17 @@
  * --concurrency N plays N games at once, one thread and one pair of players each.
  *
  * SIGINT or SIGTERM (Ctrl-C) stops the match: no new game starts, the games under way are played
- * out and the summary of the games played is printed, as at the end (exit status 130 or 143). A
- * second signal ends the program at once. The engines run in their own process groups, so a
- * Ctrl-C at the terminal reaches the referee only.
+ * out and the summary of the games played is printed, as at the end; then the program ends by
+ * that signal (a shell sees status 130 or 143). A second signal of either kind ends it at once.
+ * The engines run in their own process groups, so a Ctrl-C at the terminal reaches the referee
+ * only. An inherited "ignore SIGINT" (a shell's background job) is kept.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,20 +344,30 @@ static void record(shared *sh, int gi, cd_game *g, int e1_side, const game_end *
     fflush(stdout);
 }
 
-/* The signal that stopped the match (SIGINT, SIGTERM), or 0. */
-static volatile sig_atomic_t interrupted;
+/* The signal that stopped the match (SIGINT, SIGTERM), or 0: a lock-free atomic, safe to set in
+ * the handler and to read from the worker threads. SIGINT is caught only when the program did
+ * not inherit it ignored (a background job of a shell keeps ignoring Ctrl-C). */
+static atomic_int interrupted;
+static int catch_int;
 
-static void on_interrupt(int sig) { interrupted = sig; }
+static void on_interrupt(int sig)
+{
+    atomic_store(&interrupted, sig);
+    if (catch_int) /* the second signal, of either kind, ends the program */
+        signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+}
 
 static void catch_interrupts(void)
 {
-    struct sigaction sa;
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
-    sa.sa_flags =
-        SA_RESTART | SA_RESETHAND; /* reads from the engines go on; a second signal kills */
+    sa.sa_flags = SA_RESTART; /* reads from the engines go on */
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    catch_int = sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN;
+    if (catch_int)
+        sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
 
@@ -365,7 +377,7 @@ static int run_worker(void *arg)
     shared *sh = w->sh;
     for (;;) {
         mtx_lock(&sh->lock);
-        int gi = sh->stop || interrupted || sh->next >= sh->games ? -1 : sh->next++;
+        int gi = sh->stop || atomic_load(&interrupted) || sh->next >= sh->games ? -1 : sh->next++;
         mtx_unlock(&sh->lock);
         if (gi < 0)
             break;
@@ -448,9 +460,10 @@ int cd_match_main(const match_options *o)
     }
     free(ws);
 
-    if (interrupted)
+    int sig = atomic_load(&interrupted);
+    if (sig)
         printf("match stopped by %s after %ld games (those under way played out)\n",
-               interrupted == SIGINT ? "SIGINT" : "SIGTERM", sh.played);
+               sig == SIGINT ? "SIGINT" : "SIGTERM", sh.played);
     static const double tri_v[3] = {0.0, 0.5, 1.0}, penta_v[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
     long tri[3] = {sh.l, sh.d, sh.w};
     stats_elo_est e = stats_elo_estimate(tri, tri_v, 3, STATS_Z95);
@@ -492,7 +505,12 @@ int cd_match_main(const match_options *o)
     cli_free_openings(sh.openings, sh.nopen);
     free(sh.score2);
     mtx_destroy(&sh.lock);
-    return interrupted ? 128 + interrupted : 0;
+    if (sig) { /* end by the signal, so that a calling shell script stops too */
+        fflush(stdout);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------ options */
@@ -608,8 +626,8 @@ const cli_command cd_match_command = {
     .opts = match_opts,
     .notes = "Give one of --depth, --nodes, --time and --clock. Method, options and measured\n"
              "figures: docs/strength.md. Ctrl-C (SIGINT) or SIGTERM: no new game starts, the\n"
-             "games under way are played out and the summary is printed (status 130 or 143);\n"
-             "a second one stops at once.\n",
+             "games under way are played out, the summary is printed and the program ends by\n"
+             "the signal (status 130 or 143); a second signal stops it at once.\n",
     .run = match_cli,
     .flags = CLI_SEARCHES,
 };

@@ -184,9 +184,12 @@ typedef struct search {
     cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
     uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
     uint64_t evsalt;                     /* this search's salt of it */
-    int notshot;                         /* set by a shot probe that found no capture (step 9) */
-    int inprobcut;                       /* ProbCut searches open on the path (step 11, "pcnest") */
-    uint64_t playable;                   /* the board's squares (cd_geom_playable), for step 19 */
+    int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
+    uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
+                          contempt and root side (draw values differ between them) */
+    int notshot;       /* set by a shot probe that found no capture (step 9) */
+    int inprobcut;     /* ProbCut searches open on the path (step 11, "pcnest") */
+    uint64_t playable; /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
     int stopped;
@@ -261,11 +264,11 @@ static inline int is_draw(const search *s, int ply, int quiet)
     return 0;
 }
 
-/* A draw's value to the side to move at ply: -contempt at the root side's plies, +contempt at
- * its opponent's. */
-static inline int draw_value(const search *s, int ply)
+/* A draw's value to the side to move in pos: -contempt for the side to move at the root,
+ * +contempt for the other (by side, not by ply: in two-move variants a side moves twice). */
+static inline int draw_value(const search *s, const cd_position *pos)
 {
-    return ply & 1 ? s->e->contempt : -s->e->contempt;
+    return s->drawv[pos->side];
 }
 
 /* 1b. The endgame move-count rules (FMJD: 16 moves for 3 pieces against a lone king, 5 for 2 or
@@ -477,10 +480,10 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
     /* 1. draws */
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
-        return *value = draw_value(s, ply), 1;
+        return *value = draw_value(s, pos), 1;
     /* (a shot probe keeps the path's balance up to date but is never a draw, as in step 1) */
     if (ply > 0 && s->endgame && endgame_draw(s, pos, ply) && !probe)
-        return *value = draw_value(s, ply), 1;
+        return *value = draw_value(s, pos), 1;
 
     /* 2. terminal positions */
     const cd_rules *r = s->r;
@@ -501,7 +504,7 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
         else if (v == CD_EGTB_LOSS)
             *value = -CD_SCORE_WIN + ply + d;
         else if (v == CD_EGTB_DRAW)
-            *value = draw_value(s, ply);
+            *value = draw_value(s, pos);
         if (v == CD_EGTB_WIN || v == CD_EGTB_LOSS || v == CD_EGTB_DRAW)
             return 1;
     }
@@ -628,7 +631,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     /* 3. transposition table, before the moves are generated: a cut-off
      * skips the generator */
     tt_data t;
-    int tthit = cd_tt_probe(e, pos->key, &t);
+    int tthit = cd_tt_probe(e, pos->key ^ s->ttsalt, &t);
     if (tthit) {
         int ts = score_from_tt(t.score, ply);
         if (e->use_ttcut && !pvnode && ply > 0 && t.depth >= depth &&
@@ -709,7 +712,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         } else {
             cd_play_with(s->mg, pos, m, &next);
             if (depth >= 2) /* children of depth 1 nodes are quiescence: no probe */
-                __builtin_prefetch(&e->tt[next.key & e->tt_mask]);
+                __builtin_prefetch(&e->tt[(next.key ^ s->ttsalt) & e->tt_mask]);
             if (depth <= 4) /* children that evaluate: quiescence, or reverse futility */
                 prefetch_eval(s, next.key);
         }
@@ -719,7 +722,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         if (depth >= 2 && i + 1 < n) {
             pick(list, score, i + 1, n);
             cd_play_with(s->mg, pos, &list->moves[i + 1], &ahead);
-            __builtin_prefetch(&e->tt[ahead.key & e->tt_mask]);
+            __builtin_prefetch(&e->tt[(ahead.key ^ s->ttsalt) & e->tt_mask]);
             if (depth <= 4)
                 prefetch_eval(s, ahead.key);
             aheadi = i + 1;
@@ -791,7 +794,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         !list->moves[besti].ncaptured)
         reward(s, pos, list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    cd_tt_store(e, pos->key, score_to_tt(best, ply), bestidx, depth, bound);
+    cd_tt_store(e, pos->key ^ s->ttsalt, score_to_tt(best, ply), bestidx, depth, bound);
     return best;
 }
 
@@ -1161,6 +1164,15 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
+    /* contempt: draws valued from the root side's view; the table entries of other contempts or
+     * root sides hold other draw values, so they are kept apart by a salt (from numbers far
+     * above the piece keys' and the evaluation salts') */
+    s->drawv[root->side] = -e->contempt;
+    s->drawv[!root->side] = e->contempt;
+    s->ttsalt =
+        e->contempt
+            ? cd_zobrist_mix(((uint64_t)3 << 40) + 2 * (uint64_t)e->contempt + (uint64_t)root->side)
+            : 0;
     s->start = cd_now_ms();
     s->node_limit = limits->nodes;
     cd_time_budget(limits, root->side, &s->soft, &s->hard);
