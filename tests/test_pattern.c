@@ -12,6 +12,7 @@
 
 #include "board.h"
 #include "check.h"
+#include "engine.h"
 #include "pattern.h"
 
 static uint64_t rng = 12345;
@@ -296,6 +297,22 @@ static void test_shipped(void)
     CHECK(cd_evaluate(&p) == -cd_pattern_eval_white(cd_pattern_for(intl), &p));
     /* a man up is good for the side that has it, in the middle of the learned scale */
     CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
+    /* engine option "drawscale", default 2: with the Russian weights, 2 kings and 2 men against
+     * a king and a man (one king and two pieces more) score half the learned value; with
+     * "drawscale" 0 the whole of it; the 10x10 families are not scaled by default */
+    cd_engine *e = cd_engine_new(1);
+    const cd_rules *ru = cd_rules_find("russian");
+    CHECK(cd_position_from_fen(&p, ru, "W:WK1,K3,22,23:BK30,9", err, sizeof err) == CD_OK);
+    int raw = cd_pattern_eval_white(cd_pattern_for(ru), &p);
+    CHECK(raw > 100);
+    CHECK(cd_engine_evaluate(e, &p) == raw / 2);
+    CHECK(cd_engine_set_option(e, "drawscale", 0) == CD_OK);
+    CHECK(cd_engine_evaluate(e, &p) == raw);
+    CHECK(cd_engine_set_option(e, "drawscale", 2) == CD_OK);
+    CHECK(cd_position_from_fen(&p, intl, "W:WK1,K3,32,33:BK50,20", err, sizeof err) == CD_OK);
+    CHECK(cd_engine_evaluate(e, &p) == cd_pattern_eval_white(cd_pattern_for(intl), &p));
+    CHECK(cd_engine_set_option(e, "drawscale", 3) == CD_ERR_ARG);
+    cd_engine_free(e);
 }
 
 /* The piece keys of board.h, a table the compiler fills, and its run-time cd_zobrist_mix equal

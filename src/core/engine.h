@@ -93,7 +93,8 @@ struct cd_engine {
     atomic_int helpers_stop;    /* set when the main thread has finished its search */
     atomic_ullong helper_nodes; /* the helpers' nodes of this search, published every 256 */
     int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
-    int use_drawscale;    /* 1: drawish material scaled down in the learned score (eval.c) */
+    int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
+                             1 on, 2 (default) on with the Russian family's weights only */
     int use_partial;      /* 1: a root move completed in an iteration cut short is played */
     int hist_malus;       /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at

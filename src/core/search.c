@@ -972,6 +972,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     e->probcut_min = 5;
     e->probcut_nest = 1;
     e->rfp_depth = 3;
+    e->use_drawscale = 2;
     e->threads = 1;
     lmr_init(e);
     atomic_init(&e->stop, 0);
@@ -998,13 +999,13 @@ static int set_threads(cd_engine *e, int n)
 
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
-    static const char *names[] = {"lmr",          "aspiration", "killers", "history", "ttcut",
-                                  "single",       "qshots",     "lmrlog",  "probcut", "timeman",
-                                  "classic-eval", "drawscale",  "partial", "qpromo",  "histmalus"};
+    static const char *names[] = {"lmr",          "aspiration", "killers", "history",  "ttcut",
+                                  "single",       "qshots",     "lmrlog",  "probcut",  "timeman",
+                                  "classic-eval", "partial",    "qpromo",  "histmalus"};
     int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,      &e->use_history,
                      &e->use_ttcut,   &e->use_single,     &e->use_qshots,       &e->use_lmrlog,
-                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_drawscale,
-                     &e->use_partial, &e->use_qpromo,     &e->hist_malus};
+                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_partial,
+                     &e->use_qpromo,  &e->hist_malus};
     if (!e || !name)
         return CD_ERR_ARG;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -1046,7 +1047,8 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
                  {"qexch", offsetof(cd_engine, use_qexch), 0, 2},
                  {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4},
                  {"histexact", offsetof(cd_engine, hist_exact), 0, 1},
-                 {"contempt", offsetof(cd_engine, contempt), 0, 100}};
+                 {"contempt", offsetof(cd_engine, contempt), 0, 100},
+                 {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2}};
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
         if (!strcmp(name, knobs[i].name)) {
             if (value < knobs[i].lo || value > knobs[i].hi)
