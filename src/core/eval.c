@@ -270,9 +270,9 @@ int cd_evaluate(const cd_position *pos)
 
 /* Drawish material for the learned score (engine option "drawscale"): the side ahead is scored
  * down when the other side has a king and (a) where a lone king never loses to kings
- * (International), the side ahead has at most 3 pieces: divided by 8, or (b) both sides have as
- * many kings and the men differ by at most one, or (c) the side ahead has at most one king more
- * and at most two pieces more: halved. A lone king is left to scale_lone_king. */
+ * (International), the side ahead has at most 3 pieces: divided by 8, or (b) the side ahead has
+ * at most one king and two pieces more (which includes as many kings and men at most one apart,
+ * the case before step 30): halved. A lone king is left to scale_lone_king. */
 static int scale_drawish(const cd_position *pos, int score)
 {
     if (!score || !cd_bb_count(pos->kings))
@@ -284,8 +284,6 @@ static int scale_drawish(const cd_position *pos, int score)
         return score;
     if (!weights_of(pos->rules)->kings_win && s[a].men + s[a].kings <= 3)
         return score / 8;
-    if (s[a].kings == s[b].kings && abs(s[a].men - s[b].men) <= 1)
-        return score / 2;
     if (s[a].kings <= s[b].kings + 1 && s[a].men + s[a].kings - s[b].men - s[b].kings <= 2)
         return score / 2;
     return score;
