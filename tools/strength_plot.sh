@@ -3,11 +3,12 @@
 # differ only in --nodes, prints one Markdown table (variant, nodes a move, games, draw rate,
 # 95% Wilson interval) and draws OUT/draw_rate_strength.svg with gnuplot (nodes on a log scale,
 # one line per variant, the intervals as error bars). A later report's row for the same variant
-# and nodes replaces an earlier one (a variant played again with a new engine).
-# Usage: tools/strength_plot.sh OUT STUDY_DIR...   (each STUDY_DIR holds a report.md)
+# and nodes replaces an earlier one (a variant played again with a new engine). An argument that
+# is a .dat file this script wrote brings in its rows (studies whose folders are gone), in order.
+# Usage: tools/strength_plot.sh OUT STUDY_DIR|FILE.dat...   (each STUDY_DIR holds a report.md)
 set -eu
 [ $# -ge 2 ] || {
-    echo "usage: tools/strength_plot.sh OUT STUDY_DIR..." >&2
+    echo "usage: tools/strength_plot.sh OUT STUDY_DIR|FILE.dat..." >&2
     exit 2
 }
 out=$1
@@ -16,6 +17,16 @@ mkdir -p "$out"
 dat="$out/draw_rate_strength.dat"
 : > "$dat.tmp"
 for dir in "$@"; do
+    case "$dir" in
+    *.dat)
+        [ -f "$dir" ] || {
+            echo "tools/strength_plot.sh: $dir: no such file" >&2
+            exit 1
+        }
+        awk '/^[a-z]/ && NF == 7' "$dir" >> "$dat.tmp"
+        continue
+        ;;
+    esac
     rep="$dir/report.md"
     [ -f "$rep" ] || {
         echo "tools/strength_plot.sh: $rep: no such report" >&2
