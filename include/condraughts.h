@@ -683,10 +683,13 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
  * worth when the game is played out.
  *
  * A cd_egtb is a handle on a folder of tables for one rules row; tables are
- * read on first probe and checked (header, rules fingerprint, checksum). A
- * table that is missing, truncated or corrupt makes the probe answer
- * CD_EGTB_UNKNOWN (and cd_egtb_error says why), never a wrong value. Probing
- * is thread-safe. (The type cd_egtb is declared with the engine, which takes one.)
+ * read on first probe (mapped read-only where the system has mmap) and checked
+ * (header, rules fingerprint, size, payload checksum). A table that is missing,
+ * truncated or corrupt makes the probe answer CD_EGTB_UNKNOWN (and
+ * cd_egtb_error says why), never a wrong value. A large table's checksum is
+ * checked by a thread of its own so that a timed search does not stop for it;
+ * until that check passes the table answers CD_EGTB_UNKNOWN. Probing is
+ * thread-safe. (The type cd_egtb is declared with the engine, which takes one.)
  */
 
 enum { CD_EGTB_UNKNOWN = -1, CD_EGTB_DRAW = 0, CD_EGTB_WIN = 1, CD_EGTB_LOSS = 2 };
@@ -703,6 +706,9 @@ typedef struct cd_egtb_material {
  * Frisian rules: orthogonal captures, value precedence, king-move limit) or out of memory. */
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
+/* Tables whose payload is at most `bytes` (default 16 MB) are checked at their first probe,
+ * larger ones in the background (above). Builds, statistics and cd_egtb_each wait for a check. */
+void cd_egtb_set_check_sync(cd_egtb *tb, size_t bytes);
 /* The last error met (missing or bad table file), or "" . */
 const char *cd_egtb_error(const cd_egtb *tb);
 /* Number of pieces of the largest table read or built so far (0 if none): tables are read on

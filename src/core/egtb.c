@@ -27,8 +27,23 @@
  * signature, positions per side, distance width, longest distance, counts,
  * payload checksum, header checksum; little-endian), then the 2-bit values
  * (0 draw, 1 win, 2 loss; four per byte, side-major) and the distances (one or
- * two bytes each).
+ * two bytes each, little-endian).
+ *
+ * Reading. A table is read at its first probe: mapped read-only where the system has mmap (the
+ * page cache then holds one copy for all the processes that probe it, and pages come in as
+ * probes touch them), otherwise read into memory. The header and the file's size are checked at
+ * once. The payload checksum of a small table (tb->check_sync bytes or fewer) is checked then
+ * too; a larger one (Russian 6-piece tables are up to 400 MB) is checked by a thread of its own
+ * while the search goes on, and the table answers CD_EGTB_UNKNOWN until the check has passed.
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L /* mmap, fstat */
+#define EGTB_MMAP       1
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +61,10 @@
 
 #define MAGIC    "CDEGTB1\n"
 #define HDR_SIZE 128
+#define DATA_OFF (HDR_SIZE + 8) /* the header and its checksum */
+
+/* Payloads up to this size are checked at the first probe (16 MB: about 20 ms). */
+#define CHECK_SYNC_DEFAULT ((size_t)16 << 20)
 
 static uint64_t binom[65][MAXP + 2];
 static once_flag binom_once = ONCE_FLAG_INIT;
@@ -317,6 +336,12 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
         free(tb);
         return NULL;
     }
+    if (mtx_init(&tb->check_lock, mtx_plain) != thrd_success) {
+        mtx_destroy(&tb->lock);
+        free(tb);
+        return NULL;
+    }
+    tb->check_sync = CHECK_SYNC_DEFAULT;
     tb->rules = rules;
     const cd_geom *g = cd_geom_of(rules);
     tb->nsq = g->squares;
@@ -339,14 +364,34 @@ cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
     return tb;
 }
 
+/* Let go of t's contents (read or built); t itself stays. */
+static void table_release(table *t)
+{
+    if (t->base) {
+#ifdef EGTB_MMAP
+        if (t->mapped)
+            munmap(t->base, t->size);
+        else
+#endif
+            free(t->base);
+    } else {
+        free((void *)t->wdl);
+        free((void *)t->dist);
+    }
+    t->base = NULL;
+    t->size = 0;
+    t->mapped = 0;
+    t->wdl = t->dist = NULL;
+}
+
 static void table_free(table *t)
 {
     if (!t)
         return;
+    if (t->checker)
+        thrd_join(t->check_thread, NULL);
     egtb_layout_free(&t->L);
-    free(t->wdl);
-    free(t->d8);
-    free(t->d16);
+    table_release(t);
     free(t);
 }
 
@@ -359,8 +404,15 @@ void cd_egtb_close(cd_egtb *tb)
             for (int c = 0; c <= MAXP; c++)
                 for (int d = 0; d <= MAXP; d++)
                     table_free(tb->t[a][b][c][d]);
+    mtx_destroy(&tb->check_lock);
     mtx_destroy(&tb->lock);
     free(tb);
+}
+
+void cd_egtb_set_check_sync(cd_egtb *tb, size_t bytes)
+{
+    if (tb)
+        tb->check_sync = bytes;
 }
 
 const char *cd_egtb_error(const cd_egtb *tb) { return tb ? tb->err : "no tablebase"; }
@@ -392,11 +444,7 @@ static uint64_t payload_sum(const table *t)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv(h, t->wdl, (2 * t->L.n + 3) / 4);
-    if (t->d8)
-        h = fnv(h, t->d8, 2 * t->L.n);
-    else
-        h = fnv(h, t->d16, 2 * t->L.n * 2);
-    return h;
+    return fnv(h, t->dist, 2 * t->L.n * (size_t)t->dbytes);
 }
 
 /* Header layout (offsets): 0 magic[8], 8 variant[32], 40 fingerprint, 48 wk wm bk bm
@@ -413,7 +461,7 @@ static void header_write(const cd_egtb *tb, const table *t, unsigned char *h, ui
     h[49] = (unsigned char)t->L.m.wm;
     h[50] = (unsigned char)t->L.m.bk;
     h[51] = (unsigned char)t->L.m.bm;
-    h[52] = t->d8 ? 1 : 2;
+    h[52] = (unsigned char)t->dbytes;
     put64(h + 56, t->L.n);
     put64(h + 64, (uint64_t)t->maxdist);
     for (int s = 0; s < 2; s++)
@@ -436,10 +484,10 @@ int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
         set_err(err, errlen, "cannot write %s (does the folder exist?)", tmp);
         return -1;
     }
-    size_t nd = 2 * t->L.n * (t->d8 ? 1 : 2);
+    size_t nd = 2 * t->L.n * (size_t)t->dbytes;
     int ok = fwrite(h, 1, sizeof h, f) == sizeof h &&
              fwrite(t->wdl, 1, (2 * t->L.n + 3) / 4, f) == (2 * t->L.n + 3) / 4 &&
-             fwrite(t->d8 ? (void *)t->d8 : (void *)t->d16, 1, nd, f) == nd;
+             fwrite(t->dist, 1, nd, f) == nd;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
@@ -449,9 +497,48 @@ int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
     return 0;
 }
 
+/* The file's bytes: mapped read-only where the system can, else read into memory. 0, or -1
+ * with a message. */
+static int file_bytes(FILE *f, const char *path, table *t, char *err, size_t errlen)
+{
+#ifdef EGTB_MMAP
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || st.st_size < 0) {
+        set_err(err, errlen, "%s: cannot read", path);
+        return -1;
+    }
+    t->size = (size_t)st.st_size;
+    if (t->size > 0) {
+        void *p = mmap(NULL, t->size, PROT_READ, MAP_SHARED, fileno(f), 0);
+        if (p != MAP_FAILED) {
+            t->base = p;
+            t->mapped = 1;
+            return 0;
+        }
+    }
+#endif
+    if (fseek(f, 0, SEEK_END) != 0 || ftell(f) < 0) {
+        set_err(err, errlen, "%s: cannot read", path);
+        return -1;
+    }
+    t->size = (size_t)ftell(f);
+    rewind(f);
+    t->base = malloc(t->size ? t->size : 1);
+    if (!t->base) {
+        set_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    if (fread(t->base, 1, t->size, f) != t->size) {
+        set_err(err, errlen, "%s: cannot read", path);
+        return -1;
+    }
+    return 0;
+}
+
 /* Read a table file into t (t->L.m set; the layout is set up here once the file is found: a
  * search probes every material it meets up to CD_EGTB_MAX_PIECES, and the layout of one with
- * many men takes long to set up). 0 ok, -1 missing, -2 bad (message in err). */
+ * many men takes long to set up). Everything but the payload checksum is checked (the caller
+ * checks that: payload_ok). 0 ok, -1 missing, -2 bad (message in err). */
 static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
 {
     char path[1200];
@@ -466,10 +553,12 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
         set_err(err, errlen, "%s: out of memory", path);
         return -2;
     }
-    unsigned char h[HDR_SIZE + 8];
     int rc = -2;
+    if (file_bytes(f, path, t, err, errlen) != 0)
+        goto out;
+    const unsigned char *h = t->base;
     size_t nv = (2 * t->L.n + 3) / 4;
-    if (fread(h, 1, sizeof h, f) != sizeof h) {
+    if (t->size < DATA_OFF) {
         set_err(err, errlen, "%s: truncated header", path);
         goto out;
     }
@@ -490,29 +579,19 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
         set_err(err, errlen, "%s: header does not match its signature", path);
         goto out;
     }
-    size_t nd = 2 * t->L.n * h[52];
-    t->wdl = malloc(nv ? nv : 1);
-    if (h[52] == 1)
-        t->d8 = malloc(nd ? nd : 1);
-    else
-        t->d16 = malloc(nd ? nd : 1);
-    if (!t->wdl || (!t->d8 && !t->d16)) {
-        set_err(err, errlen, "%s: out of memory", path);
+    size_t want = DATA_OFF + nv + 2 * t->L.n * h[52];
+    if (t->size < want) {
+        set_err(err, errlen, "%s: truncated (expected %zu bytes)", path, want);
         goto out;
     }
-    if (fread(t->wdl, 1, nv, f) != nv ||
-        fread(t->d8 ? (void *)t->d8 : (void *)t->d16, 1, nd, f) != nd) {
-        set_err(err, errlen, "%s: truncated (expected %zu bytes)", path, sizeof h + nv + nd);
-        goto out;
-    }
-    if (fgetc(f) != EOF) {
+    if (t->size > want) {
         set_err(err, errlen, "%s: trailing bytes after the table", path);
         goto out;
     }
-    if (payload_sum(t) != get64(h + 120)) {
-        set_err(err, errlen, "%s: checksum mismatch (corrupt file)", path);
-        goto out;
-    }
+    t->dbytes = h[52];
+    t->wdl = t->base + DATA_OFF;
+    t->dist = t->wdl + nv;
+    t->sum = get64(h + 120);
     t->maxdist = (int)get64(h + 64);
     for (int s = 0; s < 2; s++)
         for (int v = 0; v < 3; v++)
@@ -520,15 +599,50 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
     rc = 0;
 out:
     fclose(f);
-    if (rc) {
-        free(t->wdl);
-        free(t->d8);
-        free(t->d16);
-        t->wdl = NULL;
-        t->d8 = NULL;
-        t->d16 = NULL;
-    }
+    if (rc)
+        table_release(t);
     return rc;
+}
+
+/* Check t's payload against its header's checksum (one check at a time: with the tables in
+ * the page cache this runs at memory speed, and two at once only share it). */
+static int payload_ok(cd_egtb *tb, const table *t)
+{
+    mtx_lock(&tb->check_lock);
+    int ok = payload_sum(t) == t->sum;
+    mtx_unlock(&tb->check_lock);
+    return ok;
+}
+
+/* The end of a read: t checked (ok) or not, its state set and the handle told. */
+static void table_settle(cd_egtb *tb, table *t, int ok)
+{
+    mtx_lock(&tb->lock);
+    if (ok) {
+        int p = mat_pieces(t->L.m);
+        if (p > tb->maxpieces)
+            tb->maxpieces = p;
+    } else {
+        char path[1200];
+        table_path(tb, t->L.m, path, sizeof path);
+        set_err(tb->err, sizeof tb->err, "%.470s: checksum mismatch (corrupt file)", path);
+        table_release(t);
+    }
+    atomic_store_explicit(&t->state, ok ? 1 : -1, memory_order_release);
+    mtx_unlock(&tb->lock);
+}
+
+typedef struct check_job {
+    cd_egtb *tb;
+    table *t;
+} check_job;
+
+static int check_thread(void *arg)
+{
+    check_job j = *(check_job *)arg;
+    free(arg);
+    table_settle(j.tb, j.t, payload_ok(j.tb, j.t));
+    return 0;
 }
 
 /* ---------------------------------------------------------------- lookup */
@@ -538,40 +652,62 @@ int egtb_table_layout(const cd_egtb *tb, table *t)
     return t->L.off ? 0 : egtb_layout_init(&t->L, t->L.m, tb->nsq, tb->half);
 }
 
-/* The canonical table of m, loading it on first use; NULL if unavailable. */
-table *egtb_get_table(cd_egtb *tb, cd_egtb_material m)
+/* The canonical table of m, loading it on first use; NULL if unavailable (egtb.h). */
+table *egtb_get_table(cd_egtb *tb, cd_egtb_material m, int wait)
 {
     if (!mat_ok(m))
         return NULL;
     table **sp = slot(tb, m);
     table *t = *sp;
-    if (t && atomic_load_explicit(&t->state, memory_order_acquire) != 0)
-        return atomic_load_explicit(&t->state, memory_order_relaxed) == 1 ? t : NULL;
-    mtx_lock(&tb->lock);
-    t = *sp;
-    if (!t) {
-        t = calloc(1, sizeof *t);
+    int st = t ? atomic_load_explicit(&t->state, memory_order_acquire) : 0;
+    if (st == 1)
+        return t;
+    if (st == -1 || (st == 2 && !wait))
+        return NULL;
+    if (st == 0) {
+        mtx_lock(&tb->lock);
+        t = *sp;
         if (!t) {
-            mtx_unlock(&tb->lock);
-            snprintf(tb->err, sizeof tb->err, "out of memory");
-            return NULL;
+            t = calloc(1, sizeof *t);
+            if (!t) {
+                mtx_unlock(&tb->lock);
+                snprintf(tb->err, sizeof tb->err, "out of memory");
+                return NULL;
+            }
+            t->L.m = m; /* the layout is set up by table_read, once the file is found */
+            *sp = t;
         }
-        t->L.m = m; /* the layout is set up by table_read, once the file is found */
-        *sp = t;
-    }
-    if (atomic_load_explicit(&t->state, memory_order_relaxed) == 0) {
-        char e[sizeof tb->err];
-        int rc = table_read(tb, t, e, sizeof e);
-        if (rc == 0) {
-            int p = mat_pieces(m);
-            if (p > tb->maxpieces)
-                tb->maxpieces = p;
-        } else if (rc == -2 || tb->err[0] == '\0') {
-            memcpy(tb->err, e, sizeof e);
+        if (atomic_load_explicit(&t->state, memory_order_relaxed) == 0) {
+            char e[sizeof tb->err];
+            int rc = table_read(tb, t, e, sizeof e);
+            if (rc != 0) {
+                if (rc == -2 || tb->err[0] == '\0')
+                    memcpy(tb->err, e, sizeof e);
+                atomic_store_explicit(&t->state, -1, memory_order_release);
+            } else {
+                size_t bytes = t->size - DATA_OFF;
+                check_job *j = bytes > tb->check_sync ? malloc(sizeof *j) : NULL;
+                atomic_store_explicit(&t->state, 2, memory_order_release);
+                if (j) {
+                    *j = (check_job){tb, t};
+                    if (thrd_create(&t->check_thread, check_thread, j) == thrd_success) {
+                        t->checker = 1;
+                    } else {
+                        free(j);
+                        j = NULL;
+                    }
+                }
+                if (!j) { /* small, or no thread: checked here */
+                    mtx_unlock(&tb->lock);
+                    table_settle(tb, t, payload_ok(tb, t));
+                    mtx_lock(&tb->lock);
+                }
+            }
         }
-        atomic_store_explicit(&t->state, rc == 0 ? 1 : -1, memory_order_release);
+        mtx_unlock(&tb->lock);
     }
-    mtx_unlock(&tb->lock);
+    while (wait && atomic_load_explicit(&t->state, memory_order_acquire) == 2)
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     return atomic_load_explicit(&t->state, memory_order_acquire) == 1 ? t : NULL;
 }
 
@@ -580,7 +716,10 @@ static inline int wdl_get(const table *t, uint64_t i)
     return (t->wdl[i >> 2] >> (2 * (i & 3))) & 3;
 }
 
-static inline int dist_get(const table *t, uint64_t i) { return t->d8 ? t->d8[i] : t->d16[i]; }
+static inline int dist_get(const table *t, uint64_t i)
+{
+    return t->dbytes == 1 ? t->dist[i] : t->dist[2 * i] | t->dist[2 * i + 1] << 8;
+}
 
 int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
 {
@@ -598,7 +737,7 @@ int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
         return terminal_value(tb->rules);
     }
     int flip = !mat_canonical(m);
-    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m);
+    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m, 0);
     if (!t)
         return CD_EGTB_UNKNOWN;
     dense D;
@@ -623,7 +762,7 @@ cd_result cd_egtb_stats_of(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_st
     }
     int flip = !mat_canonical(m);
     cd_egtb_material cm = flip ? mat_flip(m) : m;
-    table *t = egtb_get_table(tb, cm);
+    table *t = egtb_get_table(tb, cm, 1);
     if (!t) {
         char name[2 * MAXP + 4];
         egtb_mat_name(cm, name);
@@ -666,7 +805,7 @@ cd_result cd_egtb_each(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_each_f
         return CD_ERR_ARG;
     }
     int flip = !mat_canonical(m);
-    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m);
+    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m, 1);
     if (!t) {
         set_err(err, errlen, "table not available: %s", tb->err);
         return CD_ERR_IO;

@@ -24,14 +24,23 @@ typedef struct layout {
     uint64_t n; /* positions per side */
 } layout;
 
+/* A table's contents. Built: wdl and dist are the build's own allocations. Read: both point
+ * into the file's bytes (base, size), mapped read-only where the system has mmap (the page cache
+ * holds one copy for every process that probes the table) or read into memory. */
 typedef struct table {
     layout L;
-    uint8_t *wdl; /* 2 bits per position */
-    uint8_t *d8;  /* distances, one of d8/d16 */
-    uint16_t *d16;
+    const uint8_t *wdl;  /* 2 bits per position */
+    const uint8_t *dist; /* distances, dbytes each, little-endian */
+    int dbytes;          /* 1 or 2 */
+    unsigned char *base; /* the file's bytes when read (NULL when built) */
+    size_t size;         /* their number */
+    int mapped;          /* base is an mmap (else malloc) */
     int maxdist;
     uint64_t counts[2][3]; /* [side][draw, win, loss] */
-    atomic_int state;      /* 0 not tried, 1 ready, -1 unavailable */
+    uint64_t sum;          /* the payload checksum the header gives */
+    atomic_int state;      /* 0 not tried, 1 ready, -1 unavailable, 2 read, payload being checked */
+    int checker;           /* a thread checks the payload (joined by cd_egtb_close) */
+    thrd_t check_thread;
 } table;
 
 struct cd_egtb {
@@ -44,6 +53,8 @@ struct cd_egtb {
     char dir[1024];
     char err[512];
     mtx_t lock;
+    mtx_t check_lock;  /* one payload check at a time */
+    size_t check_sync; /* payloads up to this many bytes are checked at the first probe */
     table *t[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1];
     int maxpieces;
 };
@@ -113,8 +124,10 @@ void egtb_pos_dense(const cd_egtb *tb, const cd_position *p, int flip, dense *D)
 uint64_t egtb_dense_index(const layout *L, const dense *D);
 void egtb_dense_of_index(const layout *L, uint64_t idx, dense *D);
 void egtb_position_of_dense(const cd_egtb *tb, const dense *D, cd_position *p);
-/* The canonical table of m, loading it on first use; NULL if unavailable. */
-table *egtb_get_table(cd_egtb *tb, cd_egtb_material m);
+/* The canonical table of m, loading it on first use; NULL if unavailable. A table whose payload
+ * is larger than tb->check_sync is checked by a thread of its own: until the check is done it is
+ * unavailable, unless wait is set (then this waits for the check). */
+table *egtb_get_table(cd_egtb *tb, cd_egtb_material m, int wait);
 /* t's index layout (of t->L.m) set up unless it already is: a table met in a search gets it only
  * once its file is found (table_read) or it is built. 0, or -1 out of memory. */
 int egtb_table_layout(const cd_egtb *tb, table *t);

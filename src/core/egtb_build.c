@@ -464,8 +464,9 @@ static cd_result build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progre
     /* final values */
     size_t nv = (total + 3) / 4;
     int maxd = 0;
-    t->wdl = calloc(nv ? nv : 1, 1);
-    if (!t->wdl) {
+    uint8_t *wdl = calloc(nv ? nv : 1, 1);
+    t->wdl = wdl;
+    if (!wdl) {
         set_err(err, errlen, "out of memory");
         goto out;
     }
@@ -477,20 +478,29 @@ static cd_result build_table(cd_egtb *tb, table *t, int nthreads, cd_egtb_progre
             B->dist[i] = 0;
         else if (B->dist[i] > maxd)
             maxd = B->dist[i];
-        t->wdl[i >> 2] |= (uint8_t)(v << (2 * (i & 3)));
+        wdl[i >> 2] |= (uint8_t)(v << (2 * (i & 3)));
         t->counts[i >= t->L.n][v]++;
     }
     t->maxdist = maxd;
     if (maxd < 256) {
-        t->d8 = malloc(total ? total : 1);
-        if (!t->d8) {
+        uint8_t *d8 = malloc(total ? total : 1);
+        t->dist = d8;
+        t->dbytes = 1;
+        if (!d8) {
             set_err(err, errlen, "out of memory");
             goto out;
         }
         for (uint64_t i = 0; i < total; i++)
-            t->d8[i] = (uint8_t)B->dist[i];
-    } else {
-        t->d16 = B->dist;
+            d8[i] = (uint8_t)B->dist[i];
+    } else { /* in place, as the file has them: little-endian */
+        uint8_t *d16 = (uint8_t *)B->dist;
+        for (uint64_t i = 0; i < total; i++) {
+            uint16_t d = B->dist[i];
+            d16[2 * i] = (uint8_t)d;
+            d16[2 * i + 1] = (uint8_t)(d >> 8);
+        }
+        t->dist = d16;
+        t->dbytes = 2;
         B->dist = NULL;
     }
     rc = CD_OK;
@@ -512,10 +522,9 @@ out:
     mtx_destroy(&B->fail_lock);
     free(B);
     if (rc) {
-        free(t->wdl);
-        free(t->d8);
-        t->wdl = NULL;
-        t->d8 = NULL;
+        free((void *)t->wdl);
+        free((void *)t->dist);
+        t->wdl = t->dist = NULL;
     }
     return rc;
 }
@@ -567,7 +576,7 @@ cd_result cd_egtb_build(cd_egtb *tb, int pieces, int kings_pieces, int threads,
         egtb_layout_free(&L);
     }
     for (int i = 0; i < n; i++) {
-        table *t = egtb_get_table(tb, list[i]);
+        table *t = egtb_get_table(tb, list[i], 1);
         int built = !t;
         if (!t) {
             t = *slot(tb, list[i]);
