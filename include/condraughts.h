@@ -706,7 +706,7 @@ typedef struct cd_egtb_material {
  * Frisian rules: orthogonal captures, value precedence, king-move limit) or out of memory. */
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
-/* Tables whose payload is at most `bytes` (default 16 MB) are checked at their first probe,
+/* Tables whose payload is at most `bytes` (default 1 MB) are checked at their first probe,
  * larger ones in the background (above). Builds, statistics and cd_egtb_each wait for a check. */
 void cd_egtb_set_check_sync(cd_egtb *tb, size_t bytes);
 /* The last error met (missing or bad table file), or "" . */

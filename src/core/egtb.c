@@ -33,8 +33,10 @@
  * page cache then holds one copy for all the processes that probe it, and pages come in as
  * probes touch them), otherwise read into memory. The header and the file's size are checked at
  * once. The payload checksum of a small table (tb->check_sync bytes or fewer) is checked then
- * too; a larger one (Russian 6-piece tables are up to 400 MB) is checked by a thread of its own
+ * too; a larger one (Russian 6-piece tables are up to 300 MB) is checked by a thread of its own
  * while the search goes on, and the table answers CD_EGTB_UNKNOWN until the check has passed.
+ * One such thread runs at a time (they queue on check_lock); the probing threads never wait for
+ * one, and cd_egtb_close stops them.
  */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L /* mmap, fstat */
@@ -63,8 +65,10 @@
 #define HDR_SIZE 128
 #define DATA_OFF (HDR_SIZE + 8) /* the header and its checksum */
 
-/* Payloads up to this size are checked at the first probe (16 MB: about 20 ms). */
-#define CHECK_SYNC_DEFAULT ((size_t)16 << 20)
+/* Payloads up to this size are checked at the first probe (1 MB: about a millisecond; a search
+ * meets many tables in one move). */
+#define CHECK_SYNC_DEFAULT ((size_t)1 << 20)
+#define CHECK_STEP         ((size_t)1 << 20) /* a check looks for cd_egtb_close this often */
 
 static uint64_t binom[65][MAXP + 2];
 static once_flag binom_once = ONCE_FLAG_INIT;
@@ -399,6 +403,7 @@ void cd_egtb_close(cd_egtb *tb)
 {
     if (!tb)
         return;
+    atomic_store(&tb->closing, 1); /* background checks under way stop */
     for (int a = 0; a <= MAXP; a++)
         for (int b = 0; b <= MAXP; b++)
             for (int c = 0; c <= MAXP; c++)
@@ -604,31 +609,40 @@ out:
     return rc;
 }
 
-/* Check t's payload against its header's checksum (one check at a time: with the tables in
- * the page cache this runs at memory speed, and two at once only share it). */
-static int payload_ok(cd_egtb *tb, const table *t)
+/* Whether t's payload matches its header's checksum: 1 yes, 0 no, -1 stopped because the
+ * handle is closing (looked at every CHECK_STEP bytes). The same sum as payload_sum. */
+static int payload_matches(cd_egtb *tb, const table *t)
 {
-    mtx_lock(&tb->check_lock);
-    int ok = payload_sum(t) == t->sum;
-    mtx_unlock(&tb->check_lock);
-    return ok;
+    const uint8_t *part[2] = {t->wdl, t->dist};
+    size_t len[2] = {(2 * t->L.n + 3) / 4, 2 * t->L.n * (size_t)t->dbytes};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int k = 0; k < 2; k++)
+        for (size_t at = 0; at < len[k]; at += CHECK_STEP) {
+            if (atomic_load_explicit(&tb->closing, memory_order_relaxed))
+                return -1;
+            h = fnv(h, part[k] + at, len[k] - at < CHECK_STEP ? len[k] - at : CHECK_STEP);
+        }
+    return h == t->sum;
 }
 
-/* The end of a read: t checked (ok) or not, its state set and the handle told. */
+/* The end of a read: t checked (ok 1), damaged (0) or its check stopped (-1); its state set and
+ * the handle told. */
 static void table_settle(cd_egtb *tb, table *t, int ok)
 {
     mtx_lock(&tb->lock);
-    if (ok) {
+    if (ok == 1) {
         int p = mat_pieces(t->L.m);
         if (p > tb->maxpieces)
             tb->maxpieces = p;
     } else {
-        char path[1200];
-        table_path(tb, t->L.m, path, sizeof path);
-        set_err(tb->err, sizeof tb->err, "%.470s: checksum mismatch (corrupt file)", path);
+        if (ok == 0) {
+            char path[1200];
+            table_path(tb, t->L.m, path, sizeof path);
+            set_err(tb->err, sizeof tb->err, "%.470s: checksum mismatch (corrupt file)", path);
+        }
         table_release(t);
     }
-    atomic_store_explicit(&t->state, ok ? 1 : -1, memory_order_release);
+    atomic_store_explicit(&t->state, ok == 1 ? 1 : -1, memory_order_release);
     mtx_unlock(&tb->lock);
 }
 
@@ -641,7 +655,12 @@ static int check_thread(void *arg)
 {
     check_job j = *(check_job *)arg;
     free(arg);
-    table_settle(j.tb, j.t, payload_ok(j.tb, j.t));
+    /* one background check at a time: each reads a large table through, and two at once would
+     * only share the memory bandwidth and take a second core from the search */
+    mtx_lock(&j.tb->check_lock);
+    int ok = payload_matches(j.tb, j.t);
+    mtx_unlock(&j.tb->check_lock);
+    table_settle(j.tb, j.t, ok);
     return 0;
 }
 
@@ -699,7 +718,7 @@ table *egtb_get_table(cd_egtb *tb, cd_egtb_material m, int wait)
                 }
                 if (!j) { /* small, or no thread: checked here */
                     mtx_unlock(&tb->lock);
-                    table_settle(tb, t, payload_ok(tb, t));
+                    table_settle(tb, t, payload_matches(tb, t));
                     mtx_lock(&tb->lock);
                 }
             }

@@ -53,8 +53,9 @@ struct cd_egtb {
     char dir[1024];
     char err[512];
     mtx_t lock;
-    mtx_t check_lock;  /* one payload check at a time */
-    size_t check_sync; /* payloads up to this many bytes are checked at the first probe */
+    mtx_t check_lock;   /* one background payload check at a time */
+    atomic_int closing; /* cd_egtb_close has begun: checks stop */
+    size_t check_sync;  /* payloads up to this many bytes are checked at the first probe */
     table *t[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1];
     int maxpieces;
 };
