@@ -687,9 +687,10 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
  * (header, rules fingerprint, size, payload checksum). A table that is missing,
  * truncated or corrupt makes the probe answer CD_EGTB_UNKNOWN (and
  * cd_egtb_error says why), never a wrong value. A large table's checksum is
- * checked by a thread of its own so that a timed search does not stop for it;
- * until that check passes the table answers CD_EGTB_UNKNOWN. Probing is
- * thread-safe. (The type cd_egtb is declared with the engine, which takes one.)
+ * checked by a thread of its own: cd_egtb_probe waits for that check, and
+ * cd_egtb_probe_ready (for a search against the clock) answers CD_EGTB_UNKNOWN
+ * until it has passed. Probing is thread-safe. (The type cd_egtb is declared
+ * with the engine, which takes one.)
  */
 
 enum { CD_EGTB_UNKNOWN = -1, CD_EGTB_DRAW = 0, CD_EGTB_WIN = 1, CD_EGTB_LOSS = 2 };
@@ -707,7 +708,7 @@ typedef struct cd_egtb_material {
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir);
 void cd_egtb_close(cd_egtb *tb);
 /* Tables whose payload is at most `bytes` (default 1 MB) are checked at their first probe,
- * larger ones in the background (above). Builds, statistics and cd_egtb_each wait for a check. */
+ * larger ones by a thread of their own (above). */
 void cd_egtb_set_check_sync(cd_egtb *tb, size_t bytes);
 /* The last error met (missing or bad table file), or "" . */
 const char *cd_egtb_error(const cd_egtb *tb);
@@ -718,6 +719,8 @@ int cd_egtb_pieces(const cd_egtb *tb);
 /* The value of pos (CD_EGTB_WIN/DRAW/LOSS for the side to move) and, for a
  * win or loss, *dist = plies to the end; CD_EGTB_UNKNOWN if not in the tables. */
 int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist);
+/* The same, except that a table being checked (above) answers CD_EGTB_UNKNOWN at once. */
+int cd_egtb_probe_ready(cd_egtb *tb, const cd_position *pos, int *dist);
 
 /* Progress of a build: the signature being built (e.g. "KK_K"), its phase,
  * work done and total in the phase, and the whole build's positions done and total. */

@@ -265,13 +265,13 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-/* The probe's answer once a background check has settled: unknown, with no error, only while
- * the table is being checked (at most 10 s here for a table of a few bytes). */
+/* cd_egtb_probe_ready's answer once a background check has settled: unknown, with no error,
+ * only while the table is being checked (at most 10 s here for a table of a few bytes). */
 static int probe_settled(cd_egtb *tb, const cd_position *p, int *d)
 {
     int v = CD_EGTB_UNKNOWN;
     for (int i = 0; i < 10000; i++) {
-        v = cd_egtb_probe(tb, p, d);
+        v = cd_egtb_probe_ready(tb, p, d);
         if (v != CD_EGTB_UNKNOWN || cd_egtb_error(tb)[0])
             break;
         usleep(1000);
@@ -280,8 +280,9 @@ static int probe_settled(cd_egtb *tb, const cd_position *p, int *d)
 }
 
 /* Damage the K_K table of `dir` in one way and check the probe says so; sync: the payload size
- * up to which the checksum is checked at the first probe (0: every table in the background). */
-static void damaged(const char *dir, const char *how, const char *want, size_t sync)
+ * up to which the checksum is checked at the first probe (0: every table in the background);
+ * wait: probe once with cd_egtb_probe (else cd_egtb_probe_ready until the check is done). */
+static void damaged(const char *dir, const char *how, const char *want, size_t sync, int wait)
 {
     const cd_rules *r = cd_rules_find("constitutional");
     char path[512], save[600];
@@ -318,7 +319,7 @@ static void damaged(const char *dir, const char *how, const char *want, size_t s
     cd_egtb_set_check_sync(tb, sync);
     cd_position p;
     CHECK(cd_position_from_fen(&p, r, "W:WK35:BK3", NULL, 0) == CD_OK);
-    int d, v = probe_settled(tb, &p, &d);
+    int d, v = wait ? cd_egtb_probe(tb, &p, &d) : probe_settled(tb, &p, &d);
     CHECK(v == CD_EGTB_UNKNOWN);
     const char *e = cd_egtb_error(tb);
     if (!strstr(e, want)) {
@@ -344,19 +345,25 @@ static void file_checks(const char *dir)
     CHECK(v == CD_EGTB_WIN);
     CHECK(cd_egtb_pieces(tb) == 2);
     cd_egtb_close(tb);
-    damaged(dir, "payload", "checksum mismatch", 1 << 20);
-    damaged(dir, "header", "header checksum", 1 << 20);
-    damaged(dir, "magic", "not a condraughts table", 1 << 20);
-    damaged(dir, "truncate", "truncated", 1 << 20);
-    damaged(dir, "append", "trailing bytes", 1 << 20);
+    damaged(dir, "payload", "checksum mismatch", 1 << 20, 1);
+    damaged(dir, "header", "header checksum", 1 << 20, 1);
+    damaged(dir, "magic", "not a condraughts table", 1 << 20, 1);
+    damaged(dir, "truncate", "truncated", 1 << 20, 1);
+    damaged(dir, "append", "trailing bytes", 1 << 20, 1);
     /* checked in the background: the same answers once the check is done */
-    damaged(dir, "payload", "checksum mismatch", 0);
-    damaged(dir, "truncate", "truncated", 0);
+    damaged(dir, "payload", "checksum mismatch", 0, 0);
+    damaged(dir, "truncate", "truncated", 0, 0);
     tb = cd_egtb_open(r, dir);
     cd_egtb_set_check_sync(tb, 0);
     CHECK(probe_settled(tb, &p, &d) == CD_EGTB_WIN && d == 3);
     CHECK(cd_egtb_pieces(tb) == 2);
     cd_egtb_close(tb);
+    /* cd_egtb_probe waits for the check: the answer at the first probe */
+    tb = cd_egtb_open(r, dir);
+    cd_egtb_set_check_sync(tb, 0);
+    CHECK(cd_egtb_probe(tb, &p, &d) == CD_EGTB_WIN && d == 3);
+    cd_egtb_close(tb);
+    damaged(dir, "payload", "checksum mismatch", 0, 1); /* the first cd_egtb_probe says so too */
     /* a build checks every table it keeps, whatever the size: a damaged one is built again */
     {
         char path[512];
@@ -435,6 +442,11 @@ static void engine_checks(const char *dir)
     cd_egtb *tc = cd_egtb_open(c, dir), *ti = cd_egtb_open(i, dir);
     CHECK(cd_egtb_build(tc, 3, 0, 2, NULL, NULL, err, sizeof err) == CD_OK);
     CHECK(cd_egtb_build(ti, 3, 0, 2, NULL, NULL, err, sizeof err) == CD_OK);
+    /* read again, every table checked in the background: a search without a clock waits for
+     * the checks (the exact scores below, the same every run) */
+    cd_egtb_close(tc);
+    tc = cd_egtb_open(c, dir);
+    cd_egtb_set_check_sync(tc, 0);
     /* the article's diagram 6: 1.15-10! wins in 5 plies (15-20 and 15-24 too; the
      * generator lists 15-10 first) */
     engine_search(tc, c, "W:WK15,K27:BK23", "15-10", CD_SCORE_WIN - 5);

@@ -521,7 +521,7 @@ int egtb_report(const char *claims, const char *dir, FILE *out)
             "file). Each table holds one material signature with both sides to move: 2 bits of "
             "value and 1 or 2 bytes of distance per position, checked on load (rules fingerprint, "
             "header, size and payload checksums; a table over 1 MB is checked by a thread of its "
-            "own, and answers \"unknown\" until the check passes). `make egtb-verify` checks "
+            "own, which a search with a time limit does not wait for). `make egtb-verify` checks "
             "stored values against their successors.\n\n",
             dir);
     tables_section(R, out);

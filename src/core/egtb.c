@@ -34,9 +34,9 @@
  * probes touch them), otherwise read into memory. The header and the file's size are checked at
  * once. The payload checksum of a small table (tb->check_sync bytes or fewer) is checked then
  * too; a larger one (Russian 6-piece tables are up to 300 MB) is checked by a thread of its own
- * while the search goes on, and the table answers CD_EGTB_UNKNOWN until the check has passed.
- * One such thread runs at a time (they queue on check_lock); the probing threads never wait for
- * one, and cd_egtb_close stops them.
+ * while the search goes on: cd_egtb_probe waits for that check, cd_egtb_probe_ready answers
+ * CD_EGTB_UNKNOWN until it has passed. One such thread runs at a time (they queue on
+ * check_lock), and cd_egtb_close stops them.
  */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L /* mmap, fstat */
@@ -740,7 +740,8 @@ static inline int dist_get(const table *t, uint64_t i)
     return t->dbytes == 1 ? t->dist[i] : t->dist[2 * i] | t->dist[2 * i + 1] << 8;
 }
 
-int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
+/* cd_egtb_probe (wait: for a table's check under way) and cd_egtb_probe_ready (not). */
+static int probe(cd_egtb *tb, const cd_position *pos, int *dist, int wait)
 {
     if (!tb || !pos || !pos->rules)
         return CD_EGTB_UNKNOWN;
@@ -756,7 +757,7 @@ int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
         return terminal_value(tb->rules);
     }
     int flip = !mat_canonical(m);
-    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m, 0);
+    table *t = egtb_get_table(tb, flip ? mat_flip(m) : m, wait);
     if (!t)
         return CD_EGTB_UNKNOWN;
     dense D;
@@ -766,6 +767,16 @@ int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
     if (dist)
         *dist = v == CD_EGTB_DRAW ? 0 : dist_get(t, i);
     return v == 3 ? CD_EGTB_UNKNOWN : v;
+}
+
+int cd_egtb_probe(cd_egtb *tb, const cd_position *pos, int *dist)
+{
+    return probe(tb, pos, dist, 1);
+}
+
+int cd_egtb_probe_ready(cd_egtb *tb, const cd_position *pos, int *dist)
+{
+    return probe(tb, pos, dist, 0);
 }
 
 int cd_egtb_pieces(const cd_egtb *tb) { return tb ? tb->maxpieces : 0; }

@@ -192,6 +192,7 @@ typedef struct search {
     uint64_t playable; /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
+    int tb_wait; /* a table being checked is waited for (no clock: the same nodes every run) */
     int stopped;
     int seldepth;
     /* keys of the positions since the last irreversible move: game history
@@ -498,7 +499,8 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
      * a move: there the children's exact values choose the fastest win or slowest loss) */
     if (e->egtb && ply > 0 && !probe &&
         __builtin_popcountll(pos->white[0] | pos->black[0]) <= CD_EGTB_MAX_PIECES) {
-        int d, v = cd_egtb_probe(e->egtb, pos, &d);
+        int d, v = s->tb_wait ? cd_egtb_probe(e->egtb, pos, &d)
+                              : cd_egtb_probe_ready(e->egtb, pos, &d);
         if (v == CD_EGTB_WIN)
             *value = CD_SCORE_WIN - ply - d;
         else if (v == CD_EGTB_LOSS)
@@ -1178,6 +1180,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->start = cd_now_ms();
     s->node_limit = limits->nodes;
     cd_time_budget(limits, root->side, &s->soft, &s->hard);
+    s->tb_wait = s->hard <= 0 && !limits->infinite && !limits->ponder;
     if (e->threads > 1 && s->hard > 0) { /* time for the helpers to stop and be joined */
         long long m = s->hard / 20 < 20 ? s->hard / 20 : 20;
         s->hard -= m;
