@@ -528,6 +528,9 @@ void cd_engine_ponderhit(cd_engine *e);
  * name or a value out of range.
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
+/* Whether `name` is an engine option (1, with its smallest and largest values in *lo and *hi;
+ * a switch says 0 and 1, and takes any value: nonzero is on) or not (0). */
+int cd_engine_option_range(const char *name, int *lo, int *hi);
 /* The contempt the front ends give the engine when it plays a person (the web site's computer
  * opponent, `condraughts play`): measured against the engine before issue 13 in docs/strength.md.
  */

@@ -139,6 +139,10 @@ expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
 expect_error "egtb folder '$tmp/none' in 'self:egtb=$tmp/none' is not a folder" --engine1 "self:egtb=$tmp/none"
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
+expect_error "engine option contempt takes 0 to 100, not 150" --engine1 self:contempt=150
+expect_error "unknown engine option 'bogus' in 'self:bogus=1'" --engine1 self:bogus=1
+expect_error "engine option lmrdiv needs a whole number, not '3x'" --engine1 self:lmrdiv=3x
+expect_error "engine option threads takes 1 to 64, not 0" --engine2 self:threads=0
 
 # DXP sends the clock in minutes: a --time that is not whole minutes is refused (both sides would
 # otherwise play on different clocks)

@@ -340,6 +340,22 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "pcnest", 2) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
+    /* the ranges the front ends quote in their messages */
+    int lo = -7, hi = -7;
+    CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
+    CHECK(cd_engine_option_range("lmrdiv", &lo, &hi) == 1 && lo == 50 && hi == 1000);
+    CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
+    CHECK(cd_engine_option_range("lmr", &lo, &hi) == 1 && lo == 0 && hi == 1);
+    CHECK(cd_engine_set_option(e, "lmr", 7) == CD_OK); /* a switch: any value, nonzero on */
+    CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
+    CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
+    const char *every[] = {"lmr", "classic", "lmrdiv",   "pcmargin",  "pcmin",  "rfp",
+                           "iir", "qexch",   "contempt", "drawscale", "threads"};
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
+        CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
+        CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);
+        CHECK(cd_engine_set_option(e, every[i], hi) == CD_OK);
+    }
     cd_engine_free(e);
 }
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -162,8 +163,24 @@ static int start_self(match_player *p, char *err, size_t errlen)
             cd_engine_set_egtb(p->engine, p->tb);
             continue;
         }
-        if (cd_engine_set_option(p->engine, tok, atoi(eq + 1)) != CD_OK) {
-            set_err(err, errlen, "unknown engine option '%s'", tok);
+        int lo, hi;
+        if (!cd_engine_option_range(tok, &lo, &hi)) {
+            set_err(err, errlen, "unknown engine option '%s' in '%s'", tok, p->spec);
+            return -1;
+        }
+        char *end;
+        long v = strtol(eq + 1, &end, 10);
+        if (end == eq + 1 || *end || v < INT_MIN || v > INT_MAX) {
+            set_err(err, errlen, "engine option %s needs a whole number, not '%s'", tok, eq + 1);
+            return -1;
+        }
+        cd_result rc = cd_engine_set_option(p->engine, tok, (int)v);
+        if (rc == CD_ERR_OVERFLOW) {
+            set_err(err, errlen, "engine option %s=%ld: out of memory", tok, v);
+            return -1;
+        }
+        if (rc != CD_OK) {
+            set_err(err, errlen, "engine option %s takes %d to %d, not %ld", tok, lo, hi, v);
             return -1;
         }
     }

@@ -999,70 +999,87 @@ static int set_threads(cd_engine *e, int n)
     return 1;
 }
 
+/* The engine's options: switches (any value, nonzero on; lo 0 hi 1 for cd_engine_option_range)
+ * and ranged knobs, each an int field of cd_engine; "classic", "lmrdiv" and "threads" do more
+ * than set their field (cd_engine_set_option). */
+static const struct {
+    const char *name;
+    size_t field;
+    int lo, hi;
+    int any; /* a switch: every value is taken, as on (nonzero) or off */
+} options[] = {
+    {"lmr", offsetof(cd_engine, use_lmr), 0, 1, 1},
+    {"aspiration", offsetof(cd_engine, use_aspiration), 0, 1, 1},
+    {"killers", offsetof(cd_engine, use_killers), 0, 1, 1},
+    {"history", offsetof(cd_engine, use_history), 0, 1, 1},
+    {"ttcut", offsetof(cd_engine, use_ttcut), 0, 1, 1},
+    {"single", offsetof(cd_engine, use_single), 0, 1, 1},
+    {"qshots", offsetof(cd_engine, use_qshots), 0, 1, 1},
+    {"lmrlog", offsetof(cd_engine, use_lmrlog), 0, 1, 1},
+    {"probcut", offsetof(cd_engine, use_probcut), 0, 1, 1},
+    {"timeman", offsetof(cd_engine, use_timeman), 0, 1, 1},
+    {"classic-eval", offsetof(cd_engine, use_classic_eval), 0, 1, 1},
+    {"partial", offsetof(cd_engine, use_partial), 0, 1, 1},
+    {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1, 1},
+    {"histmalus", offsetof(cd_engine, hist_malus), 0, 1, 1},
+    {"classic", 0, 0, 1, 1},
+    {"lmrdiv", offsetof(cd_engine, lmr_div), 50, 1000, 0},
+    {"pcmargin", offsetof(cd_engine, probcut_margin), 0, 10000, 0},
+    {"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000, 0},
+    {"pcmin", offsetof(cd_engine, probcut_min), 2, 60, 0},
+    {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90, 0},
+    {"pcnest", offsetof(cd_engine, probcut_nest), 0, 1, 0},
+    {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10, 0},
+    {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000, 0},
+    {"fut", offsetof(cd_engine, fut_margin), 0, 1000, 0},
+    {"lmp", offsetof(cd_engine, lmp), 0, 60, 0},
+    {"rfpdepth", offsetof(cd_engine, rfp_depth), 0, 20, 0},
+    {"iir", offsetof(cd_engine, iir), 0, 60, 0},
+    {"qexch", offsetof(cd_engine, use_qexch), 0, 2, 0},
+    {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4, 0},
+    {"histexact", offsetof(cd_engine, hist_exact), 0, 1, 0},
+    {"contempt", offsetof(cd_engine, contempt), 0, 100, 0},
+    {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2, 0},
+    {"threads", offsetof(cd_engine, threads), 1, CD_MAX_THREADS, 0},
+};
+
+static int option_index(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof options / sizeof options[0]; i++)
+        if (!strcmp(name, options[i].name))
+            return (int)i;
+    return -1;
+}
+
+int cd_engine_option_range(const char *name, int *lo, int *hi)
+{
+    int i = option_index(name);
+    if (i < 0)
+        return 0;
+    if (lo)
+        *lo = options[i].lo;
+    if (hi)
+        *hi = options[i].hi;
+    return 1;
+}
+
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
 {
-    static const char *names[] = {"lmr",          "aspiration", "killers", "history",  "ttcut",
-                                  "single",       "qshots",     "lmrlog",  "probcut",  "timeman",
-                                  "classic-eval", "partial",    "qpromo",  "histmalus"};
-    int *fields[] = {&e->use_lmr,     &e->use_aspiration, &e->use_killers,      &e->use_history,
-                     &e->use_ttcut,   &e->use_single,     &e->use_qshots,       &e->use_lmrlog,
-                     &e->use_probcut, &e->use_timeman,    &e->use_classic_eval, &e->use_partial,
-                     &e->use_qpromo,  &e->hist_malus};
-    if (!e || !name)
+    int i = option_index(name);
+    if (!e || i < 0)
         return CD_ERR_ARG;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(name, names[i])) {
-            *fields[i] = value != 0;
-            return CD_OK;
-        }
+    if (!options[i].any && (value < options[i].lo || value > options[i].hi))
+        return CD_ERR_ARG;
     if (!strcmp(name, "classic")) { /* the search before steps 9-19, or back to the defaults */
         set_sharp(e, value == 0);
         return CD_OK;
     }
-    if (!strcmp(name, "lmrdiv")) {
-        if (value < 50 || value > 1000)
-            return CD_ERR_ARG;
-        e->lmr_div = value;
-        lmr_init(e);
-        return CD_OK;
-    }
-    if (!strcmp(name, "pcmargin")) {
-        if (value < 0 || value > 10000)
-            return CD_ERR_ARG;
-        e->probcut_margin = value;
-        return CD_OK;
-    }
-    static const struct {
-        const char *name;
-        size_t field;
-        int lo, hi;
-    } knobs[] = {{"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000},
-                 {"pcmin", offsetof(cd_engine, probcut_min), 2, 60},
-                 {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90},
-                 {"pcnest", offsetof(cd_engine, probcut_nest), 0, 1},
-                 {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10},
-                 {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000},
-                 {"fut", offsetof(cd_engine, fut_margin), 0, 1000},
-                 {"lmp", offsetof(cd_engine, lmp), 0, 60},
-                 {"rfpdepth", offsetof(cd_engine, rfp_depth), 0, 20},
-                 {"iir", offsetof(cd_engine, iir), 0, 60},
-                 {"qexch", offsetof(cd_engine, use_qexch), 0, 2},
-                 {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4},
-                 {"histexact", offsetof(cd_engine, hist_exact), 0, 1},
-                 {"contempt", offsetof(cd_engine, contempt), 0, 100},
-                 {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2}};
-    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
-        if (!strcmp(name, knobs[i].name)) {
-            if (value < knobs[i].lo || value > knobs[i].hi)
-                return CD_ERR_ARG;
-            *(int *)((char *)e + knobs[i].field) = value;
-            return CD_OK;
-        }
     if (!strcmp(name, "threads"))
-        return set_threads(e, value)                   ? CD_OK
-               : value >= 1 && value <= CD_MAX_THREADS ? CD_ERR_OVERFLOW
-                                                       : CD_ERR_ARG;
-    return CD_ERR_ARG;
+        return set_threads(e, value) ? CD_OK : CD_ERR_OVERFLOW;
+    *(int *)((char *)e + options[i].field) = options[i].any ? value != 0 : value;
+    if (!strcmp(name, "lmrdiv"))
+        lmr_init(e);
+    return CD_OK;
 }
 
 void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb) { e->egtb = tb; }
