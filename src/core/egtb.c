@@ -41,10 +41,8 @@
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L /* mmap, fstat */
 #define EGTB_MMAP       1
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #endif
 #include <stdatomic.h>
 #include <stdio.h>
@@ -445,11 +443,22 @@ static uint64_t get64(const unsigned char *p)
     return v;
 }
 
-static uint64_t payload_sum(const table *t)
+/* The payload checksum of t (the values, then the distances) in *sum: 0, or -1 when *stop (may
+ * be NULL) was set (looked at every CHECK_STEP bytes, so that cd_egtb_close need not wait for a
+ * whole table). */
+static int payload_sum(const table *t, atomic_int *stop, uint64_t *sum)
 {
+    const uint8_t *part[2] = {t->wdl, t->dist};
+    size_t len[2] = {(2 * t->L.n + 3) / 4, 2 * t->L.n * (size_t)t->dbytes};
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv(h, t->wdl, (2 * t->L.n + 3) / 4);
-    return fnv(h, t->dist, 2 * t->L.n * (size_t)t->dbytes);
+    for (int k = 0; k < 2; k++)
+        for (size_t at = 0; at < len[k]; at += CHECK_STEP) {
+            if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+                return -1;
+            h = fnv(h, part[k] + at, len[k] - at < CHECK_STEP ? len[k] - at : CHECK_STEP);
+        }
+    *sum = h;
+    return 0;
 }
 
 /* Header layout (offsets): 0 magic[8], 8 variant[32], 40 fingerprint, 48 wk wm bk bm
@@ -481,7 +490,8 @@ int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
     table_path(tb, t->L.m, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     unsigned char h[HDR_SIZE + 8];
-    uint64_t sum = payload_sum(t);
+    uint64_t sum;
+    payload_sum(t, NULL, &sum);
     header_write(tb, t, h, sum);
     put64(h + HDR_SIZE, fnv(0xcbf29ce484222325ull, h, HDR_SIZE));
     FILE *f = fopen(tmp, "wb");
@@ -596,7 +606,6 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
     t->dbytes = h[52];
     t->wdl = t->base + DATA_OFF;
     t->dist = t->wdl + nv;
-    t->sum = get64(h + 120);
     t->maxdist = (int)get64(h + 64);
     for (int s = 0; s < 2; s++)
         for (int v = 0; v < 3; v++)
@@ -609,20 +618,12 @@ out:
     return rc;
 }
 
-/* Whether t's payload matches its header's checksum: 1 yes, 0 no, -1 stopped because the
- * handle is closing (looked at every CHECK_STEP bytes). The same sum as payload_sum. */
+/* Whether t's payload matches the checksum its header gives: 1 yes, 0 no, -1 stopped because
+ * the handle is closing. */
 static int payload_matches(cd_egtb *tb, const table *t)
 {
-    const uint8_t *part[2] = {t->wdl, t->dist};
-    size_t len[2] = {(2 * t->L.n + 3) / 4, 2 * t->L.n * (size_t)t->dbytes};
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (int k = 0; k < 2; k++)
-        for (size_t at = 0; at < len[k]; at += CHECK_STEP) {
-            if (atomic_load_explicit(&tb->closing, memory_order_relaxed))
-                return -1;
-            h = fnv(h, part[k] + at, len[k] - at < CHECK_STEP ? len[k] - at : CHECK_STEP);
-        }
-    return h == t->sum;
+    uint64_t h;
+    return payload_sum(t, &tb->closing, &h) != 0 ? -1 : h == get64(t->base + 120);
 }
 
 /* The end of a read: t checked (ok 1), damaged (0) or its check stopped (-1); its state set and

@@ -37,7 +37,6 @@ typedef struct table {
     int mapped;          /* base is an mmap (else malloc) */
     int maxdist;
     uint64_t counts[2][3]; /* [side][draw, win, loss] */
-    uint64_t sum;          /* the payload checksum the header gives */
     atomic_int state;      /* 0 not tried, 1 ready, -1 unavailable, 2 read, payload being checked */
     int checker;           /* a thread checks the payload (joined by cd_egtb_close) */
     thrd_t check_thread;
