@@ -212,6 +212,45 @@ static void test_endgame_rules(void)
     cd_engine_free(e);
 }
 
+/* "endscale" P: with the 8x8 learned weights, the static values of positions of 9 pieces or fewer
+ * are multiplied by P / 100 (1 from 17 pieces). Four men against four on the back rows meet no
+ * capture within 3 plies, so every leaf has 8 pieces and the root's score is multiplied too.
+ * With International's weights (10x10) nothing changes. Loads the weights: run last. */
+static int score_with(const char *variant, const char *fen, const char *opt, int value, int depth)
+{
+    const cd_rules *r = cd_rules_find(variant);
+    cd_position p;
+    char err[256];
+    CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
+    cd_game *g = cd_game_new(r, &p);
+    cd_engine *e = cd_engine_new(8);
+    CHECK(cd_engine_set_option(e, opt, value) == CD_OK);
+    cd_limits l = {0};
+    l.depth = depth;
+    cd_search_result res = {0};
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    cd_engine_free(e);
+    cd_game_free(g);
+    return res.score;
+}
+
+static void test_endscale(void)
+{
+    const char *fen = "W:Wa1,c1,e1,g1:Bb8,d8,f8,h8";
+    char err[256];
+    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
+    for (int depth = 1; depth <= 3; depth++) {
+        int plain = score_with("russian", fen, "endscale", 100, depth);
+        int doubled = score_with("russian", fen, "endscale", 200, depth);
+        CHECK(plain != 0 && doubled == 2 * plain);
+        if (!(plain != 0 && doubled == 2 * plain))
+            fprintf(stderr, "  endscale 200, depth %d: %d against %d\n", depth, doubled, plain);
+    }
+    const char *intl = "W:W46,47,48,49,50:B1,2,3,4,5";
+    CHECK(score_with("international", intl, "endscale", 200, 2) ==
+          score_with("international", intl, "endscale", 100, 2));
+}
+
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */
 static void test_movetime_budget(void)
 {
@@ -344,13 +383,15 @@ static void test_options(void)
     int lo = -7, hi = -7;
     CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
     CHECK(cd_engine_option_range("lmrdiv", &lo, &hi) == 1 && lo == 50 && hi == 1000);
+    CHECK(cd_engine_option_range("aspwin", &lo, &hi) == 1 && lo == 5 && hi == 1000);
+    CHECK(cd_engine_set_option(e, "aspwin", 4) == CD_ERR_ARG);
     CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
     CHECK(cd_engine_option_range("lmr", &lo, &hi) == 1 && lo == 0 && hi == 1);
     CHECK(cd_engine_set_option(e, "lmr", 7) == CD_OK); /* a switch: any value, nonzero on */
     CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
     CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
-    const char *every[] = {"lmr", "classic", "lmrdiv",   "pcmargin",  "pcmin",  "rfp",
-                           "iir", "qexch",   "contempt", "drawscale", "threads"};
+    const char *every[] = {"lmr",   "classic", "lmrdiv",   "pcmargin", "pcmin",     "rfp",    "iir",
+                           "qexch", "aspwin",  "endscale", "contempt", "drawscale", "threads"};
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
         CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
         CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);
@@ -399,6 +440,7 @@ int main(int argc, char **argv)
     test_time_limit(2);
     test_stop(1);
     test_stop(2);
+    test_endscale(); /* loads the learned weights */
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

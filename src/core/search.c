@@ -40,8 +40,10 @@
  *     (+56 [+20, +94] International, +85 [+38, +135] Constitutional).
  *  8. A forced single reply is searched one ply deeper.
  * Iterative deepening adds aspiration windows from depth 4 (+21 [-17, +59]:
- * not shown to help yet), a soft time limit checked between iterations and a
- * hard one checked every 256 nodes. Steps 5, 7, 8 and the aspiration windows
+ * not shown to help yet), 30 either side of the last score, four times wider
+ * after each fail ("aspwin"; 60 in Russian: +0 [-10, +11], 800 games), a soft
+ * time limit checked between iterations and a hard one checked every 256
+ * nodes. Steps 5, 7, 8 and the aspiration windows
  * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
  *
  * The sharper search (issue 13), each step an option; "classic" switches
@@ -184,6 +186,7 @@ typedef struct search {
     cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
     uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
     uint64_t evsalt;                     /* this search's salt of it */
+    int escale;        /* end_scale when it applies to this search's weights, else 100 */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
@@ -405,6 +408,11 @@ static inline int evaluate(search *s, const cd_position *pos)
     if (!((*slot ^ tag) >> 16))
         return (int16_t)(uint16_t)*slot;
     int v = cd_engine_evaluate_with(s->e, s->pw, pos);
+    if (s->escale != 100) {
+        int n = cd_bb_count(pos->white) + cd_bb_count(pos->black);
+        int pct = n >= 17 ? 100 : n <= 9 ? s->escale : 100 + (s->escale - 100) * (17 - n) / 8;
+        v = v * pct / 100;
+    }
     if (v >= INT16_MIN && v <= INT16_MAX)
         *slot = (tag & ~(uint64_t)0xffff) | (uint16_t)v;
     return v;
@@ -971,6 +979,8 @@ cd_engine *cd_engine_new(size_t tt_mb)
     set_sharp(e, 1);
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
+    e->asp_window = 30;
+    e->end_scale = 100;
     e->probcut_min = 5;
     e->probcut_nest = 1;
     e->rfp_depth = 3;
@@ -1038,6 +1048,8 @@ static const struct {
     {"qexch", offsetof(cd_engine, use_qexch), 0, 2, 0},
     {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4, 0},
     {"histexact", offsetof(cd_engine, hist_exact), 0, 1, 0},
+    {"endscale", offsetof(cd_engine, end_scale), 50, 300, 0},
+    {"aspwin", offsetof(cd_engine, asp_window), 5, 1000, 0},
     {"contempt", offsetof(cd_engine, contempt), 0, 100, 0},
     {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2, 0},
     {"threads", offsetof(cd_engine, threads), 1, CD_MAX_THREADS, 0},
@@ -1188,6 +1200,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* contempt: draws valued from the root side's view; the table entries of other contempts or
      * root sides hold other draw values, so they are kept apart by a salt (from numbers far
      * above the piece keys' and the evaluation salts') */
+    s->escale = s->pw && s->pw->layout.start == 24 ? e->end_scale : 100;
     s->drawv[root->side] = -e->contempt;
     s->drawv[!root->side] = e->contempt;
     s->ttsalt =
@@ -1275,7 +1288,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
             s->exclude = chosen;
             s->nexclude = line - 1;
             int score;
-            int window = 30;
+            int window = e->asp_window;
             int alpha = -INF, beta = INF;
             if (e->use_aspiration && depth >= 4 && line == 1 && !CD_SCORE_IS_WIN(prev)) {
                 alpha = prev - window;
