@@ -215,8 +215,10 @@ static void test_endgame_rules(void)
 /* "endscale" P: with the 8x8 learned weights, the static values of positions of 9 pieces or fewer
  * are multiplied by P / 100 (1 from 17 pieces). Four men against four on the back rows meet no
  * capture within 3 plies, so every leaf has 8 pieces and the root's score is multiplied too.
- * With International's weights (10x10) nothing changes. Loads the weights: run last. */
-static int score_with(const char *variant, const char *fen, const char *opt, int value, int depth)
+ * With International's weights (10x10) or the hand-set evaluation nothing changes. Loads the
+ * weights: run last. */
+static int score_with(const char *variant, const char *fen, const char *opt, int value, int depth,
+                      int classic_eval)
 {
     const cd_rules *r = cd_rules_find(variant);
     cd_position p;
@@ -225,6 +227,7 @@ static int score_with(const char *variant, const char *fen, const char *opt, int
     cd_game *g = cd_game_new(r, &p);
     cd_engine *e = cd_engine_new(8);
     CHECK(cd_engine_set_option(e, opt, value) == CD_OK);
+    CHECK(cd_engine_set_option(e, "classic-eval", classic_eval) == CD_OK);
     cd_limits l = {0};
     l.depth = depth;
     cd_search_result res = {0};
@@ -240,15 +243,19 @@ static void test_endscale(void)
     char err[256];
     CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
     for (int depth = 1; depth <= 3; depth++) {
-        int plain = score_with("russian", fen, "endscale", 100, depth);
-        int doubled = score_with("russian", fen, "endscale", 200, depth);
+        int plain = score_with("russian", fen, "endscale", 100, depth, 0);
+        int doubled = score_with("russian", fen, "endscale", 200, depth, 0);
         CHECK(plain != 0 && doubled == 2 * plain);
         if (!(plain != 0 && doubled == 2 * plain))
             fprintf(stderr, "  endscale 200, depth %d: %d against %d\n", depth, doubled, plain);
     }
+    /* nor with the hand-set evaluation ("classic-eval") in Russian (a man up: a score not 0) */
+    const char *up = "W:Wa1,c1,e1,g1,b2:Bb8,d8,f8,h8";
+    int hand = score_with("russian", up, "endscale", 100, 2, 1);
+    CHECK(hand != 0 && score_with("russian", up, "endscale", 200, 2, 1) == hand);
     const char *intl = "W:W46,47,48,49,50:B1,2,3,4,5";
-    CHECK(score_with("international", intl, "endscale", 200, 2) ==
-          score_with("international", intl, "endscale", 100, 2));
+    CHECK(score_with("international", intl, "endscale", 200, 2, 0) ==
+          score_with("international", intl, "endscale", 100, 2, 0));
 }
 
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */

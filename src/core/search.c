@@ -400,7 +400,9 @@ static void reward(search *s, const cd_position *pos, const cd_movelist *list, i
 }
 
 /* The static value, side to move's view, through the thread's evaluation cache (engine.h): the
- * same value as cd_engine_evaluate, computed once for a position met again in the search. */
+ * same value as cd_engine_evaluate, computed once for a position met again in the search; with
+ * "endscale" P (off at 100, the default) times 1 from 17 pieces up to P / 100 from 9 pieces down
+ * (in Russian P 150 measured -10 [-24, +4], P 80 +5 [-2, +12]; docs/strength.md). */
 static inline int evaluate(search *s, const cd_position *pos)
 {
     uint64_t tag = pos->key ^ s->evsalt;
@@ -1197,10 +1199,11 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
+    /* "endscale": with the 8x8 learned weights only */
+    s->escale = s->pw && !e->use_classic_eval && s->pw->layout.start == 24 ? e->end_scale : 100;
     /* contempt: draws valued from the root side's view; the table entries of other contempts or
      * root sides hold other draw values, so they are kept apart by a salt (from numbers far
      * above the piece keys' and the evaluation salts') */
-    s->escale = s->pw && s->pw->layout.start == 24 ? e->end_scale : 100;
     s->drawv[root->side] = -e->contempt;
     s->drawv[!root->side] = e->contempt;
     s->ttsalt =
