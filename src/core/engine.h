@@ -110,9 +110,9 @@ struct cd_engine {
     int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
     int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
                        ("iir") */
-    int end_scale;  /* percent: the static value times 1 at 17 pieces or more, rising evenly to
-                       end_scale / 100 at 9 pieces and below (8x8 learned weights only;
-                       100: off, "endscale") */
+    int end_scale;  /* percent: the learned 8x8 score times 1 at 17 pieces or more, rising
+                       evenly to end_scale / 100 at 9 pieces and below (eval.c; 100: off,
+                       "endscale") */
     int asp_window; /* the aspiration window's first half-width from depth 4 (30, "aspwin") */
     int contempt;   /* a draw is worth -contempt to the side to move at the root and +contempt
                        to its opponent, in hundredths of a man ("contempt") */

@@ -289,6 +289,16 @@ static int scale_drawish(const cd_position *pos, int score)
     return score;
 }
 
+/* "endscale" P: the score times 1 from 17 pieces up, P / 100 from 9 pieces down, evenly between
+ * (in Russian P 150 measured -10 [-24, +4], P 80 +5 [-2, +12]; docs/strength.md; 100, off, the
+ * default). */
+static int scale_by_pieces(const cd_position *pos, int score, int p)
+{
+    int n = cd_bb_count(pos->white) + cd_bb_count(pos->black);
+    int pct = n >= 17 ? 100 : n <= 9 ? p : 100 + (p - 100) * (17 - n) / 8;
+    return score * pct / 100;
+}
+
 int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
                             const cd_position *pos)
 {
@@ -301,6 +311,8 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
          * the start), where it measured +15 [+4, +25]; off with the 10x10 ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
             s = scale_drawish(pos, s);
+        if (e->end_scale != 100 && pw->layout.start == 24)
+            s = scale_by_pieces(pos, s, e->end_scale);
     }
     return pos->side == CD_WHITE ? s : -s;
 }

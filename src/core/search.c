@@ -163,6 +163,7 @@
 #define QS_PROBE       (-100) /* depth of a shot probe (step 9) */
 #define LMR_DIV        230    /* steps 10 and 18, hundredths */
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
+#define ASP_WINDOW     30     /* the aspiration window's first half-width ("aspwin") */
 /* which of steps 9-19 are on by default (the header comment says why) */
 #define DEFAULT_QSHOTS    0
 #define DEFAULT_QPROMO    1
@@ -186,7 +187,6 @@ typedef struct search {
     cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
     uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
     uint64_t evsalt;                     /* this search's salt of it */
-    int escale;        /* end_scale when it applies to this search's weights, else 100 */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
@@ -400,9 +400,7 @@ static void reward(search *s, const cd_position *pos, const cd_movelist *list, i
 }
 
 /* The static value, side to move's view, through the thread's evaluation cache (engine.h): the
- * same value as cd_engine_evaluate, computed once for a position met again in the search; with
- * "endscale" P (off at 100, the default) times 1 from 17 pieces up to P / 100 from 9 pieces down
- * (in Russian P 150 measured -10 [-24, +4], P 80 +5 [-2, +12]; docs/strength.md). */
+ * same value as cd_engine_evaluate, computed once for a position met again in the search. */
 static inline int evaluate(search *s, const cd_position *pos)
 {
     uint64_t tag = pos->key ^ s->evsalt;
@@ -410,11 +408,6 @@ static inline int evaluate(search *s, const cd_position *pos)
     if (!((*slot ^ tag) >> 16))
         return (int16_t)(uint16_t)*slot;
     int v = cd_engine_evaluate_with(s->e, s->pw, pos);
-    if (s->escale != 100) {
-        int n = cd_bb_count(pos->white) + cd_bb_count(pos->black);
-        int pct = n >= 17 ? 100 : n <= 9 ? s->escale : 100 + (s->escale - 100) * (17 - n) / 8;
-        v = v * pct / 100;
-    }
     if (v >= INT16_MIN && v <= INT16_MAX)
         *slot = (tag & ~(uint64_t)0xffff) | (uint16_t)v;
     return v;
@@ -981,7 +974,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     set_sharp(e, 1);
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
-    e->asp_window = 30;
+    e->asp_window = ASP_WINDOW;
     e->end_scale = 100;
     e->probcut_min = 5;
     e->probcut_nest = 1;
@@ -1199,8 +1192,6 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
-    /* "endscale": with the 8x8 learned weights only */
-    s->escale = s->pw && !e->use_classic_eval && s->pw->layout.start == 24 ? e->end_scale : 100;
     /* contempt: draws valued from the root side's view; the table entries of other contempts or
      * root sides hold other draw values, so they are kept apart by a salt (from numbers far
      * above the piece keys' and the evaluation salts') */
