@@ -108,8 +108,12 @@ turkish-test: $(BUILD)/test_turkish
 $(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
 
-pattern-test: $(BUILD)/test_pattern $(BIN)
+$(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -lm -o $@
+
+pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BIN)
 	$(BUILD)/test_pattern
+	$(BUILD)/test_net
 	sh tests/weights.sh --bin $(BIN)
 
 perft-test: $(BIN)

@@ -226,6 +226,7 @@ static void writer_flush(writer *w, game_out *out, const atomic_int *finished, l
 static int cmd_gen(int argc, char **argv);
 static int cmd_fit(int argc, char **argv);
 static int cmd_label(int argc, char **argv);
+static int cmd_net(int argc, char **argv);
 
 enum {
     O_VARIANT,
@@ -253,6 +254,7 @@ enum {
     O_DEEP_LAMBDA,
     O_K,
     O_EGTB,
+    O_HIDDEN,
 };
 
 #define SEED_MAX 2147483647
@@ -325,6 +327,35 @@ static const cli_opt label_opts[] = {
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file with the new scores"), .required = 1},
     {0}};
 
+static const cli_opt net_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]", "data files written by train gen"),
+     .required = 1},
+    {CLI_TEXT_OPT(O_HIDDEN, "hidden", "H1,H2",
+                  "units of the two hidden layers (default 128,32; with --init: the file's)")},
+    {CLI_INT_OPT(O_EPOCHS, "epochs", "E", 1, 10000, "passes over the data (default 8)")},
+    {CLI_REAL_OPT(O_LR, "lr", "R", 1e-7, 1, "Adam's learning rate (default 0.002)")},
+    {CLI_INT_OPT(O_BATCH, "batch", "B", 64, 10000000, "positions a mini-batch (default 16384)")},
+    {CLI_REAL_OPT(O_LAMBDA, "lambda", "L", 0, 1,
+                  "share of the search score in the target (default 0.8)")},
+    {CLI_REAL_OPT(O_DEEP_LAMBDA, "deep-lambda", "L", 0, 1,
+                  "the same for the positions train label scored (default: --lambda)")},
+    {CLI_REAL_OPT(O_K, "k", "K", 1, 100000,
+                  "the score scale: a score s predicts sigmoid(s / K); give the K the pattern "
+                  "weights were fitted with (default 353, Russian's)")},
+    {CLI_REAL_OPT(O_VALID, "valid", "F", 0, 0.5,
+                  "the last share F of the games held out (default 0.05)")},
+    {CLI_INT_OPT(O_LIMIT, "limit", "N", 100, 2000000000,
+                 "only the first N positions (default: all)")},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 8,
+                 "threads; the network is the same for any T (default 1)")},
+    {CLI_TEXT_OPT(O_INIT, "init", "FILE.cdn",
+                  "start from this network (default: random, its "
+                  "last layer 0: the pattern weights alone)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdn", "the network file"), .required = 1},
+    {0}};
+
 static const cli_command gen_cmd = {
     .name = "train gen",
     .about = "Self-play games labelled for the fit of the learned evaluation (docs/training.md).",
@@ -343,7 +374,14 @@ static const cli_command label_cmd = {
     .opts = label_opts,
     .run = cmd_label,
 };
-static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd, NULL};
+static const cli_command net_cmd = {
+    .name = "train net",
+    .about = "Fit the network stacked on a family's pattern weights to train gen's data "
+             "(docs/training.md).",
+    .opts = net_opts,
+    .run = cmd_net,
+};
+static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd, &net_cmd, NULL};
 const cli_command cd_train_command = {
     .name = "train",
     .about = "Make and fit the learned evaluation (docs/training.md).",
@@ -423,6 +461,32 @@ static void label_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_DEPTH: o->depth = (long)v->n; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;
     case O_THREADS: o->threads = (long)v->n; break;
+    }
+}
+
+static void net_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    net_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = family_rules(&net_cmd, v->text); break;
+    case O_DATA: o->data = v->text; break;
+    case O_INIT: o->init = v->text; break;
+    case O_OUT: o->out = v->text; break;
+    case O_EPOCHS: o->epochs = (long)v->n; break;
+    case O_BATCH: o->batch = (long)v->n; break;
+    case O_LR: o->lr = v->x; break;
+    case O_LAMBDA: o->lambda = v->x; break;
+    case O_DEEP_LAMBDA: o->deep_lambda = v->x; break;
+    case O_K: o->k = v->x; break;
+    case O_VALID: o->valid = v->x; break;
+    case O_LIMIT: o->limit = (long)v->n; break;
+    case O_SEED: o->seed = (uint64_t)v->n; break;
+    case O_THREADS: o->threads = (long)v->n; break;
+    case O_HIDDEN:
+        if (sscanf(v->text, "%ld,%ld", &o->h1, &o->h2) != 2)
+            cli_fail(&net_cmd, "--hidden takes H1,H2, not '%s'", v->text);
+        o->hidden_given = 1;
+        break;
     }
 }
 
@@ -523,6 +587,28 @@ static int cmd_fit(int argc, char **argv)
     if (!o.rules || !o.data || !o.out)
         cli_fail(&fit_cmd, "needs --variant, --data and --out (try: condraughts train fit --help)");
     return train_fit(&o);
+}
+
+static int cmd_net(int argc, char **argv)
+{
+    net_options o = {.epochs = 8,
+                     .batch = 16384,
+                     .threads = 1,
+                     .h1 = 128,
+                     .h2 = 32,
+                     .lr = 0.002,
+                     .lambda = 0.8,
+                     .deep_lambda = -1,
+                     .valid = 0.05,
+                     .k = 353,
+                     .seed = 1};
+    cli_parse(&net_cmd, argc, argv, net_option, &o, NULL, 0);
+    if (!o.rules || !o.data || !o.out)
+        cli_fail(&net_cmd, "needs --variant, --data and --out (try: condraughts train net --help)");
+    if (o.init && !o.hidden_given)
+        o.h1 = o.h2 = 0;
+    cli_load_weights();
+    return train_net(&o);
 }
 
 static int cmd_label(int argc, char **argv)

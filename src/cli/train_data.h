@@ -89,6 +89,20 @@ typedef struct label_options {
     uint64_t seed;
 } label_options;
 
+/* train net's command line (train_net.c). */
+typedef struct net_options {
+    const cd_rules *rules;
+    const char *data, *out, *init; /* init: a network file to start from, or NULL */
+    long epochs, batch, threads, limit;
+    long h1, h2; /* the hidden layers' units (0 with --init: the file's) */
+    int hidden_given;
+    double lr, lambda, deep_lambda, valid, k;
+    uint64_t seed;
+} net_options;
+
+/* Fit the network stacked on the loaded pattern weights of the family and write its file. */
+int train_net(const net_options *o);
+
 /* Score a sample of a data file's positions again by a deeper search and write the file again
  * with those scores, flagged deep (train_label.c); 0, or the program stops with a message on bad
  * input. */

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 
 #include "condraughts.h"
+#include "net.h"
 
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
@@ -60,6 +61,7 @@ typedef struct cd_worker {
     cd_move killers[CD_MAX_PLY][2];
     cd_node_moves moves[CD_MAX_PLY + 1];
     uint64_t evcache[1 << CD_EVCACHE_BITS];
+    cd_net_cache netcache;
 } cd_worker;
 
 enum { CD_MAX_THREADS = 64 };
@@ -72,6 +74,7 @@ struct cd_engine {
     cd_move killers[CD_MAX_PLY][2];
     cd_node_moves moves[CD_MAX_PLY + 1];    /* the main thread's, by ply */
     uint64_t evcache[1 << CD_EVCACHE_BITS]; /* the main thread's */
+    cd_net_cache netcache;                  /* the main thread's (net.h) */
     uint64_t searches;                      /* searches started: the evaluation caches' salt */
     atomic_int stop;                        /* set by cd_engine_stop or the clock */
     atomic_int pondering;                   /* 1 while a ponder search waits for ponderhit */
@@ -93,6 +96,8 @@ struct cd_engine {
     atomic_int helpers_stop;    /* set when the main thread has finished its search */
     atomic_ullong helper_nodes; /* the helpers' nodes of this search, published every 256 */
     int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
+    int use_net;          /* 1 (default): the network stacked on the learned weights (net.h), where
+                             one is loaded, adds its correction; 0: the weights alone ("net") */
     int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
                              1 on, 2 (default) on with the Russian family's weights only */
     int use_partial;      /* 1: a root move completed in an iteration cut short is played */
@@ -130,10 +135,12 @@ int cd_eval_white(const cd_position *pos);
 int cd_eval_classic_white(const cd_position *pos);
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos);
 /* The same with the learned weights of pos's rules given (cd_pattern_for, resolved once by the
- * search; NULL: the hand-set evaluation). */
+ * search; NULL: the hand-set evaluation) and the thread's cache of the network's sums (net.h;
+ * NULL: none, the same value). */
 struct cd_pattern_weights;
+struct cd_net_cache;
 int cd_engine_evaluate_with(const cd_engine *e, const struct cd_pattern_weights *pw,
-                            const cd_position *pos);
+                            const cd_position *pos, struct cd_net_cache *nc);
 
 /* timeman.c: milliseconds since an arbitrary origin, and this move's budget */
 long long cd_now_ms(void);

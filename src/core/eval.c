@@ -26,6 +26,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "net.h"
 #include "pattern.h"
 
 typedef struct cd_eval_weights {
@@ -244,10 +245,16 @@ static void count_pieces(const cd_position *pos, side_stats s[2])
     }
 }
 
-/* The learned score, White's view, of weights pw (not NULL) with the lone-king scaling. */
-static int learned_white(const cd_pattern_weights *pw, const cd_position *pos)
+/* The learned score, White's view, of weights pw (not NULL) with the lone-king scaling; with
+ * net, the network stacked on the weights (net.h) adds its correction when there is one. */
+static int learned_white(const cd_pattern_weights *pw, const cd_position *pos, int net,
+                         cd_net_cache *nc)
 {
     int score = cd_pattern_eval_white(pw, pos);
+    if (net && pw->net) {
+        int d = nc ? cd_net_eval_cached(pw->net, pos, nc) : cd_net_eval(pw->net, pos);
+        score += pos->side == CD_WHITE ? d : -d;
+    }
     if (!cd_bb_count(pos->kings))
         return score;
     /* a lone king against kings: the same scaling as the hand-set evaluation */
@@ -259,7 +266,7 @@ static int learned_white(const cd_pattern_weights *pw, const cd_position *pos)
 int cd_eval_white(const cd_position *pos)
 {
     const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
-    return pw ? learned_white(pw, pos) : cd_eval_classic_white(pos);
+    return pw ? learned_white(pw, pos, 1, NULL) : cd_eval_classic_white(pos);
 }
 
 int cd_evaluate(const cd_position *pos)
@@ -300,13 +307,13 @@ static int scale_by_pieces(const cd_position *pos, int score, int p)
 }
 
 int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
-                            const cd_position *pos)
+                            const cd_position *pos, cd_net_cache *nc)
 {
     int s;
     if (e->use_classic_eval || !pw)
         s = cd_eval_classic_white(pos);
     else {
-        s = learned_white(pw, pos);
+        s = learned_white(pw, pos, e->use_net, nc);
         /* "drawscale" 2 (the default): on with the Russian family's weights (8x8, 24 pieces at
          * the start), where it measured +15 [+4, +25]; off with the 10x10 ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
@@ -319,5 +326,5 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
 
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
 {
-    return cd_engine_evaluate_with(e, cd_pattern_for(pos->rules), pos);
+    return cd_engine_evaluate_with(e, cd_pattern_for(pos->rules), pos, NULL);
 }

@@ -6,14 +6,18 @@
 #include <string.h>
 
 #include "board.h"
+#include "net.h"
 #include "pattern.h"
 
+/* net: 1 if the family's network file (net.h) must be there, 0 if it is read when present */
 static const struct {
     const char *name;
     int geometry;
+    int net;
 } families[CD_PAT_FAMILIES] = {
-    {"international", CD_GEOM_10X10}, {"constitutional", CD_GEOM_10X10}, {"russian", CD_GEOM_8X8},
-    {"killer", CD_GEOM_10X10},        {"modern", CD_GEOM_10X10},
+    {"international", CD_GEOM_10X10, 0}, {"constitutional", CD_GEOM_10X10, 0},
+    {"russian", CD_GEOM_8X8, 0},         {"killer", CD_GEOM_10X10, 0},
+    {"modern", CD_GEOM_10X10, 0},
 };
 
 static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
@@ -410,6 +414,7 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     if (fnv1a(buf, len - 4) != get32(buf + len - 4))
         return bad(err, errlen, "the weights file's checksum does not match (corrupt)");
+    w->checksum = get32(buf + len - 4);
     p = buf + HEADER;
     for (uint32_t r = 0; r < regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
@@ -438,6 +443,8 @@ cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen)
 {
     for (int i = 0; i < CD_PAT_FAMILIES; i++)
         if (!strcmp(w->family, families[i].name)) {
+            if (loaded[i])
+                cd_net_free(loaded[i]->net);
             free(loaded[i]);
             loaded[i] = w;
             return CD_OK;
@@ -445,7 +452,44 @@ cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen)
     return bad(err, errlen, "unknown family");
 }
 
+cd_result cd_pattern_install_net(const char *family, struct cd_net *net, char *err, size_t errlen)
+{
+    cd_pattern_weights *w = NULL;
+    for (int i = 0; i < CD_PAT_FAMILIES; i++)
+        if (!strcmp(family, families[i].name))
+            w = loaded[i];
+    if (!w)
+        return bad(err, errlen, "no weights of the network's family are loaded");
+    if (net && (strcmp(net->family, w->family) || net->geometry != w->layout.geometry))
+        return bad(err, errlen, "the network is not of its family's board");
+    if (net && net->base_checksum != w->checksum) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "the network was trained on the %s weights with checksum %08x, the loaded ones "
+                 "have %08x (make it again for them: docs/training.md)",
+                 w->family, net->base_checksum, w->checksum);
+        return bad(err, errlen, why);
+    }
+    cd_net_free(w->net);
+    w->net = net;
+    return CD_OK;
+}
+
 /* ------------------------------------------------------------------ public loading */
+
+/* A whole file of at most max bytes (NULL if it cannot be opened; a longer file is cut at max + 1
+ * bytes, which the readers refuse by its size). */
+static unsigned char *read_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = malloc(max + 1);
+    if (buf)
+        *len = fread(buf, 1, max + 1, f);
+    fclose(f);
+    return buf;
+}
 
 cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
 {
@@ -481,6 +525,33 @@ cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
             return rc;
         }
         cd_pattern_install(w, NULL, 0);
+    }
+    for (int i = 0; i < CD_PAT_FAMILIES; i++) {
+        char path[4096], why[200];
+        snprintf(path, sizeof path, "%s/%s.cdn", dir, families[i].name);
+        size_t len;
+        unsigned char *img = read_file(path, (size_t)16 << 20, &len);
+        if (!img) {
+            if (families[i].net) {
+                snprintf(err, errlen, "network file %s is missing (see docs/training.md)", path);
+                return CD_ERR_IO;
+            }
+            continue;
+        }
+        cd_net *n = cd_net_read(img, len, why, sizeof why);
+        free(img);
+        cd_result rc = n ? CD_OK : CD_ERR_IO;
+        if (n && strcmp(n->family, families[i].name)) {
+            snprintf(why, sizeof why, "it holds the network of '%s'", n->family);
+            rc = CD_ERR_IO;
+        }
+        if (rc == CD_OK)
+            rc = cd_pattern_install_net(families[i].name, n, why, sizeof why);
+        if (rc != CD_OK) {
+            cd_net_free(n);
+            snprintf(err, errlen, "network file %s: %s", path, why);
+            return rc;
+        }
     }
     return CD_OK;
 }

@@ -85,8 +85,12 @@ typedef struct cd_pattern_layout {
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
 } cd_pattern_layout;
 
+struct cd_net;
+
 typedef struct cd_pattern_weights {
     char family[16];
+    uint32_t checksum;  /* the file's checksum (its last 4 bytes), 0 if not read from a file */
+    struct cd_net *net; /* the network stacked on these weights (net.h), owned, or NULL */
     cd_pattern_layout layout;
     int16_t pat[CD_PAT_MAX_REG][CD_PAT_CONFIGS][2];
     int16_t scalar[CD_PAT_SCALARS][2];
@@ -141,5 +145,9 @@ const cd_pattern_weights *cd_pattern_loaded(int family);
 const cd_pattern_weights *cd_pattern_for(const cd_rules *r);
 /* Install weights for their family (taking ownership; NULL family name: error). */
 cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen);
+/* Stack a network on the loaded weights of its family (taking ownership; the old one is freed);
+ * refused when no weights of the family are loaded or they are not the ones the network was
+ * trained on (its base checksum). NULL net: the family's network is removed. */
+cd_result cd_pattern_install_net(const char *family, struct cd_net *net, char *err, size_t errlen);
 
 #endif

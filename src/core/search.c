@@ -187,6 +187,7 @@ typedef struct search {
     cd_node_moves *plies;                /* [ply] of this thread: each node's moves and scores */
     uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
     uint64_t evsalt;                     /* this search's salt of it */
+    cd_net_cache *netcache;              /* this thread's network sums (net.h) */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
@@ -407,7 +408,7 @@ static inline int evaluate(search *s, const cd_position *pos)
     uint64_t *slot = &s->evcache[tag & ((1u << CD_EVCACHE_BITS) - 1)];
     if (!((*slot ^ tag) >> 16))
         return (int16_t)(uint16_t)*slot;
-    int v = cd_engine_evaluate_with(s->e, s->pw, pos);
+    int v = cd_engine_evaluate_with(s->e, s->pw, pos, s->netcache);
     if (v >= INT16_MIN && v <= INT16_MAX)
         *slot = (tag & ~(uint64_t)0xffff) | (uint16_t)v;
     return v;
@@ -980,6 +981,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     e->probcut_nest = 1;
     e->rfp_depth = 3;
     e->use_drawscale = 2;
+    e->use_net = 1;
     e->threads = 1;
     lmr_init(e);
     atomic_init(&e->stop, 0);
@@ -1047,6 +1049,7 @@ static const struct {
     {"aspwin", offsetof(cd_engine, asp_window), 5, 1000, 0},
     {"contempt", offsetof(cd_engine, contempt), 0, 100, 0},
     {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2, 0},
+    {"net", offsetof(cd_engine, use_net), 0, 1, 0},
     {"threads", offsetof(cd_engine, threads), 1, CD_MAX_THREADS, 0},
 };
 
@@ -1189,6 +1192,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->killers = e->killers;
     s->plies = e->moves;
     s->evcache = e->evcache;
+    s->netcache = &e->netcache;
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
@@ -1267,6 +1271,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         hs[i].killers = e->workers[i].killers;
         hs[i].plies = e->workers[i].moves;
         hs[i].evcache = e->workers[i].evcache;
+        hs[i].netcache = &e->workers[i].netcache;
         hs[i].node_limit = 0;
         ha[i] = (helper){&hs[i], root, g->quiet[g->ply], maxdepth};
         started[i] = thrd_create(&th[i], helper_main, &ha[i]) == thrd_success;
