@@ -111,9 +111,15 @@ $(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
 $(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -lm -o $@
 
-pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BIN)
+# The same tests on net.c's plain C forward pass (built without AVX2; its object comes before the
+# library's, which is then not linked).
+$(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -mno-avx2 $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+
+pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BIN)
 	$(BUILD)/test_pattern
 	$(BUILD)/test_net
+	$(BUILD)/test_net_plain
 	sh tests/weights.sh --bin $(BIN)
 
 perft-test: $(BIN)

@@ -163,6 +163,70 @@ static void test_forward(void)
     CHECK(kings > 50); /* the positions hold kings too */
 }
 
+/* At the bounds of net.h, on the largest shape and the fullest board (the 10x10 start, 40
+ * pieces): no 16-bit or 32-bit sum wraps (forward_again sums in 32 and 64 bits), and the
+ * output is clamped to CD_NET_OUT_MAX; the 10x10 board's inputs as derived here. */
+static void test_bounds(void)
+{
+    const cd_rules *r = cd_rules_find("international");
+    cd_position p;
+    cd_position_start(&p, r);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        cd_net *n = cd_net_new("international", CD_GEOM_10X10, 512, 64);
+        CHECK(n && n->inputs == 200);
+        for (int i = 0; i < n->inputs * 512; i++)
+            n->w1[i] = sign * CD_NET_W1_MAX;
+        for (int i = 0; i < 512; i++)
+            n->b1[i] = sign * CD_NET_W1_MAX;
+        for (int i = 0; i < 64 * 512; i++)
+            n->w2[i] = (i & 1 ? -1 : 1) * CD_NET_W2_MAX;
+        for (int j = 0; j < 64; j++) {
+            n->b2[j] = CD_NET_B2_MAX;
+            n->w3[j] = (j & 1 ? 1 : -1) * CD_NET_W3_MAX / 64;
+        }
+        n->b3 = 0.5f;
+        cd_net_quantize(n);
+        int mark[CD_NET_MAX_IN];
+        CHECK(inputs_again(&p, mark) == 40);
+        int v = cd_net_eval(n, &p), want = forward_again(n, mark);
+        want = want > CD_NET_OUT_MAX    ? CD_NET_OUT_MAX
+               : want < -CD_NET_OUT_MAX ? -CD_NET_OUT_MAX
+                                        : want;
+        CHECKF(v == want, "at the bounds (sign %d): %d, written again %d", sign, v, want);
+        /* the output's clamp: every w3 at its bound */
+        for (int j = 0; j < 64; j++)
+            n->w3[j] = sign * CD_NET_W3_MAX;
+        cd_net_quantize(n);
+        CHECK(cd_net_eval(n, &p) == sign * CD_NET_OUT_MAX);
+        cd_net_free(n);
+    }
+}
+
+/* One cache, two networks in turn, and one network's weights changed and quantized again: every
+ * value is the network's own, never sums of the other (or of the old weights). */
+static void test_cache_networks(void)
+{
+    enum { COUNT = 300 };
+    static cd_position pos[COUNT];
+    int n = random_positions(pos, COUNT);
+    cd_net *a = random_net(128, 32), *b = random_net(128, 32);
+    static cd_net_cache cache;
+    memset(&cache, 0, sizeof cache);
+    for (int i = 0; i < n; i++) {
+        cd_net *x = i & 1 ? a : b;
+        CHECK(cd_net_eval_cached(x, &pos[i], &cache) == cd_net_eval(x, &pos[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        if (i % 50 == 0) {
+            a->w1[(size_t)(next() % (uint64_t)(a->inputs * 128))] += 0.5f;
+            cd_net_quantize(a);
+        }
+        CHECK(cd_net_eval_cached(a, &pos[i], &cache) == cd_net_eval(a, &pos[i]));
+    }
+    cd_net_free(a);
+    cd_net_free(b);
+}
+
 /* A position turned 180 degrees with colours and the side to move exchanged: the same inputs
  * from the mover's side, so the same value. */
 static void test_symmetry(void)
@@ -223,13 +287,23 @@ static void test_file(void)
     CHECK(!cd_net_read(img, size, err, sizeof err) && strstr(err, "checksum"));
     img[1000] ^= 8;
     CHECK(!cd_net_read(img, size - 4, err, sizeof err) && strstr(err, "size"));
-    CHECK(!cd_net_read(img, 20, err, sizeof err) && strstr(err, "CDN1"));
+    CHECK(!cd_net_read(img, 20, err, sizeof err) && strstr(err, "truncated"));
+    unsigned char *pad = calloc(1, size + 4);
+    memcpy(pad, img, size);
+    CHECK(!cd_net_read(pad, size + 4, err, sizeof err) && strstr(err, "size"));
+    free(pad);
     CHECK(!cd_net_read((const unsigned char *)"CDW1....", 8, err, sizeof err) &&
           strstr(err, "CDN1"));
     unsigned char *bad = malloc(size);
     memcpy(bad, img, size);
     bad[36] = 20; /* H1 20: not a multiple of 16 */
     CHECK(!cd_net_read(bad, size, err, sizeof err) && strstr(err, "layer sizes"));
+    memcpy(bad, img, size);
+    bad[24] = 1; /* the 10x10 geometry with the 8x8 board's 32 squares */
+    CHECK(!cd_net_read(bad, size, err, sizeof err) && strstr(err, "input count"));
+    memcpy(bad, img, size);
+    bad[24] = 7;
+    CHECK(!cd_net_read(bad, size, err, sizeof err) && strstr(err, "geometry"));
     memcpy(bad, img, size);
     bad[4] = 9;
     CHECK(!cd_net_read(bad, size, err, sizeof err) && strstr(err, "version"));
@@ -265,6 +339,12 @@ static void test_stacking(void)
     CHECK(cd_pattern_install_net("russian", net, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "checksum 11111111") && strstr(err, "abcdef01"));
     CHECK(cd_pattern_install_net("international", net, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "no weights of the network's family") != NULL);
+    cd_net *ten = cd_net_new("russian", CD_GEOM_10X10, 64, 16);
+    ten->base_checksum = w->checksum;
+    CHECK(cd_pattern_install_net("russian", ten, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "not of its family's board") != NULL);
+    cd_net_free(ten);
     net->base_checksum = 0xabcdef01u;
     cd_position pos[200];
     int n = random_positions(pos, 200);
@@ -300,6 +380,8 @@ int main(void)
 {
     test_forward();
     test_symmetry();
+    test_bounds();
+    test_cache_networks();
     test_file();
     test_stacking();
     printf("test_net: %d checks, %d failures\n", checks, failures);

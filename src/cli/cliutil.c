@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "condraughts.h"
+#include "pattern.h"
 
 static void vwarn(const char *prefix, const char *fmt, va_list ap)
 {
@@ -101,6 +102,14 @@ void cli_weights_dir(char *path, size_t len)
     }
     if (!cli_beside_program("weights", path, len))
         snprintf(path, len, "weights");
+}
+
+void cli_load_pattern_weights(void)
+{
+    char dir[4096], err[4400];
+    cli_weights_dir(dir, sizeof dir);
+    if (cd_pattern_load(dir, 0, err, sizeof err) != CD_OK)
+        cli_die("condraughts: ", "%s (set CD_WEIGHTS to the folder that holds them)", err);
 }
 
 void cli_load_weights(void)

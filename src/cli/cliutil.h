@@ -38,5 +38,7 @@ void cli_weights_dir(char *path, size_t len);
 /* Load the weights (cd_eval_load) from cli_weights_dir(); on a missing or corrupt file print what
  * and where on stderr and exit(2). */
 void cli_load_weights(void);
+/* The pattern weights alone, without the folder's network files (train net). */
+void cli_load_pattern_weights(void);
 
 #endif

@@ -255,6 +255,7 @@ enum {
     O_K,
     O_EGTB,
     O_HIDDEN,
+    O_DEEP_ONLY,
 };
 
 #define SEED_MAX 2147483647
@@ -347,6 +348,7 @@ static const cli_opt net_opts[] = {
                   "the last share F of the games held out (default 0.05)")},
     {CLI_INT_OPT(O_LIMIT, "limit", "N", 100, 2000000000,
                  "only the first N positions (default: all)")},
+    {CLI_FLAG_OPT(O_DEEP_ONLY, "deep-only", "only the positions train label scored again")},
     {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "the random seed (default 1)")},
     {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 8,
                  "threads; the network is the same for any T (default 1)")},
@@ -480,6 +482,7 @@ static void net_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_K: o->k = v->x; break;
     case O_VALID: o->valid = v->x; break;
     case O_LIMIT: o->limit = (long)v->n; break;
+    case O_DEEP_ONLY: o->deep_only = 1; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;
     case O_THREADS: o->threads = (long)v->n; break;
     case O_HIDDEN:
@@ -607,7 +610,7 @@ static int cmd_net(int argc, char **argv)
         cli_fail(&net_cmd, "needs --variant, --data and --out (try: condraughts train net --help)");
     if (o.init && !o.hidden_given)
         o.h1 = o.h2 = 0;
-    cli_load_weights();
+    cli_load_pattern_weights(); /* a network in the folder is not needed, perhaps stale */
     return train_net(&o);
 }
 

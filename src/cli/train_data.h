@@ -96,6 +96,7 @@ typedef struct net_options {
     long epochs, batch, threads, limit;
     long h1, h2; /* the hidden layers' units (0 with --init: the file's) */
     int hidden_given;
+    int deep_only; /* only the records train label scored again */
     double lr, lambda, deep_lambda, valid, k;
     uint64_t seed;
 } net_options;

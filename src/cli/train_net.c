@@ -59,6 +59,8 @@ static void make_sample(const cd_rules *r, const cd_net *net, const cd_pattern_w
     train_position(r, x, &p);
     uint16_t in[64];
     int n = cd_net_inputs(net, &p, in);
+    if (n > MAX_PIECE)
+        fail("a position of game %u has %d pieces, more than %d", x->game, n, MAX_PIECE);
     s->n = (uint8_t)n;
     for (int i = 0; i < n; i++)
         s->in[i] = (uint8_t)in[i];
@@ -317,8 +319,10 @@ int train_net(const net_options *o)
         fail("bad layer sizes --hidden %ld,%ld (net.h)", o->h1, o->h2);
     snprintf(net->family, sizeof net->family, "%s", pw->family);
     uint64_t rng = o->seed * 0x9e3779b97f4a7c15ull + 12345;
-    if (!o->init)
+    if (!o->init) {
         init_random(net, &rng);
+        cd_net_quantize(net);
+    }
     net->base_checksum = pw->checksum;
 
     /* the records of every file; games numbered apart per file */
@@ -347,10 +351,17 @@ int train_net(const net_options *o)
         free(part);
     }
     free(list);
-    if (nrec < 100)
-        fail("too little data: %zu positions", nrec);
     if (o->limit && (size_t)o->limit < nrec)
         nrec = (size_t)o->limit;
+    if (o->deep_only) { /* only the positions train label scored again */
+        size_t kept = 0;
+        for (size_t i = 0; i < nrec; i++)
+            if (rec[i].deep)
+                rec[kept++] = rec[i];
+        nrec = kept;
+    }
+    if (nrec < 100)
+        fail("too little data: %zu positions%s", nrec, o->deep_only ? " scored again" : "");
     double t0 = cli_now();
     uint32_t games = rec[nrec - 1].game + 1;
     uint32_t cut = (uint32_t)((double)games * (1 - o->valid));

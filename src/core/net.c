@@ -2,6 +2,7 @@
  * net.c -- the network stacked on the pattern evaluation (net.h): inputs, the integer and float
  * forward passes, quantization, the file.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +78,13 @@ cd_net *cd_net_new(const char *family, int geometry, int h1, int h2)
 /* x rounded to the nearest integer, halves away from 0 (no libm in the core) */
 static long long qround(double x) { return (long long)(x >= 0 ? x + 0.5 : x - 0.5); }
 
+/* every quantization gets a serial of its own, so that no cache takes one network's sums for
+ * another's, even one allocated where a freed one was */
+static atomic_ullong serials = 1;
+
 void cd_net_quantize(cd_net *n)
 {
+    n->serial = atomic_fetch_add(&serials, 1);
     size_t in = (size_t)n->inputs, h1 = (size_t)n->h1, h2 = (size_t)n->h2;
     for (size_t i = 0; i < in * h1; i++)
         n->q1[i] = (int16_t)qround((double)n->w1[i] * CD_NET_Q1);
@@ -116,7 +122,10 @@ static inline int finish(const cd_net *n, int H2, const int32_t *z2)
         z = z < 0 ? 0 : z > CD_NET_Q1 * CD_NET_Q2 ? CD_NET_Q1 * CD_NET_Q2 : z;
         out += (int64_t)z * n->q3[j];
     }
-    return (int)(out / (CD_NET_Q1 * CD_NET_Q2 * CD_NET_Q3));
+    out /= CD_NET_Q1 * CD_NET_Q2 * CD_NET_Q3;
+    return out > CD_NET_OUT_MAX    ? CD_NET_OUT_MAX
+           : out < -CD_NET_OUT_MAX ? -CD_NET_OUT_MAX
+                                   : (int)out;
 }
 
 /* The input feature of the piece on bit (of white, black, kings) seen by the side p. */
@@ -264,8 +273,8 @@ int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c)
     int p = pos->side == CD_WHITE ? 0 : 1;
     uint64_t w = pos->white[0], b = pos->black[0], k = pos->kings[0];
     int16_t *acc = c->acc[p];
-    if (c->net != n) {
-        c->net = n;
+    if (c->serial != n->serial) {
+        c->serial = n->serial;
         c->valid[0] = c->valid[1] = 0;
     }
     uint64_t changed = (w ^ c->white[p]) | (b ^ c->black[p]) | (k ^ c->kings[p]);
@@ -318,7 +327,8 @@ double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count)
             z += a[h] * row[h];
         out += (double)n->w3[j] * clip1(z);
     }
-    return CD_NET_OUT * out;
+    out *= CD_NET_OUT;
+    return out > CD_NET_OUT_MAX ? CD_NET_OUT_MAX : out < -CD_NET_OUT_MAX ? -CD_NET_OUT_MAX : out;
 }
 
 /* ------------------------------------------------------------------ the file */
@@ -410,8 +420,10 @@ static int within(const float *a, size_t count, float bound)
 
 cd_net *cd_net_read(const unsigned char *buf, size_t len, char *err, size_t errlen)
 {
-    if (len < HEADER || memcmp(buf, "CDN1", 4))
+    if (len < 4 || memcmp(buf, "CDN1", 4))
         return fault(NULL, err, errlen, "not a condraughts network file (no CDN1 header)");
+    if (len < HEADER)
+        return fault(NULL, err, errlen, "the network file is truncated (in its header)");
     if (get32(buf + 4) != VERSION)
         return fault(NULL, err, errlen, "unsupported network file version");
     char family[16] = {0};

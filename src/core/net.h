@@ -11,7 +11,8 @@
  *
  *   h1 = c(b1 + sum over the pieces' inputs i of W1[i])            (H1 values)
  *   h2 = c(b2 + W2 h1)                                             (H2 values)
- *   out = 100 * (b3 + w3 . h2)        hundredths of a man, the side to move's view
+ *   out = 100 * (b3 + w3 . h2)        hundredths of a man, the side to move's view,
+ *                                     clamped to +-CD_NET_OUT_MAX (30 men, below the win scores)
  *
  * The evaluation of a position with a network is its pattern score plus out (White's view: out
  * negated when Black is to move), before the lone-king and drawish scalings of eval.c. Because
@@ -54,19 +55,21 @@
 #define CD_NET_MAX_SQ 50
 #define CD_NET_MAX_IN (4 * CD_NET_MAX_SQ)
 
-#define CD_NET_Q1     255  /* h1's 1.0 */
-#define CD_NET_Q2     1024 /* W2's 1.0 */
-#define CD_NET_Q3     16   /* w3's one hundredth of a man */
-#define CD_NET_OUT    100  /* out's unit: a man */
-#define CD_NET_W1_MAX 3.0f
-#define CD_NET_W2_MAX 8.0f
-#define CD_NET_B2_MAX 64.0f
-#define CD_NET_W3_MAX 64.0f
+#define CD_NET_Q1      255  /* h1's 1.0 */
+#define CD_NET_Q2      1024 /* W2's 1.0 */
+#define CD_NET_Q3      16   /* w3's one hundredth of a man */
+#define CD_NET_OUT     100  /* out's unit: a man */
+#define CD_NET_W1_MAX  3.0f
+#define CD_NET_W2_MAX  8.0f
+#define CD_NET_B2_MAX  64.0f
+#define CD_NET_W3_MAX  64.0f
+#define CD_NET_OUT_MAX 3000 /* |out| at most this (hundredths): below every win score */
 
 typedef struct cd_net {
     char family[16];
     int geometry, squares, inputs, h1, h2;
     uint32_t base_checksum;
+    uint64_t serial;   /* set anew by every cd_net_quantize: the caches' key (cd_net_cache) */
     int8_t square[64]; /* internal bit -> square 0..N-1, or -1 */
     /* the trainer's weights */
     float *w1; /* [inputs][h1] */
@@ -89,7 +92,7 @@ typedef struct cd_net {
  * changed, which gives the same sums (integers) as making them from the bias. */
 typedef struct cd_net_cache {
     int16_t acc[2][CD_NET_MAX_H1]; /* [side to move] */
-    const cd_net *net;             /* the network the sums are of (another: made again) */
+    uint64_t serial; /* the network the sums are of (cd_net.serial; another: made again) */
     int valid[2];
     uint64_t white[2], black[2], kings[2]; /* the position they are of */
 } cd_net_cache;

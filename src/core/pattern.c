@@ -1,6 +1,7 @@
 /*
  * pattern.c -- the learned evaluation (pattern.h): layouts, features, scoring, the weights file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,35 +464,46 @@ cd_result cd_pattern_install_net(const char *family, struct cd_net *net, char *e
     if (net && (strcmp(net->family, w->family) || net->geometry != w->layout.geometry))
         return bad(err, errlen, "the network is not of its family's board");
     if (net && net->base_checksum != w->checksum) {
-        char why[160];
+        char why[256];
         snprintf(why, sizeof why,
                  "the network was trained on the %s weights with checksum %08x, the loaded ones "
-                 "have %08x (make it again for them: docs/training.md)",
+                 "have %08x (remove it, or make it again for them: docs/training.md)",
                  w->family, net->base_checksum, w->checksum);
         return bad(err, errlen, why);
     }
-    cd_net_free(w->net);
+    if (w->net != net)
+        cd_net_free(w->net);
     w->net = net;
     return CD_OK;
 }
 
 /* ------------------------------------------------------------------ public loading */
 
-/* A whole file of at most max bytes (NULL if it cannot be opened; a longer file is cut at max + 1
- * bytes, which the readers refuse by its size). */
-static unsigned char *read_file(const char *path, size_t max, size_t *len)
+/* A whole file of at most max bytes: NULL with *missing 1 if there is none, *missing 0 if it
+ * cannot be read (errno); a longer file is cut at max + 1 bytes, which the readers refuse by its
+ * size. */
+static unsigned char *read_file(const char *path, size_t max, size_t *len, int *missing)
 {
     FILE *f = fopen(path, "rb");
+    *missing = !f && errno == ENOENT;
     if (!f)
         return NULL;
-    unsigned char *buf = malloc(max + 1);
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    rewind(f);
+    size_t cap = size < 0 || (size_t)size > max ? max + 1 : (size_t)size;
+    unsigned char *buf = malloc(cap + 1);
     if (buf)
-        *len = fread(buf, 1, max + 1, f);
+        *len = fread(buf, 1, cap, f);
     fclose(f);
     return buf;
 }
 
 cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
+{
+    return cd_pattern_load(dir, 1, err, errlen);
+}
+
+cd_result cd_pattern_load(const char *dir, int nets, char *err, size_t errlen)
 {
     for (int i = 0; i < CD_PAT_FAMILIES; i++) {
         char path[4096], why[160];
@@ -526,17 +538,20 @@ cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
         }
         cd_pattern_install(w, NULL, 0);
     }
-    for (int i = 0; i < CD_PAT_FAMILIES; i++) {
-        char path[4096], why[200];
+    for (int i = 0; nets && i < CD_PAT_FAMILIES; i++) {
+        char path[4096], why[300];
         snprintf(path, sizeof path, "%s/%s.cdn", dir, families[i].name);
-        size_t len;
-        unsigned char *img = read_file(path, (size_t)16 << 20, &len);
-        if (!img) {
-            if (families[i].net) {
-                snprintf(err, errlen, "network file %s is missing (see docs/training.md)", path);
-                return CD_ERR_IO;
-            }
+        size_t len = 0;
+        int missing;
+        unsigned char *img = read_file(path, (size_t)16 << 20, &len, &missing);
+        if (!img && missing && !families[i].net)
             continue;
+        if (!img) {
+            if (missing)
+                snprintf(err, errlen, "network file %s is missing (see docs/training.md)", path);
+            else
+                snprintf(err, errlen, "network file %s cannot be read: %s", path, strerror(errno));
+            return CD_ERR_IO;
         }
         cd_net *n = cd_net_read(img, len, why, sizeof why);
         free(img);

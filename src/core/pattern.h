@@ -145,6 +145,9 @@ const cd_pattern_weights *cd_pattern_loaded(int family);
 const cd_pattern_weights *cd_pattern_for(const cd_rules *r);
 /* Install weights for their family (taking ownership; NULL family name: error). */
 cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen);
+/* cd_eval_load, with nets 0: the pattern weights alone, the folder's network files not read
+ * (train net fits a network for weights that an old network file no longer matches). */
+cd_result cd_pattern_load(const char *dir, int nets, char *err, size_t errlen);
 /* Stack a network on the loaded weights of its family (taking ownership; the old one is freed);
  * refused when no weights of the family are loaded or they are not the ones the network was
  * trained on (its base checksum). NULL net: the family's network is removed. */
