@@ -61,6 +61,9 @@ static inline int16_t white_score(int side, int score)
  * with a count of 0, train_put appends a record, train_set_count rewrites the header's count,
  * so that a file cut short by a kill holds a consistent prefix. */
 record *train_read(const char *path, const cd_rules *r, size_t *n);
+/* The records of a comma-separated list of files, in order, each file's games numbered after
+ * the files' before it; *games: the games in all. */
+record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games);
 FILE *train_create(const char *path, const cd_rules *r);
 void train_put(FILE *f, const record *x);
 void train_set_count(FILE *f, uint64_t records);

@@ -255,33 +255,11 @@ int train_fit(const fit_options *o)
     cd_pattern_layout_wide(r->geometry, o->wide, &layout);
 
     /* the records of every file; games numbered apart per file */
-    record *rec = NULL;
-    size_t nrec = 0;
-    uint32_t game_base = 0;
-    size_t ndeep = 0;
-    char *list = strdup(data), *save = NULL;
-    if (!list)
-        fail("out of memory");
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t n;
-        record *part = train_read(tok, r, &n);
-        record *all = realloc(rec, (nrec + n) * sizeof *rec + 1);
-        if (!all)
-            fail("out of memory");
-        rec = all;
-        uint32_t top = 0;
-        for (size_t i = 0; i < n; i++) {
-            ndeep += part[i].deep;
-            part[i].game += game_base;
-            if (part[i].game + 1 > top)
-                top = part[i].game + 1;
-        }
-        memcpy(rec + nrec, part, n * sizeof *rec);
-        nrec += n;
-        game_base = top;
-        free(part);
-    }
-    free(list);
+    size_t nrec, ndeep = 0;
+    uint32_t game_base;
+    record *rec = train_read_list(data, r, &nrec, &game_base);
+    for (size_t i = 0; i < nrec; i++)
+        ndeep += rec[i].deep;
     if (nrec < 100)
         fail("too little data: %zu positions", nrec);
     double t0 = cli_now();

@@ -97,3 +97,35 @@ void train_position(const cd_rules *r, const record *x, cd_position *p)
     p->kings[0] = x->kings;
     cd_position_rekey(p);
 }
+
+record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games)
+{
+    record *rec = NULL;
+    size_t nrec = 0;
+    uint32_t game_base = 0;
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        fail("out of memory");
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t k;
+        record *part = train_read(tok, r, &k);
+        record *all = realloc(rec, (nrec + k) * sizeof *rec + 1);
+        if (!all)
+            fail("out of memory");
+        rec = all;
+        uint32_t top = game_base;
+        for (size_t i = 0; i < k; i++) {
+            part[i].game += game_base;
+            if (part[i].game + 1 > top)
+                top = part[i].game + 1;
+        }
+        memcpy(rec + nrec, part, k * sizeof *rec);
+        nrec += k;
+        game_base = top;
+        free(part);
+    }
+    free(copy);
+    *n = nrec;
+    *games = game_base;
+    return rec;
+}

@@ -326,31 +326,9 @@ int train_net(const net_options *o)
     net->base_checksum = pw->checksum;
 
     /* the records of every file; games numbered apart per file */
-    record *rec = NULL;
-    size_t nrec = 0;
-    uint32_t game_base = 0;
-    char *list = strdup(o->data), *save = NULL;
-    if (!list)
-        fail("out of memory");
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t n;
-        record *part = train_read(tok, r, &n);
-        record *all = realloc(rec, (nrec + n) * sizeof *rec + 1);
-        if (!all)
-            fail("out of memory");
-        rec = all;
-        uint32_t top = game_base;
-        for (size_t i = 0; i < n; i++) {
-            part[i].game += game_base;
-            if (part[i].game + 1 > top)
-                top = part[i].game + 1;
-        }
-        memcpy(rec + nrec, part, n * sizeof *rec);
-        nrec += n;
-        game_base = top;
-        free(part);
-    }
-    free(list);
+    size_t nrec;
+    uint32_t all_games;
+    record *rec = train_read_list(o->data, r, &nrec, &all_games);
     if (o->limit && (size_t)o->limit < nrec)
         nrec = (size_t)o->limit;
     if (o->deep_only) { /* only the positions train label scored again */
@@ -363,7 +341,7 @@ int train_net(const net_options *o)
     if (nrec < 100)
         fail("too little data: %zu positions%s", nrec, o->deep_only ? " scored again" : "");
     double t0 = cli_now();
-    uint32_t games = rec[nrec - 1].game + 1;
+    uint32_t games = o->limit ? rec[nrec - 1].game + 1 : all_games;
     uint32_t cut = (uint32_t)((double)games * (1 - o->valid));
     nsample *s = malloc(nrec * sizeof *s + 1);
     if (!s)
