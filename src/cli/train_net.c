@@ -89,24 +89,12 @@ static void gradient(const cd_net *net, const nsample *s, const size_t *idx, siz
     float z[CD_NET_MAX_H2], a2[CD_NET_MAX_H2], d2[CD_NET_MAX_H2];
     for (size_t t = lo; t < hi; t++) {
         const nsample *x = &s[idx[t]];
-        memcpy(acc, net->b1, (size_t)H1 * sizeof *acc);
-        for (int i = 0; i < x->n; i++) {
-            const float *row = net->w1 + (size_t)x->in[i] * (size_t)H1;
-            for (int h = 0; h < H1; h++)
-                acc[h] += row[h];
-        }
-        for (int h = 0; h < H1; h++)
-            a1[h] = clip1(acc[h]);
-        float inner = net->b3;
-        for (int j = 0; j < H2; j++) {
-            const float *row = net->w2 + (size_t)j * (size_t)H1;
-            float v = net->b2[j];
-            for (int h = 0; h < H1; h++)
-                v += a1[h] * row[h];
-            z[j] = v;
-            a2[j] = clip1(v);
-            inner += net->w3[j] * a2[j];
-        }
+        uint16_t in[MAX_PIECE];
+        for (int i = 0; i < x->n; i++)
+            in[i] = x->in[i];
+        float inner = cd_net_forward_float(net, in, x->n, acc, a1, z);
+        for (int j = 0; j < H2; j++)
+            a2[j] = clip1(z[j]);
         double p = sigmoid((x->base + CD_NET_OUT * (double)inner) / k);
         g->loss += logloss(p, x->target);
         float e = (float)((p - x->target) * CD_NET_OUT / k);

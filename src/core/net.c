@@ -307,27 +307,34 @@ int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c)
 
 static inline float clip1(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 
-double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count)
+float cd_net_forward_float(const cd_net *n, const uint16_t *in, int count, float *acc, float *a1,
+                          float *z)
 {
-    float a[CD_NET_MAX_H1];
     int H1 = n->h1, H2 = n->h2;
-    memcpy(a, n->b1, (size_t)H1 * sizeof *a);
+    memcpy(acc, n->b1, (size_t)H1 * sizeof *acc);
     for (int i = 0; i < count; i++) {
         const float *row = n->w1 + (size_t)in[i] * (size_t)H1;
         for (int h = 0; h < H1; h++)
-            a[h] += row[h];
+            acc[h] += row[h];
     }
     for (int h = 0; h < H1; h++)
-        a[h] = clip1(a[h]);
-    double out = n->b3;
+        a1[h] = clip1(acc[h]);
+    float inner = n->b3;
     for (int j = 0; j < H2; j++) {
         const float *row = n->w2 + (size_t)j * (size_t)H1;
-        float z = n->b2[j];
+        float v = n->b2[j];
         for (int h = 0; h < H1; h++)
-            z += a[h] * row[h];
-        out += (double)n->w3[j] * clip1(z);
+            v += a1[h] * row[h];
+        z[j] = v;
+        inner += n->w3[j] * clip1(v);
     }
-    out *= CD_NET_OUT;
+    return inner;
+}
+
+double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count)
+{
+    float acc[CD_NET_MAX_H1], a1[CD_NET_MAX_H1], z[CD_NET_MAX_H2];
+    double out = CD_NET_OUT * (double)cd_net_forward_float(n, in, count, acc, a1, z);
     return out > CD_NET_OUT_MAX ? CD_NET_OUT_MAX : out < -CD_NET_OUT_MAX ? -CD_NET_OUT_MAX : out;
 }
 

@@ -112,6 +112,10 @@ int cd_net_eval_inputs(const cd_net *n, const uint16_t *in, int count);
 /* cd_net_eval through a cache (zeroed before its first use): the same value. */
 int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c);
 double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count);
+/* The float pass itself (the trainer's): b3 + w3 . h2 (out / 100 before the clamp), with the
+ * first layer's sums acc (before the clip), h1 in a1 and the second layer's sums z. */
+float cd_net_forward_float(const cd_net *n, const uint16_t *in, int count, float *acc, float *a1,
+                          float *z);
 
 /* Serialise (NULL buf: the size); returns the size in bytes. */
 size_t cd_net_write(const cd_net *n, unsigned char *buf);
