@@ -10,15 +10,12 @@
 #include "net.h"
 #include "pattern.h"
 
-/* net: 1 if the family's network file (net.h) must be there, 0 if it is read when present */
 static const struct {
     const char *name;
     int geometry;
-    int net;
 } families[CD_PAT_FAMILIES] = {
-    {"international", CD_GEOM_10X10, 0}, {"constitutional", CD_GEOM_10X10, 0},
-    {"russian", CD_GEOM_8X8, 0},         {"killer", CD_GEOM_10X10, 0},
-    {"modern", CD_GEOM_10X10, 0},
+    {"international", CD_GEOM_10X10}, {"constitutional", CD_GEOM_10X10}, {"russian", CD_GEOM_8X8},
+    {"killer", CD_GEOM_10X10},        {"modern", CD_GEOM_10X10},
 };
 
 static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
@@ -544,13 +541,10 @@ cd_result cd_pattern_load(const char *dir, int nets, char *err, size_t errlen)
         size_t len = 0;
         int missing;
         unsigned char *img = read_file(path, (size_t)16 << 20, &len, &missing);
-        if (!img && missing && !families[i].net)
+        if (!img && missing) /* none shipped: a network is read where there is one */
             continue;
         if (!img) {
-            if (missing)
-                snprintf(err, errlen, "network file %s is missing (see docs/training.md)", path);
-            else
-                snprintf(err, errlen, "network file %s cannot be read: %s", path, strerror(errno));
+            snprintf(err, errlen, "network file %s cannot be read: %s", path, strerror(errno));
             return CD_ERR_IO;
         }
         cd_net *n = cd_net_read(img, len, why, sizeof why);
