@@ -257,11 +257,17 @@ int cd_net_eval(const cd_net *n, const cd_position *pos)
     return cd_net_eval_inputs(n, in, cd_net_inputs(n, pos, in));
 }
 
+/* The first layer's sums of the inputs, from the bias. */
+static void sums_of(const cd_net *n, int16_t *acc, const uint16_t *in, int count)
+{
+    memcpy(acc, n->qb1, (size_t)n->h1 * sizeof *acc);
+    accumulate(n, acc, in, count, 0);
+}
+
 int cd_net_eval_inputs(const cd_net *n, const uint16_t *in, int count)
 {
     int16_t acc[CD_NET_MAX_H1] __attribute__((aligned(32)));
-    memcpy(acc, n->qb1, (size_t)n->h1 * sizeof *acc);
-    accumulate(n, acc, in, count, 0);
+    sums_of(n, acc, in, count);
     return layers(n, acc);
 }
 
@@ -294,9 +300,7 @@ int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c)
         accumulate(n, acc, add, na, 0);
     } else {
         uint16_t in[64];
-        int count = cd_net_inputs(n, pos, in);
-        memcpy(acc, n->qb1, (size_t)n->h1 * sizeof *acc);
-        accumulate(n, acc, in, count, 0);
+        sums_of(n, acc, in, cd_net_inputs(n, pos, in));
         c->valid[p] = 1;
     }
     c->white[p] = w;
@@ -308,7 +312,7 @@ int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c)
 static inline float clip1(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 
 float cd_net_forward_float(const cd_net *n, const uint16_t *in, int count, float *acc, float *a1,
-                          float *z)
+                           float *z)
 {
     int H1 = n->h1, H2 = n->h2;
     memcpy(acc, n->b1, (size_t)H1 * sizeof *acc);
