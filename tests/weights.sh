@@ -216,6 +216,39 @@ out=$("$bin" train fit --variant international --data "$tmp/l1.dat" --epochs 1 -
 [ "$out" = "$ndeep positions scored again by train label, lambda 1.00" ] && ok ||
     bad "train fit on labelled data: '$out'"
 
+# train siblings: positions with every move's leaf and the teacher's move; the same file for any
+# --threads; train fit --siblings reads it, and its ordering loss on the training positions falls
+# as it fits them (the gradient's sign); a damaged, truncated or foreign file is refused
+out=$("$bin" train siblings --variant russian --data "$tmp/r.dat" --share 0.3 --nodes 2000 \
+    --out "$tmp/s1.sib" 2> /dev/null)
+"$bin" train siblings --variant russian --data "$tmp/r.dat" --share 0.3 --nodes 2000 \
+    --threads 2 --out "$tmp/s2.sib" > /dev/null 2>&1
+[ -s "$tmp/s1.sib" ] && cmp -s "$tmp/s1.sib" "$tmp/s2.sib" && ok ||
+    bad "train siblings differs with --threads 2"
+groups=$(printf '%s\n' "$out" | sed -n 's/^wrote .*: \([0-9]*\) positions of \([0-9]*\) drawn (\([0-9]*\) leaves).*/\1 \2 \3/p')
+set -- $groups
+[ $# -eq 3 ] && [ "$1" -ge 20 ] && [ "$3" -ge $((2 * $1)) ] &&
+    [ "$(wc -c < "$tmp/s1.sib")" -eq $((32 + 8 * $1 + 32 * $3)) ] && ok ||
+    bad "train siblings: '$out', $(wc -c < "$tmp/s1.sib") bytes"
+out=$("$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russian.cdw" \
+    --epochs 4 --batch 128 --lr 0.2 --k 353 --siblings "$tmp/s1.sib" --rank 5 --valid 0.05 \
+    --out "$tmp/s.cdw" 2> /dev/null)
+set -- $(printf '%s\n' "$out" | sed -n 's/^  ordering: loss \([0-9.]*\) training.*/\1/p')
+[ $# -eq 4 ] && awk -v a="$1" -v b="$4" 'BEGIN { exit !(b < a * 0.95) }' && ok ||
+    bad "train fit --siblings: ordering losses by epoch '$*'"
+cat "$tmp/s1.sib" > "$tmp/s3.sib"
+printf '\377\377' | dd of="$tmp/s3.sib" bs=1 seek=36 conv=notrunc 2>/dev/null
+expect_error "s3.sib: group 0 is damaged or truncated" \
+    train fit --variant russian --data "$tmp/r.dat" --siblings "$tmp/s3.sib" --out "$tmp/x.cdw"
+head -c 500 "$tmp/s1.sib" > "$tmp/s4.sib"
+expect_error "s4.sib: .*truncated" \
+    train fit --variant russian --data "$tmp/r.dat" --siblings "$tmp/s4.sib" --out "$tmp/x.cdw"
+expect_error "s1.sib holds russian positions, not international" \
+    train fit --variant international --data "$tmp/i.dat" --siblings "$tmp/s1.sib" \
+    --out "$tmp/x.cdw"
+expect_error "r.dat is not a siblings file" \
+    train fit --variant russian --data "$tmp/r.dat" --siblings "$tmp/r.dat" --out "$tmp/x.cdw"
+
 # train gen --egtb: a position the tables know is labelled with their result (White's view: 2 won,
 # 1 drawn, 0 lost), checked here against egtb probe for the records of 4 pieces or fewer (decoded
 # from the bitboards: Russian square n is bit n-1 + (n-1)/8); the file is the same for any

@@ -227,6 +227,7 @@ static int cmd_gen(int argc, char **argv);
 static int cmd_fit(int argc, char **argv);
 static int cmd_label(int argc, char **argv);
 static int cmd_net(int argc, char **argv);
+static int cmd_sib(int argc, char **argv);
 
 enum {
     O_VARIANT,
@@ -256,6 +257,11 @@ enum {
     O_EGTB,
     O_HIDDEN,
     O_DEEP_ONLY,
+    O_SIBLINGS,
+    O_RANK,
+    O_RANK_TEMP,
+    O_LEAF_DEPTH,
+    O_MIN_PIECES,
 };
 
 #define SEED_MAX 2147483647
@@ -309,7 +315,33 @@ static const cli_opt fit_opts[] = {
                   "(default: material alone, a man 100, a king 300)")},
     {CLI_FLAG_OPT(O_WIDE, "wide",
                   "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
+    {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE",
+                  "also fit the order of the moves in this file of train siblings: the teacher's "
+                  "move's leaf valued above its siblings' (default: none)")},
+    {CLI_REAL_OPT(O_RANK, "rank", "W", 0, 1000,
+                  "the ordering target's weight against the results' loss (default 0.1)")},
+    {CLI_REAL_OPT(O_RANK_TEMP, "rank-temp", "T", 1, 10000,
+                  "the ordering target's temperature, hundredths of a man (default 100)")},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE.cdw", "the weights file"), .required = 1},
+    {0}};
+
+static const cli_opt sib_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file written by train gen"), .required = 1},
+    {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
+                 "nodes the teacher searches for each position (default 50000)")},
+    {CLI_INT_OPT(O_LEAF_DEPTH, "leaf-depth", "D", 1, 20,
+                 "each move's child searched to D plies for its leaf (default 2)")},
+    {CLI_INT_OPT(O_MIN_PIECES, "min-pieces", "P", 0, 100,
+                 "positions of P pieces or fewer left out, for the tables know them (default 5)")},
+    {CLI_REAL_OPT(O_SHARE, "share", "F", 1e-9, 1,
+                  "the share of the positions drawn, by the seed (default 0.05)")},
+    {CLI_INT_OPT(O_LIMIT, "limit", "N", 1, 1000000000,
+                 "only the first N positions of the file (default: all)")},
+    {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "draws the sample (default 1)")},
+    {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 256,
+                 "positions searched at once; the file is the same for any T (default 1)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the siblings file"), .required = 1},
     {0}};
 
 static const cli_opt label_opts[] = {
@@ -383,7 +415,15 @@ static const cli_command net_cmd = {
     .opts = net_opts,
     .run = cmd_net,
 };
-static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd, &net_cmd, NULL};
+static const cli_command sib_cmd = {
+    .name = "train siblings",
+    .about = "Positions with every move's leaf and a deeper search's choice, for train fit's "
+             "ordering target (docs/training.md).",
+    .opts = sib_opts,
+    .run = cmd_sib,
+};
+static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd,
+                                                &sib_cmd, &net_cmd, NULL};
 const cli_command cd_train_command = {
     .name = "train",
     .about = "Make and fit the learned evaluation (docs/training.md).",
@@ -447,6 +487,26 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_L2: o->l2 = v->x; break;
     case O_VALID: o->valid = v->x; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;
+    case O_SIBLINGS: o->siblings = v->text; break;
+    case O_RANK: o->rank = v->x; break;
+    case O_RANK_TEMP: o->rank_temp = v->x; break;
+    }
+}
+
+static void sib_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    sib_options *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = family_rules(&sib_cmd, v->text); break;
+    case O_DATA: o->data = v->text; break;
+    case O_OUT: o->out = v->text; break;
+    case O_NODES: o->nodes = (long)v->n; break;
+    case O_LEAF_DEPTH: o->leaf_depth = (long)v->n; break;
+    case O_MIN_PIECES: o->min_pieces = (long)v->n; break;
+    case O_SHARE: o->share = v->x; break;
+    case O_LIMIT: o->limit = (long)v->n; break;
+    case O_SEED: o->seed = (uint64_t)v->n; break;
+    case O_THREADS: o->threads = (long)v->n; break;
     }
 }
 
@@ -585,6 +645,8 @@ static int cmd_fit(int argc, char **argv)
                      .lambda = 0.4,
                      .deep_lambda = -1,
                      .valid = 0.05,
+                     .rank = 0.1,
+                     .rank_temp = 100,
                      .seed = 1};
     cli_parse(&fit_cmd, argc, argv, fit_option, &o, NULL, 0);
     if (!o.rules || !o.data || !o.out)
@@ -623,4 +685,16 @@ static int cmd_label(int argc, char **argv)
                  "needs --variant, --data and --out (try: condraughts train label --help)");
     cli_load_weights();
     return train_label(&o);
+}
+
+static int cmd_sib(int argc, char **argv)
+{
+    sib_options o = {
+        .nodes = 50000, .leaf_depth = 2, .min_pieces = 5, .threads = 1, .share = 0.05, .seed = 1};
+    cli_parse(&sib_cmd, argc, argv, sib_option, &o, NULL, 0);
+    if (!o.rules || !o.data || !o.out)
+        cli_fail(&sib_cmd,
+                 "needs --variant, --data and --out (try: condraughts train siblings --help)");
+    cli_load_weights();
+    return train_siblings(&o);
 }

@@ -77,8 +77,10 @@ typedef struct fit_options {
     long epochs, batch;
     int wide; /* the wide layout (pattern.h) */
     double lr, lambda, l2, valid;
-    double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
-    double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */
+    double deep_lambda;     /* lambda of the records train label scored (deep), <0: lambda */
+    double k;               /* the score scale K, or 0: fitted to the hand-set evaluation */
+    const char *siblings;   /* a siblings file for the ordering target, or NULL */
+    double rank, rank_temp; /* its weight against the results' loss; its temperature */
     uint64_t seed;
 } fit_options;
 
@@ -91,6 +93,33 @@ typedef struct label_options {
     double share;
     uint64_t seed;
 } label_options;
+
+/* train siblings' command line and file (train_sib.c): a position with the leaf of every legal
+ * move and the teacher's move among them. */
+typedef struct sib_options {
+    const cd_rules *rules;
+    const char *data, *out;
+    long nodes, leaf_depth, min_pieces, threads, limit;
+    double share;
+    uint64_t seed;
+} sib_options;
+
+typedef struct sib_leaf {
+    uint64_t white, black, kings;
+    uint8_t side;
+} sib_leaf;
+
+typedef struct sib_group {
+    uint8_t side;     /* the side to move at the position */
+    uint16_t n, best; /* legal moves; the teacher's among them */
+    int16_t score;    /* the teacher's score, side to move's view */
+    sib_leaf *leaf;   /* [n], in the move generator's order; NULL: left out */
+} sib_group;
+
+/* Write the siblings file of a sample of a data file's positions; 0, or the program stops. */
+int train_siblings(const sib_options *o);
+/* Read a siblings file of variant r (the program stops with a message on a fault). */
+sib_group *train_read_siblings(const char *path, const cd_rules *r, size_t *n);
 
 /* train net's command line (train_net.c). */
 typedef struct net_options {

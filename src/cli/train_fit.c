@@ -199,6 +199,89 @@ static void add_grad(model *md, size_t i, double g)
     md->grad[i] += (float)g;
 }
 
+/* Add g, the loss's derivative by the predicted score of s, to every parameter s uses. */
+static void add_sample_grad(model *md, const sample *s, double g)
+{
+    double gm = g * s->phase, ge = g * (1 - s->phase);
+    for (int rr = 0; rr < md->regions; rr++) {
+        add_grad(md, pidx(rr, s->config[rr], 0), gm);
+        add_grad(md, pidx(rr, s->config[rr], 1), ge);
+    }
+    for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
+        if (s->scalar[kk]) {
+            add_grad(md, md->npat + 2 * kk, gm * s->scalar[kk]);
+            add_grad(md, md->npat + 2 * kk + 1, ge * s->scalar[kk]);
+        }
+    for (int i = 0; i < s->kings; i++) {
+        int v = s->king[i], sign = v > 0 ? 1 : -1;
+        size_t at = md->nksq + 2 * (size_t)(v * sign - 1);
+        add_grad(md, at, gm * sign);
+        add_grad(md, at + 1, ge * sign);
+    }
+    for (int rr = 0; rr < md->regions; rr++) {
+        const uint8_t *d = digits[s->config[rr]];
+        for (int i = 0; i < CD_PAT_SQUARES; i++)
+            if (d[i]) {
+                add_grad(md, psq_idx(md, md->sq[rr][i], d[i], 0), gm * md->share[rr][i]);
+                add_grad(md, psq_idx(md, md->sq[rr][i], d[i], 1), ge * md->share[rr][i]);
+            }
+    }
+}
+
+/*
+ * The ordering target (--siblings): a position's legal moves, each scored by the static value
+ * of its leaf (train_sib.c) from the side to move's view, divided by the temperature T, make a
+ * softmax; the loss is minus the log of the teacher's move's share. It asks that the move a
+ * deeper search prefers be the one the leaves' values rank first, which is what a search needs
+ * of its evaluation, rather than that each position's value predict its game.
+ */
+typedef struct rank_group_t {
+    size_t first; /* its leaves' samples: leaves[first .. first + n) */
+    int n, best;
+    int sign; /* +1: White to move at the position, -1: Black */
+} rank_group_t;
+
+/* The loss of group g (and its gradient times weight added when learn); *top: 1 when the
+ * teacher's move has the highest value. */
+static double rank_group(model *md, const sample *leaves, const rank_group_t *g, double temp,
+                         double weight, int learn, int *top)
+{
+    static _Thread_local double v[CD_MAX_MOVES];
+    double hi = -1e300;
+    int arg = 0;
+    for (int i = 0; i < g->n; i++) {
+        v[i] = g->sign * predict(md, &leaves[g->first + (size_t)i]) / temp;
+        if (v[i] > hi) {
+            hi = v[i];
+            arg = i;
+        }
+    }
+    double z = 0;
+    for (int i = 0; i < g->n; i++)
+        z += (v[i] = exp(v[i] - hi));
+    *top = arg == g->best || v[arg] == v[g->best];
+    double loss = -log(v[g->best] / z);
+    if (learn)
+        for (int i = 0; i < g->n; i++)
+            add_sample_grad(md, &leaves[g->first + (size_t)i],
+                            weight * (v[i] / z - (i == g->best)) * g->sign / temp);
+    return loss;
+}
+
+/* Mean loss and share of the teacher's move ranked first over groups [a, b). */
+static void rank_report(model *md, const sample *leaves, const rank_group_t *groups, size_t a,
+                        size_t b, double temp, double *loss, double *top1)
+{
+    double sum = 0, tops = 0;
+    for (size_t i = a; i < b; i++) {
+        int top;
+        sum += rank_group(md, leaves, &groups[i], temp, 0, 0, &top);
+        tops += top;
+    }
+    *loss = b > a ? sum / (double)(b - a) : 0;
+    *top1 = b > a ? tops / (double)(b - a) : 0;
+}
+
 /* Where parameter i (below md->npsq: windows, scalars, king squares) sits in a weights file. */
 static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
 {
@@ -305,6 +388,55 @@ int train_fit(const fit_options *o)
     printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
            nvalid ? classic_loss(va, nvalid, k) : 0.0);
 
+    /* the ordering target's groups: each position's leaves as samples, with its colour-reversed
+     * twin; the last --valid share held out */
+    sample *leaves = NULL;
+    rank_group_t *groups = NULL;
+    size_t ngroups = 0, ntg = 0, *gorder = NULL;
+    if (o->siblings) {
+        size_t ng, nleaf = 0;
+        sib_group *sg = train_read_siblings(o->siblings, r, &ng);
+        for (size_t i = 0; i < ng; i++)
+            nleaf += sg[i].n;
+        leaves = malloc(2 * nleaf * sizeof *leaves + 1);
+        groups = malloc(2 * ng * sizeof *groups + 1);
+        gorder = malloc(2 * ng * sizeof *gorder + 1);
+        if (!leaves || !groups || !gorder)
+            fail("out of memory for %zu leaves", 2 * nleaf);
+        size_t at = 0;
+        for (size_t i = 0; i < ng; i++) {
+            for (int flip = 0; flip < 2; flip++) {
+                rank_group_t *g = &groups[ngroups];
+                g->first = at;
+                g->n = sg[i].n;
+                g->best = sg[i].best;
+                g->sign = (sg[i].side == CD_WHITE) != flip ? 1 : -1;
+                int ok = 1;
+                for (int j = 0; j < g->n && ok; j++) {
+                    const sib_leaf *lf = &sg[i].leaf[j];
+                    record x = {.white = lf->white,
+                                .black = lf->black,
+                                .kings = lf->kings,
+                                .side = lf->side,
+                                .result = 1};
+                    ok = make_sample(r, &layout, &x, flip, k, 0, &leaves[at + (size_t)j]);
+                }
+                if (ok) {
+                    at += (size_t)g->n;
+                    ngroups++;
+                }
+            }
+            free(sg[i].leaf);
+        }
+        free(sg);
+        ntg = (size_t)((double)ngroups * (1 - valid));
+        for (size_t i = 0; i < ntg; i++)
+            gorder[i] = i;
+        printf("ordering target: %zu positions and their twins (%zu held out), %zu leaves, weight "
+               "%.3f, temperature %.0f\n",
+               ngroups, ngroups - ntg, at, o->rank, o->rank_temp);
+    }
+
     model md = {0};
     md.regions = layout.regions;
     md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
@@ -328,6 +460,12 @@ int train_fit(const fit_options *o)
         md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE] = md.w[md.npat + 2 * CD_PAT_S_KINGS_MORE + 1] = 300;
     }
 
+    if (ngroups) {
+        double rl, top1;
+        rank_report(&md, leaves, groups, ntg, ngroups, o->rank_temp, &rl, &top1);
+        printf("ordering before the fit: loss %.5f held out, teacher's move first in %.1f%%\n", rl,
+               100 * top1);
+    }
     size_t *order = malloc(ntrain * sizeof *order);
     if (!order)
         fail("out of memory");
@@ -345,39 +483,27 @@ int train_fit(const fit_options *o)
         }
         /* the step size falls linearly to a tenth over the epochs */
         double rate = lr * (1.0 - 0.9 * (double)(ep - 1) / (double)(epochs > 1 ? epochs - 1 : 1));
-        double sum = 0;
+        for (size_t i = ntg; i > 1; i--) {
+            size_t j = (size_t)(splitmix(&rng) % i);
+            size_t t = gorder[i - 1];
+            gorder[i - 1] = gorder[j];
+            gorder[j] = t;
+        }
+        double sum = 0, rsum = 0;
         for (size_t start = 0; start < ntrain; start += (size_t)batch) {
             size_t end = start + (size_t)batch < ntrain ? start + (size_t)batch : ntrain;
             for (size_t q = start; q < end; q++) {
                 const sample *s = &tr[order[q]];
                 double p = sigmoid(predict(&md, s) / k);
                 sum += logloss(p, s->target);
-                double g = (p - s->target) / k;
-                double gm = g * s->phase, ge = g * (1 - s->phase);
-                for (int rr = 0; rr < md.regions; rr++) {
-                    add_grad(&md, pidx(rr, s->config[rr], 0), gm);
-                    add_grad(&md, pidx(rr, s->config[rr], 1), ge);
-                }
-                for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
-                    if (s->scalar[kk]) {
-                        add_grad(&md, md.npat + 2 * kk, gm * s->scalar[kk]);
-                        add_grad(&md, md.npat + 2 * kk + 1, ge * s->scalar[kk]);
-                    }
-                for (int i = 0; i < s->kings; i++) {
-                    int v = s->king[i], sign = v > 0 ? 1 : -1;
-                    size_t at = md.nksq + 2 * (size_t)(v * sign - 1);
-                    add_grad(&md, at, gm * sign);
-                    add_grad(&md, at + 1, ge * sign);
-                }
-                for (int rr = 0; rr < md.regions; rr++) {
-                    const uint8_t *d = digits[s->config[rr]];
-                    for (int i = 0; i < CD_PAT_SQUARES; i++)
-                        if (d[i]) {
-                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 0),
-                                     gm * md.share[rr][i]);
-                            add_grad(&md, psq_idx(&md, md.sq[rr][i], d[i], 1),
-                                     ge * md.share[rr][i]);
-                        }
+                add_sample_grad(&md, s, (p - s->target) / k);
+            }
+            if (ngroups) { /* the groups of the ordering target that fall in this batch */
+                size_t gs = start * ntg / ntrain, ge = end * ntg / ntrain;
+                for (size_t q = gs; q < ge; q++) {
+                    int top;
+                    rsum +=
+                        rank_group(&md, leaves, &groups[gorder[q]], o->rank_temp, o->rank, 1, &top);
                 }
             }
             step++;
@@ -405,6 +531,13 @@ int train_fit(const fit_options *o)
                ep, sum / (double)ntrain, nvalid ? vl / (double)nvalid : 0.0,
                nvalid ? vr / (double)nvalid : 0.0, md.w[md.npat], md.w[md.npat + 1],
                md.w[md.npat + 2], md.w[md.npat + 3], cli_now() - t0);
+        if (ngroups) {
+            double rl, top1;
+            rank_report(&md, leaves, groups, ntg, ngroups, o->rank_temp, &rl, &top1);
+            printf("  ordering: loss %.5f training, %.5f held out, teacher's move first in %.1f%% "
+                   "held out\n",
+                   ntg ? rsum / (double)ntg : 0.0, rl, 100 * top1);
+        }
         fflush(stdout);
     }
 
@@ -472,5 +605,8 @@ int train_fit(const fit_options *o)
     free(md.grad);
     free(md.touched);
     free(md.mark);
+    free(leaves);
+    free(groups);
+    free(gorder);
     return 0;
 }
