@@ -227,6 +227,7 @@ out=$("$bin" train siblings --variant russian --data "$tmp/r.dat" --share 0.3 --
     bad "train siblings differs with --threads 2"
 groups=$(printf '%s\n' "$out" | sed -n 's/^wrote .*: \([0-9]*\) positions of \([0-9]*\) drawn (\([0-9]*\) leaves).*/\1 \2 \3/p')
 set -- $groups
+ngroups=${1:-0}
 [ $# -eq 3 ] && [ "$1" -ge 20 ] && [ "$3" -ge $((2 * $1)) ] &&
     [ "$(wc -c < "$tmp/s1.sib")" -eq $((32 + 8 * $1 + 32 * $3)) ] && ok ||
     bad "train siblings: '$out', $(wc -c < "$tmp/s1.sib") bytes"
@@ -236,6 +237,11 @@ out=$("$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russia
 set -- $(printf '%s\n' "$out" | sed -n 's/^  ordering: loss \([0-9.]*\) training.*/\1/p')
 [ $# -eq 4 ] && awk -v a="$1" -v b="$4" 'BEGIN { exit !(b < a * 0.95) }' && ok ||
     bad "train fit --siblings: ordering losses by epoch '$*'"
+# a list of files: their positions together (each with its colour-reversed twin)
+two=$("$bin" train fit --variant russian --data "$tmp/r.dat" --epochs 1 --k 353 \
+    --siblings "$tmp/s1.sib,$tmp/s2.sib" --out "$tmp/x.cdw" 2> /dev/null |
+    sed -n 's/^ordering target: \([0-9]*\) positions.*/\1/p')
+[ "$two" = $((4 * ngroups)) ] && ok || bad "train fit --siblings A,B: '$two' positions, not 4 x $ngroups"
 cat "$tmp/s1.sib" > "$tmp/s3.sib"
 printf '\377\377' | dd of="$tmp/s3.sib" bs=1 seek=36 conv=notrunc 2>/dev/null
 expect_error "s3.sib: group 0 is damaged or truncated" \

@@ -14,12 +14,17 @@
  *   train label  scores a sample of a data file's positions again by a deeper search and writes
  *              the file again with those scores flagged (train_label.c), for a fit whose
  *              search-score target is better than the games' (train fit --deep-lambda).
+ *   train siblings  writes, for a sample of a data file's positions, the leaf of every legal
+ *              move and the move a deeper search prefers (train_sib.c), for train fit's
+ *              ordering target (--siblings).
  *   train fit  fits the weights by logistic regression on the results (optionally mixed with the
  *              search scores, --lambda) with Adam on mini-batches, every position also seen with
  *              colours reversed (the board turned 180 degrees, the result and score negated), and
  *              writes a weights file. The logistic scale K is fitted first to the hand-set
  *              evaluation on the same data, so learned scores stay in hundredths of a man. The
  *              last --valid share of the games is held out and its loss printed each epoch.
+ *              With --siblings the loss also has the ordering target (train_fit.c), weighted
+ *              by --rank.
  *
  * Data file (little-endian): "CDTD", u32 version 1, char variant[16], u64 records; then records
  * of 40 bytes: u64 white, black, kings (internal bitboards, low word), u32 game, i16 score
@@ -315,9 +320,9 @@ static const cli_opt fit_opts[] = {
                   "(default: material alone, a man 100, a king 300)")},
     {CLI_FLAG_OPT(O_WIDE, "wide",
                   "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
-    {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE",
-                  "also fit the order of the moves in this file of train siblings: the teacher's "
-                  "move's leaf valued above its siblings' (default: none)")},
+    {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE[,FILE...]",
+                  "also fit the order of the moves in these files of train siblings: the "
+                  "teacher's move's leaf valued above its siblings' (default: none)")},
     {CLI_REAL_OPT(O_RANK, "rank", "W", 0, 1000,
                   "the ordering target's weight against the results' loss (default 0.1)")},
     {CLI_REAL_OPT(O_RANK_TEMP, "rank-temp", "T", 1, 10000,

@@ -77,9 +77,10 @@ typedef struct fit_options {
     long epochs, batch;
     int wide; /* the wide layout (pattern.h) */
     double lr, lambda, l2, valid;
-    double deep_lambda;     /* lambda of the records train label scored (deep), <0: lambda */
-    double k;               /* the score scale K, or 0: fitted to the hand-set evaluation */
-    const char *siblings;   /* a siblings file for the ordering target, or NULL */
+    double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
+    double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */
+    const char
+        *siblings; /* siblings files (a comma-separated list) for the ordering target, or NULL */
     double rank, rank_temp; /* its weight against the results' loss; its temperature */
     uint64_t seed;
 } fit_options;

@@ -394,8 +394,23 @@ int train_fit(const fit_options *o)
     rank_group_t *groups = NULL;
     size_t ngroups = 0, ntg = 0, *gorder = NULL;
     if (o->siblings) {
-        size_t ng, nleaf = 0;
-        sib_group *sg = train_read_siblings(o->siblings, r, &ng);
+        size_t ng = 0, nleaf = 0;
+        sib_group *sg = NULL;
+        char *list = strdup(o->siblings), *save = NULL;
+        if (!list)
+            fail("out of memory");
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            size_t got;
+            sib_group *part = train_read_siblings(tok, r, &got);
+            sib_group *all = realloc(sg, (ng + got + 1) * sizeof *sg);
+            if (!all)
+                fail("out of memory");
+            memcpy(all + ng, part, got * sizeof *part);
+            free(part);
+            sg = all;
+            ng += got;
+        }
+        free(list);
         for (size_t i = 0; i < ng; i++)
             nleaf += sg[i].n;
         leaves = malloc(2 * nleaf * sizeof *leaves + 1);
