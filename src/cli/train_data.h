@@ -67,6 +67,10 @@ record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t
 FILE *train_create(const char *path, const cd_rules *r);
 void train_put(FILE *f, const record *x);
 void train_set_count(FILE *f, uint64_t records);
+/* The indices (ascending) of the records among the first total drawn by a hash of (seed, index)
+ * with probability share (all for share 1), as train label and train siblings draw them; *n: how
+ * many. */
+size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n);
 /* The position of a record (pieces, side to move, key). */
 void train_position(const cd_rules *r, const record *x, cd_position *p);
 

@@ -129,3 +129,19 @@ record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t
     *games = game_base;
     return rec;
 }
+
+size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n)
+{
+    size_t *drawn = malloc(total * sizeof *drawn + 1), k = 0;
+    if (!drawn)
+        fail("out of memory");
+    /* record i is drawn when its hash is below share * 2^64 (every record for share 1) */
+    uint64_t cut = share < 1 ? (uint64_t)(share * 0x1p64) : UINT64_MAX;
+    for (size_t i = 0; i < total; i++) {
+        uint64_t h = seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)i;
+        if (share >= 1 || splitmix(&h) < cut)
+            drawn[k++] = i;
+    }
+    *n = k;
+    return drawn;
+}

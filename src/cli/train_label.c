@@ -75,16 +75,8 @@ int train_label(const label_options *o)
     record *rec = train_read(o->data, o->rules, &total);
     if (o->limit > 0 && total > (size_t)o->limit)
         total = (size_t)o->limit;
-    size_t *drawn = malloc(total * sizeof *drawn + 1), n = 0;
-    if (!drawn)
-        fail("out of memory");
-    /* record i is drawn when its hash is below share * 2^64 (every record for share 1) */
-    uint64_t cut = o->share < 1 ? (uint64_t)(o->share * 0x1p64) : UINT64_MAX;
-    for (size_t i = 0; i < total; i++) {
-        uint64_t h = o->seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)i;
-        if (o->share >= 1 || splitmix(&h) < cut)
-            drawn[n++] = i;
-    }
+    size_t n;
+    size_t *drawn = train_draw(total, o->share, o->seed, &n);
     label_shared s = {o, rec, drawn, calloc(n + 1, sizeof(atomic_int)), n, 0, 0};
     thrd_t *t = malloc((size_t)o->threads * sizeof *t);
     if (!s.finished || !t)
