@@ -63,7 +63,8 @@ static void catch_pv(const cd_search_info *info, void *user)
 static int has_capture(const cd_position *p)
 {
     cd_movelist l;
-    return cd_generate(p, &l) > 0 && cd_move_captures(p, &l.moves[0], NULL, 0) > 0;
+    int sq[64];
+    return cd_generate(p, &l) > 0 && cd_move_captures(p, &l.moves[0], sq, 64) > 0;
 }
 
 /* The leaf of the child c (module header); 0 if the game ends on the way. */
