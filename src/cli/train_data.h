@@ -123,8 +123,9 @@ typedef struct sib_group {
 
 /* Write the siblings file of a sample of a data file's positions; 0, or the program stops. */
 int train_siblings(const sib_options *o);
-/* Read a siblings file of variant r (the program stops with a message on a fault). */
-sib_group *train_read_siblings(const char *path, const cd_rules *r, size_t *n);
+/* The groups of a comma-separated list of siblings files of variant r, in order (the program
+ * stops with a message on a fault). */
+sib_group *train_read_siblings(const char *list, const cd_rules *r, size_t *n);
 
 /* train net's command line (train_net.c). */
 typedef struct net_options {

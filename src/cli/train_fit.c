@@ -199,6 +199,17 @@ static void add_grad(model *md, size_t i, double g)
     md->grad[i] += (float)g;
 }
 
+/* Fisher-Yates on a[0..n) with the seeded generator. */
+static void shuffle(size_t *a, size_t n, uint64_t *rng)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(splitmix(rng) % i);
+        size_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
 /* Add g, the loss's derivative by the predicted score of s, to every parameter s uses. */
 static void add_sample_grad(model *md, const sample *s, double g)
 {
@@ -394,23 +405,8 @@ int train_fit(const fit_options *o)
     rank_group_t *groups = NULL;
     size_t ngroups = 0, ntg = 0, *gorder = NULL;
     if (o->siblings) {
-        size_t ng = 0, nleaf = 0;
-        sib_group *sg = NULL;
-        char *list = strdup(o->siblings), *save = NULL;
-        if (!list)
-            fail("out of memory");
-        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            size_t got;
-            sib_group *part = train_read_siblings(tok, r, &got);
-            sib_group *all = realloc(sg, (ng + got + 1) * sizeof *sg);
-            if (!all)
-                fail("out of memory");
-            memcpy(all + ng, part, got * sizeof *part);
-            free(part);
-            sg = all;
-            ng += got;
-        }
-        free(list);
+        size_t ng, nleaf = 0;
+        sib_group *sg = train_read_siblings(o->siblings, r, &ng);
         for (size_t i = 0; i < ng; i++)
             nleaf += sg[i].n;
         leaves = malloc(2 * nleaf * sizeof *leaves + 1);
@@ -490,20 +486,10 @@ int train_fit(const fit_options *o)
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     long step = 0;
     for (long ep = 1; ep <= epochs; ep++) {
-        for (size_t i = ntrain; i > 1; i--) {
-            size_t j = (size_t)(splitmix(&rng) % i);
-            size_t t = order[i - 1];
-            order[i - 1] = order[j];
-            order[j] = t;
-        }
+        shuffle(order, ntrain, &rng);
         /* the step size falls linearly to a tenth over the epochs */
         double rate = lr * (1.0 - 0.9 * (double)(ep - 1) / (double)(epochs > 1 ? epochs - 1 : 1));
-        for (size_t i = ntg; i > 1; i--) {
-            size_t j = (size_t)(splitmix(&rng) % i);
-            size_t t = gorder[i - 1];
-            gorder[i - 1] = gorder[j];
-            gorder[j] = t;
-        }
+        shuffle(gorder, ntg, &rng);
         double sum = 0, rsum = 0;
         for (size_t start = 0; start < ntrain; start += (size_t)batch) {
             size_t end = start + (size_t)batch < ntrain ? start + (size_t)batch : ntrain;

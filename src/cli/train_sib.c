@@ -54,8 +54,6 @@ typedef struct pv_catch {
 static void catch_pv(const cd_search_info *info, void *user)
 {
     pv_catch *c = user;
-    if (info->multipv > 1)
-        return;
     c->len = info->pvlen;
     memcpy(c->pv, info->pv, (size_t)info->pvlen * sizeof c->pv[0]);
 }
@@ -67,45 +65,44 @@ static int has_capture(const cd_position *p)
     return cd_generate(p, &l) > 0 && cd_move_captures(p, &l.moves[0], sq, 64) > 0;
 }
 
-/* The leaf of the child c (module header); 0 if the game ends on the way. */
+/* Search *p to depth from a cleared table and play its principal variation (whole, or its first
+ * move) on *p; 0 if the search fails or the game ends on the way. */
+static int play_line(const sib_options *o, cd_engine *e, cd_position *p, int depth, int whole)
+{
+    cd_game *g = cd_game_new(o->rules, p);
+    if (!g)
+        fail("out of memory");
+    cd_engine_clear(e);
+    cd_limits l = {0};
+    l.depth = depth;
+    pv_catch pc = {0};
+    cd_search_result res;
+    cd_result rc = cd_search(e, g, &l, catch_pv, &pc, &res);
+    cd_game_free(g);
+    if (rc != CD_OK || !res.has_move)
+        return 0;
+    if (pc.len == 0) {
+        pc.pv[0] = res.best;
+        pc.len = 1;
+    }
+    for (int i = 0; i < (whole ? pc.len : 1); i++) {
+        cd_play(p, &pc.pv[i], p);
+        if (cd_count_moves(p) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The leaf of the child c (module header): its line at --leaf-depth, then up to 39 captures still
+ * due, each by a depth-1 search; 0 if the game ends on the way or captures remain. */
 static int leaf_of(const sib_options *o, cd_engine *e, const cd_position *c, cd_position *leaf)
 {
     cd_position p = *c;
-    for (int round = 0; round < 40; round++) {
-        if (cd_count_moves(&p) == 0)
-            return 0;
-        int capture = has_capture(&p);
-        if (round > 0 && !capture)
-            break;
-        cd_game *g = cd_game_new(o->rules, &p);
-        if (!g)
-            fail("out of memory");
-        cd_engine_clear(e);
-        cd_limits l = {0};
-        l.depth = round == 0 ? (int)o->leaf_depth : 1;
-        pv_catch pc = {0};
-        cd_search_result res;
-        cd_result rc = cd_search(e, g, &l, catch_pv, &pc, &res);
-        cd_game_free(g);
-        if (rc != CD_OK || !res.has_move)
-            return 0;
-        if (pc.len == 0) {
-            pc.pv[0] = res.best;
-            pc.len = 1;
-        }
-        int plies = round == 0 ? pc.len : 1;
-        for (int i = 0; i < plies; i++) {
-            cd_position next;
-            cd_play(&p, &pc.pv[i], &next);
-            p = next;
-            if (cd_count_moves(&p) == 0)
-                return 0;
-        }
-        if (round == 0 && !has_capture(&p))
-            break;
-    }
-    if (has_capture(&p))
+    if (cd_count_moves(&p) == 0 || !play_line(o, e, &p, (int)o->leaf_depth, 1))
         return 0;
+    for (int round = 1; has_capture(&p); round++)
+        if (round == 40 || !play_line(o, e, &p, 1, 0))
+            return 0;
     *leaf = p;
     return 1;
 }
@@ -262,7 +259,7 @@ int train_siblings(const sib_options *o)
     return 0;
 }
 
-sib_group *train_read_siblings(const char *path, const cd_rules *r, size_t *n)
+static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
 {
     size_t len;
     unsigned char *img = (unsigned char *)cd_slurp(path, (size_t)4 << 30, &len);
@@ -313,4 +310,27 @@ sib_group *train_read_siblings(const char *path, const cd_rules *r, size_t *n)
     free(img);
     *n = (size_t)groups;
     return out;
+}
+
+sib_group *train_read_siblings(const char *list, const cd_rules *r, size_t *n)
+{
+    size_t ng = 0;
+    sib_group *sg = NULL;
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        fail("out of memory");
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t got;
+        sib_group *part = read_siblings(tok, r, &got);
+        sib_group *all = realloc(sg, (ng + got + 1) * sizeof *sg);
+        if (!all)
+            fail("out of memory");
+        memcpy(all + ng, part, got * sizeof *part);
+        free(part);
+        sg = all;
+        ng += got;
+    }
+    free(copy);
+    *n = ng;
+    return sg;
 }
