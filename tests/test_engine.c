@@ -431,6 +431,37 @@ static void test_probcut_nest(void)
            (unsigned long long)nodes[1], (unsigned long long)nodes[0]);
 }
 
+/* "sedepth" must reach the search, and "classic" must switch it off: with singular extensions
+ * the tree to depth 14 from the Russian start is a different size, in the default search and in
+ * the classic one */
+static void test_singular(void)
+{
+    uint64_t nodes[4];
+    for (int k = 0; k < 4; k++) {
+        cd_engine *e = cd_engine_new(16);
+        CHECK(cd_engine_set_option(e, "sedepth", k == 0 ? 0 : 6) == CD_OK);
+        if (k >= 2) /* k 3: classic, then singular extensions asked for by name */
+            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
+        if (k == 3)
+            CHECK(cd_engine_set_option(e, "sedepth", 6) == CD_OK);
+        cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
+        cd_limits l = {0};
+        l.depth = 14;
+        cd_search_result res;
+        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+        CHECK(res.has_move && res.depth == 14);
+        nodes[k] = res.nodes;
+        cd_game_free(g);
+        cd_engine_free(e);
+    }
+    CHECK(nodes[0] != nodes[1]); /* the extensions change the tree */
+    CHECK(nodes[2] != nodes[3]); /* classic switches them off; asked for, they are on again */
+    printf("engine: Russian depth 14 from the start, %llu nodes without singular extensions, "
+           "%llu with them (classic: %llu, %llu)\n",
+           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
+           (unsigned long long)nodes[3]);
+}
+
 int main(int argc, char **argv)
 {
     int per = argc > 1 ? atoi(argv[1]) : 60;
@@ -438,7 +469,9 @@ int main(int argc, char **argv)
     test_legal_moves(per, NULL, 0);
     test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
+    test_legal_moves(per / 4 + 1, "sedepth", 2);
     test_probcut_nest();
+    test_singular();
     test_wins();
     test_exchange();
     test_endgame_rules();

@@ -82,7 +82,7 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-19); option "classic" switches them all off */
+    /* the sharper search (search.c steps 9-20); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;         /* ProbCut margin (option "pcmargin") */
@@ -121,6 +121,9 @@ struct cd_engine {
     int asp_window; /* the aspiration window's first half-width from depth 4 (30, "aspwin") */
     int contempt;   /* a draw is worth -contempt to the side to move at the root and +contempt
                        to its opponent, in hundredths of a man ("contempt") */
+    int se_depth;   /* 0, or: singular extensions at nodes of this depth or more ("sedepth") */
+    int se_margin;  /* their margin below the table's score, hundredths of a man a ply
+                       ("semargin") */
 };
 
 /* tt.c */
