@@ -136,9 +136,9 @@
  *     Scan's does) -5 [-23, +13].
  * 20. "sedepth" D, singular extensions (D 6 by default; 0 off; "classic" switches them off): at
  *     a node of depth >= D (not the root) whose table entry holds a move and a lower or exact
- *     bound from depth - 3 or more,
- *     the other moves are searched to (depth - 1) / 2 with a null window at that bound less
- *     "semargin" (4) a ply; if none reaches it, the table's move is searched a ply deeper. The
+ *     bound from depth - 3 or more, the other moves are searched to (depth - 1) / 2 with a
+ *     null window at that bound less "semargin" (4) a ply; if none reaches it, the table's
+ *     move is searched a ply deeper. The
  *     verification search leaves the move out by its number (se_skip), neither reads nor
  *     stores the table for its position and takes no ProbCut. Russian, against the same engine
  *     at 20,000 nodes, both with the 5-piece tables, 800 games each, SPRT(0, 10) without a
@@ -702,7 +702,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
      * less a margin; if none reaches it, the table's move is the only good one and is
      * searched a ply deeper */
     int singular = 0;
-    if (e->se_depth && depth >= e->se_depth && ply > 0 && !skip && tthit && t.move >= 0 &&
+    if (e->se_depth && depth >= e->se_depth && ply > 0 && tthit && t.move >= 0 &&
         t.bound != TT_UPPER && t.depth >= depth - 3) {
         int ts = score_from_tt(t.score, ply);
         if (abs(ts) < CD_SCORE_WIN - 1000) {
