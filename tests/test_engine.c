@@ -462,6 +462,55 @@ static void test_singular(void)
            (unsigned long long)nodes[3]);
 }
 
+/* Step 21, the correction history: it changes the Russian tree (and not the International one,
+ * where it does not act), classic switches it off, and cd_engine_clear forgets what it learned
+ * (the second search after a clear is the first one) */
+static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
+{
+    cd_game *g = cd_game_new(cd_rules_find(variant), NULL);
+    cd_limits l = {0};
+    l.depth = depth;
+    cd_search_result res;
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    CHECK(res.has_move && res.depth == depth);
+    cd_game_free(g);
+    return res.nodes;
+}
+
+static void test_corr(void)
+{
+    uint64_t nodes[5];
+    for (int k = 0; k < 4; k++) {
+        cd_engine *e = cd_engine_new(16);
+        CHECK(cd_engine_set_option(e, "corr", k == 0 ? 0 : 200) == CD_OK);
+        if (k >= 2) /* k 3: classic, then the correction history asked for by name */
+            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
+        if (k == 3)
+            CHECK(cd_engine_set_option(e, "corr", 200) == CD_OK);
+        nodes[k] = corr_nodes(e, "russian", 14);
+        if (k == 1) { /* the same search again after a clear */
+            cd_engine_clear(e);
+            nodes[4] = corr_nodes(e, "russian", 14);
+        }
+        cd_engine_free(e);
+    }
+    CHECK(nodes[0] != nodes[1]); /* the correction changes the tree */
+    CHECK(nodes[2] != nodes[3]); /* classic switches it off; asked for, it is on again */
+    CHECK(nodes[4] == nodes[1]); /* a clear forgets the corrections with the table */
+    uint64_t intl[2];            /* it acts with the Russian family's weights only */
+    for (int k = 0; k < 2; k++) {
+        cd_engine *e = cd_engine_new(16);
+        CHECK(cd_engine_set_option(e, "corr", k ? 200 : 0) == CD_OK);
+        intl[k] = corr_nodes(e, "international", 9);
+        cd_engine_free(e);
+    }
+    CHECK(intl[0] == intl[1]);
+    printf("engine: Russian depth 14 from the start, %llu nodes without the correction history, "
+           "%llu with it (classic: %llu, %llu)\n",
+           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
+           (unsigned long long)nodes[3]);
+}
+
 int main(int argc, char **argv)
 {
     int per = argc > 1 ? atoi(argv[1]) : 60;
@@ -481,6 +530,8 @@ int main(int argc, char **argv)
     test_stop(1);
     test_stop(2);
     test_endscale(); /* loads the learned weights */
+    test_corr();     /* (which step 21 needs) */
+    test_legal_moves(per / 4 + 1, "corr", 200);
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

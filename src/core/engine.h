@@ -54,6 +54,14 @@ typedef struct cd_node_moves {
  * with every search, so no entry outlives the weights or options it was computed with. */
 enum { CD_EVCACHE_BITS = 16 };
 
+/* Correction history of a thread (search.c step 21, "corr"): what the searches of this game
+ * found the static value to be off by, learned per configuration of one colour's men (and the
+ * number of kings of each side), two tables: [table][side to move][index]. Entry = the mean
+ * error in 1/CD_CORR_GRAIN of a score unit, bounded by CD_CORR_LIMIT. Cleared with the table
+ * (cd_engine_clear), kept from move to move. */
+enum { CD_CORR_BITS = 14, CD_CORR_GRAIN = 16, CD_CORR_LIMIT = 16 * 200 };
+typedef int16_t cd_corr[2][2][1 << CD_CORR_BITS];
+
 /* per-thread move ordering tables, node moves and evaluation cache of a helper thread (lazy
  * SMP) */
 typedef struct cd_worker {
@@ -62,6 +70,7 @@ typedef struct cd_worker {
     cd_node_moves moves[CD_MAX_PLY + 1];
     uint64_t evcache[1 << CD_EVCACHE_BITS];
     cd_net_cache netcache;
+    cd_corr corr;
 } cd_worker;
 
 enum { CD_MAX_THREADS = 64 };
@@ -75,6 +84,7 @@ struct cd_engine {
     cd_node_moves moves[CD_MAX_PLY + 1];    /* the main thread's, by ply */
     uint64_t evcache[1 << CD_EVCACHE_BITS]; /* the main thread's */
     cd_net_cache netcache;                  /* the main thread's (net.h) */
+    cd_corr corr;                           /* the main thread's correction history */
     uint64_t searches;                      /* searches started: the evaluation caches' salt */
     atomic_int stop;                        /* set by cd_engine_stop or the clock */
     atomic_int pondering;                   /* 1 while a ponder search waits for ponderhit */
@@ -82,7 +92,7 @@ struct cd_engine {
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-20); option "classic" switches them all off */
+    /* the sharper search (search.c steps 9-21); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;         /* ProbCut margin (option "pcmargin") */
@@ -124,6 +134,8 @@ struct cd_engine {
     int se_depth;   /* 0, or: singular extensions at nodes of this depth or more ("sedepth") */
     int se_margin;  /* their margin below the table's score, hundredths of a man a ply
                        ("semargin") */
+    int corr_pct;   /* 0, or: the correction history's share of the static value in percent
+                       ("corr", step 21) */
 };
 
 /* tt.c */

@@ -47,7 +47,7 @@
  * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
  *
  * The sharper search (issue 13), each step an option; "classic" switches
- * steps 9-12, 14-16 and 18-20 off (the table of step 3 stays). Measured International, from
+ * steps 9-12, 14-16 and 18-21 off (the table of step 3 stays). Measured International, from
  * every 3-move opening (auto:3), each opening with both colours, the step
  * against the same engine without it; 20,000 nodes a move unless a time is
  * given; on a 2-core machine shared with other jobs (load 8-10), so the
@@ -151,6 +151,22 @@
  *     without (600 games each): what it gains at 20,000 nodes does not show there. Also
  *     measured and not kept: a quiet promotion searched a ply deeper, -25 [-45, -5] (SPRT
  *     H0, 98 games).
+ * 21. "corr" P, correction history (Stockfish's idea; P 200 by default, acting only where the
+ *     Russian family's learned weights evaluate; 0 off; "classic" switches it off): two
+ *     tables per thread, keyed by the white men and by the black men (each with the number of
+ *     kings of both sides) and the side to move, learn from this game's searches how far the
+ *     static value is off: at a quiet node of depth >= 1 (not the root, not a verification
+ *     search of step 20) whose value lies on the side of the static value its bound can
+ *     tell, both entries move toward the error, weighted by depth / 8 and bounded (engine.h,
+ *     cd_corr). Every static value of the search (stand pat, reverse futility) then adds the
+ *     mean of its two entries times P percent. Russian against the same engine, both with the
+ *     5-piece tables, SPRT(0, 10): at 20,000 nodes P 100 +19 [+6, +33] (H1, 474 games), P 200
+ *     +26 [+10, +43] (H1, 264), P 400 -12 [-26, +3] (H0, 420), and the version shipped +27
+ *     [+10, +44] (H1, 296); at 100,000 nodes P 200 +18 [+5, +31] (H1, 342). International P
+ *     200 -1 [-17, +15] (600 games, no decision): there it is not used. Against the engine
+ *     before issue 13 (Russian, 600 games each, the same session): at 100,000 nodes a move
+ *     +313 [+286, +343] against +309 [+284, +338] without; at 0.2 s a move +217 [+195, +240]
+ *     against +210 [+190, +231] without (docs/strength.md).
  * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
  * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
  * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
@@ -182,7 +198,7 @@
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
 #define ASP_WINDOW     30     /* the aspiration window's first half-width ("aspwin") */
 #define SE_MARGIN      4      /* step 20's margin a ply, hundredths of a man ("semargin") */
-/* which of steps 9-20 are on by default (the header comment says why) */
+/* which of steps 9-21 are on by default (the header comment says why) */
 #define DEFAULT_QSHOTS    0
 #define DEFAULT_QPROMO    1
 #define DEFAULT_LMRFROM   1
@@ -194,6 +210,7 @@
 #define DEFAULT_HISTMALUS 1
 #define DEFAULT_QEXCH     1
 #define DEFAULT_SEDEPTH   6
+#define DEFAULT_CORR      200
 
 typedef struct search {
     cd_engine *e;
@@ -207,6 +224,8 @@ typedef struct search {
     uint64_t *evcache;                   /* this thread's evaluation cache (engine.h) */
     uint64_t evsalt;                     /* this search's salt of it */
     cd_net_cache *netcache;              /* this thread's network sums (net.h) */
+    cd_corr *corr;                       /* this thread's correction history (engine.h) */
+    int corr_pct;                        /* its share (step 21): the option where it acts, or 0 */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
@@ -436,6 +455,56 @@ static inline int evaluate(search *s, const cd_position *pos)
     return v;
 }
 
+/* 21. Correction history ("corr"): the entries of pos in the two tables, one keyed by the white
+ * men, one by the black men, each with the number of kings of both sides. */
+static inline int corr_index(uint64_t men0, uint64_t men1, const cd_position *pos)
+{
+    int wk = __builtin_popcountll(pos->kings[0] & pos->white[0]) +
+             __builtin_popcountll(pos->kings[1] & pos->white[1]);
+    int bk = __builtin_popcountll(pos->kings[0] & pos->black[0]) +
+             __builtin_popcountll(pos->kings[1] & pos->black[1]);
+    uint64_t k = (men0 ^ men1 * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL +
+                 (uint64_t)(wk * 64 + bk) * 0xd6e8feb86659fd93ULL;
+    return (int)(cd_zobrist_mix(k) >> (64 - CD_CORR_BITS));
+}
+
+static inline void corr_slots(search *s, const cd_position *pos, int16_t **a, int16_t **b)
+{
+    int stm = pos->side;
+    *a = &(*s->corr)[0][stm][corr_index(pos->white[0] & ~pos->kings[0],
+                                        pos->white[1] & ~pos->kings[1], pos)];
+    *b = &(*s->corr)[1][stm][corr_index(pos->black[0] & ~pos->kings[0],
+                                        pos->black[1] & ~pos->kings[1], pos)];
+}
+
+/* The static value the search uses: the evaluation, plus with step 21 the errors this game's
+ * searches found for the position's two men configurations (their mean, times corr percent). */
+static inline int static_value(search *s, const cd_position *pos)
+{
+    int v = evaluate(s, pos);
+    if (!s->corr_pct)
+        return v;
+    int16_t *a, *b;
+    corr_slots(s, pos, &a, &b);
+    return v + (*a + *b) * s->corr_pct / (2 * 100 * CD_CORR_GRAIN);
+}
+
+/* A node's search value against the static value it started from, weighted by depth: both
+ * entries move toward the error by a bounded step ("gravity": an entry near the limit moves
+ * less that way). */
+static inline void corr_update(search *s, const cd_position *pos, int err, int depth)
+{
+    int bonus = err * CD_CORR_GRAIN * depth / 8;
+    if (bonus > CD_CORR_LIMIT / 4)
+        bonus = CD_CORR_LIMIT / 4;
+    if (bonus < -CD_CORR_LIMIT / 4)
+        bonus = -CD_CORR_LIMIT / 4;
+    int16_t *slot[2];
+    corr_slots(s, pos, &slot[0], &slot[1]);
+    for (int i = 0; i < 2; i++)
+        *slot[i] = (int16_t)(*slot[i] + bonus - *slot[i] * abs(bonus) / CD_CORR_LIMIT);
+}
+
 /* The evaluation cache's slot of a child about to be searched, fetched from memory while the
  * child's first steps run (without it, perf put 38% of the quiescence function's own samples,
  * about 5% of the search's time, on the probe's load). */
@@ -562,7 +631,7 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
         if (quiets == 0)
             return no_move(r, ply);
         if (quiets > 0) {
-            stand = evaluate(s, pos);
+            stand = static_value(s, pos);
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
                 return stand;
             /* below the first quiescence ply a quiet node is worth its static value, unless
@@ -601,7 +670,7 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
     }
     if (!capture) {
         if (!standing)
-            stand = evaluate(s, pos);
+            stand = static_value(s, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
         int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
@@ -730,7 +799,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     int quietnode = !pvnode && ply > 0 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
     int frontier = quietnode && depth <= 3;
     int rfpnode = quietnode && depth <= e->rfp_depth && e->rfp_margin;
-    int sev = rfpnode || (frontier && e->fut_margin) ? evaluate(s, pos) : 0;
+    int corrnode = s->corr_pct && ply > 0 && !capture && !skip && abs(beta) < CD_SCORE_WIN - 1000;
+    int sev = rfpnode || (frontier && e->fut_margin) || corrnode ? static_value(s, pos) : 0;
     if (rfpnode && sev - e->rfp_margin * depth >= beta)
         return sev - e->rfp_margin * depth;
     /* futility ("fut") and late move pruning ("lmp"), off by default: at such a node, after the
@@ -848,6 +918,11 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         !list->moves[besti].ncaptured)
         reward(s, pos, list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    /* 21. the correction history learns where the value and the static value disagree in the
+     * direction the bound can tell */
+    if (corrnode && abs(best) < CD_SCORE_WIN - 1000 && !(bound == TT_LOWER && best <= sev) &&
+        !(bound == TT_UPPER && best >= sev))
+        corr_update(s, pos, best - sev, depth);
     if (!skip)
         cd_tt_store(e, pos->key ^ s->ttsalt, score_to_tt(best, ply), bestidx, depth, bound);
     return best;
@@ -995,7 +1070,7 @@ static void lmr_init(cd_engine *e)
         }
 }
 
-/* steps 9-12, 14-16 and 18-20 at their defaults, or all off (the classic search) */
+/* steps 9-12, 14-16 and 18-21 at their defaults, or all off (the classic search) */
 static void set_sharp(cd_engine *e, int on)
 {
     e->use_qshots = on && DEFAULT_QSHOTS;
@@ -1009,6 +1084,7 @@ static void set_sharp(cd_engine *e, int on)
     e->hist_malus = on && DEFAULT_HISTMALUS;
     e->use_qexch = on && DEFAULT_QEXCH;
     e->se_depth = on ? DEFAULT_SEDEPTH : 0;
+    e->corr_pct = on ? DEFAULT_CORR : 0;
 }
 
 cd_engine *cd_engine_new(size_t tt_mb)
@@ -1103,6 +1179,7 @@ static const struct {
     {"net", offsetof(cd_engine, use_net), 0, 1, 0},
     {"sedepth", offsetof(cd_engine, se_depth), 0, 60, 0},
     {"semargin", offsetof(cd_engine, se_margin), 0, 1000, 0},
+    {"corr", offsetof(cd_engine, corr_pct), 0, 400, 0},
     {"threads", offsetof(cd_engine, threads), 1, CD_MAX_THREADS, 0},
 };
 
@@ -1133,7 +1210,7 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
         return CD_ERR_ARG;
     if (!options[i].any && (value < options[i].lo || value > options[i].hi))
         return CD_ERR_ARG;
-    if (!strcmp(name, "classic")) { /* the search before steps 9-20, or back to the defaults */
+    if (!strcmp(name, "classic")) { /* the search before steps 9-21, or back to the defaults */
         set_sharp(e, value == 0);
         return CD_OK;
     }
@@ -1166,9 +1243,11 @@ void cd_engine_clear(cd_engine *e)
     cd_tt_clear(e);
     memset(e->history, 0, sizeof e->history);
     memset(e->killers, 0, sizeof e->killers);
+    memset(e->corr, 0, sizeof e->corr);
     for (int i = 0; e->workers && i < e->threads - 1; i++) { /* not their node moves */
         memset(e->workers[i].history, 0, sizeof e->workers[i].history);
         memset(e->workers[i].killers, 0, sizeof e->workers[i].killers);
+        memset(e->workers[i].corr, 0, sizeof e->workers[i].corr);
     }
     atomic_store(&e->stop, 0); /* a stop that came after the last search ended */
 }
@@ -1246,6 +1325,10 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->plies = e->moves;
     s->evcache = e->evcache;
     s->netcache = &e->netcache;
+    s->corr = &e->corr;
+    /* step 21 acts where the Russian family's learned weights evaluate (8x8, 24 pieces at the
+     * start), where it was measured to gain */
+    s->corr_pct = s->pw && s->pw->layout.start == 24 ? e->corr_pct : 0;
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));
@@ -1325,6 +1408,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         hs[i].plies = e->workers[i].moves;
         hs[i].evcache = e->workers[i].evcache;
         hs[i].netcache = &e->workers[i].netcache;
+        hs[i].corr = &e->workers[i].corr;
         hs[i].node_limit = 0;
         ha[i] = (helper){&hs[i], root, g->quiet[g->ply], maxdepth};
         started[i] = thrd_create(&th[i], helper_main, &ha[i]) == thrd_success;
