@@ -455,26 +455,27 @@ static inline int evaluate(search *s, const cd_position *pos)
     return v;
 }
 
-/* 21. Correction history ("corr"): the entries of pos in the two tables, one keyed by the white
- * men, one by the black men, each with the number of kings of both sides. */
-static inline int corr_index(uint64_t men0, uint64_t men1, const cd_position *pos)
+/* 21. Correction history ("corr"): the entry of one colour's men (both words) with the number of
+ * kings of both sides (kings, mixed in once for the two tables). */
+static inline int corr_index(uint64_t men0, uint64_t men1, uint64_t kings)
+{
+    uint64_t k = (men0 ^ men1 * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL + kings;
+    return (int)(cd_zobrist_mix(k) >> (64 - CD_CORR_BITS));
+}
+
+/* pos's entries in the two tables, one keyed by the white men, one by the black men */
+static inline void corr_slots(search *s, const cd_position *pos, int16_t **a, int16_t **b)
 {
     int wk = __builtin_popcountll(pos->kings[0] & pos->white[0]) +
              __builtin_popcountll(pos->kings[1] & pos->white[1]);
     int bk = __builtin_popcountll(pos->kings[0] & pos->black[0]) +
              __builtin_popcountll(pos->kings[1] & pos->black[1]);
-    uint64_t k = (men0 ^ men1 * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL +
-                 (uint64_t)(wk * 64 + bk) * 0xd6e8feb86659fd93ULL;
-    return (int)(cd_zobrist_mix(k) >> (64 - CD_CORR_BITS));
-}
-
-static inline void corr_slots(search *s, const cd_position *pos, int16_t **a, int16_t **b)
-{
+    uint64_t kings = (uint64_t)(wk * 64 + bk) * 0xd6e8feb86659fd93ULL;
     int stm = pos->side;
     *a = &(*s->corr)[0][stm][corr_index(pos->white[0] & ~pos->kings[0],
-                                        pos->white[1] & ~pos->kings[1], pos)];
+                                        pos->white[1] & ~pos->kings[1], kings)];
     *b = &(*s->corr)[1][stm][corr_index(pos->black[0] & ~pos->kings[0],
-                                        pos->black[1] & ~pos->kings[1], pos)];
+                                        pos->black[1] & ~pos->kings[1], kings)];
 }
 
 /* The static value the search uses: the evaluation, plus with step 21 the errors this game's
