@@ -170,7 +170,17 @@ static void elo_and_sprt(void)
     CHECK(s.verdict == -1);
     long p5[5] = {1, 0, 0, 0, 0};
     s = stats_sprt_penta(p5, 0, 5, 0.05, 0.05);
-    NEAR(s.llr, -1.9486887271, 1e-9);
+    NEAR(s.llr, -0.0377674541, 1e-9); /* one cell only: a pair of 1/2 and one of 3/2 added */
+    /* 8 drawn pairs, the start of many Russian matches: no spread shown, so no verdict (the
+     * regularisation alone gave -10.6, H0); 57 in a row decide nothing, 58 accept H0 of (0, 10)
+     * (Python: the same counts, the formula of stats.h) */
+    long d8[5] = {0, 0, 8, 0, 0};
+    s = stats_sprt_penta(d8, 0, 10, 0.05, 0.05);
+    NEAR(s.llr, -0.0824669099, 1e-9);
+    CHECK(s.verdict == 0);
+    long d57[5] = {0, 0, 57, 0, 0}, d58[5] = {0, 0, 58, 0, 0};
+    CHECK(stats_sprt_penta(d57, 0, 10, 0.05, 0.05).verdict == 0);
+    CHECK(stats_sprt_penta(d58, 0, 10, 0.05, 0.05).verdict == -1);
     long p6[5] = {0, 0, 0, 0, 0};
     s = stats_sprt_penta(p6, 0, 5, 0.05, 0.05);
     CHECK(s.llr == 0.0 && s.verdict == 0);

@@ -154,15 +154,23 @@ stats_sprt stats_sprt_penta(const long penta[5], double elo0, double elo1, doubl
     r.verdict = 0;
     double c[5], n, mu, var;
     long total = 0;
-    int zero = 0;
+    int cells = 0;
     for (int i = 0; i < 5; i++) {
         total += penta[i];
-        zero |= penta[i] == 0;
+        cells += penta[i] != 0;
+        c[i] = (double)penta[i];
     }
     if (total <= 0)
         return r;
+    if (cells == 1) { /* no spread shown yet: a pair of 1/2 and one of 3/2 */
+        c[1] += 1.0;
+        c[3] += 1.0;
+    }
+    int zero = 0;
     for (int i = 0; i < 5; i++)
-        c[i] = (double)penta[i] + (zero ? 1e-3 : 0.0);
+        zero |= c[i] == 0.0;
+    for (int i = 0; i < 5; i++)
+        c[i] += zero ? 1e-3 : 0.0;
     moments(c, value, 5, &n, &mu, &var);
     double s0 = stats_elo_score(elo0), s1 = stats_elo_score(elo1);
     r.llr = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);

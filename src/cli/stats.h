@@ -87,7 +87,11 @@ typedef struct stats_sprt {
  * with N the number of pairs, mu and var the mean and variance of the pair score (0, 1/4, ...,
  * 1 per game), s0 = stats_elo_score(elo0), s1 = stats_elo_score(elo1). When a count is zero,
  * 0.001 is added to every count first (fishtest's regularisation), so few pairs give a finite
- * value. No pairs: llr 0.
+ * value. When every pair so far has the same score (8 drawn pairs, common in Russian), the pairs
+ * show no spread and that regularisation alone leaves a variance near 0 and an LLR far past
+ * either bound (8 drawn pairs gave -10.6 and "H0 accepted" after 16 games): one pair of 1/2 and
+ * one of 3/2 are then counted as well, a spread the pairs have not yet shown (8 drawn pairs:
+ * -0.08; about 60 drawn pairs in a row accept H0 of (0, 10)). No pairs: llr 0.
  */
 stats_sprt stats_sprt_penta(const long penta[5], double elo0, double elo1, double alpha,
                             double beta);
