@@ -153,14 +153,12 @@ stats_sprt stats_sprt_penta(const long penta[5], double elo0, double elo1, doubl
     r.llr = 0.0;
     r.verdict = 0;
     double c[5], n, mu, var;
-    long total = 0;
-    int cells = 0;
+    int cells = 0; /* counts that are not zero */
     for (int i = 0; i < 5; i++) {
-        total += penta[i];
-        cells += penta[i] != 0;
+        cells += penta[i] > 0;
         c[i] = (double)penta[i];
     }
-    if (total <= 0)
+    if (!cells)
         return r;
     if (cells == 1) { /* no spread shown yet: a pair of 1/2 and one of 3/2 */
         c[1] += 1.0;
