@@ -381,6 +381,8 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "qexch", 2) == CD_OK);
     CHECK(cd_engine_set_option(e, "qexch", 3) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "lmrneg", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "lmrforce", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "lmrforce", 5) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "histexact", 2) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "pcnest", 0) == CD_OK);
     CHECK(cd_engine_set_option(e, "pcnest", 2) == CD_ERR_ARG);

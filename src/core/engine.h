@@ -116,6 +116,8 @@ struct cd_engine {
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
     int lmr_neg;    /* LMR reduces a move with negative history this many plies more ("lmrneg") */
+    int lmr_force;  /* LMR reduces a move that leaves the opponent a capture this many plies less
+                     * ("lmrforce") */
     int hist_exact; /* 1: the best move of a node with an exact value gains history ("histexact") */
     int use_qexch;  /* exchanges offered searched in quiescence while no kings are on the board
                        ("qexch"): 0 off, 1 at its first ply, 2 at every quiet node of it */

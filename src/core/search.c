@@ -134,6 +134,10 @@
  *     move with negative history) about -19 (+39 =164 -53, 256 games, stopped at LLR -1.61);
  *     "histexact" 1 (the best move of a node with an exact value gains history too, as
  *     Scan's does) -5 [-23, +13].
+ *     "lmrforce" N (LMR reduces a quiet move that leaves the opponent a capture, an exchange
+ *     offer or a sacrifice, N plies less), Russian against the same engine at 20,000 nodes, both
+ *     with the 5-piece tables, 800 games each: N 1 +0 [-11, +12], N 4 (not reduced) -9 [-21,
+ *     +3]. Left off (0).
  * 20. "sedepth" D, singular extensions (D 6 by default; 0 off; "classic" switches them off): at
  *     a node of depth >= D (not the root) whose table entry holds a move and a lower or exact
  *     bound from depth - 3 or more, the other moves are searched to (depth - 1) / 2 with a
@@ -870,6 +874,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                         red = 1;
                     if (e->lmr_neg && score[i] < 0) /* a move whose history is negative */
                         red += e->lmr_neg;
+                    if (e->lmr_force && red > 0 && s->mg->quiet_moves(&next) < 0)
+                        red -= e->lmr_force; /* the opponent must (may) capture: forcing */
                     if (red > newdepth - 1)
                         red = newdepth - 1;
                     if (red < 0)
@@ -1172,6 +1178,7 @@ static const struct {
     {"iir", offsetof(cd_engine, iir), 0, 60, 0},
     {"qexch", offsetof(cd_engine, use_qexch), 0, 2, 0},
     {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4, 0},
+    {"lmrforce", offsetof(cd_engine, lmr_force), 0, 4, 0},
     {"histexact", offsetof(cd_engine, hist_exact), 0, 1, 0},
     {"endscale", offsetof(cd_engine, end_scale), 50, 300, 0},
     {"aspwin", offsetof(cd_engine, asp_window), 5, 1000, 0},
