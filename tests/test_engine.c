@@ -399,8 +399,9 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "lmr", 7) == CD_OK); /* a switch: any value, nonzero on */
     CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
     CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
-    const char *every[] = {"lmr",   "classic", "lmrdiv",   "pcmargin", "pcmin",     "rfp",    "iir",
-                           "qexch", "aspwin",  "endscale", "contempt", "drawscale", "threads"};
+    const char *every[] = {"lmr",      "classic",   "lmrdiv",    "pcmargin", "pcmin",
+                           "rfp",      "iir",       "qexch",     "aspwin",   "endscale",
+                           "contempt", "drawscale", "kingscale", "threads"};
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
         CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
         CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);

@@ -127,6 +127,8 @@ struct cd_engine {
     int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
     int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
                        ("iir") */
+    int king_scale; /* percent: the learned score where both sides have kings and the side
+                       ahead has at most one piece more ("kingscale"; 0: the drawscale rules) */
     int end_scale;  /* percent: the learned 8x8 score times 1 at 17 pieces or more, rising
                        evenly to end_scale / 100 at 9 pieces and below (eval.c; 100: off,
                        "endscale") */

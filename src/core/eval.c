@@ -279,8 +279,12 @@ int cd_evaluate(const cd_position *pos)
  * down when the other side has a king and (a) where a lone king never loses to kings
  * (International), the side ahead has at most 3 pieces: divided by 8, or (b) the side ahead has
  * at most one king and two pieces more (which includes as many kings and men at most one apart,
- * the case before step 30): halved. A lone king is left to scale_lone_king. */
-static int scale_drawish(const cd_position *pos, int score)
+ * the case before step 30): halved. With "kingscale" P (0, off, by default), where both sides
+ * have kings and the side ahead has at most one piece more, P percent instead (25 in Russian: -3
+ * [-15, +9] against the same engine at 20,000 nodes, +261 [+239, +286] against the engine before
+ * issue 13 at 0.2 s a move, +248 without; docs/strength.md). A lone king is left to
+ * scale_lone_king. */
+static int scale_drawish(const cd_position *pos, int score, int kingscale)
 {
     if (!score || !cd_bb_count(pos->kings))
         return score;
@@ -291,7 +295,10 @@ static int scale_drawish(const cd_position *pos, int score)
         return score;
     if (!weights_of(pos->rules)->kings_win && s[a].men + s[a].kings <= 3)
         return score / 8;
-    if (s[a].kings <= s[b].kings + 1 && s[a].men + s[a].kings - s[b].men - s[b].kings <= 2)
+    int more = s[a].men + s[a].kings - s[b].men - s[b].kings;
+    if (kingscale && s[a].kings && more <= 1)
+        return score * kingscale / 100;
+    if (s[a].kings <= s[b].kings + 1 && more <= 2)
         return score / 2;
     return score;
 }
@@ -317,7 +324,7 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
         /* "drawscale" 2 (the default): on with the Russian family's weights (8x8, 24 pieces at
          * the start), where it measured +15 [+4, +25]; off with the 10x10 ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
-            s = scale_drawish(pos, s);
+            s = scale_drawish(pos, s, e->king_scale);
         if (e->end_scale != 100 && pw->layout.start == 24)
             s = scale_by_pieces(pos, s, e->end_scale);
     }

@@ -1181,6 +1181,7 @@ static const struct {
     {"lmrforce", offsetof(cd_engine, lmr_force), 0, 4, 0},
     {"histexact", offsetof(cd_engine, hist_exact), 0, 1, 0},
     {"endscale", offsetof(cd_engine, end_scale), 50, 300, 0},
+    {"kingscale", offsetof(cd_engine, king_scale), 0, 100, 0},
     {"aspwin", offsetof(cd_engine, asp_window), 5, 1000, 0},
     {"contempt", offsetof(cd_engine, contempt), 0, 100, 0},
     {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2, 0},
