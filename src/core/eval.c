@@ -282,8 +282,8 @@ int cd_evaluate(const cd_position *pos)
  * the case before step 30): halved. With "kingscale" P (0, off, by default), where both sides
  * have kings and the side ahead has at most one piece more, P percent instead (25 in Russian: -3
  * [-15, +9] against the same engine at 20,000 nodes, +261 [+239, +286] against the engine before
- * issue 13 at 0.2 s a move, +248 without; docs/strength.md). A lone king is left to
- * scale_lone_king. */
+ * issue 13 at 0.2 s a move, +248 without, but -19 [-37, -2] against the same engine at 0.2 s;
+ * docs/strength.md). A lone king is left to scale_lone_king. */
 static int scale_drawish(const cd_position *pos, int score, int kingscale)
 {
     if (!score || !cd_bb_count(pos->kings))
