@@ -377,10 +377,11 @@ fuzz-ci: fuzz-build
 	rm -rf build-fuzz/ci
 	sh tests/fuzz/run.sh --out build-fuzz/ci --seed 1 $(FUZZ_CI_RUNS)
 
-# `condraughts pdn check` on good and bad files, and on the real files of ../shared/data/real-pdn
+# `condraughts pdn check` and `pdn annotate` on good and bad files, and `pdn check` on the real files of ../shared/data/real-pdn
 # (games read and refused per file as tests/pdncheck/real-pdn.expected says; skipped without them).
 pdncheck-test: $(BIN)
 	sh tests/pdncheck.sh --bin $(BIN)
+	sh tests/annotate.sh --bin $(BIN)
 	sh tests/pdncheck-real.sh --bin $(BIN) --dir ../shared/data/real-pdn
 
 # Hub robustness: garbage lines, stop during every kind of search, a few timed games (lenient

@@ -19,6 +19,7 @@
 
 #include "condraughts.h"
 #include "opts.h"
+#include "pdn_annotate.h"
 #include "slurp.h"
 
 #define PDN_MAX_FILE (512u << 20)
@@ -36,14 +37,32 @@ static void place(const char *text, size_t at, int *line, size_t *col)
     *col = at - start + 1;
 }
 
-/* Print "FILE:LINE:COL: [warning: ]message" from the library's "line L col C: message". */
-static void report(const char *file, const char *msg, const char *kind)
+void pdn_report(const char *file, const char *msg, const char *kind)
 {
     int line = 0, col = 0, n = 0;
     if (sscanf(msg, "line %d col %d: %n", &line, &col, &n) == 2 && n > 0)
         fprintf(stderr, "%s:%d:%d: %s%s\n", file, line, col, kind, msg + n);
     else
         fprintf(stderr, "%s: %s%s\n", file, kind, msg);
+}
+
+char *pdn_read_file(const char *file, size_t *len)
+{
+    char *text = cd_slurp(file, PDN_MAX_FILE, len);
+    if (!text) {
+        fprintf(stderr, "%s: cannot read: %s\n", file, strerror(errno));
+        return NULL;
+    }
+    size_t nul = strlen(text);
+    if (nul < *len) {
+        int line;
+        size_t col;
+        place(text, nul, &line, &col);
+        fprintf(stderr, "%s:%d:%zu: NUL byte in the file\n", file, line, col);
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 enum { O_VARIANT, O_VERBOSE };
@@ -67,7 +86,7 @@ static const cli_command check_cmd = {
              "What is read from other programs' files: docs/pdn.md.\n",
     .run = cmd_pdn_check,
 };
-static const cli_command *const pdn_subs[] = {&check_cmd, NULL};
+static const cli_command *const pdn_subs[] = {&check_cmd, &cd_pdn_annotate_command, NULL};
 const cli_command cd_pdn_command = {
     .name = "pdn",
     .about = "PDN files.",
@@ -97,20 +116,9 @@ static int cmd_pdn_check(int argc, char **argv)
     const cd_rules *rules = o.rules;
     int verbose = o.verbose;
     size_t len = 0;
-    char *text = cd_slurp(file, PDN_MAX_FILE, &len);
-    if (!text) {
-        fprintf(stderr, "%s: cannot read: %s\n", file, strerror(errno));
+    char *text = pdn_read_file(file, &len);
+    if (!text)
         return 2;
-    }
-    size_t nul = strlen(text);
-    if (nul < len) {
-        int line;
-        size_t col;
-        place(text, nul, &line, &col);
-        fprintf(stderr, "%s:%d:%zu: NUL byte in the file\n", file, line, col);
-        free(text);
-        return 2;
-    }
     cd_pdn_tags *tags = malloc(sizeof *tags);
     if (!tags) {
         fprintf(stderr, "%s: out of memory\n", file);
@@ -125,7 +133,7 @@ static int cmd_pdn_check(int argc, char **argv)
         size_t at = pos;
         cd_result r = cd_pdn_read(text, &pos, rules, &g, tags, err, sizeof err);
         if (r != CD_OK) {
-            report(file, err[0] ? err : cd_result_str(r), "");
+            pdn_report(file, err[0] ? err : cd_result_str(r), "");
             refused++;
             if (pos <= at)
                 break;
@@ -135,7 +143,7 @@ static int cmd_pdn_check(int argc, char **argv)
             break;
         games++;
         if (err[0])
-            report(file, err, "warning: ");
+            pdn_report(file, err, "warning: ");
         if (verbose) {
             while (at < len && strchr(" \t\r\n", text[at]))
                 at++;

@@ -4,6 +4,8 @@
 #ifndef CD_PDNCHECK_H
 #define CD_PDNCHECK_H
 
+#include <stddef.h>
+
 #include "opts.h"
 
 /*
@@ -17,5 +19,13 @@
  * read: number, line, variant, plies, result.
  */
 extern const cli_command cd_pdn_command;
+
+/* A PDN file read whole (at most 512 MiB; "-" is stdin), NUL-terminated, its length in *len;
+ * NULL after a message on stderr ("FILE: cannot read: ...", or where a NUL byte stands). */
+char *pdn_read_file(const char *file, size_t *len);
+
+/* Print "FILE:LINE:COL: [kind]message" on stderr from the library's "line L col C: message"
+ * (kind "" or "warning: "), else "FILE: [kind]message". */
+void pdn_report(const char *file, const char *msg, const char *kind);
 
 #endif
