@@ -272,20 +272,9 @@ static int cmd_annotate(int argc, char **argv)
     const cd_rules *tb_rules = NULL; /* tb's (cd_pdn_read's rows are static; games may differ) */
     size_t pos = 0;
     int games = 0, refused = 0, write_failed = 0;
-    while (pos < len && !write_failed) {
-        char err[1024] = "";
-        cd_game *g = NULL;
-        size_t at = pos;
-        cd_result rc = cd_pdn_read(text, &pos, o.rules, &g, tags, err, sizeof err);
-        if (rc != CD_OK) {
-            pdn_report(file, err[0] ? err : cd_result_str(rc), "");
-            refused++;
-            if (pos <= at)
-                break;
-            continue;
-        }
-        if (!g)
-            break;
+    cd_game *g;
+    while (!write_failed &&
+           pdn_next_game(file, text, len, &pos, o.rules, tags, &g, NULL, &refused)) {
         games++;
         if (o.game && games != o.game) {
             cd_game_free(g);

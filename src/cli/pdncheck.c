@@ -65,6 +65,36 @@ char *pdn_read_file(const char *file, size_t *len)
     return text;
 }
 
+int pdn_next_game(const char *file, const char *text, size_t len, size_t *pos,
+                  const cd_rules *rules, cd_pdn_tags *tags, cd_game **g, size_t *start,
+                  int *refused)
+{
+    while (*pos < len) {
+        char err[1024] = "";
+        size_t at = *pos;
+        *g = NULL;
+        cd_result r = cd_pdn_read(text, pos, rules, g, tags, err, sizeof err);
+        if (r != CD_OK) {
+            pdn_report(file, err[0] ? err : cd_result_str(r), "");
+            (*refused)++;
+            if (*pos <= at)
+                return 0;
+            continue;
+        }
+        if (!*g)
+            return 0;
+        if (err[0])
+            pdn_report(file, err, "warning: ");
+        if (start) {
+            while (at < len && strchr(" \t\r\n", text[at]))
+                at++;
+            *start = at;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 enum { O_VARIANT, O_VERBOSE };
 
 static const cli_opt check_opts[] = {
@@ -125,28 +155,12 @@ static int cmd_pdn_check(int argc, char **argv)
         free(text);
         return 2;
     }
-    size_t pos = 0;
+    size_t pos = 0, at;
     int games = 0, refused = 0;
-    while (pos < len) {
-        char err[1024] = "";
-        cd_game *g = NULL;
-        size_t at = pos;
-        cd_result r = cd_pdn_read(text, &pos, rules, &g, tags, err, sizeof err);
-        if (r != CD_OK) {
-            pdn_report(file, err[0] ? err : cd_result_str(r), "");
-            refused++;
-            if (pos <= at)
-                break;
-            continue;
-        }
-        if (!g)
-            break;
+    cd_game *g;
+    while (pdn_next_game(file, text, len, &pos, rules, tags, &g, &at, &refused)) {
         games++;
-        if (err[0])
-            pdn_report(file, err, "warning: ");
         if (verbose) {
-            while (at < len && strchr(" \t\r\n", text[at]))
-                at++;
             int line;
             size_t col;
             place(text, at, &line, &col);

@@ -28,4 +28,12 @@ char *pdn_read_file(const char *file, size_t *len);
  * (kind "" or "warning: "), else "FILE: [kind]message". */
 void pdn_report(const char *file, const char *msg, const char *kind);
 
+/* The next game of text (len bytes) from *pos, read by cd_pdn_read under rules: 1 with the game
+ * in *g (free it), its tags in *tags, the offset of its first character in *start (may be NULL)
+ * and its warning reported; 0 when no game is left. A game that cannot be read is reported,
+ * counted in *refused and skipped. */
+int pdn_next_game(const char *file, const char *text, size_t len, size_t *pos,
+                  const cd_rules *rules, cd_pdn_tags *tags, cd_game **g, size_t *start,
+                  int *refused);
+
 #endif
