@@ -123,7 +123,7 @@ typedef struct ply_score {
 } ply_score;
 
 typedef struct side_sum {
-    int moves, marked, blunders;
+    int moves, marks[3]; /* moves by mark: none, '?', '??' */
     long loss;
 } side_sum;
 
@@ -138,8 +138,6 @@ static void search_position(const annotator *a, const cd_game *g, ply_score *out
     cd_limits l = {0};
     l.depth = a->o->depth;
     l.movetime = a->o->time;
-    if (!l.depth && l.movetime <= 0)
-        l.depth = DEFAULT_DEPTH;
     cd_engine_clear(a->engine);
     cd_search_result res;
     memset(out, 0, sizeof *out);
@@ -190,12 +188,12 @@ static int annotate_game(const annotator *a, cd_game *g, const cd_pdn_tags *tags
         int loss = same ? 0 : capped(sc[i].score) - capped(-sc[i + 1].score);
         if (loss < 0)
             loss = 0;
-        const char *tag = loss >= 3 * a->mark ? "??" : loss >= a->mark ? "?" : "";
+        int level = loss >= 3 * a->mark ? 2 : loss >= a->mark;
+        const char *tag = level == 2 ? "??" : level ? "?" : "";
         side_sum *s = &sum[pos->side];
         s->moves++;
         s->loss += loss;
-        s->marked += loss >= a->mark;
-        s->blunders += loss >= 3 * a->mark;
+        s->marks[level]++;
         char mv[256], bm[256] = "-", after[16], best[16], num[24];
         cd_move_to_text(pos, m, -1, mv, sizeof mv);
         if (sc[i].has_best)
@@ -234,7 +232,7 @@ static int annotate_game(const annotator *a, cd_game *g, const cd_pdn_tags *tags
         const side_sum *s = &sum[c];
         printf("  %s: %d moves, average loss %.2f men, %d '?', %d '?\?'\n",
                c == CD_WHITE ? "White" : "Black", s->moves,
-               s->moves ? s->loss / 100.0 / s->moves : 0.0, s->marked - s->blunders, s->blunders);
+               s->moves ? s->loss / 100.0 / s->moves : 0.0, s->marks[1], s->marks[2]);
     }
     cd_game_free(h);
     free(sc);
@@ -251,6 +249,8 @@ static int cmd_annotate(int argc, char **argv)
         cli_fail(cmd, "no file (try: condraughts pdn annotate --help)");
     if (o.depth && o.time > 0)
         cli_fail(cmd, "give --depth or --time, not both");
+    if (!o.depth && o.time <= 0)
+        o.depth = DEFAULT_DEPTH;
     const char *dir = cli_egtb_folder(cmd, o.egtb);
     size_t len = 0;
     char *text = pdn_read_file(file, &len);
@@ -293,8 +293,7 @@ static int cmd_annotate(int argc, char **argv)
         if (out) {
             char note[128];
             snprintf(note, sizeof note, "condraughts " CD_VERSION ", %s %g a position",
-                     o.time > 0 ? "seconds" : "depth",
-                     o.time > 0 ? o.time : (double)(o.depth ? o.depth : DEFAULT_DEPTH));
+                     o.time > 0 ? "seconds" : "depth", o.time > 0 ? o.time : (double)o.depth);
             cd_pdn_tag_set(tags, "Annotator", note);
             size_t need = cd_pdn_write(g, tags, NULL, 0);
             char *buf = malloc(need + 1);
