@@ -50,6 +50,16 @@ n=$(wc -l < "$tmp/level")
 awk -F'[= ]' 'NR > 1 { k = NR - 1; if (!($3 > 3 && $3 < 3 + k * 0.5)) bad = 1 } END { exit bad }' \
     "$tmp/level" && ok || bad "clock: levels $(tr '\n' ' ' < "$tmp/level")"
 
+# time odds: self:time=S is that player's own seconds a move in place of the match's --time, and
+# the referee allows it S (0.15 s: 142 ms a move searched; the other player 0.05 s: 33 ms)
+out=$("$bin" match --time 0.05 --games 2 --max-plies 8 --engine1 self:time=0.15 2>&1)
+has "$out" "condraughts 0.1.0 time=0.15 vs condraughts 0.1.0" time-odds
+has "$out" "time forfeit 0" time-odds
+t1=$(printf '%s\n' "$out" | sed -n 's/^engine1: [0-9]* moves, \([0-9.]*\) s a move.*/\1/p')
+t2=$(printf '%s\n' "$out" | sed -n 's/^engine2: [0-9]* moves, \([0-9.]*\) s a move.*/\1/p')
+awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 0.1 && a < 0.3 && b > 0.02 && b < 0.08) }' && ok ||
+    bad "time odds: engine1 $t1 s, engine2 $t2 s a move on average (want about 0.142 and 0.033)"
+
 # score adjudication: an engine whose own score is -9.99 on 3 moves resigns
 out=$("$bin" match --depth 2 --games 2 --engine2 "$fake resign $bin" --resign-score 500 --resign-moves 3 2>&1)
 has "$out" "adjudication: fake-resign (Black) resigns, score <= -500 for 3 moves" resign
@@ -137,6 +147,8 @@ expect_error "--inc needs --clock" --inc 1
 expect_error "--engine2-protocol: 'hub3' is not auto, hub2 or hub1" --engine2-protocol hub3
 expect_error "unknown option" --frobnicate 1
 expect_error "bad depth" --engine1 self:depth=x
+expect_error "bad time '0' in 'self:time=0' (seconds a move, 0.001 to 3600)" --engine1 self:time=0
+expect_error "engine2: time= is its own seconds a move in place of the match's --time; the match has no --time" --depth 2 --engine2 self:time=0.2
 expect_error "egtb folder '$tmp/none' in 'self:egtb=$tmp/none' is not a folder" --engine1 "self:egtb=$tmp/none"
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
 expect_error "engine option contempt takes 0 to 100, not 150" --engine1 self:contempt=150

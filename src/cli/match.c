@@ -193,6 +193,7 @@ static cd_game *play_game(worker *w, int gi, int *e1_side_out, game_end *e)
         int who = side == e1_side ? 0 : 1;
         match_player *p = &w->pl[who];
         double allowed = lim.clocked       ? fmax(lim.clock[side], 0.0)
+                         : p->movetime > 0 ? p->movetime
                          : o->movetime > 0 ? o->movetime
                                            : o->move_limit;
         mp_reply rep;
@@ -428,6 +429,10 @@ int cd_match_main(const match_options *o)
             char err[512];
             if (mp_start(p, err, sizeof err))
                 fail("engine%d: %s", k + 1, err);
+            if (p->movetime > 0 && !(o->movetime > 0))
+                fail("engine%d: time= is its own seconds a move in place of the match's --time; "
+                     "the match has no --time",
+                     k + 1);
             if (p->proto == MP_HUB1 && o->nodes)
                 fail("engine%d: Hub 1 has no nodes limit (use --depth or a time)", k + 1);
             if (p->proto == MP_HUB1 && strcmp(r->name, "international"))

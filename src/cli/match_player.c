@@ -148,6 +148,17 @@ static int start_self(match_player *p, char *err, size_t errlen)
                 p->nodes = (uint64_t)v;
             continue;
         }
+        if (!strcmp(tok, "time")) {
+            char *end;
+            double v = strtod(eq + 1, &end);
+            if (end == eq + 1 || *end || !(v >= 0.001 && v <= 3600)) {
+                set_err(err, errlen, "bad time '%s' in '%s' (seconds a move, 0.001 to 3600)",
+                        eq + 1, p->spec);
+                return -1;
+            }
+            p->movetime = v;
+            continue;
+        }
         if (!strcmp(tok, "egtb")) {
             struct stat st;
             if (stat(eq + 1, &st) || !S_ISDIR(st.st_mode)) {
@@ -298,6 +309,7 @@ int mp_start(match_player *p, char *err, size_t errlen)
     p->engine = NULL;
     p->depth = 0;
     p->nodes = 0;
+    p->movetime = 0;
     p->pid = 0;
     p->to = p->from = -1;
     p->blen = 0;
@@ -358,7 +370,7 @@ static void move_self(match_player *p, const cd_game *g, const mp_limits *l, mp_
     memset(&lim, 0, sizeof lim);
     lim.depth = p->depth ? p->depth : l->depth;
     lim.nodes = p->nodes ? p->nodes : l->nodes;
-    lim.movetime = l->movetime;
+    lim.movetime = p->movetime > 0 ? p->movetime : l->movetime;
     if (l->clocked) {
         for (int c = 0; c < 2; c++) {
             lim.time[c] = l->clock[c] > 0.001 ? l->clock[c] : 0.001;

@@ -7,7 +7,9 @@
  * Protocols:
  *   self   the built-in engine ("self" or "self:option=value,...": the options of
  *          cd_engine_set_option; depth=N / nodes=N, this player's own search limit in place
- *          of the match's depth or nodes, e.g. a weaker opponent "self:depth=2"; egtb=DIR,
+ *          of the match's depth or nodes, e.g. a weaker opponent "self:depth=2"; time=S, its own
+ *          seconds a move in place of the match's --time (time odds: "self:time=0.4" against
+ *          0.2 s; the referee allows it S); egtb=DIR,
  *          the endgame tables its search probes, a folder that exists, without commas)
  *   hub2   Hub protocol version 2 (Scan 3.x, `condraughts hub`): pos pos=P moves="..",
  *          level move-time=S | time=S inc=S | depth=N | nodes=N, go think, done move=M;
@@ -41,8 +43,9 @@ typedef struct match_player {
     cd_egtb *tb;       /* MP_SELF: the endgame tables it probes ("egtb=DIR"), or NULL */
     int depth;         /* MP_SELF: its own limits from the spec (0: the match's) */
     uint64_t nodes;
-    pid_t pid;    /* Hub engines: the process group leader */
-    int to, from; /* pipes to its stdin and from its stdout */
+    double movetime; /* MP_SELF: its own seconds a move from the spec (0: the match's) */
+    pid_t pid;       /* Hub engines: the process group leader */
+    int to, from;    /* pipes to its stdin and from its stdout */
     size_t blen;
     char buf[MP_BUF]; /* bytes read but not yet split into lines */
 } match_player;
