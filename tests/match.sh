@@ -51,14 +51,16 @@ awk -F'[= ]' 'NR > 1 { k = NR - 1; if (!($3 > 3 && $3 < 3 + k * 0.5)) bad = 1 } 
     "$tmp/level" && ok || bad "clock: levels $(tr '\n' ' ' < "$tmp/level")"
 
 # time odds: self:time=S is that player's own seconds a move in place of the match's --time, and
-# the referee allows it S (0.15 s: 142 ms a move searched; the other player 0.05 s: 33 ms)
+# the referee allows it S (0.15 s: 142 ms a move searched; the other player 0.05 s: 33 ms). The
+# longest move shows the time each was given: a single legal move (a forced capture) is played at
+# once, so the average depends on the moves chosen (under the sanitizers: 5 of 8 moves searched).
 out=$("$bin" match --time 0.05 --games 2 --max-plies 8 --engine1 self:time=0.15 2>&1)
 has "$out" "condraughts 0.1.0 time=0.15 vs condraughts 0.1.0" time-odds
 has "$out" "time forfeit 0" time-odds
-t1=$(printf '%s\n' "$out" | sed -n 's/^engine1: [0-9]* moves, \([0-9.]*\) s a move.*/\1/p')
-t2=$(printf '%s\n' "$out" | sed -n 's/^engine2: [0-9]* moves, \([0-9.]*\) s a move.*/\1/p')
-awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 0.1 && a < 0.3 && b > 0.02 && b < 0.08) }' && ok ||
-    bad "time odds: engine1 $t1 s, engine2 $t2 s a move on average (want about 0.142 and 0.033)"
+t1=$(printf '%s\n' "$out" | sed -n 's/^engine1: [0-9]* moves, .*, \([0-9.]*\) s at most.*/\1/p')
+t2=$(printf '%s\n' "$out" | sed -n 's/^engine2: [0-9]* moves, .*, \([0-9.]*\) s at most.*/\1/p')
+awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 0.12 && a < 0.3 && b > 0.02 && b < 0.08) }' && ok ||
+    bad "time odds: engine1 $t1 s, engine2 $t2 s at most (want about 0.142 and 0.033)"
 
 # score adjudication: an engine whose own score is -9.99 on 3 moves resigns
 out=$("$bin" match --depth 2 --games 2 --engine2 "$fake resign $bin" --resign-score 500 --resign-moves 3 2>&1)
