@@ -153,6 +153,8 @@ typedef enum cd_goal {
     0x0008u                      /* FMJD-64 15-move 3v1 and 30/60-move equal-balance rules         \
                                   */
 #define CD_DRAW_POOL_3V1 0x0010u /* APCA: 3 kings vs 1 must win within 13 moves */
+/* Frisian: kings only, 2 against 1 drawn after 7 moves each, 1 against 1 after 2 moves each */
+#define CD_DRAW_FRISIAN_ENDGAME 0x0020u
 
 /*
  * One variant = one row of data. Every built-in variant is a const row; to

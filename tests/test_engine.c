@@ -8,7 +8,8 @@
  *  - stop from another thread ends an infinite search at once;
  *  - the same with two search threads (lazy SMP) and with the classic search;
  *  - the option names and their ranges;
- *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves).
+ *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves, Frisian
+ *    2 and 7 moves).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +181,31 @@ static void endgame_rule(const char *variant, const char *fen, int limit, int le
     }
 }
 
+/* Whether the side to move in p can force a win (the opponent left without a piece or a move)
+ * within `plies` plies (odd: its own move ends the line), by plain minimax over the move
+ * generator: an answer independent of the search. */
+static int wins_within(const cd_position *p, int plies)
+{
+    cd_movelist mine;
+    cd_generate(p, &mine);
+    for (int i = 0; i < mine.count; i++) {
+        cd_position q;
+        cd_play(p, &mine.moves[i], &q);
+        cd_movelist reply;
+        if (!cd_generate(&q, &reply)) /* no piece left, or none that can move */
+            return 1;
+        int all = plies >= 3;
+        for (int j = 0; j < reply.count && all; j++) {
+            cd_position r;
+            cd_play(&q, &reply.moves[j], &r);
+            all = wins_within(&r, plies - 2);
+        }
+        if (all)
+            return 1;
+    }
+    return 0;
+}
+
 static void test_endgame_rules(void)
 {
     int s[2];
@@ -197,6 +223,23 @@ static void test_endgame_rules(void)
     if (!(s[0] == CD_SCORE_WIN - 3 && s[1] == 0))
         fprintf(stderr, "  international 2 kings against 1: scores %d (fresh), %d (late)\n", s[0],
                 s[1]);
+    /* Frisian, kings only (variant.c): 1 king against 1 drawn after 4 plies, 2 kings against 1
+     * after 14. In both positions White takes the black king on its second move and not on its
+     * first (minimax over the generator); 2 plies short of the limit that is too late. */
+    static const struct {
+        const char *fen;
+        int limit;
+    } fr[] = {{"W:WK28:BK5", 4}, {"W:WK28,K50:BK5", 14}};
+    for (int i = 0; i < 2; i++) {
+        const cd_rules *r = cd_rules_find("frisian");
+        cd_position p;
+        CHECK(cd_position_from_fen(&p, r, fr[i].fen, NULL, 0) == CD_OK);
+        CHECK(!wins_within(&p, 1) && wins_within(&p, 3));
+        endgame_rule("frisian", fr[i].fen, fr[i].limit, 2, 8, 0, s);
+        CHECK(s[0] == CD_SCORE_WIN - 3 && s[1] == 0);
+        if (!(s[0] == CD_SCORE_WIN - 3 && s[1] == 0))
+            fprintf(stderr, "  frisian %s: scores %d (fresh), %d (late)\n", fr[i].fen, s[0], s[1]);
+    }
     /* Contempt (option "contempt"): a draw is worth -contempt to the side to move at the root,
      * whichever colour it is: the late Russian ending above, then with Black to move (its lone
      * king has no capture either, so every move reaches the limit). Out of range: refused. */

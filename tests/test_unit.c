@@ -537,6 +537,37 @@ static void test_game(void)
     CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_NO_PROGRESS);
     cd_game_free(g);
 
+    /* Frisian endgame counts (variant.c; lidraughts' rule): kings only, 1 king against 1 is drawn
+     * after 2 moves each (4 plies), 2 kings against 1 after 7 moves each (14 plies). The kings
+     * shuffle between edge squares where none can be taken. */
+    g = game_from("frisian", "W:WK50:BK1");
+    CHECK(cd_game_draw_rules(g) & CD_DRAW_FRISIAN_ENDGAME);
+    play_all(g, fshuffle, 3);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, fshuffle + 3, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 4);
+    cd_game_free(g);
+    g = game_from("frysk", "W:WK50,K46:BK1");
+    cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION); /* a shuffle repeats */
+    for (int i = 0; i < 13; i++)
+        play_all(g, fshuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, fshuffle + 1, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 14);
+    cd_game_free(g);
+    /* counted from the capture that made the balance: 46x37 takes the king on 41, then 14 plies */
+    static const char *const bshuffle[] = {"1-6", "50-45", "6-1", "45-50"};
+    g = game_from("frisian", "W:WK50,K46:BK1,K41");
+    cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION);
+    play_all(g, (const char *const[]){"46x37"}, 1);
+    for (int i = 0; i < 13; i++)
+        play_all(g, bshuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, bshuffle + 1, 1);
+    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 15);
+    cd_game_free(g);
+    /* (2 kings against 2 have no count: the 25-move test above reaches its 50 plies) */
+
     /* win by capturing the last piece; antidraughts reverses it */
     g = game_from("international", "W:W33:B28");
     play_all(g, (const char *const[]){"33x22"}, 1);

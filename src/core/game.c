@@ -229,6 +229,10 @@ int cd_endgame_limit(unsigned draw, const cd_position *p)
         if (lone && men[o] == 0 && kings[o] == 3 && (draw & CD_DRAW_POOL_3V1))
             return 26;
     }
+    /* Frisian, kings only: 2 against 1 has 7 moves each, 1 against 1 has 2 moves each */
+    if ((draw & CD_DRAW_FRISIAN_ENDGAME) && !men[0] && !men[1] && kings[0] && kings[1] &&
+        kings[0] + kings[1] <= 3)
+        return kings[0] + kings[1] == 3 ? 14 : 4;
     if ((draw & CD_DRAW_RUSSIAN_ENDGAME) && kings[0] && kings[1]) {
         int total = men[0] + men[1] + kings[0] + kings[1];
         if (total == 4 || total == 5)

@@ -34,9 +34,9 @@ cd_status cd_status_first_mover(const cd_rules *r, cd_status s);
 int cd_position_balance(const cd_position *p);
 
 /* The endgame move-count limit in plies under the draw rules `draw` (CD_DRAW_FMJD_ENDGAME,
- * CD_DRAW_RUSSIAN_ENDGAME, CD_DRAW_POOL_3V1) for the balance of men and kings of p, or 0 when
- * none applies: the game is drawn once that many plies have passed since the balance arose
- * (since[]). The search applies it on its path too. */
+ * CD_DRAW_RUSSIAN_ENDGAME, CD_DRAW_POOL_3V1, CD_DRAW_FRISIAN_ENDGAME) for the balance of men and
+ * kings of p, or 0 when none applies: the game is drawn once that many plies have passed since the
+ * balance arose (since[]). The search applies it on its path too. */
 int cd_endgame_limit(unsigned draw, const cd_position *p);
 
 #endif

@@ -323,12 +323,14 @@ static inline int draw_value(const search *s, const cd_position *pos)
 
 /* 1b. The endgame move-count rules (FMJD: 16 moves for 3 pieces against a lone king, 5 for 2 or
  * 1; Russian: 15 moves for 3 kings or more against a lone king, 30 or 60 with kings on both sides
- * and 4-5 or 6-7 pieces; APCA 3 kings against 1: cd_endgame_limit): a position of the path is
- * drawn once its balance of men and kings has stood for the limit, counted as the game counts
- * it (since[]). Above ENDGAME_PIECES pieces no such rule applies (a lone king against 12 kings
- * is the most the Russian rule can meet on 8x8), and the balance is not worked out. */
+ * and 4-5 or 6-7 pieces; APCA 3 kings against 1; Frisian kings only, 7 moves for 2 against 1 and
+ * 2 for 1 against 1: cd_endgame_limit): a position of the path is drawn once its balance of men
+ * and kings has stood for the limit, counted as the game counts it (since[]). Above ENDGAME_PIECES
+ * pieces no such rule applies (a lone king against 12 kings is the most the Russian rule can meet
+ * on 8x8), and the balance is not worked out. */
 #define ENDGAME_PIECES 13
-#define ENDGAME_RULES  (CD_DRAW_FMJD_ENDGAME | CD_DRAW_RUSSIAN_ENDGAME | CD_DRAW_POOL_3V1)
+#define ENDGAME_RULES                                                                              \
+    (CD_DRAW_FMJD_ENDGAME | CD_DRAW_RUSSIAN_ENDGAME | CD_DRAW_POOL_3V1 | CD_DRAW_FRISIAN_ENDGAME)
 /* The balance of pos (cd_position_balance), or -1 above ENDGAME_PIECES pieces. */
 static inline int path_balance(const cd_position *pos)
 {

@@ -34,8 +34,16 @@
  *  - Draw rules: threefold repetition, and 25 moves each with kings only and
  *    no capture (../shared/sources/checkers-varieties-russian-international.txt:
  *    "If the opponents made 25 moves with kings in a row and did not take a
- *    single foreign checker, the game ends in a draw"). The official Frisian
- *    endgame counts were not found; none is implemented.
+ *    single foreign checker, the game ends in a draw"); and the endgame
+ *    counts (CD_DRAW_FRISIAN_ENDGAME) as lidraughts, the largest site that
+ *    plays Frisian, states them: with kings only, 2 kings against 1 is drawn
+ *    after both sides made 7 moves, 1 king against 1 after both made 2,
+ *    counted from the ply at which that balance arose (a capture or a
+ *    promotion). The federation's rule for 1 against 1, a draw at once
+ *    unless a king can be taken now or by force next move, lets every such
+ *    win be played within the 2 moves; it differs only in calling drawn a
+ *    game in which a side blunders its king within them. (Mats Winther's
+ *    and other rule pages give the same 7 moves for 2 kings against 1.)
  *  - Duplicate captures: dropped by default (same from, to and captured set
  *    is one move), every distinct path with CD_RULE_KEEP_DUPLICATES (a path:
  *    the pieces taken in order and the squares where the piece turns).
@@ -57,11 +65,13 @@ const cd_geom cd_geoms[CD_GEOM_COUNT] = {
 #define ALG   CD_RULE_ALGEBRAIC
 #define MIR   CD_RULE_MIRRORED
 #define ORTHO CD_RULE_ORTHOGONAL
-/* Draw rules: FMJD (International), FMJD-64 (Russian, Brazilian), and the
- * constitutional/killer/modern set without endgame move counts (RULES.md). */
-#define D_FMJD   (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_FMJD_ENDGAME)
-#define D_FMJD64 (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_RUSSIAN_ENDGAME)
-#define D_OPEN   (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY)
+/* Draw rules: FMJD (International), FMJD-64 (Russian, Brazilian), Frisian (its endgame counts:
+ * the comment at the top), and the constitutional/killer/modern set without endgame move counts
+ * (RULES.md). */
+#define D_FMJD    (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_FMJD_ENDGAME)
+#define D_FMJD64  (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_RUSSIAN_ENDGAME)
+#define D_FRISIAN (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY | CD_DRAW_FRISIAN_ENDGAME)
+#define D_OPEN    (CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY)
 
 /* One row a variant (designated initialisers, so each value names its field), grouped: names;
  * board and men; captures and promotion; goal, notation and draw rules. Fields left out are 0
@@ -215,13 +225,13 @@ static const cd_rules rows[] = {
     {.name = "frisian", .title = "Frisian draughts", .gametype = "40",
      .geometry = CD_GEOM_10X10, .first = CD_WHITE, .men_rows = 4, .flags = INTL | ORTHO,
      .precedence = CD_PREC_VALUE, .promotion = CD_PROMO_END, .halt = CD_HALT_NONE,
-     .goal = CD_GOAL_NORMAL, .capture_sep = 'x', .draw = CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY,
-     .repetitions = 3, .no_progress = 25, .king_moves = 3},
+     .goal = CD_GOAL_NORMAL, .capture_sep = 'x', .draw = D_FRISIAN, .repetitions = 3,
+     .no_progress = 25, .king_moves = 3},
     {.name = "frysk", .title = "Frysk! (Frisian, 5 men each)", .gametype = "40",
      .geometry = CD_GEOM_10X10, .first = CD_WHITE, .men_rows = 1, .flags = INTL | ORTHO,
      .precedence = CD_PREC_VALUE, .promotion = CD_PROMO_END, .halt = CD_HALT_NONE,
-     .goal = CD_GOAL_NORMAL, .capture_sep = 'x', .draw = CD_DRAW_REPETITION | CD_DRAW_KINGS_ONLY,
-     .repetitions = 3, .no_progress = 25, .king_moves = 3},
+     .goal = CD_GOAL_NORMAL, .capture_sep = 'x', .draw = D_FRISIAN, .repetitions = 3,
+     .no_progress = 25, .king_moves = 3},
     /* Turkish draughts (Dama): all 64 squares, orthogonal moves, captured pieces leave at once,
      * no 180-degree turn, majority; a man crossing the last row mid-capture goes on as a man
      * (docs/turkish.md, movegen_turkish.c). men_rows 2: rows 2-3 and 6-7 (the back rows stay
