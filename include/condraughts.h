@@ -379,7 +379,7 @@ typedef enum cd_reason {
     CD_REASON_BREAKTHROUGH, /* a side crowned the first king (breakthrough) */
     CD_REASON_REPETITION,   /* the same position, same side to move, n times */
     CD_REASON_NO_PROGRESS,  /* no capture and no man move for the variant's number of moves */
-    CD_REASON_ENDGAME,      /* an endgame move-count rule (FMJD 16/5, FMJD-64, APCA 3v1) */
+    CD_REASON_ENDGAME,      /* an endgame move-count rule (FMJD, FMJD-64, APCA, Frisian) */
     CD_REASON_AGREEMENT,
     CD_REASON_RESIGNATION,
     CD_REASON_TIME
