@@ -248,6 +248,12 @@ TRAIN_GAMES_modern ?= 6000
 train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
     --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
     $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
+# train_from V FILE FAMILY: variant V's family FAMILY starts as the weights of FILE under its
+# own name (a fit with a step of 1e-6 on a few games, as the shipped 8x8 files began)
+train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --seed 1 \
+    --out $(TRAIN_DIR)/$(1)-start.dat && \
+    $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-start.dat --init weights/$(2).cdw \
+    --epochs 1 --lr 1e-6 --out weights/$(3).cdw
 weights: $(BIN)
 	@mkdir -p $(TRAIN_DIR) weights
 	$(call train_one,international)
@@ -255,6 +261,9 @@ weights: $(BIN)
 	$(call train_one,russian)
 	$(call train_one,killer)
 	$(call train_one,modern)
+	$(call train_from,brazilian,russian,brazilian)
+	$(call train_from,russian-constitutional,russian,russian-const)
+	$(call train_from,brazilian-constitutional,russian,brazilian-const)
 
 $(BUILD)/test_pdn: tests/test_pdn.c tests/pdn_check.h tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@

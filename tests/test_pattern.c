@@ -286,9 +286,25 @@ static void test_shipped(void)
           cd_eval_learned(cd_rules_find("modern")));
     CHECK(cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("modern")) &&
           cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("constitutional")));
-    CHECK(!cd_eval_learned(cd_rules_find("brazilian")) &&
-          !cd_eval_learned(cd_rules_find("russian-constitutional")) &&
-          !cd_eval_learned(cd_rules_find("frisian")));
+    /* the 8x8 families beside Russian, each with a file of its own; a family's name (its file's
+     * and header's, 15 characters at most) is the variant's where it fits */
+    const char *eight[] = {"russian", "brazilian", "russian-constitutional",
+                           "brazilian-constitutional"};
+    const char *names[] = {"russian", "brazilian", "russian-const", "brazilian-const"};
+    for (int i = 0; i < 4; i++) {
+        const cd_rules *r = cd_rules_find(eight[i]);
+        CHECK(cd_eval_learned(r) && cd_pattern_for(r)->layout.geometry == CD_GEOM_8X8);
+        CHECK(!strcmp(cd_pattern_family_name(cd_pattern_family(r)), names[i]));
+        CHECK(!strcmp(cd_pattern_for(r)->family, names[i]));
+        for (int j = 0; j < i; j++)
+            CHECK(cd_pattern_for(r) != cd_pattern_for(cd_rules_find(eight[j])));
+    }
+    for (int f = 0; f < CD_PAT_FAMILIES; f++)
+        CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15);
+    CHECK(!cd_pattern_family_name(CD_PAT_FAMILIES));
+    CHECK(!cd_eval_learned(cd_rules_find("frisian")) &&
+          !cd_eval_learned(cd_rules_find("modern-8x8")) &&
+          !cd_eval_learned(cd_rules_find("canadian")));
     cd_position p;
     cd_position_empty(&p, intl, CD_BLACK);
     cd_position_set(&p, 28, CD_WHITE_MAN);

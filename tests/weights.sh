@@ -83,6 +83,33 @@ CD_WEIGHTS=$tmp/k "$bin" analyse --variant killer --depth 2 > /dev/null 2>&1 && 
 rm "$tmp/k/modern.cdw"
 CD_WEIGHTS=$tmp/k expect_error "weights file $tmp/k/modern.cdw is missing" \
     analyse --variant international --depth 2
+# a family whose name is not its variant's: russian-constitutional's data and weights files
+# carry "russian-const" (a header holds 15 characters); its search reads russian-const.cdw
+"$bin" train gen --variant russian-constitutional --games 4 --nodes 300 --seed 7 --classic \
+    --out "$tmp/rc.dat" > /dev/null 2>&1
+[ "$(head -c 24 "$tmp/rc.dat" | tail -c 16 | tr -d '\0')" = russian-const ] && ok ||
+    bad "rc.dat's family: $(head -c 24 "$tmp/rc.dat" | tail -c 16 | tr -d '\0')"
+expect_error "rc.dat holds russian-const games, not russian" \
+    train fit --variant russian --data "$tmp/rc.dat" --out "$tmp/x.cdw"
+"$bin" train fit --variant russian-constitutional --data "$tmp/rc.dat" --init "$tmp/russian.cdw" \
+    --epochs 1 --lr 1e-6 --out "$tmp/rc.cdw" > /dev/null 2>&1
+[ "$(head -c 24 "$tmp/rc.cdw" | tail -c 16 | tr -d '\0')" = russian-const ] && ok ||
+    bad "rc.cdw's family"
+"$bin" train fit --variant russian-constitutional --data "$tmp/rc.dat" --init "$tmp/russian.cdw" \
+    --epochs 1 --out "$tmp/rc1.cdw" > /dev/null 2>&1
+mkdir "$tmp/rc" && cp "$dir"/*.cdw "$tmp/rc/" && cp "$tmp/rc.cdw" "$tmp/rc/russian-const.cdw"
+start=$(CD_WEIGHTS=$tmp/rc "$bin" analyse --variant russian-constitutional --depth 9 | cut -d' ' -f1-8)
+cp "$tmp/rc1.cdw" "$tmp/rc/russian-const.cdw"
+fitted=$(CD_WEIGHTS=$tmp/rc "$bin" analyse --variant russian-constitutional --depth 9 |
+    cut -d' ' -f1-8)
+[ -n "$start" ] && [ -n "$fitted" ] && [ "$start" != "$fitted" ] && ok ||
+    bad "russian-constitutional searches the same with other russian-const weights: $fitted"
+printf 'X' | dd of="$tmp/rc/russian-const.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
+CD_WEIGHTS=$tmp/rc expect_error "russian-const.cdw: the weights file's checksum does not match" \
+    analyse --variant russian-constitutional --depth 2
+cp "$tmp/rc.cdw" "$tmp/rc/russian-const.cdw" && cp "$tmp/russian.cdw" "$tmp/rc/brazilian-const.cdw"
+CD_WEIGHTS=$tmp/rc expect_error "brazilian-const.cdw: it holds the weights of .russian." \
+    analyse --variant brazilian-constitutional --depth 2
 cp "$tmp/russian.cdw" "$tmp/rbad.cdw"
 printf 'X' | dd of="$tmp/rbad.cdw" bs=1 seek=5000 conv=notrunc 2>/dev/null
 expect_error "rbad.cdw: the weights file's checksum does not match" \

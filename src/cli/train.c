@@ -26,10 +26,11 @@
  *              With --siblings the loss also has the ordering target (train_fit.c), weighted
  *              by --rank.
  *
- * Data file (little-endian): "CDTD", u32 version 1, char variant[16], u64 records; then records
- * of 40 bytes: u64 white, black, kings (internal bitboards, low word), u32 game, i16 score
- * (White's view), u16 ply, u8 side, u8 result (0 Black won, 1 draw, 2 White won), u8 deep (1 if
- * train label scored the position again, 0 if the score is the game's), 5 zero bytes.
+ * Data file (little-endian): "CDTD", u32 version 1, char family[16] (train_file_name: the
+ * learned family's name, NUL-padded), u64 records; then records of 40 bytes: u64 white, black,
+ * kings (internal bitboards, low word), u32 game, i16 score (White's view), u16 ply, u8 side,
+ * u8 result (0 Black won, 1 draw, 2 White won), u8 deep (1 if train label scored the position
+ * again, 0 if the score is the game's), 5 zero bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -271,7 +272,9 @@ enum {
 
 #define SEED_MAX 2147483647
 /* The families of pattern.c, for --variant's help and its error */
-#define FAMILIES    "international, constitutional, killer, modern or russian"
+#define FAMILIES                                                                                   \
+    "international, constitutional, killer, modern, russian, brazilian, "                          \
+    "russian-constitutional or brazilian-constitutional"
 #define FAMILY_HELP "a learned family: " FAMILIES
 
 static const cli_opt gen_opts[] = {

@@ -73,6 +73,10 @@ void train_set_count(FILE *f, uint64_t records);
 size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n);
 /* The position of a record (pieces, side to move, key). */
 void train_position(const cd_rules *r, const record *x, cd_position *p);
+/* The name a data file's header holds for variant r: its learned family's (pattern.c: at most
+ * 15 characters; the variant's own name for the first five families, so older files read as
+ * before); the variant's name for a variant without one (train refuses those). */
+const char *train_file_name(const cd_rules *r);
 
 /* train fit's command line. */
 typedef struct fit_options {

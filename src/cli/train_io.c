@@ -9,7 +9,14 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "pattern.h"
 #include "train_data.h"
+
+const char *train_file_name(const cd_rules *r)
+{
+    const char *family = cd_pattern_family_name(cd_pattern_family(r));
+    return family ? family : r->name;
+}
 
 record *train_read(const char *path, const cd_rules *r, size_t *n)
 {
@@ -21,8 +28,8 @@ record *train_read(const char *path, const cd_rules *r, size_t *n)
         fail("%s: not a condraughts training data file", path);
     char name[17] = {0};
     memcpy(name, h + 8, 15);
-    if (strcmp(name, r->name))
-        fail("%s holds %s games, not %s", path, name, r->name);
+    if (strcmp(name, train_file_name(r)))
+        fail("%s holds %s games, not %s", path, name, train_file_name(r));
     uint64_t count = get_le(h + 24, 8);
     record *rec = malloc((size_t)count * sizeof *rec + 1);
     if (!rec)
@@ -58,7 +65,7 @@ FILE *train_create(const char *path, const cd_rules *r)
         fail("cannot write %s", path);
     unsigned char h[HDR_SIZE] = {'C', 'D', 'T', 'D'};
     put_le(h + 4, 1, 4);
-    strncpy((char *)h + 8, r->name, 15);
+    strncpy((char *)h + 8, train_file_name(r), 15);
     if (fwrite(h, 1, sizeof h, f) != sizeof h)
         fail("cannot write %s", path);
     return f;

@@ -14,10 +14,10 @@
  * leaf ends the game (no legal move) leaves the group out. Everything is a function of the
  * position, the limits and the weights, so the file is the same for any --threads.
  *
- * File (little-endian): "CDTS", u32 version 1, char variant[16], u64 groups; then each group:
- * u8 side to move, u8 0, u16 moves n (2..CD_MAX_MOVES), u16 the teacher's move (0..n-1),
- * i16 the teacher's score (side to move's view); then n leaves of 32 bytes:
- * u64 white, black, kings (internal bitboards, low word), u8 side to move, 7 zero bytes.
+ * File (little-endian): "CDTS", u32 version 1, char family[16] (train_file_name), u64 groups;
+ * then each group: u8 side to move, u8 0, u16 moves n (2..CD_MAX_MOVES), u16 the teacher's move
+ * (0..n-1), i16 the teacher's score (side to move's view); then n leaves of 32 bytes: u64 white,
+ * black, kings (internal bitboards, low word), u8 side to move, 7 zero bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -179,7 +179,7 @@ static void put_header(FILE *f, const cd_rules *r, uint64_t groups)
 {
     unsigned char h[SIB_HDR] = "CDTS";
     put_le(h + 4, 1, 4);
-    snprintf((char *)h + 8, 16, "%s", r->name);
+    snprintf((char *)h + 8, 16, "%s", train_file_name(r));
     put_le(h + 24, groups, 8);
     if (fseek(f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, f) != sizeof h)
         fail("cannot write the siblings file");
@@ -271,8 +271,8 @@ static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
         fail("%s: siblings file version %u, expected 1", path, (unsigned)get_le(img + 4, 4));
     char variant[17] = {0};
     memcpy(variant, img + 8, 16);
-    if (strcmp(variant, r->name) != 0)
-        fail("%s holds %s positions, not %s", path, variant, r->name);
+    if (strcmp(variant, train_file_name(r)) != 0)
+        fail("%s holds %s positions, not %s", path, variant, train_file_name(r));
     uint64_t groups = get_le(img + 24, 8);
     sib_group *out = calloc(groups + 1, sizeof *out);
     if (!out)

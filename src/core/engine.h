@@ -109,7 +109,7 @@ struct cd_engine {
     int use_net;          /* 1 (default): the network stacked on the learned weights (net.h), where
                              one is loaded, adds its correction; 0: the weights alone ("net") */
     int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
-                             1 on, 2 (default) on with the Russian family's weights only */
+                             1 on, 2 (default) on with the 8x8 families' weights only */
     int use_partial;      /* 1: a root move completed in an iteration cut short is played */
     int hist_malus;       /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at

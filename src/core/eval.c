@@ -17,10 +17,10 @@
  *                 the corner pairs on other boards).
  * Antidraughts inverts material; breakthrough values advance above all.
  *
- * Variants with a learned family (pattern.h: International, Constitutional, Killer, Modern,
- * Russian) use the learned score once its weights are loaded (cd_eval_load), with the same
- * lone-king scaling;
- * this hand-set evaluation stays selectable per engine (option "classic-eval").
+ * Variants with a learned family (pattern.c: International, Constitutional, Killer, Modern,
+ * Russian, Brazilian, and the constitutional rows of Russian and Brazilian) use the learned score
+ * once its weights are loaded (cd_eval_load), with the same lone-king scaling; this hand-set
+ * evaluation stays selectable per engine (option "classic-eval").
  */
 #include <stdlib.h>
 
@@ -321,8 +321,9 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
         s = cd_eval_classic_white(pos);
     else {
         s = learned_white(pw, pos, e->use_net, nc);
-        /* "drawscale" 2 (the default): on with the Russian family's weights (8x8, 24 pieces at
-         * the start), where it measured +15 [+4, +25]; off with the 10x10 ones (-17 [-42, +7]) */
+        /* "drawscale" 2 (the default): on with the 8x8 families' weights (24 pieces at the
+         * start: Russian's, where it measured +15 [+4, +25], and the three begun from them;
+         * off in russian-constitutional -26 [-52, -0]); off with the 10x10 ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
             s = scale_drawish(pos, s, e->king_scale);
         if (e->end_scale != 100 && pw->layout.start == 24)

@@ -10,12 +10,20 @@
 #include "net.h"
 #include "pattern.h"
 
+/* A family's name (the weights file's name and header, at most 15 characters) and the variant
+ * it evaluates (its canonical name: the two differ where the variant's name is longer). */
 static const struct {
-    const char *name;
+    const char *name, *variant;
     int geometry;
 } families[CD_PAT_FAMILIES] = {
-    {"international", CD_GEOM_10X10}, {"constitutional", CD_GEOM_10X10}, {"russian", CD_GEOM_8X8},
-    {"killer", CD_GEOM_10X10},        {"modern", CD_GEOM_10X10},
+    {"international", "international", CD_GEOM_10X10},
+    {"constitutional", "constitutional", CD_GEOM_10X10},
+    {"russian", "russian", CD_GEOM_8X8},
+    {"killer", "killer", CD_GEOM_10X10},
+    {"modern", "modern", CD_GEOM_10X10},
+    {"brazilian", "brazilian", CD_GEOM_8X8},
+    {"russian-const", "russian-constitutional", CD_GEOM_8X8},
+    {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8},
 };
 
 static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
@@ -48,7 +56,7 @@ int cd_pattern_family(const cd_rules *r)
         return last_family;
     int f = -1;
     for (int i = 0; i < CD_PAT_FAMILIES && f < 0; i++)
-        if (!strcmp(r->name, families[i].name) && (int)r->geometry == families[i].geometry)
+        if (!strcmp(r->name, families[i].variant) && (int)r->geometry == families[i].geometry)
             f = i;
     last = r;
     last_name = r->name;

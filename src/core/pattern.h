@@ -60,7 +60,7 @@
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
-#define CD_PAT_FAMILIES 5
+#define CD_PAT_FAMILIES 8
 
 enum {
     CD_PAT_S_MEN = 0,
@@ -112,8 +112,9 @@ typedef struct cd_pattern_features {
 
 /* The family index (0..CD_PAT_FAMILIES-1) of a variant, or -1 if it has none. */
 int cd_pattern_family(const cd_rules *r);
-/* The family's name ("international", "constitutional", "russian", "killer", "modern"), which
- * is also its file's name. */
+/* The family's name ("international", "constitutional", "russian", "killer", "modern",
+ * "brazilian", "russian-const" for russian-constitutional, "brazilian-const" for
+ * brazilian-constitutional), which is also its file's name. */
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);

@@ -156,7 +156,7 @@
  *     measured and not kept: a quiet promotion searched a ply deeper, -25 [-45, -5] (SPRT
  *     H0, 98 games).
  * 21. "corr" P, correction history (Stockfish's idea; P 200 by default, acting only where the
- *     Russian family's learned weights evaluate; 0 off; "classic" switches it off): two
+ *     8x8 families' learned weights evaluate; 0 off; "classic" switches it off): two
  *     tables per thread, keyed by the white men and by the black men (each with the number of
  *     kings of both sides) and the side to move, learn from this game's searches how far the
  *     static value is off: at a quiet node of depth >= 1 (not the root, not a verification
@@ -1337,8 +1337,8 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->evcache = e->evcache;
     s->netcache = &e->netcache;
     s->corr = &e->corr;
-    /* step 21 acts where the Russian family's learned weights evaluate (8x8, 24 pieces at the
-     * start), where it was measured to gain */
+    /* step 21 acts where the 8x8 families' learned weights evaluate (24 pieces at the start:
+     * Russian's and the three begun from them), where it was measured to gain */
     s->corr_pct = s->pw && s->pw->layout.start == 24 ? e->corr_pct : 0;
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
