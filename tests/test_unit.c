@@ -485,6 +485,20 @@ static void play_all(cd_game *g, const char *const *mv, int n)
     }
 }
 
+/* Plays plies moves cycling through the 4 of shuffle: the game goes on until the last of them,
+ * which ends it in a draw for reason why, that many plies on. */
+static void drawn_after(cd_game *g, const char *const shuffle[4], int plies, cd_reason why)
+{
+    int start = cd_game_ply(g);
+    cd_reason got;
+    for (int i = 0; i < plies - 1; i++)
+        play_all(g, shuffle + i % 4, 1);
+    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
+    play_all(g, shuffle + (plies - 1) % 4, 1);
+    CHECK(cd_game_status(g, &got) == CD_DRAW && got == why);
+    CHECK(cd_game_ply(g) == start + plies);
+}
+
 static void test_game(void)
 {
     cd_reason why;
@@ -505,11 +519,7 @@ static void test_game(void)
     /* FMJD 5-move rule for 1 king against 1 king: 10 plies */
     g = game_from("international", "W:WK47:BK1");
     cd_game_set_draw_rules(g, CD_DRAW_FMJD_ENDGAME);
-    for (int i = 0; i < 9; i++)
-        play_all(g, shuffle + i % 4, 1);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, shuffle + 1, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME);
+    drawn_after(g, shuffle, 10, CD_REASON_ENDGAME);
     cd_game_free(g);
 
     /* the same ending in constitutional has no move-count rule by default */
@@ -518,23 +528,14 @@ static void test_game(void)
     /* 25 moves each with only kings: 50 plies */
     g = game_from("international", "W:WK47,36:BK1,15");
     cd_game_set_draw_rules(g, CD_DRAW_KINGS_ONLY);
-    for (int i = 0; i < 49; i++)
-        play_all(g, shuffle + i % 4, 1);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, shuffle + 1, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_NO_PROGRESS);
-    CHECK(cd_game_ply(g) == 50);
+    drawn_after(g, shuffle, 50, CD_REASON_NO_PROGRESS);
     cd_game_free(g);
 
     /* Frisian: 25 moves each with kings and no capture is a draw ([V] line 241) */
     static const char *const fshuffle[] = {"50-45", "1-6", "45-50", "6-1"};
     g = game_from("frisian", "W:WK46,K50:BK1,K5"); /* kings only: no king-move limit */
     cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION);
-    for (int i = 0; i < 49; i++)
-        play_all(g, fshuffle + i % 4, 1);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, fshuffle + 1, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_NO_PROGRESS);
+    drawn_after(g, fshuffle, 50, CD_REASON_NO_PROGRESS);
     cd_game_free(g);
 
     /* Frisian endgame counts (variant.c; lidraughts' rule): kings only, 1 king against 1 is drawn
@@ -542,29 +543,18 @@ static void test_game(void)
      * shuffle between edge squares where none can be taken. */
     g = game_from("frisian", "W:WK50:BK1");
     CHECK(cd_game_draw_rules(g) & CD_DRAW_FRISIAN_ENDGAME);
-    play_all(g, fshuffle, 3);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, fshuffle + 3, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 4);
+    drawn_after(g, fshuffle, 4, CD_REASON_ENDGAME);
     cd_game_free(g);
     g = game_from("frysk", "W:WK50,K46:BK1");
     cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION); /* a shuffle repeats */
-    for (int i = 0; i < 13; i++)
-        play_all(g, fshuffle + i % 4, 1);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, fshuffle + 1, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 14);
+    drawn_after(g, fshuffle, 14, CD_REASON_ENDGAME);
     cd_game_free(g);
     /* counted from the capture that made the balance: 46x37 takes the king on 41, then 14 plies */
     static const char *const bshuffle[] = {"1-6", "50-45", "6-1", "45-50"};
     g = game_from("frisian", "W:WK50,K46:BK1,K41");
     cd_game_set_draw_rules(g, cd_game_draw_rules(g) & ~CD_DRAW_REPETITION);
     play_all(g, (const char *const[]){"46x37"}, 1);
-    for (int i = 0; i < 13; i++)
-        play_all(g, bshuffle + i % 4, 1);
-    CHECK(cd_game_status(g, NULL) == CD_ONGOING);
-    play_all(g, bshuffle + 1, 1);
-    CHECK(cd_game_status(g, &why) == CD_DRAW && why == CD_REASON_ENDGAME && cd_game_ply(g) == 15);
+    drawn_after(g, bshuffle, 14, CD_REASON_ENDGAME);
     cd_game_free(g);
     /* (2 kings against 2 have no count: the 25-move test above reaches its 50 plies) */
 

@@ -28,8 +28,9 @@ record *train_read(const char *path, const cd_rules *r, size_t *n)
         fail("%s: not a condraughts training data file", path);
     char name[17] = {0};
     memcpy(name, h + 8, 15);
-    if (strcmp(name, train_file_name(r)))
-        fail("%s holds %s games, not %s", path, name, train_file_name(r));
+    const char *want = train_file_name(r);
+    if (strcmp(name, want))
+        fail("%s holds %s games, not %s", path, name, want);
     uint64_t count = get_le(h + 24, 8);
     record *rec = malloc((size_t)count * sizeof *rec + 1);
     if (!rec)

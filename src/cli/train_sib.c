@@ -271,8 +271,9 @@ static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
         fail("%s: siblings file version %u, expected 1", path, (unsigned)get_le(img + 4, 4));
     char variant[17] = {0};
     memcpy(variant, img + 8, 16);
-    if (strcmp(variant, train_file_name(r)) != 0)
-        fail("%s holds %s positions, not %s", path, variant, train_file_name(r));
+    const char *want = train_file_name(r);
+    if (strcmp(variant, want) != 0)
+        fail("%s holds %s positions, not %s", path, variant, want);
     uint64_t groups = get_le(img + 24, 8);
     sib_group *out = calloc(groups + 1, sizeof *out);
     if (!out)

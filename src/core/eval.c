@@ -322,8 +322,9 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
     else {
         s = learned_white(pw, pos, e->use_net, nc);
         /* "drawscale" 2 (the default): on with the 8x8 families' weights (24 pieces at the
-         * start: Russian's, where it measured +15 [+4, +25], and the three begun from them;
-         * off in russian-constitutional -26 [-52, -0]); off with the 10x10 ones (-17 [-42, +7]) */
+         * start: Russian's, where it measured +15 [+4, +25], and the three begun from them; in
+         * russian-constitutional switching it off measured -26 [-52, -0]); off with the 10x10
+         * ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
             s = scale_drawish(pos, s, e->king_scale);
         if (e->end_scale != 100 && pw->layout.start == 24)
