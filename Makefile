@@ -48,9 +48,11 @@ $(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
+TRAIN_SRC := $(wildcard src/train/*.c)
+UTIL_SRC := $(wildcard src/util/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
-APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC))
-APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web
+APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC))
+APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web -Isrc/train -Isrc/util
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)

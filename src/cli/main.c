@@ -22,7 +22,7 @@
 #include "server.h"
 #include "study.h"
 #include "towers_cmd.h"
-#include "train.h"
+#include "train_cmd.h"
 
 static int cmd_variants(int argc, char **argv);
 static int cmd_version(int argc, char **argv);

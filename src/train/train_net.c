@@ -23,7 +23,6 @@
 #include <threads.h>
 
 #include "board.h"
-#include "cliutil.h"
 #include "net.h"
 #include "pattern.h"
 #include "slurp.h"
@@ -328,7 +327,7 @@ int train_net(const net_options *o)
     }
     if (nrec < 100)
         fail("too little data: %zu positions%s", nrec, o->deep_only ? " scored again" : "");
-    double t0 = cli_now();
+    double t0 = train_now();
     uint32_t games = o->limit ? rec[nrec - 1].game + 1 : all_games;
     uint32_t cut = (uint32_t)((double)games * (1 - o->valid));
     nsample *s = malloc(nrec * sizeof *s + 1);
@@ -401,7 +400,7 @@ int train_net(const net_options *o)
             adam_step(net, &ad, &g[0], lr, 1.0 / (double)(hi - lo));
             if (step % 64 == 0) {
                 fprintf(stderr, "\rtrain net: epoch %ld/%ld, %3.0f%%, %.0f s   ", ep, o->epochs,
-                        100.0 * (double)hi / (double)ntrain, cli_now() - t0);
+                        100.0 * (double)hi / (double)ntrain, train_now() - t0);
             }
         }
         fputc('\n', stderr);
@@ -409,11 +408,11 @@ int train_net(const net_options *o)
         L = held_out(net, s + ntrain, nvalid, o->k);
         char when[64];
         snprintf(when, sizeof when, "epoch %ld (training %.5f, %.0f s)", ep, sum / (double)ntrain,
-                 cli_now() - t0);
+                 train_now() - t0);
         print_held_out(when, &L);
         write_net(net, o->out);
     }
-    printf("wrote %s (%zu bytes), %.0f s\n", o->out, cd_net_write(net, NULL), cli_now() - t0);
+    printf("wrote %s (%zu bytes), %.0f s\n", o->out, cd_net_write(net, NULL), train_now() - t0);
     for (int i = 0; i < SHARDS; i++)
         free(g[i].w1);
     free(ad.m);

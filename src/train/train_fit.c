@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "board.h"
-#include "cliutil.h"
 #include "condraughts.h"
 #include "engine.h"
 #include "pattern.h"
@@ -356,7 +355,7 @@ int train_fit(const fit_options *o)
         ndeep += rec[i].deep;
     if (nrec < 100)
         fail("too little data: %zu positions", nrec);
-    double t0 = cli_now();
+    double t0 = train_now();
 
     /* split by game: the last share of game numbers is held out */
     uint32_t cut = (uint32_t)((double)game_base * (1 - valid));
@@ -531,7 +530,7 @@ int train_fit(const fit_options *o)
                "king %.0f/%.0f, %.0f s\n",
                ep, sum / (double)ntrain, nvalid ? vl / (double)nvalid : 0.0,
                nvalid ? vr / (double)nvalid : 0.0, md.w[md.npat], md.w[md.npat + 1],
-               md.w[md.npat + 2], md.w[md.npat + 3], cli_now() - t0);
+               md.w[md.npat + 2], md.w[md.npat + 3], train_now() - t0);
         if (ngroups) {
             double rl, top1;
             rank_report(&md, leaves, groups, ntg, ngroups, o->rank_temp, &rl, &top1);
@@ -594,7 +593,7 @@ int train_fit(const fit_options *o)
     if (!f || fwrite(img, 1, size, f) != size || fclose(f) != 0 || rename(tmp, out) != 0)
         fail("cannot write %s", out);
     printf("wrote %s (%zu bytes, %ld weights clipped), %.0f s\n", out, size, clipped,
-           cli_now() - t0);
+           train_now() - t0);
     free(img);
     free(w);
     free(order);

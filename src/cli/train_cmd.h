@@ -1,9 +1,9 @@
 /*
- * train.h -- `condraughts train`: self-play data and the fit of the learned evaluation
- * (docs/training.md).
+ * train_cmd.h -- `condraughts train`: the command over the trainer (src/train/train.h;
+ * docs/training.md).
  */
-#ifndef CD_TRAIN_H
-#define CD_TRAIN_H
+#ifndef CD_TRAIN_CMD_H
+#define CD_TRAIN_CMD_H
 
 #include "opts.h"
 

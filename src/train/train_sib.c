@@ -197,13 +197,13 @@ int train_siblings(const sib_options *o)
     thrd_t *t = malloc((size_t)o->threads * sizeof *t);
     if (!s.out || !t)
         fail("out of memory");
-    double t0 = cli_now();
+    double t0 = train_now();
     for (long i = 0; i < o->threads; i++)
         if (thrd_create(&t[i], sib_worker, &s) != thrd_success)
             fail("cannot start thread %ld", i);
     for (;;) {
         size_t done = atomic_load(&s.done);
-        double el = cli_now() - t0;
+        double el = train_now() - t0;
         double rate = el > 0 ? (double)done / el : 0;
         fprintf(stderr, "\rtrain siblings: %zu/%zu positions, %zu kept, %.0f/s, eta %.0f s   ",
                 done, n, atomic_load(&s.kept), rate, rate > 0 ? (double)(n - done) / rate : 0.0);
@@ -251,7 +251,7 @@ int train_siblings(const sib_options *o)
     printf("wrote %s: %llu positions of %zu drawn (%llu leaves), teacher %ld nodes, leaves at "
            "depth %ld, %.0f s\n",
            o->out, (unsigned long long)groups, n, (unsigned long long)leaves, o->nodes,
-           o->leaf_depth, cli_now() - t0);
+           o->leaf_depth, train_now() - t0);
     free(rec);
     free(drawn);
     free(s.out);

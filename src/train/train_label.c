@@ -82,14 +82,14 @@ int train_label(const label_options *o)
     if (!s.finished || !t)
         fail("out of memory");
     FILE *f = train_create(o->out, o->rules);
-    double t0 = cli_now();
+    double t0 = train_now();
     for (long i = 0; i < o->threads; i++)
         if (thrd_create(&t[i], label_worker, &s) != thrd_success)
             fail("cannot start thread %ld", i);
     size_t written = 0, k = 0; /* records written; drawn records among them */
     for (;;) {
         size_t done = atomic_load(&s.done);
-        double el = cli_now() - t0;
+        double el = train_now() - t0;
         double rate = el > 0 ? (double)done / el : 0;
         fprintf(stderr, "\rtrain label: %zu/%zu positions, %.0f/s, eta %.0f s   ", done, n, rate,
                 rate > 0 ? (double)(n - done) / rate : 0.0);
@@ -115,7 +115,7 @@ int train_label(const label_options *o)
     if (fclose(f) != 0)
         fail("cannot write %s", o->out);
     printf("wrote %s: %zu positions, %zu of them scored again at %ld %s, %.0f s\n", o->out, total,
-           n, o->depth ? o->depth : o->nodes, o->depth ? "plies" : "nodes", cli_now() - t0);
+           n, o->depth ? o->depth : o->nodes, o->depth ? "plies" : "nodes", train_now() - t0);
     free(rec);
     free(drawn);
     free(s.finished);

@@ -1,8 +1,8 @@
 /*
- * slurp.h -- read a whole file into memory (the CLI's file readers: pdn check, study).
+ * slurp.h -- read a whole file into memory (the file readers of the CLI and the trainer).
  */
-#ifndef CD_CLI_SLURP_H
-#define CD_CLI_SLURP_H
+#ifndef CD_UTIL_SLURP_H
+#define CD_UTIL_SLURP_H
 
 #include <stddef.h>
 

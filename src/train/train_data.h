@@ -1,0 +1,87 @@
+/*
+ * train_data.h -- what the parts of the trainer share (internal to src/train): the
+ * training data file's record (its format is in train.c's header), little-endian helpers, the
+ * seeded generator, the file's reading and writing (train_io.c), and the options and entry points
+ * of train fit (train_fit.c) and train label (train_label.c).
+ */
+#ifndef CD_TRAIN_DATA_H
+#define CD_TRAIN_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "condraughts.h"
+#include "train.h"
+
+#define REC_SIZE 40
+#define HDR_SIZE 32
+
+/* Stop the program with "condraughts train: " and the message on stderr, exit status 2 (the
+ * trainer is a batch tool: bad input or a full disk ends the run). */
+_Noreturn void train_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define fail(...) train_fail(__VA_ARGS__)
+
+/* Seconds on the monotonic clock. */
+double train_now(void);
+
+typedef struct record {
+    uint64_t white, black, kings;
+    uint32_t game;
+    int16_t score;
+    uint16_t ply;
+    uint8_t side, result;
+    uint8_t deep; /* 1: the score is train label's deeper search, not the game's */
+} record;
+
+static inline uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* A search score (side to move's view) as a record's: White's view, clamped to +-30000. */
+static inline int16_t white_score(int side, int score)
+{
+    int sc = side == CD_WHITE ? score : -score;
+    return (int16_t)(sc > 30000 ? 30000 : sc < -30000 ? -30000 : sc);
+}
+
+/* train_io.c: the data file. train_read reads a whole file of variant r (the program stops with
+ * a message on a missing, foreign, truncated or invalid file); train_create writes the header
+ * with a count of 0, train_put appends a record, train_set_count rewrites the header's count,
+ * so that a file cut short by a kill holds a consistent prefix. */
+record *train_read(const char *path, const cd_rules *r, size_t *n);
+/* The records of a comma-separated list of files, in order, each file's games numbered after
+ * the files' before it; *games: the games in all. */
+record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games);
+FILE *train_create(const char *path, const cd_rules *r);
+void train_put(FILE *f, const record *x);
+void train_set_count(FILE *f, uint64_t records);
+/* The indices (ascending) of the records among the first total drawn by a hash of (seed, index)
+ * with probability share (all for share 1), as train label and train siblings draw them; *n: how
+ * many. */
+size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n);
+/* The position of a record (pieces, side to move, key). */
+void train_position(const cd_rules *r, const record *x, cd_position *p);
+/* The name a data file's header holds for variant r: its learned family's (pattern.c: at most
+ * 15 characters; the variant's own name for the first five families, so older files read as
+ * before); the variant's name for a variant without one (train refuses those). */
+const char *train_file_name(const cd_rules *r);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * train_gen.c -- self-play games for the learned evaluation (train gen; pattern.h,
+ * docs/training.md), and the trainer's fatal error and clock.
+ *
+ *   train gen  plays the engine against itself from randomised openings and writes every quiet
+ *              position (the side to move has no capture) with the game's result and the search
+ *              score. Game j is a function of (seed, j) alone: its opening is 'random-plies'
+ *              uniformly random legal moves from the start, redrawn until a depth-4 search scores
+ *              it within --balance of equal; then each side searches --nodes nodes a move with a
+ *              cleared table, which is deterministic. Games are written in order, so the file is
+ *              the same for any --threads. With --egtb the engines search with the endgame tables,
+ *              a position the tables know takes their result and the positions before it the
+ *              result of the first such position (the labels no longer depend on whether 1,500
+ *              nodes find the win of a won ending); the game is still played out.
+ *   train label  scores a sample of a data file's positions again by a deeper search and writes
+ *              the file again with those scores flagged (train_label.c), for a fit whose
+ *              search-score target is better than the games' (train fit --deep-lambda).
+ *   train siblings  writes, for a sample of a data file's positions, the leaf of every legal
+ *              move and the move a deeper search prefers (train_sib.c), for train fit's
+ *              ordering target (--siblings).
+ *   train fit  fits the weights by logistic regression on the results (optionally mixed with the
+ *              search scores, --lambda) with Adam on mini-batches, every position also seen with
+ *              colours reversed (the board turned 180 degrees, the result and score negated), and
+ *              writes a weights file. The logistic scale K is fitted first to the hand-set
+ *              evaluation on the same data, so learned scores stay in hundredths of a man. The
+ *              last --valid share of the games is held out and its loss printed each epoch.
+ *              With --siblings the loss also has the ordering target (train_fit.c), weighted
+ *              by --rank.
+ *
+ * Data file (little-endian): "CDTD", u32 version 1, char family[16] (train_file_name: the
+ * learned family's name, NUL-padded), u64 records; then records of 40 bytes: u64 white, black,
+ * kings (internal bitboards, low word), u32 game, i16 score (White's view), u16 ply, u8 side,
+ * u8 result (0 Black won, 1 draw, 2 White won), u8 deep (1 if train label scored the position
+ * again, 0 if the score is the game's), 5 zero bytes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <time.h>
+
+#include "board.h"
+#include "condraughts.h"
+#include "engine.h"
+#include "pattern.h"
+#include "train_data.h"
+
+/* ------------------------------------------------------------------ gen */
+
+
+typedef struct game_out {
+    record *rec;
+    int n;
+} game_out;
+
+typedef struct gen_shared {
+    const gen_options *c;
+    game_out *out;
+    atomic_int *finished; /* [game] 1 once out[game] is complete */
+    atomic_long next, done, positions, adjudicated;
+} gen_shared;
+
+/* A randomised opening for game j: plies uniformly random legal moves, kept when a depth-4
+ * search scores it within the balance. */
+static cd_game *opening(const gen_options *c, cd_engine *e, uint64_t *rng)
+{
+    cd_position start;
+    cd_position_start(&start, c->rules);
+    for (;;) {
+        cd_game *g = cd_game_new(c->rules, &start);
+        if (!g)
+            fail("out of memory");
+        long plies = c->lo + (long)(splitmix(rng) % (uint64_t)(c->hi - c->lo + 1));
+        int ok = 1;
+        for (long p = 0; p < plies && ok; p++) {
+            cd_movelist list;
+            int n = cd_generate(cd_game_position(g), &list);
+            if (n == 0 || cd_game_status(g, NULL) != CD_ONGOING) {
+                ok = 0;
+                break;
+            }
+            cd_game_play(g, &list.moves[splitmix(rng) % (uint64_t)n]);
+        }
+        if (ok && cd_game_status(g, NULL) == CD_ONGOING) {
+            cd_limits l = {0};
+            l.depth = 4;
+            cd_search_result res;
+            cd_engine_clear(e);
+            if (cd_search(e, g, &l, NULL, NULL, &res) == CD_OK && abs(res.score) <= c->balance)
+                return g;
+        }
+        cd_game_free(g);
+    }
+}
+
+#define UNDECIDED 255 /* a record's result until the game's is known */
+
+/* Game j played out into out; 1 when the tables decided its result. */
+static int play_game(const gen_options *c, cd_engine *e, long j, game_out *out)
+{
+    uint64_t rng = c->seed * 0x100000001b3ull + (uint64_t)j;
+    cd_game *g = opening(c, e, &rng);
+    cd_engine_clear(e);
+    size_t cap = 64;
+    out->rec = malloc(cap * sizeof *out->rec);
+    out->n = 0;
+    if (!out->rec)
+        fail("out of memory");
+    cd_limits l = {0};
+    l.nodes = (uint64_t)c->nodes;
+    int result = 1, first_known = -1; /* the result of the first position the tables know */
+    for (;;) {
+        cd_status st = cd_game_status(g, NULL);
+        if (st != CD_ONGOING) {
+            result = st == CD_WHITE_WINS ? 2 : st == CD_BLACK_WINS ? 0 : 1;
+            break;
+        }
+        if (cd_game_ply(g) >= c->max_plies)
+            break;
+        const cd_position *p = cd_game_position(g);
+        int v = c->tb ? cd_egtb_probe(c->tb, p, NULL) : CD_EGTB_UNKNOWN, known = -1;
+        if (v != CD_EGTB_UNKNOWN) {
+            int white_wins = (v == CD_EGTB_WIN) == (p->side == CD_WHITE);
+            known = v == CD_EGTB_DRAW ? 1 : white_wins ? 2 : 0;
+            if (first_known < 0)
+                first_known = known;
+        }
+        cd_search_result res;
+        if (cd_search(e, g, &l, NULL, NULL, &res) != CD_OK || !res.has_move)
+            break;
+        cd_movelist list;
+        int n = cd_generate(p, &list);
+        if (n > 0 && list.moves[0].ncaptured == 0) {
+            if ((size_t)out->n == cap) {
+                cap *= 2;
+                record *bigger = realloc(out->rec, cap * sizeof *out->rec);
+                if (!bigger)
+                    fail("out of memory");
+                out->rec = bigger;
+            }
+            record *r = &out->rec[out->n++];
+            *r = (record){p->white[0],
+                          p->black[0],
+                          p->kings[0],
+                          (uint32_t)j,
+                          white_score(p->side, res.score),
+                          (uint16_t)cd_game_ply(g),
+                          (uint8_t)p->side,
+                          (uint8_t)(known < 0 ? UNDECIDED : known),
+                          0};
+        }
+        cd_game_play(g, &res.best);
+    }
+    if (first_known >= 0)
+        result = first_known;
+    for (int i = 0; i < out->n; i++)
+        if (out->rec[i].result == UNDECIDED)
+            out->rec[i].result = (uint8_t)result;
+    cd_game_free(g);
+    return first_known >= 0;
+}
+
+static int gen_worker(void *arg)
+{
+    gen_shared *s = arg;
+    cd_engine *e = cd_engine_new(16);
+    if (!e)
+        fail("out of memory (engine)");
+    if (s->c->classic)
+        cd_engine_set_option(e, "classic-eval", 1);
+    cd_engine_set_egtb(e, s->c->tb);
+    for (;;) {
+        long j = atomic_fetch_add(&s->next, 1);
+        if (j >= s->c->games)
+            break;
+        if (play_game(s->c, e, j, &s->out[j]))
+            atomic_fetch_add(&s->adjudicated, 1);
+        atomic_store(&s->finished[j], 1);
+        atomic_fetch_add(&s->positions, s->out[j].n);
+        atomic_fetch_add(&s->done, 1);
+    }
+    cd_engine_free(e);
+    return 0;
+}
+
+typedef struct writer {
+    FILE *f;
+    uint64_t records;
+    long written;
+    long wins[3]; /* games written by result: Black won, drawn, White won */
+} writer;
+
+static void writer_open(writer *w, const char *path, const cd_rules *r)
+{
+    w->f = train_create(path, r);
+    memset(w->wins, 0, sizeof w->wins);
+    w->records = 0;
+    w->written = 0;
+}
+
+/* Append the finished games that follow the written prefix; free their records. */
+static void writer_flush(writer *w, game_out *out, const atomic_int *finished, long games)
+{
+    long before = w->written;
+    while (w->written < games && atomic_load(&finished[w->written])) {
+        game_out *o = &out[w->written++];
+        for (int i = 0; i < o->n; i++)
+            train_put(w->f, &o->rec[i]);
+        w->records += (uint64_t)o->n;
+        if (o->n)
+            w->wins[o->rec[0].result]++;
+        free(o->rec);
+        o->rec = NULL;
+    }
+    if (w->written != before)
+        train_set_count(w->f, w->records);
+}
+
+_Noreturn void train_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    fputs("condraughts train: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+double train_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int train_gen(const gen_options *o)
+{
+    gen_options c = *o;
+    const char *out = o->out;
+    long threads = o->threads;
+    if (c.lo < 0) {
+        c.lo = 4;
+        c.hi = c.rules->geometry == CD_GEOM_10X10 ? 10 : 8;
+    }
+    gen_shared s = {&c,
+                    calloc((size_t)c.games, sizeof(game_out)),
+                    calloc((size_t)c.games, sizeof(atomic_int)),
+                    0,
+                    0,
+                    0,
+                    0};
+    if (!s.out || !s.finished)
+        fail("out of memory");
+    writer wr;
+    writer_open(&wr, out, c.rules);
+
+    thrd_t *t = malloc((size_t)threads * sizeof *t);
+    if (!t)
+        fail("out of memory");
+    double t0 = train_now();
+    for (long i = 0; i < threads; i++)
+        if (thrd_create(&t[i], gen_worker, &s) != thrd_success)
+            fail("cannot start thread %ld", i);
+    for (;;) {
+        long done = atomic_load(&s.done);
+        double el = train_now() - t0;
+        double rate = el > 0 ? done / el : 0;
+        fprintf(stderr, "\rtrain gen: %ld/%ld games, %ld positions, %.1f games/s, eta %.0f s   ",
+                done, c.games, atomic_load(&s.positions), rate,
+                rate > 0 ? (c.games - done) / rate : 0.0);
+        writer_flush(&wr, s.out, s.finished, c.games);
+        if (done >= c.games)
+            break;
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+    fputc('\n', stderr);
+    for (long i = 0; i < threads; i++)
+        thrd_join(t[i], NULL);
+    for (long j = 0; j < c.games; j++)
+        free(s.out[j].rec);
+    if (fclose(wr.f) != 0)
+        fail("cannot write %s", out);
+    printf("wrote %s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, %.0f s\n",
+           out, c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
+           train_now() - t0);
+    if (c.tb)
+        printf("%ld games ended by the endgame tables (up to %d pieces met)\n",
+               atomic_load(&s.adjudicated), cd_egtb_pieces(c.tb));
+    free(s.out);
+    free(s.finished);
+    free(t);
+    return 0;
+}
+
