@@ -64,7 +64,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lsodium -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lsodium -llzma -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)

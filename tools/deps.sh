@@ -9,6 +9,8 @@ command -v gcc >/dev/null 2>&1 || need="$need gcc"
 [ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
 [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
 [ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
+# the trainer's game corpus (xz)
+[ -f /usr/include/lzma.h ] || need="$need liblzma-dev"
 # condraughts study: Open MPI to share games out over processes (mpicc to build, mpirun to run),
 # gnuplot for the report's plots
 command -v mpicc >/dev/null 2>&1 || need="$need openmpi-bin libopenmpi-dev"

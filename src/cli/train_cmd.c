@@ -55,6 +55,8 @@ enum {
     O_RANK_TEMP,
     O_LEAF_DEPTH,
     O_MIN_PIECES,
+    O_CORPUS,
+    O_FIRST,
 };
 
 #define SEED_MAX 2147483647
@@ -84,11 +86,24 @@ static const cli_opt gen_opts[] = {
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR",
                   "endgame tables: the engines search with them, and a position they know and "
                   "those before it take their result (default: none)")},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file")},
+    {CLI_TEXT_OPT(O_CORPUS, "corpus", "FILE.cdg.xz",
+                  "the games as a corpus file, the records re-derived by replay "
+                  "(docs/formats.md); --out, --corpus or both")},
+    {CLI_INT_OPT(O_FIRST, "first", "J", 0, 2000000000,
+                 "the games are numbers J .. J+N-1 of the seed's sequence (default 0)")},
+    {0}};
+static const cli_opt unpack_opts[] = {
+    {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]",
+                  "corpus files or folders (or data files), read in order"),
+     .required = 1},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
     {0}};
 static const cli_opt fit_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
-    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]", "data files written by train gen"),
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]",
+                  "data files of train gen, corpus files or corpus folders, in order"),
      .required = 1},
     {CLI_INT_OPT(O_EPOCHS, "epochs", "E", 1, 10000, "passes over the data (default 10)")},
     {CLI_REAL_OPT(O_LR, "lr", "R", 1e-6, 1000, "Adam's learning rate (default 1.0)")},
@@ -122,7 +137,7 @@ static const cli_opt fit_opts[] = {
 
 static const cli_opt sib_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
-    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file written by train gen"), .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file of train gen, a corpus file or a corpus folder"), .required = 1},
     {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
                  "nodes the teacher searches for each position (default 50000)")},
     {CLI_INT_OPT(O_LEAF_DEPTH, "leaf-depth", "D", 1, 20,
@@ -141,7 +156,7 @@ static const cli_opt sib_opts[] = {
 
 static const cli_opt label_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
-    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file written by train gen"), .required = 1},
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE", "a data file of train gen, a corpus file or a corpus folder"), .required = 1},
     {CLI_INT_OPT(O_NODES, "nodes", "N", 1, 1000000000,
                  "nodes searched for each position (default 20000)")},
     {CLI_INT_OPT(O_DEPTH, "depth", "D", 1, 100, "search each position to depth D instead")},
@@ -157,7 +172,8 @@ static const cli_opt label_opts[] = {
 
 static const cli_opt net_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
-    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]", "data files written by train gen"),
+    {CLI_TEXT_OPT(O_DATA, "data", "FILE[,FILE...]",
+                  "data files of train gen, corpus files or corpus folders, in order"),
      .required = 1},
     {CLI_TEXT_OPT(O_HIDDEN, "hidden", "H1,H2",
                   "units of the two hidden layers (default 128,32; with --init: the file's)")},
@@ -191,6 +207,14 @@ static const cli_command gen_cmd = {
     .opts = gen_opts,
     .run = cmd_gen,
 };
+static int cmd_unpack(int argc, char **argv);
+static const cli_command unpack_cmd = {
+    .name = "train unpack",
+    .about = "The training records of corpus files, re-derived by replay, as a data file "
+             "(docs/formats.md).",
+    .opts = unpack_opts,
+    .run = cmd_unpack,
+};
 static const cli_command fit_cmd = {
     .name = "train fit",
     .about = "Fit the learned evaluation's weights to train gen's data (docs/training.md).",
@@ -217,8 +241,8 @@ static const cli_command sib_cmd = {
     .opts = sib_opts,
     .run = cmd_sib,
 };
-static const cli_command *const train_subs[] = {&gen_cmd, &fit_cmd, &label_cmd,
-                                                &sib_cmd, &net_cmd, NULL};
+static const cli_command *const train_subs[] = {&gen_cmd, &unpack_cmd, &fit_cmd, &label_cmd,
+                                                &sib_cmd,  &net_cmd,    NULL};
 const cli_command cd_train_command = {
     .name = "train",
     .about = "Make and fit the learned evaluation (docs/training.md).",
@@ -254,6 +278,12 @@ static void gen_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_CLASSIC: o->c.classic = 1; break;
     case O_EGTB: o->egtb = v->text; break;
     case O_OUT: o->c.out = v->text; break;
+    case O_CORPUS:
+        if (!corpus_is(v->text))
+            cli_fail(&gen_cmd, "--corpus names a file ending in .cdg.xz, not '%s'", v->text);
+        o->c.corpus = v->text;
+        break;
+    case O_FIRST: o->c.first = (long)v->n; break;
     case O_RANDOM_PLIES:
         if (sscanf(v->text, "%ld-%ld", &o->c.lo, &o->c.hi) != 2 || o->c.lo < 0 ||
             o->c.hi < o->c.lo || o->c.hi > 40)
@@ -357,9 +387,9 @@ static int cmd_gen(int argc, char **argv)
                            .hi = -1,
                            .threads = 1}};
     cli_parse(&gen_cmd, argc, argv, gen_option, &o, NULL, 0);
-    if (!o.c.rules || !o.c.games || !o.c.out)
-        cli_fail(&gen_cmd,
-                 "needs --variant, --games and --out (try: condraughts train gen --help)");
+    if (!o.c.rules || !o.c.games || !(o.c.out || o.c.corpus))
+        cli_fail(&gen_cmd, "needs --variant, --games and --out or --corpus (try: condraughts "
+                           "train gen --help)");
     /* the engine of the self-play games uses the shipped weights unless --classic */
     if (!o.c.classic)
         cli_load_weights();
@@ -379,6 +409,31 @@ static int cmd_gen(int argc, char **argv)
     int rc = train_gen(&o.c);
     cd_egtb_close(o.c.tb);
     return rc;
+}
+
+typedef struct unpack_cmdline {
+    const cd_rules *rules;
+    const char *data, *out;
+} unpack_cmdline;
+
+static void unpack_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    unpack_cmdline *o = user;
+    switch (opt->id) {
+    case O_VARIANT: o->rules = family_rules(&unpack_cmd, v->text); break;
+    case O_DATA: o->data = v->text; break;
+    case O_OUT: o->out = v->text; break;
+    }
+}
+
+static int cmd_unpack(int argc, char **argv)
+{
+    unpack_cmdline o = {0};
+    cli_parse(&unpack_cmd, argc, argv, unpack_option, &o, NULL, 0);
+    if (!o.rules || !o.data || !o.out)
+        cli_fail(&unpack_cmd,
+                 "needs --variant, --data and --out (try: condraughts train unpack --help)");
+    return train_unpack(o.rules, o.data, o.out);
 }
 
 static int cmd_fit(int argc, char **argv)

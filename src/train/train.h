@@ -16,16 +16,23 @@
 typedef struct gen_options {
     const cd_rules *rules;
     long games, nodes, max_plies, balance;
+    long first;        /* the games are numbers first .. first + games - 1 */
     long lo, hi;       /* the random opening plies; lo < 0: 4 to 10 on 10x10, else 4 to 8 */
     uint64_t seed;
     int classic;       /* play with the hand-set evaluation */
     cd_egtb *tb;       /* the endgame tables (both engines search with them), or NULL */
-    const char *out;   /* the data file */
+    const char *out;    /* the data file, or NULL */
+    const char *corpus; /* the corpus file (FILE.cdg.xz), or NULL */
     long threads;
 } gen_options;
 
-/* Play the games and write the data file. */
+/* Play the games and write the data file and/or the corpus file. */
 int train_gen(const gen_options *o);
+/* 1 if path names a corpus file (it ends in ".cdg.xz"). */
+int corpus_is(const char *path);
+/* Write the records of data (a comma-separated list of corpus files or folders, or data files)
+ * as one data file out. */
+int train_unpack(const cd_rules *r, const char *data, const char *out);
 
 /* train fit's command line. */
 typedef struct fit_options {

@@ -84,4 +84,27 @@ void train_position(const cd_rules *r, const record *x, cd_position *p);
  * before); the variant's name for a variant without one (train refuses those). */
 const char *train_file_name(const cd_rules *r);
 
+/* train_corpus.c: the game corpus (docs/formats.md, "Game corpus"). A file holds games of one
+ * variant as move indices into cd_generate's list, each game's records' search scores and its
+ * results, xz-compressed; its records are re-derived by replay, the same records train gen
+ * writes to a data file. corpus_begin starts the payload with the games' configuration,
+ * corpus_put_game appends game number `game` (g played out, its first `opening` plies the random
+ * opening, label the result of the records that have none of their own, rec its nrec records),
+ * corpus_write compresses it into path (through path.part, renamed) and frees it. */
+typedef struct corpus_buf {
+    unsigned char *data;
+    size_t len, cap;
+} corpus_buf;
+void corpus_begin(corpus_buf *b, const gen_options *c);
+void corpus_put_game(corpus_buf *b, const cd_game *g, uint32_t game, int opening, int label,
+                     const record *rec, int nrec);
+/* Move game's bytes to the end of b (game is left empty). */
+void corpus_append(corpus_buf *b, corpus_buf *game);
+void corpus_write(corpus_buf *b, const char *path);
+/* The records of a corpus file of variant r, in order (the program stops on a fault). */
+record *corpus_read(const char *path, const cd_rules *r, size_t *n);
+/* The corpus files in folder dir, sorted by name (malloc'ed paths, *n of them); NULL if dir is
+ * not a folder. */
+char **corpus_list_dir(const char *dir, size_t *n);
+
 #endif

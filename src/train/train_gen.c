@@ -55,6 +55,7 @@
 typedef struct game_out {
     record *rec;
     int n;
+    corpus_buf game; /* the game in the corpus's form (with --corpus) */
 } game_out;
 
 typedef struct gen_shared {
@@ -99,11 +100,12 @@ static cd_game *opening(const gen_options *c, cd_engine *e, uint64_t *rng)
 
 #define UNDECIDED 255 /* a record's result until the game's is known */
 
-/* Game j played out into out; 1 when the tables decided its result. */
+/* Game number j played out into out; 1 when the tables decided its result. */
 static int play_game(const gen_options *c, cd_engine *e, long j, game_out *out)
 {
     uint64_t rng = c->seed * 0x100000001b3ull + (uint64_t)j;
     cd_game *g = opening(c, e, &rng);
+    int opening_plies = cd_game_ply(g);
     cd_engine_clear(e);
     size_t cap = 64;
     out->rec = malloc(cap * sizeof *out->rec);
@@ -160,6 +162,8 @@ static int play_game(const gen_options *c, cd_engine *e, long j, game_out *out)
     for (int i = 0; i < out->n; i++)
         if (out->rec[i].result == UNDECIDED)
             out->rec[i].result = (uint8_t)result;
+    if (c->corpus)
+        corpus_put_game(&out->game, g, (uint32_t)j, opening_plies, result, out->rec, out->n);
     cd_game_free(g);
     return first_known >= 0;
 }
@@ -177,7 +181,7 @@ static int gen_worker(void *arg)
         long j = atomic_fetch_add(&s->next, 1);
         if (j >= s->c->games)
             break;
-        if (play_game(s->c, e, j, &s->out[j]))
+        if (play_game(s->c, e, s->c->first + j, &s->out[j]))
             atomic_fetch_add(&s->adjudicated, 1);
         atomic_store(&s->finished[j], 1);
         atomic_fetch_add(&s->positions, s->out[j].n);
@@ -187,19 +191,24 @@ static int gen_worker(void *arg)
     return 0;
 }
 
+/* The games written so far, in order: to the data file (f, NULL without --out) and the corpus
+ * (with --corpus, written when the last game is in). */
 typedef struct writer {
     FILE *f;
+    int corpus;
+    corpus_buf games;
     uint64_t records;
     long written;
     long wins[3]; /* games written by result: Black won, drawn, White won */
 } writer;
 
-static void writer_open(writer *w, const char *path, const cd_rules *r)
+static void writer_open(writer *w, const gen_options *c)
 {
-    w->f = train_create(path, r);
-    memset(w->wins, 0, sizeof w->wins);
-    w->records = 0;
-    w->written = 0;
+    memset(w, 0, sizeof *w);
+    if (c->out)
+        w->f = train_create(c->out, c->rules);
+    if ((w->corpus = c->corpus != NULL))
+        corpus_begin(&w->games, c);
 }
 
 /* Append the finished games that follow the written prefix; free their records. */
@@ -208,15 +217,17 @@ static void writer_flush(writer *w, game_out *out, const atomic_int *finished, l
     long before = w->written;
     while (w->written < games && atomic_load(&finished[w->written])) {
         game_out *o = &out[w->written++];
-        for (int i = 0; i < o->n; i++)
+        for (int i = 0; i < o->n && w->f; i++)
             train_put(w->f, &o->rec[i]);
         w->records += (uint64_t)o->n;
         if (o->n)
             w->wins[o->rec[0].result]++;
+        if (w->corpus)
+            corpus_append(&w->games, &o->game);
         free(o->rec);
         o->rec = NULL;
     }
-    if (w->written != before)
+    if (w->written != before && w->f)
         train_set_count(w->f, w->records);
 }
 
@@ -242,7 +253,6 @@ double train_now(void)
 int train_gen(const gen_options *o)
 {
     gen_options c = *o;
-    const char *out = o->out;
     long threads = o->threads;
     if (c.lo < 0) {
         c.lo = 4;
@@ -258,7 +268,7 @@ int train_gen(const gen_options *o)
     if (!s.out || !s.finished)
         fail("out of memory");
     writer wr;
-    writer_open(&wr, out, c.rules);
+    writer_open(&wr, &c);
 
     thrd_t *t = malloc((size_t)threads * sizeof *t);
     if (!t)
@@ -283,12 +293,17 @@ int train_gen(const gen_options *o)
     fputc('\n', stderr);
     for (long i = 0; i < threads; i++)
         thrd_join(t[i], NULL);
-    for (long j = 0; j < c.games; j++)
+    for (long j = 0; j < c.games; j++) {
         free(s.out[j].rec);
-    if (fclose(wr.f) != 0)
-        fail("cannot write %s", out);
-    printf("wrote %s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, %.0f s\n",
-           out, c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
+        free(s.out[j].game.data);
+    }
+    if (wr.f && fclose(wr.f) != 0)
+        fail("cannot write %s", c.out);
+    if (wr.corpus)
+        corpus_write(&wr.games, c.corpus);
+    printf("wrote %s%s%s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, "
+           "%.0f s\n",
+           c.out ? c.out : "", c.out && c.corpus ? " and " : "", c.corpus ? c.corpus : "", c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
            train_now() - t0);
     if (c.tb)
         printf("%ld games ended by the endgame tables (up to %d pieces met)\n",

@@ -1,6 +1,7 @@
 /*
- * train_io.c -- the training data file (its format is in train.c's header): reading a whole
- * file, and writing one record by record with the count in the header kept true.
+ * train_io.c -- the training data file (docs/formats.md): reading a whole file, a corpus file
+ * (train_corpus.c) or a corpus folder, and writing one record by record with the count in the
+ * header kept true.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -18,8 +19,11 @@ const char *train_file_name(const cd_rules *r)
     return family ? family : r->name;
 }
 
-record *train_read(const char *path, const cd_rules *r, size_t *n)
+/* A data file (CDTD) or a corpus file, by its name. */
+static record *read_file(const char *path, const cd_rules *r, size_t *n)
 {
+    if (corpus_is(path))
+        return corpus_read(path, r, n);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail("cannot open %s", path);
@@ -106,6 +110,34 @@ void train_position(const cd_rules *r, const record *x, cd_position *p)
     cd_position_rekey(p);
 }
 
+/* Append the records of one file to *rec, its games numbered from *game_base on. */
+static void read_into(const char *path, const cd_rules *r, record **rec, size_t *nrec,
+                      uint32_t *game_base)
+{
+    size_t k;
+    record *part = read_file(path, r, &k);
+    record *all = realloc(*rec, (*nrec + k) * sizeof **rec + 1);
+    if (!all)
+        fail("out of memory");
+    *rec = all;
+    uint32_t top = *game_base;
+    for (size_t i = 0; i < k; i++) {
+        part[i].game += *game_base;
+        if (part[i].game + 1 > top)
+            top = part[i].game + 1;
+    }
+    memcpy(*rec + *nrec, part, k * sizeof **rec);
+    *nrec += k;
+    *game_base = top;
+    free(part);
+}
+
+record *train_read(const char *path, const cd_rules *r, size_t *n)
+{
+    uint32_t games;
+    return train_read_list(path, r, n, &games);
+}
+
 record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games)
 {
     record *rec = NULL;
@@ -115,22 +147,19 @@ record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t
     if (!copy)
         fail("out of memory");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t k;
-        record *part = train_read(tok, r, &k);
-        record *all = realloc(rec, (nrec + k) * sizeof *rec + 1);
-        if (!all)
-            fail("out of memory");
-        rec = all;
-        uint32_t top = game_base;
-        for (size_t i = 0; i < k; i++) {
-            part[i].game += game_base;
-            if (part[i].game + 1 > top)
-                top = part[i].game + 1;
+        size_t files;
+        char **names = corpus_list_dir(tok, &files);
+        if (!names) {
+            read_into(tok, r, &rec, &nrec, &game_base);
+            continue;
         }
-        memcpy(rec + nrec, part, k * sizeof *rec);
-        nrec += k;
-        game_base = top;
-        free(part);
+        if (!files)
+            fail("%s: a folder without corpus files (*.cdg.xz)", tok);
+        for (size_t i = 0; i < files; i++) {
+            read_into(names[i], r, &rec, &nrec, &game_base);
+            free(names[i]);
+        }
+        free(names);
     }
     free(copy);
     *n = nrec;
@@ -152,4 +181,20 @@ size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n)
     }
     *n = k;
     return drawn;
+}
+
+int train_unpack(const cd_rules *r, const char *data, const char *out)
+{
+    size_t n;
+    uint32_t games;
+    record *rec = train_read_list(data, r, &n, &games);
+    FILE *f = train_create(out, r);
+    for (size_t i = 0; i < n; i++)
+        train_put(f, &rec[i]);
+    train_set_count(f, n);
+    if (fclose(f) != 0)
+        fail("cannot write %s", out);
+    printf("wrote %s: %zu positions of %u games\n", out, n, (unsigned)games);
+    free(rec);
+    return 0;
 }
