@@ -327,4 +327,48 @@ expect_error "no endgame tables of russian there" \
     train gen --variant russian --games 2 --egtb "$tmp/notables" --out "$tmp/x.dat"
 expect_error "not a folder" train gen --variant russian --games 2 --egtb "$tmp/none" --out "$tmp/x.dat"
 
+# the game corpus (docs/formats.md): a corpus file replays to the very records train gen writes
+# to a data file, with and without the tables' labels and for any --threads; chunks played with
+# --first in a folder read as the one run; train fit reads a corpus folder as the data file;
+# damaged, foreign and misnamed files are refused with a message
+"$bin" train gen --variant russian --games 30 --nodes 300 --seed 5 --egtb "$tmp/tb" --threads 2 \
+    --corpus "$tmp/e.cdg.xz" > /dev/null 2>&1
+"$bin" train unpack --variant russian --data "$tmp/e.cdg.xz" --out "$tmp/e3.dat" > /dev/null
+cmp -s "$tmp/e1.dat" "$tmp/e3.dat" && ok || bad "train unpack: the corpus (tables) replays to other records"
+"$bin" train gen --variant russian --games 24 --nodes 300 --seed 6 --out "$tmp/all.dat" \
+    > /dev/null 2>&1
+mkdir "$tmp/corpus"
+"$bin" train gen --variant russian --games 10 --nodes 300 --seed 6 --threads 2 \
+    --corpus "$tmp/corpus/a.cdg.xz" > /dev/null 2>&1
+"$bin" train gen --variant russian --games 14 --first 10 --nodes 300 --seed 6 \
+    --out "$tmp/b.dat" --corpus "$tmp/corpus/b.cdg.xz" > /dev/null 2>&1
+out=$("$bin" train unpack --variant russian --data "$tmp/corpus" --out "$tmp/all2.dat")
+cmp -s "$tmp/all.dat" "$tmp/all2.dat" && ok || bad "train unpack: two chunks differ from the run"
+case $out in *" of 24 games") ok ;; *) bad "train unpack: '$out'" ;; esac
+out=$("$bin" train unpack --variant russian --data "$tmp/corpus/b.cdg.xz" --out "$tmp/b2.dat")
+[ "$(wc -c < "$tmp/b.dat")" = "$(wc -c < "$tmp/b2.dat")" ] && ok ||
+    bad "train unpack: --first 10 replays to another number of records"
+case $out in *" of 14 games") ok ;; *) bad "train unpack --first: '$out'" ;; esac
+[ "$(wc -c < "$tmp/corpus/b.cdg.xz")" -lt $(($(wc -c < "$tmp/b.dat") / 10)) ] && ok ||
+    bad "a corpus file is not a tenth of its data file"
+"$bin" train fit --variant russian --data "$tmp/corpus" --epochs 1 --k 353 --out "$tmp/c1.cdw" \
+    > /dev/null 2>&1
+"$bin" train fit --variant russian --data "$tmp/all.dat" --epochs 1 --k 353 --out "$tmp/c2.cdw" \
+    > /dev/null 2>&1
+cmp -s "$tmp/c1.cdw" "$tmp/c2.cdw" && ok || bad "train fit: the corpus folder fits other weights"
+head -c 300 "$tmp/corpus/a.cdg.xz" > "$tmp/cut.cdg.xz"
+expect_error "cut.cdg.xz: .*truncated\|cut.cdg.xz: not a valid xz" \
+    train unpack --variant russian --data "$tmp/cut.cdg.xz" --out "$tmp/x.dat"
+cp "$tmp/corpus/a.cdg.xz" "$tmp/flip.cdg.xz"
+printf 'X' | dd of="$tmp/flip.cdg.xz" bs=1 seek=200 conv=notrunc 2>/dev/null
+expect_error "flip.cdg.xz: not a valid xz file" \
+    train unpack --variant russian --data "$tmp/flip.cdg.xz" --out "$tmp/x.dat"
+expect_error "a.cdg.xz holds russian games, not brazilian" \
+    train unpack --variant brazilian --data "$tmp/corpus/a.cdg.xz" --out "$tmp/x.dat"
+expect_error "a folder without corpus files" \
+    train fit --variant russian --data "$tmp/notables" --out "$tmp/x.cdw"
+expect_error "corpus names a file ending in .cdg.xz" \
+    train gen --variant russian --games 2 --corpus "$tmp/x.dat"
+expect_error "needs --variant, --games and --out or --corpus" train gen --variant russian --games 2
+
 summary weights

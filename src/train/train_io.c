@@ -110,7 +110,9 @@ void train_position(const cd_rules *r, const record *x, cd_position *p)
     cd_position_rekey(p);
 }
 
-/* Append the records of one file to *rec, its games numbered from *game_base on. */
+/* Append the records of one file to *rec, its games numbered in order of appearance from
+ * *game_base on (a game's records are consecutive): a folder of corpus chunks reads as the one
+ * run that played them, and a data file of train gen keeps its numbers. */
 static void read_into(const char *path, const cd_rules *r, record **rec, size_t *nrec,
                       uint32_t *game_base)
 {
@@ -120,15 +122,15 @@ static void read_into(const char *path, const cd_rules *r, record **rec, size_t 
     if (!all)
         fail("out of memory");
     *rec = all;
-    uint32_t top = *game_base;
+    uint32_t next = *game_base, last = 0;
     for (size_t i = 0; i < k; i++) {
-        part[i].game += *game_base;
-        if (part[i].game + 1 > top)
-            top = part[i].game + 1;
+        uint32_t g = part[i].game;
+        part[i].game = i && g == last ? next - 1 : next++;
+        last = g;
     }
     memcpy(*rec + *nrec, part, k * sizeof **rec);
     *nrec += k;
-    *game_base = top;
+    *game_base = next;
     free(part);
 }
 
