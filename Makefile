@@ -106,6 +106,13 @@ $(BUILD)/test_turkish: tests/test_turkish.c tests/check.h $(LIB)
 turkish-test: $(BUILD)/test_turkish
 	$(BUILD)/test_turkish
 
+# The trainer's game corpus (src/train/train_corpus.c) on games made by the test itself.
+TRAIN_TEST_OBJ := $(BUILD)/train/train_corpus.o $(BUILD)/train/train_io.o $(BUILD)/train/train_gen.o \
+                  $(BUILD)/util/slurp.o
+$(BUILD)/test_corpus: tests/test_corpus.c tests/check.h $(TRAIN_TEST_OBJ) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/train -Isrc/util $< $(TRAIN_TEST_OBJ) $(LIB) \
+	  -llzma -pthread -o $@
+
 # The learned evaluation's machinery (src/core/pattern.c) and the weights files' errors.
 $(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
@@ -118,7 +125,8 @@ $(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
 $(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -mno-avx2 $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
 
-pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BIN)
+pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BUILD)/test_corpus $(BIN)
+	$(BUILD)/test_corpus
 	$(BUILD)/test_pattern
 	$(BUILD)/test_net
 	$(BUILD)/test_net_plain
