@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: selfplay screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -243,6 +243,12 @@ bench-check: $(BIN)
 
 bench: $(BIN)
 	$(BIN) bench
+
+# Self-play into the game corpus, in the background and resumable (corpus/README.md):
+#   make selfplay VARIANT=international GEN=g8 SEED=8 [NODES=5000]
+NODES ?= 5000
+selfplay: $(BIN)
+	sh tools/selfplay.sh --variant $(VARIANT) --gen $(GEN) --seed $(SEED) --nodes $(NODES) --bin $(BIN)
 
 # The learned evaluation's weights made again from nothing (docs/training.md): self-play with the
 # hand-set evaluation, then the fit, for each family; TRAIN_GAMES_<family> games each. Hours on
