@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "condraughts.h"
+#include "pattern.h"
 #include "train.h"
 
 #define REC_SIZE 40
@@ -82,7 +83,11 @@ void train_position(const cd_rules *r, const record *x, cd_position *p);
 /* The name a data file's header holds for variant r: its learned family's (pattern.c: at most
  * 15 characters; the variant's own name for the first five families, so older files read as
  * before); the variant's name for a variant without one (train refuses those). */
-const char *train_file_name(const cd_rules *r);
+static inline const char *train_file_name(const cd_rules *r)
+{
+    const char *family = cd_pattern_family_name(cd_pattern_family(r));
+    return family ? family : r->name;
+}
 
 /* train_corpus.c: the game corpus (docs/formats.md, "Game corpus"). A file holds games of one
  * variant as move indices into cd_generate's list, each game's records' search scores and its

@@ -13,12 +13,6 @@
 #include "pattern.h"
 #include "train_data.h"
 
-const char *train_file_name(const cd_rules *r)
-{
-    const char *family = cd_pattern_family_name(cd_pattern_family(r));
-    return family ? family : r->name;
-}
-
 /* A data file (CDTD) or a corpus file, by its name. */
 static record *read_file(const char *path, const cd_rules *r, size_t *n)
 {
