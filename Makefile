@@ -388,7 +388,8 @@ fuzz-ci: fuzz-build
 	sh tests/fuzz/run.sh --out build-fuzz/ci --seed 1 $(FUZZ_CI_RUNS)
 
 # `condraughts pdn check` and `pdn annotate` on good and bad files, and `pdn check` on the real files of ../shared/data/real-pdn
-# (games read and refused per file as tests/pdncheck/real-pdn.expected says; skipped without them).
+# (games read and refused per file as tests/pdncheck/real-pdn.expected says; SKIPPED and counted
+# without them).
 pdncheck-test: $(BIN)
 	sh tests/pdncheck.sh --bin $(BIN)
 	sh tests/annotate.sh --bin $(BIN)
