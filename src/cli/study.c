@@ -101,6 +101,8 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
     return access(path, R_OK) == 0;
 }
 
+/* ------------------------------------------------------------------ games already played */
+
 /* A game file of this study that exists: 1 if it is there and right, 0 if there is none; a
  * file of other settings or an unreadable one stops the run. */
 static int game_done(const study *s, int v, int j)
