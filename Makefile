@@ -300,10 +300,11 @@ $(BUILD)/test_oom: tests/test_oom.c tests/check.h $(LIB)
 oom-test: $(BUILD)/test_oom
 	$(BUILD)/test_oom
 
+# hub-pydraughts: pydraughts (installed, or PYDRAUGHTS=DIR, its source tree) plays the program;
+# without it the script says SKIPPED and counts the checks so.
 hub-test: $(BIN)
 	bash tests/hub.sh --bin $(BIN)
-	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/hub_pydraughts.py $(BIN); \
-	else echo "hub-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
+	$(if $(PYDRAUGHTS),PYTHONPATH="$(PYDRAUGHTS)") python3 tests/hub_pydraughts.py $(BIN)
 
 $(BUILD)/test_dxp: tests/test_dxp.c tests/check.h src/proto/dxp.h $(BUILD)/proto/dxp_codec.o $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) tests/test_dxp.c $(BUILD)/proto/dxp_codec.o $(LIB) -o $@
@@ -403,7 +404,8 @@ fuzz-ci: fuzz-build
 	sh tests/fuzz/run.sh --out build-fuzz/ci --seed 1 $(FUZZ_CI_RUNS)
 
 # `condraughts pdn check` and `pdn annotate` on good and bad files, and `pdn check` on the real files of ../shared/data/real-pdn
-# (games read and refused per file as tests/pdncheck/real-pdn.expected says; skipped without them).
+# (games read and refused per file as tests/pdncheck/real-pdn.expected says; SKIPPED and counted
+# without them).
 pdncheck-test: $(BIN)
 	sh tests/pdncheck.sh --bin $(BIN)
 	sh tests/annotate.sh --bin $(BIN)

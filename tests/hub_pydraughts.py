@@ -3,9 +3,15 @@
 # knows, pydraughts asks for up to PLIES moves with `numbering=variant` and checks each against
 # its own move generator; then `go` in a position without a legal move must give pydraughts a
 # null move instead of a crash.
+# The last line is "hub-pydraughts: P passed, F failed"; without pydraughts (no Debian package; pip
+# install pydraughts, or PYTHONPATH=DIR of its source tree) the checks are SKIPPED, and counted so.
 #   python3 tests/hub_pydraughts.py BIN [PLIES]   (pydraughts importable, e.g. via PYTHONPATH)
 import sys
 import types
+
+# the variants pydraughts knows, each a check; the null move is one more
+VARIANTS = ["standard", "russian", "brazilian", "english", "turkish", "italian", "frisian",
+            "frysk!", "antidraughts", "breakthrough"]
 
 try:
     import msl.loadlib  # noqa: F401 -- only pydraughts' CheckerBoard engine (Windows DLLs) uses it
@@ -19,14 +25,15 @@ try:
     from draughts import Board
     from draughts.engine import HubEngine, Limit
 except ImportError as ex:
-    print("hub-pydraughts: SKIPPED, pydraughts cannot be imported (%s)" % ex)
+    print("hub-pydraughts: SKIPPED, pydraughts cannot be imported (%s): pip install pydraughts, "
+          "or make hub-test PYDRAUGHTS=DIR (a pydraughts source tree)" % ex)
+    print("hub-pydraughts: 0 passed, 0 failed, %d skipped" % (len(VARIANTS) + 1))
     sys.exit(0)
 
 binary = sys.argv[1]
 plies = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-status = 0
-for variant in ["standard", "russian", "brazilian", "english", "turkish", "italian", "frisian",
-                "frysk!", "antidraughts", "breakthrough"]:
+passed = failed = 0
+for variant in VARIANTS:
     e = HubEngine([binary, "hub"])
     e.init()
     e.configure({"variant": variant, "numbering": "variant"})
@@ -41,9 +48,10 @@ for variant in ["standard", "russian", "brazilian", "english", "turkish", "itali
             b.push(r.move)
             n += 1
         print("%-13s %d plies ok%s" % (variant, n, " (game over)" if b.is_over() else ""))
+        passed += 1
     except Exception as ex:
         print("%-13s FAIL at ply %d: %r" % (variant, n + 1, ex))
-        status = 1
+        failed += 1
     e.quit()
     e.kill_process()
 # no legal move: White to move with no piece able to move (W:W46:B41,37 -- 46 blocked)
@@ -53,11 +61,14 @@ b = Board("standard", "W:W46:B41,37")
 try:
     r = e.play(b, Limit(depth=2), ponder=False)
     print("no legal move: play() returned", r.move.hub_move, "null" if r.move.is_null else "")
-    if not r.move.is_null:
-        status = 1
+    if r.move.is_null:
+        passed += 1
+    else:
+        failed += 1
 except Exception as ex:
     print("no legal move: FAIL %r" % ex)
-    status = 1
+    failed += 1
 e.quit()
 e.kill_process()
-sys.exit(status)
+print("hub-pydraughts: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

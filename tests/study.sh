@@ -67,7 +67,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     check_eq "gnuplot drew the game-length plot" yes "$(grep -q '<svg' "$DIR/a/game_length.svg" &&
         grep -q '](game_length.svg)' "$DIR/a/report.md" && echo yes)"
 else
-    echo "study.sh: gnuplot is not installed (gnuplot-nox): plots not checked"
+    skip "gnuplot drew the draw-rate plot: SKIPPED, gnuplot is not installed (gnuplot-nox)"
+    skip "gnuplot drew the game-length plot: SKIPPED, gnuplot is not installed (gnuplot-nox)"
 fi
 
 # ---- the same command again: nothing to play, the same files; without gnuplot the report
@@ -132,7 +133,8 @@ if command -v mpirun >/dev/null 2>&1; then
         --out "$DIR/m" >"$DIR/m.out" 2>"$DIR/m.err"
     check_eq "the MPI run exits 0" 0 $?
     if grep -q 'MPI is not built in' "$DIR/m.err"; then
-        echo "study.sh: this build has no MPI (mpicc was missing): one process ran the study"
+        skip "both ranks played: SKIPPED, this build has no MPI (mpicc was missing): one process" \
+            "ran the study"
     else
         check_eq "both ranks played" 2 "$(grep -c '^study: rank [01] played 4 games' "$DIR/m.err")"
     fi
@@ -146,7 +148,10 @@ if command -v mpirun >/dev/null 2>&1; then
     done
     check_eq "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
 else
-    echo "study.sh: SKIP the MPI run: mpirun is not installed (sh tools/deps.sh build)"
+    # the checks above: exit status, both ranks, files, bytes, a total a variant, the summary
+    for c in $(seq $((5 + $(echo $V | wc -w)))); do
+        skip "the MPI run ($c): SKIPPED, mpirun is not installed (sh tools/deps.sh build)"
+    done
 fi
 
 # ---- endgame tables: a position in them ends the game with their result (openings already in

@@ -20,6 +20,7 @@ if [ "${1:-build}" = test ]; then
     command -v curl >/dev/null 2>&1 || need="$need curl"
     command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
+    command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
     [ -x /usr/bin/chromium ] || need="$need chromium"
     # hostile-input checks: libFuzzer runtime (make fuzz), wrk (make load-test), valgrind
     ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||

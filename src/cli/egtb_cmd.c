@@ -4,6 +4,7 @@
  */
 #include "cliutil.h"
 #include "egtb_cmd.h"
+#include "egtb_report.h"
 #include "opts.h"
 
 #include <errno.h>
@@ -286,18 +287,6 @@ static int cmd_stats(const egtb_options *o)
 }
 
 /* ---------------------------------------------------------------- probe */
-
-void egtb_value_text(int v, int d, const char *unknown, char *buf, size_t len)
-{
-    if (v == CD_EGTB_WIN)
-        snprintf(buf, len, "win in %d", d);
-    else if (v == CD_EGTB_LOSS)
-        snprintf(buf, len, "loss in %d", d);
-    else if (v == CD_EGTB_DRAW)
-        snprintf(buf, len, "draw");
-    else
-        snprintf(buf, len, "%s", unknown);
-}
 
 static int cmd_probe(const egtb_options *o)
 {

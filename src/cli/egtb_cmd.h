@@ -4,19 +4,11 @@
 #ifndef CD_EGTB_CMD_H
 #define CD_EGTB_CMD_H
 
-#include <stdio.h>
-
 #include "condraughts.h"
 #include "opts.h"
 
 /* `condraughts egtb` and its subcommands build, stats, probe, report, each with its options
  * (`condraughts egtb build --help`). */
 extern const cli_command cd_egtb_command;
-
-/* A tablebase value in words: "win in D", "loss in D", "draw", else unknown. */
-void egtb_value_text(int v, int d, const char *unknown, char *buf, size_t len);
-
-/* Write the claims report (egtb_report.c) as Markdown; returns the exit status. */
-int egtb_report(const char *claims, const char *dir, FILE *out);
 
 #endif

@@ -10,14 +10,30 @@
  * its id (2x1-general, 3x1-general, 3x2-general, 2x2-general, 3x3-general,
  * 1x1-edge, 1x1-edge-14, 1x1-opposition) over every position of its signature.
  */
+#include "egtb_report.h"
 #include "cliutil.h"
-#include "egtb_cmd.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "condraughts.h"
+
+/* ---------------------------------------------------------------- a value in words */
+
+void egtb_value_text(int v, int d, const char *unknown, char *buf, size_t len)
+{
+    if (v == CD_EGTB_WIN)
+        snprintf(buf, len, "win in %d", d);
+    else if (v == CD_EGTB_LOSS)
+        snprintf(buf, len, "loss in %d", d);
+    else if (v == CD_EGTB_DRAW)
+        snprintf(buf, len, "draw");
+    else
+        snprintf(buf, len, "%s", unknown);
+}
 
 #define MAX_TB 8
 

@@ -94,8 +94,9 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 /* A score for the side to move, capped (a win counts SCORE_CAP). */
 static int capped(int s) { return s > SCORE_CAP ? SCORE_CAP : s < -SCORE_CAP ? -SCORE_CAP : s; }
 
-/* A score from White's view: "+0.35", or "#+7" / "#-7" for a win of White / Black in 7 moves. */
-static void white_score(int score, int side, char *buf, size_t len)
+/* The score of `side` (to move) as text from White's view: "+0.35", or "#+7" / "#-7" for a win of
+ * White / Black in 7 moves. */
+static void white_view_text(int score, int side, char *buf, size_t len)
 {
     int w = side == CD_WHITE ? score : -score;
     if (CD_SCORE_IS_WIN(w)) {
@@ -198,8 +199,8 @@ static int annotate_game(const annotator *a, cd_game *g, const cd_pdn_tags *tags
         cd_move_to_text(pos, m, -1, mv, sizeof mv);
         if (sc[i].has_best)
             cd_move_to_text(pos, &sc[i].best, -1, bm, sizeof bm);
-        white_score(-sc[i + 1].score, pos->side, after, sizeof after);
-        white_score(sc[i].score, pos->side, best, sizeof best);
+        white_view_text(-sc[i + 1].score, pos->side, after, sizeof after);
+        white_view_text(sc[i].score, pos->side, best, sizeof best);
         int k = i + first_black;
         snprintf(num, sizeof num, "%d%s", k / 2 + 1, pos->side == r->first ? "." : "...");
         char played[300];

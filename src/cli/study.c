@@ -2,10 +2,7 @@
  * study.c -- `condraughts study`: the built-in engine against itself in several variants under
  * identical conditions, to measure how drawish each variant is.
  *
- * The game list is a function of the settings alone: variant v, game j (0-based) plays opening
- * order[v][j / 2] of the variant's openings file (shuffled by the seed), as written when j is
- * even and with colours reversed when j is odd (study_mirror: with a node limit the engine is
- * deterministic, so swapping the engines alone would replay the same game). Each game is
+ * The game list is a function of the settings alone (study_games.c). Each game is
  * written at once to DIR/VARIANT/NNNNN.pdn (temporary file, rename); a game whose file exists
  * is not played again, so a killed run resumes where it stopped. Under mpirun (Open MPI, built
  * in when mpicc was found) rank r of K plays the games v * N + j with index % K == r and tells
@@ -14,7 +11,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cliutil.h"
+#include "slurp.h"
 #include "study.h"
+#include "study_games.h"
+#include "study_report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,24 +31,8 @@
 #include <mpi.h>
 #endif
 
-#define MAX_OPENING_TEXT 1000 /* fits a PDN tag value */
-#define TAG_GAME         1    /* MPI message: a game finished {variant, drawn} */
-#define TAG_DONE         2    /* MPI message: a rank played all its games */
-
-typedef struct opening {
-    cd_game *game; /* the opening played out (or set up) under the variant */
-    char *text;    /* the line as written in the file, comment removed */
-    int number;    /* 1-based among the file's openings */
-} opening;
-
-struct study {
-    study_config c;
-    opening *open[STUDY_MAX_VARIANTS];
-    int nopen[STUDY_MAX_VARIANTS];
-    int *order[STUDY_MAX_VARIANTS];
-    char limit[64];
-    char paths[STUDY_MAX_VARIANTS][PATH_MAX];
-};
+#define TAG_GAME 1 /* MPI message: a game finished {variant, drawn} */
+#define TAG_DONE 2 /* MPI message: a rank played all its games */
 
 /* This process's place in the run: rank and size, and whether MPI_Init was called. */
 static struct {
@@ -85,39 +69,6 @@ static void *xmalloc(size_t n)
 
 /* ------------------------------------------------------------------ files */
 
-int study_write_atomic(const char *path, const char *text, size_t len)
-{
-    char tmp[PATH_MAX + 8];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return -1;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t k = write(fd, text + done, len - done);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            errno = e;
-            return -1;
-        }
-        done += (size_t)k;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
-}
-
 static void make_dir(const char *path)
 {
     if (mkdir(path, 0755) != 0 && errno != EEXIST)
@@ -125,24 +76,6 @@ static void make_dir(const char *path)
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         fail("%s is not a folder", path);
-}
-
-/* ------------------------------------------------------------------ positions */
-
-void study_mirror(const cd_position *in, cd_position *out)
-{
-    static const int swapped[] = {CD_EMPTY, CD_BLACK_MAN, CD_WHITE_MAN, CD_BLACK_KING,
-                                  CD_WHITE_KING};
-    const cd_rules *r = in->rules;
-    int n = cd_rules_squares(r);
-    cd_position p;
-    cd_position_empty(&p, r, in->side ^ 1);
-    for (int sq = 1; sq <= n; sq++) {
-        int pc = cd_position_piece(in, sq);
-        if (pc > 0)
-            cd_position_set(&p, n + 1 - sq, swapped[pc]);
-    }
-    *out = p;
 }
 
 /* ------------------------------------------------------------------ openings */
@@ -168,181 +101,7 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
     return access(path, R_OK) == 0;
 }
 
-/* A FEN line: W or B, then a colon. */
-static int is_fen(const char *s) { return (s[0] == 'W' || s[0] == 'B') && s[1] == ':'; }
-
-/* The openings of a file under rules r (format of `match --openings`: one move list or FEN a
- * line, # starts a comment). */
-static int load_openings(const char *file, const cd_rules *r, opening **out)
-{
-    FILE *f = fopen(file, "r");
-    if (!f)
-        fail("cannot open openings file %s: %s", file, strerror(errno));
-    int n = 0, cap = 64;
-    opening *ops = xmalloc((size_t)cap * sizeof *ops);
-    char line[8192];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f))
-            fail("%s:%d: line too long", file, lineno);
-        line[strcspn(line, "\r\n#")] = '\0';
-        char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        size_t k = strlen(s);
-        while (k && (s[k - 1] == ' ' || s[k - 1] == '\t'))
-            s[--k] = '\0';
-        if (!k)
-            continue;
-        if (k >= MAX_OPENING_TEXT)
-            fail("%s:%d: opening longer than %d characters", file, lineno, MAX_OPENING_TEXT - 1);
-        char err[1024], copy[MAX_OPENING_TEXT];
-        memcpy(copy, s, k + 1);
-        cd_game *g;
-        if (is_fen(s)) {
-            cd_position p;
-            if (cd_position_from_fen(&p, r, s, err, sizeof err) != CD_OK)
-                fail("%s:%d: %s: %s", file, lineno, r->name, err);
-            g = cd_game_new(r, &p);
-            if (!g)
-                fail("out of memory");
-        } else {
-            g = cd_game_new(r, NULL);
-            if (!g)
-                fail("out of memory");
-            for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
-                if (strchr(tok, '.') && !strchr(tok, '-') && !strchr(tok, 'x'))
-                    continue; /* a move number */
-                if (cd_game_play_text(g, tok, err, sizeof err) != CD_OK)
-                    fail("%s:%d: %s: %s", file, lineno, r->name, err);
-            }
-        }
-        if (cd_game_status(g, NULL) != CD_ONGOING)
-            fail("%s:%d: %s: the game is over after this opening", file, lineno, r->name);
-        if (n == cap) {
-            cap *= 2;
-            opening *no = realloc(ops, (size_t)cap * sizeof *ops);
-            if (!no)
-                fail("out of memory");
-            ops = no;
-        }
-        ops[n].game = g;
-        ops[n].text = xmalloc(k + 1);
-        memcpy(ops[n].text, s, k + 1);
-        ops[n].number = n + 1;
-        n++;
-    }
-    fclose(f);
-    if (!n)
-        fail("%s: no openings", file);
-    *out = ops;
-    return n;
-}
-
-/* splitmix64: the shuffle's random numbers, the same on every machine. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Fisher-Yates with splitmix64 numbers. */
-int *study_shuffle(int n, uint64_t seed)
-{
-    int *o = malloc((size_t)(n > 0 ? n : 1) * sizeof *o);
-    if (!o)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        o[i] = i;
-    uint64_t st = seed;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(next_random(&st) % (uint64_t)(i + 1));
-        int t = o[i];
-        o[i] = o[j];
-        o[j] = t;
-    }
-    return o;
-}
-
-/* ------------------------------------------------------------------ the game list */
-
-const study_config *study_config_of(const study *s) { return &s->c; }
-
-int study_openings_count(const study *s, int v) { return s->nopen[v]; }
-
-static const opening *opening_of(const study *s, int v, int j)
-{
-    return &s->open[v][s->order[v][j / 2]];
-}
-
-const char *study_opening_of(const study *s, int v, int j, int *number)
-{
-    const opening *o = opening_of(s, v, j);
-    if (number)
-        *number = o->number;
-    return o->text;
-}
-
-int study_opening_plies(const study *s, int v, int j)
-{
-    return j % 2 ? 0 : cd_game_ply(opening_of(s, v, j)->game);
-}
-
-void study_game_path(const study *s, int v, int j, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/%s/%05d.pdn", s->c.out, s->c.variants[v]->name, j + 1);
-}
-
-void study_game_tags(const study *s, int v, int j, cd_pdn_tags *t)
-{
-    char num[32];
-    int number;
-    const char *text = study_opening_of(s, v, j, &number);
-    cd_pdn_tags_init(t);
-    cd_pdn_tag_set(t, "Event", "condraughts study");
-    snprintf(num, sizeof num, "%d", j + 1);
-    cd_pdn_tag_set(t, "Round", num);
-    cd_pdn_tag_set(t, "White", "condraughts " CD_VERSION);
-    cd_pdn_tag_set(t, "Black", "condraughts " CD_VERSION);
-    cd_pdn_tag_set(t, "Opening", text);
-    snprintf(num, sizeof num, "%d", number);
-    cd_pdn_tag_set(t, "OpeningNumber", num);
-    cd_pdn_tag_set(t, "Colours", j % 2 ? "reversed" : "as in the opening");
-    snprintf(num, sizeof num, "%llu", (unsigned long long)s->c.seed);
-    cd_pdn_tag_set(t, "Seed", num);
-    cd_pdn_tag_set(t, "Limit", s->limit);
-    snprintf(num, sizeof num, "%zu", s->c.hash);
-    cd_pdn_tag_set(t, "Hash", num);
-    snprintf(num, sizeof num, "%d", s->c.max_plies);
-    cd_pdn_tag_set(t, "MaxPlies", num);
-    cd_pdn_tag_set(t, "Tablebases", s->c.egtb ? s->c.egtb : "none");
-}
-
-int study_check_tags(const study *s, int v, int j, const cd_pdn_tags *got, char *err, size_t errlen)
-{
-    cd_pdn_tags *want = xmalloc(sizeof *want);
-    study_game_tags(s, v, j, want);
-    int bad = 0;
-    for (int i = 0; i < want->count && !bad; i++) {
-        const char *name = cd_pdn_tag_name(want, i), *w = cd_pdn_tag_value(want, i);
-        const char *g = cd_pdn_tag(got, name);
-        if (!g)
-            snprintf(err, errlen, "no %s tag", name);
-        else if (strcmp(g, w))
-            snprintf(err, errlen, "%s is \"%.200s\", this study's is \"%.200s\"", name, g, w);
-        bad = !g || strcmp(g, w);
-    }
-    const char *variant = cd_pdn_tag(got, "Variant");
-    if (!bad && variant && strcmp(variant, s->c.variants[v]->name)) {
-        snprintf(err, errlen, "its variant is %.100s, not %s", variant, s->c.variants[v]->name);
-        bad = 1;
-    }
-    free(want);
-    return bad;
-}
+/* ------------------------------------------------------------------ games already played */
 
 /* A game file of this study that exists: 1 if it is there and right, 0 if there is none; a
  * file of other settings or an unreadable one stops the run. */
@@ -360,7 +119,8 @@ static int game_done(const study *s, int v, int j)
     size_t pos = 0;
     cd_game *g = NULL;
     cd_pdn_tags *tags = xmalloc(sizeof *tags);
-    cd_result r = cd_pdn_read(text, &pos, s->c.variants[v], &g, tags, err, sizeof err);
+    cd_result r =
+        cd_pdn_read(text, &pos, study_config_of(s)->variants[v], &g, tags, err, sizeof err);
     free(text);
     if (r != CD_OK || !g)
         fail("%s: %s (remove it to play the game again)", path, r != CD_OK ? err : "no game");
@@ -381,8 +141,8 @@ static int game_done(const study *s, int v, int j)
 static cd_game *play_game(const study *s, int v, int j, cd_engine *eng[2], cd_egtb *tb, char *adjud,
                           size_t alen)
 {
-    const cd_rules *r = s->c.variants[v];
-    const cd_game *op = opening_of(s, v, j)->game;
+    const cd_rules *r = study_config_of(s)->variants[v];
+    const cd_game *op = study_opening_game(s, v, j);
     cd_game *g;
     if (j % 2 == 0) {
         g = cd_game_new(r, cd_game_position_at(op, 0));
@@ -401,8 +161,8 @@ static cd_game *play_game(const study *s, int v, int j, cd_engine *eng[2], cd_eg
     snprintf(adjud, alen, "none");
     cd_limits l;
     memset(&l, 0, sizeof l);
-    l.nodes = s->c.nodes;
-    l.movetime = s->c.movetime;
+    l.nodes = study_config_of(s)->nodes;
+    l.movetime = study_config_of(s)->movetime;
     while (cd_game_status(g, NULL) == CD_ONGOING) {
         const cd_position *p = cd_game_position(g);
         int side = p->side;
@@ -422,9 +182,10 @@ static cd_game *play_game(const study *s, int v, int j, cd_engine *eng[2], cd_eg
                 break;
             }
         }
-        if (cd_game_ply(g) - start >= s->c.max_plies) {
+        if (cd_game_ply(g) - start >= study_config_of(s)->max_plies) {
             cd_game_agree_draw(g);
-            snprintf(adjud, alen, "max plies: a draw after %d plies", s->c.max_plies);
+            snprintf(adjud, alen, "max plies: a draw after %d plies",
+                     study_config_of(s)->max_plies);
             break;
         }
         cd_search_result res;
@@ -478,10 +239,10 @@ static void progress_show(const study *s, progress *p, int last)
     char line[1024];
     size_t n = (size_t)snprintf(line, sizeof line, "study: %ld/%ld games", p->done, p->total);
     int any = 0;
-    for (int v = 0; v < s->c.nvariants && n < sizeof line - 80; v++)
+    for (int v = 0; v < study_config_of(s)->nvariants && n < sizeof line - 80; v++)
         if (p->games[v])
             n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.0f%%",
-                                  any++ ? "," : "; draws", s->c.variants[v]->name,
+                                  any++ ? "," : "; draws", study_config_of(s)->variants[v]->name,
                                   100.0 * (double)p->draws[v] / (double)p->games[v]);
     if (p->done && p->done < p->total) {
         double left = (t - p->start) / (double)p->done * (double)(p->total - p->done);
@@ -502,7 +263,7 @@ static void progress_show(const study *s, progress *p, int last)
 static void progress_add(const study *s, progress *p, int v, int drawn)
 {
     p->done++;
-    if (v >= 0 && v < s->c.nvariants) {
+    if (v >= 0 && v < study_config_of(s)->nvariants) {
         p->games[v]++;
         p->draws[v] += drawn != 0;
     }
@@ -626,7 +387,7 @@ const cli_command cd_study_command = {
 
 /* What the options set besides the configuration. */
 typedef struct parsing {
-    study *s;
+    study_config *c;
     const char *openings;
     int have_nodes;
 } parsing;
@@ -634,7 +395,7 @@ typedef struct parsing {
 static void set_option(void *user, const cli_opt *opt, const cli_value *v)
 {
     parsing *p = user;
-    study_config *c = &p->s->c;
+    study_config *c = p->c;
     switch (opt->id) {
     case O_VARIANTS:
     case O_VARIANT: parse_variants(c, v->text); break;
@@ -663,10 +424,10 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     }
 }
 
-static void parse_args(int argc, char **argv, study *s)
+/* The settings from the command line; the openings files' names are kept in paths. */
+static void parse_args(int argc, char **argv, study_config *c, char (*paths)[PATH_MAX])
 {
-    study_config *c = &s->c;
-    memset(s, 0, sizeof *s);
+    memset(c, 0, sizeof *c);
     parse_variants(c, "international,constitutional,killer,modern");
     c->games = 100;
     c->seed = 1;
@@ -676,7 +437,7 @@ static void parse_args(int argc, char **argv, study *s)
     for (int i = 0; i < argc && used < sizeof c->command; i++)
         used += (size_t)snprintf(c->command + used, sizeof c->command - used,
                                  strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
-    parsing p = {s, NULL, 0};
+    parsing p = {c, NULL, 0};
     cli_parse(&cd_study_command, argc, argv, set_option, &p, NULL, 0);
     const char *openings = p.openings;
     int have_nodes = p.have_nodes;
@@ -686,20 +447,16 @@ static void parse_args(int argc, char **argv, study *s)
         fail("give --nodes or --movetime, not both");
     if (!have_nodes && !(c->movetime > 0))
         c->nodes = 5000;
-    if (c->nodes)
-        snprintf(s->limit, sizeof s->limit, "nodes %llu", (unsigned long long)c->nodes);
-    else
-        snprintf(s->limit, sizeof s->limit, "movetime %g s", c->movetime);
     for (int v = 0; v < c->nvariants; v++) {
         if (openings)
-            snprintf(s->paths[v], sizeof s->paths[v], "%s", openings);
-        else if (!default_openings(c->variants[v], s->paths[v], sizeof s->paths[v]))
+            snprintf(paths[v], PATH_MAX, "%s", openings);
+        else if (!default_openings(c->variants[v], paths[v], PATH_MAX))
             fail("no openings file for %s (%dx%d; openings/8x8.txt and openings/10x10.txt are "
                  "looked for in the current folder and next to the program): give --openings "
                  "FILE",
                  c->variants[v]->name, cd_rules_width(c->variants[v]),
                  cd_rules_height(c->variants[v]));
-        c->openings[v] = s->paths[v];
+        c->openings[v] = paths[v];
     }
 }
 
@@ -736,34 +493,18 @@ static void leave_world(void)
 #endif
 }
 
-static void free_study(study *s)
-{
-    for (int v = 0; v < s->c.nvariants; v++) {
-        for (int i = 0; i < s->nopen[v]; i++) {
-            cd_game_free(s->open[v][i].game);
-            free(s->open[v][i].text);
-        }
-        free(s->open[v]);
-        free(s->order[v]);
-    }
-}
-
 int cmd_study(int argc, char **argv)
 {
-    study *s = xmalloc(sizeof *s);
-    parse_args(argc, argv, s);
-    const study_config *c = &s->c;
-    for (int v = 0; v < c->nvariants; v++) {
-        s->nopen[v] = load_openings(c->openings[v], c->variants[v], &s->open[v]);
-        if (c->games / 2 > s->nopen[v])
-            fail("--games %d needs %d openings, %s has %d for %s", c->games, c->games / 2,
-                 c->openings[v], s->nopen[v], c->variants[v]->name);
-        if (!(s->order[v] = study_shuffle(s->nopen[v], c->seed)))
-            fail("out of memory");
-    }
+    study_config config;
+    char paths[STUDY_MAX_VARIANTS][PATH_MAX];
+    parse_args(argc, argv, &config, paths);
+    char err[4096];
+    study *s = study_load(&config, err, sizeof err);
+    if (!s)
+        fail("%s", err);
+    const study_config *c = study_config_of(s);
     if (!join_world()) {
-        free_study(s);
-        free(s);
+        study_free(s);
         return 0;
     }
     make_dir(c->out);
@@ -844,7 +585,6 @@ int cmd_study(int argc, char **argv)
                 played, played > 0 ? 3600.0 * (double)mine / played : 0.0);
     leave_world();
     int rc = speak ? study_report(s) : 0;
-    free_study(s);
-    free(s);
+    study_free(s);
     return rc;
 }

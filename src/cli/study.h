@@ -3,72 +3,17 @@
  * drawish? Self-play of the built-in engine under identical conditions in several variants,
  * every game kept as its own PDN file, and a Markdown report with plots.
  *
- *   study.c           the command, the game list, playing and writing the games, Open MPI
+ *   study.c           the command: options, playing and writing the games, Open MPI
+ *   study_games.c     the games of a study: settings, openings, each game's file and tags
  *   study_report.c    DIR/report.md and its plots, built from the game files
  *   study_openings.c  `study openings`: balanced short openings for the openings files
+ *
+ * One way down: study.c -> study_report.c -> study_games.c, and study.c -> study_games.c.
  */
 #ifndef CD_STUDY_H
 #define CD_STUDY_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "condraughts.h"
 #include "opts.h"
-#include "slurp.h"
-
-#define STUDY_MAX_VARIANTS 16
-#define STUDY_MAX_GAMES    99998 /* per variant: five-digit file names */
-
-/* The settings of a study: its game list is a function of these. */
-typedef struct study_config {
-    const char *out; /* DIR */
-    int nvariants;
-    const cd_rules *variants[STUDY_MAX_VARIANTS];
-    const char *openings[STUDY_MAX_VARIANTS]; /* the openings file of each variant */
-    int games;                                /* per variant (even) */
-    uint64_t nodes;                           /* node limit a move, or 0 */
-    double movetime;                          /* seconds a move, or 0 */
-    uint64_t seed;
-    const char *egtb; /* tablebase folder, or NULL */
-    int max_plies;    /* a draw after this many plies past the opening */
-    size_t hash;      /* MiB of each engine's table */
-    char command[2048];
-} study_config;
-
-/* The loaded study: settings, openings and their shuffled order (study.c). */
-typedef struct study study;
-
-const study_config *study_config_of(const study *s);
-/* The number of openings of variant v, and the opening of game j (0-based): its line number in
- * the file and its text; the game plays it as written (j even) or with colours reversed. */
-int study_openings_count(const study *s, int v);
-const char *study_opening_of(const study *s, int v, int j, int *number);
-/* Plies game j of variant v starts with (the opening's moves; 0 when it starts from a FEN). */
-int study_opening_plies(const study *s, int v, int j);
-
-/* DIR/VARIANT/NNNNN.pdn of game j (0-based) of variant v. */
-void study_game_path(const study *s, int v, int j, char *buf, size_t len);
-/* The tags game j of variant v is written with. */
-void study_game_tags(const study *s, int v, int j, cd_pdn_tags *tags);
-/* 0 when the tags read from a game file are those of game (v, j) of this study, else 1 with
- * the first difference in err. */
-int study_check_tags(const study *s, int v, int j, const cd_pdn_tags *got, char *err,
-                     size_t errlen);
-
-/* 0..n-1 in a shuffled order that depends on seed alone (free it); NULL if out of memory. */
-int *study_shuffle(int n, uint64_t seed);
-/* The largest game or openings file read (cd_slurp, slurp.h). */
-#define STUDY_MAX_FILE (64u << 20)
-/* The position turned by 180 degrees with the colours swapped and the other side to move: the
- * same game seen from the other side of the board. */
-void study_mirror(const cd_position *in, cd_position *out);
-/* Write text to path through a temporary file (fsync, rename); 0 or -1 with errno set. */
-int study_write_atomic(const char *path, const char *text, size_t len);
-
-/* Build DIR/report.md and the plots from the game files, print a summary on stdout. Returns 0,
- * 1 when games are missing, 2 on an error (a line on stderr). */
-int study_report(const study *s);
 
 /* `condraughts study ...` (argv: the words after "study"); returns the exit status. */
 int cmd_study(int argc, char **argv);

@@ -18,6 +18,7 @@
 
 #include "cliutil.h"
 #include "study.h"
+#include "study_games.h"
 
 #define MAX_PLIES 8
 

@@ -21,7 +21,8 @@
 
 #include "cliutil.h"
 #include "stats.h"
-#include "study.h"
+#include "slurp.h"
+#include "study_report.h"
 
 #define KING_ENDING_PIECES 6  /* a king ending: only kings, or this many pieces with a king each */
 #define EDGE_PLIES         20 /* material is weighed this many plies before the end */

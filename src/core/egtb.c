@@ -23,11 +23,11 @@
  *   rkb Black kings among the squares left, C(N - men - wk, bk) ways;
  *   index = side * n + ((off[rw] + rb) * kw + rkw) * kb + rkb.
  *
- * File: a 128-byte header (magic, version, variant name, rules fingerprint,
- * signature, positions per side, distance width, longest distance, counts,
- * payload checksum, header checksum; little-endian), then the 2-bit values
- * (0 draw, 1 win, 2 loss; four per byte, side-major) and the distances (one or
- * two bytes each, little-endian).
+ * File (docs/formats.md gives it byte by byte): a 128-byte header (magic,
+ * version, variant name, rules fingerprint, signature, positions per side,
+ * distance width, longest distance, counts, payload checksum, header checksum;
+ * little-endian), then the 2-bit values (0 draw, 1 win, 2 loss; four per byte,
+ * side-major) and the distances (one or two bytes each, little-endian).
  *
  * Reading. A table is read at its first probe: mapped read-only where the system has mmap (the
  * page cache then holds one copy for all the processes that probe it, and pages come in as

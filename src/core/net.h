@@ -30,17 +30,10 @@
  * |W1|, |b1| <= 3; |W2| <= 8; |b2| <= 64; |w3|, |b3| <= 64. H1 a multiple of 16 up to 512, H2 a
  * multiple of 8 up to 64.
  *
- * File format (little-endian), one file per family (e.g. weights/russian.cdn):
- *   "CDN1"  magic
- *   u32     version (1)
- *   char    family[16], NUL-padded
- *   u32     geometry (cd_geometry_id), u32 squares N, u32 inputs (4N), u32 H1, u32 H2
- *   u32     the checksum (last 4 bytes) of the pattern weights file it was trained on
- *   f32     W1[4N][H1], b1[H1], W2[H2][H1], b2[H2], w3[H2], b3
- *   u32     FNV-1a 32 of every byte before it
- * Invariants: the file is exactly the size its header implies, the checksum matches, every
- * weight is finite and within the bounds; the loaded pattern weights of the family are the ones
- * named by the base checksum (a network corrects one pattern file, not another).
+ * File: one per family (weights/russian.cdn, ...), "CDN1" version 1: a header with the family,
+ * board and layer sizes and the checksum of the weights file it corrects, the f32 weights, an
+ * FNV-1a checksum. docs/formats.md gives it byte by byte, with what a reader refuses and when the
+ * version changes.
  */
 #ifndef CD_NET_H
 #define CD_NET_H

@@ -28,20 +28,9 @@
  * Weights are stored as 16-bit integers in units of 1/8 of a hundredth of a man (the engine's
  * score unit), so the score is the weighted sum divided by 8 * start.
  *
- * File format (little-endian), one file per family (e.g. weights/international.cdw):
- *   "CDW1"  magic
- *   u32     version (2; version 1 had 4 scalars and no king squares and is refused)
- *   char    family[16], NUL-padded (e.g. "international")
- *   u32     geometry (cd_geometry_id)
- *   u32     regions (16 or 25 on 10x10, 9 or 13 on 8x8), u32 configurations (6561),
- *           u32 scalars (8), u32 start pieces,
- *   u32     king squares (the board's squares: 50 or 32)
- *   i16     pattern[regions][configurations][2]   ([..][0] middle game, [..][1] endgame)
- *   i16     scalar[scalars][2]
- *   i16     king_square[king squares][2]
- *   u32     FNV-1a 32 of every byte before it
- * Invariants: a loaded table's geometry and region count match its family's variants; the file
- * is exactly the size the header implies; the checksum matches.
+ * File: one per family (weights/international.cdw, ...), "CDW1" version 2: a header with the
+ * family, geometry and table sizes, the weights above as i16 pairs, an FNV-1a checksum.
+ * docs/formats.md gives it byte by byte, with what a reader refuses and when the version changes.
  *
  * Which variants use which file: cd_pattern_family() (by the variant's canonical name). Variants
  * without a family, or a family whose file was not loaded, use the hand-set evaluation (eval.c).

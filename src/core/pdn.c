@@ -34,6 +34,7 @@
 #include "condraughts.h"
 #include "game.h"
 #include "pdn.h"
+#include "pdn_lex.h"
 #include "strbuf.h"
 
 /* ------------------------------------------------------------------ reader: tags */

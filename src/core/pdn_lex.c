@@ -1,13 +1,13 @@
 /*
  * pdn_lex.c -- the PDN reader's errors and warnings ("line L col C: ...") and the text between
- * words: white space, comments (kept in the game), %lines and skipped variations (pdn.h).
+ * words: white space, comments (kept in the game), %lines and skipped variations (pdn_lex.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pdn.h"
+#include "pdn_lex.h"
 
 /* ------------------------------------------------------------------ reader: errors */
 

@@ -7,6 +7,7 @@
 
 #include "game.h"
 #include "pdn.h"
+#include "pdn_lex.h"
 #include "strbuf.h"
 
 /* ------------------------------------------------------------------ writer */

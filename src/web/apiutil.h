@@ -1,7 +1,7 @@
 /*
- * apiutil.h -- helpers shared by the game API (api_games.c) and the tower-draughts
- * API (towers_api.c): request bodies read as JSON objects (cJSON) with a clear
- * error message, and random game ids.
+ * apiutil.h -- helpers shared by the web handlers (the game API, games between people, accounts,
+ * analysis, and the tower-draughts API towers_api.c): request bodies read as JSON objects (cJSON)
+ * with a clear error message, and random game ids.
  */
 #ifndef CD_APIUTIL_H
 #define CD_APIUTIL_H

@@ -1,7 +1,7 @@
 /*
  * play.c -- the game service of games between two people (play.h): seats, clocks, offers, the
  * end of a game, and the game list. The JSON of a game, the lobby and the PDN export are in
- * play_json.c; the HTTP handlers in api_play.c.
+ * play_json.c; the HTTP handlers in api_play.c; a game's lists and the clock in play_game.c.
  *
  * The flag rule: the side whose time is spent loses, unless the other side cannot win. We call
  * that so when the other side has a single piece, a king, and the side out of time has a king:
@@ -38,13 +38,6 @@ static struct {
 WEB_LAZY_LOCK(, play_lock, P.lock)
 
 void play_unlock(void) { mtx_unlock(&P.lock); }
-
-int64_t play_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void play_watch(play_watcher *w)
 {
@@ -145,25 +138,6 @@ play_game *play_find(const char *id)
     return NULL;
 }
 
-static void chat_free(play_game *g)
-{
-    for (int i = 0; i < g->nchat; i++)
-        free(g->chat[i].text);
-    free(g->chat);
-    g->chat = NULL;
-    g->nchat = g->chat_cap = 0;
-}
-
-static void game_free(play_game *g)
-{
-    if (!g)
-        return;
-    cd_game_free(g->game);
-    free(g->moves);
-    chat_free(g);
-    free(g);
-}
-
 static void unlink_game(play_game *g)
 {
     for (play_game **pp = &P.games; *pp; pp = &(*pp)->next)
@@ -208,7 +182,7 @@ static void adopt(play_game *g)
 {
     if (rebuild(g) != 0) {
         fprintf(stderr, "condraughts: skipping stored game %s: its moves do not replay\n", g->id);
-        game_free(g);
+        play_game_free(g);
         return;
     }
     play_game *old = play_find(g->id);
@@ -220,7 +194,7 @@ static void adopt(play_game *g)
         memcpy(said, old->said, sizeof said);
         cd_game_free(old->game);
         free(old->moves);
-        chat_free(old);
+        play_chat_free(old);
         *old = *g;
         old->next = next;
         old->version = version;
@@ -248,7 +222,7 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     int n = store_load(id, adopt);
     if (n == 0) {
         unlink_game(g);
-        game_free(g);
+        play_game_free(g);
     } else if (n < 0) {
         fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
     }
@@ -309,7 +283,7 @@ void play_close(void)
     play_lock();
     while (P.games) {
         play_game *next = P.games->next;
-        game_free(P.games);
+        play_game_free(P.games);
         P.games = next;
     }
     P.count = 0;
@@ -523,7 +497,7 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, char
     if (!g)
         return 500;
     if (seat_name(g, colour, token, n->name, err, len)) {
-        game_free(g);
+        play_game_free(g);
         return 400;
     }
     memcpy(g->token[colour], token, PLAY_TOKEN + 1);
@@ -549,19 +523,6 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
     g->state = PLAY_ONGOING;
     g->first_wait = play_now();
     return commit(g, g->nmoves, err, len);
-}
-
-play_move *play_move_append(play_game *g)
-{
-    if (g->nmoves == g->cap) {
-        int cap = g->cap ? 2 * g->cap : 64;
-        play_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
-        if (!m)
-            return NULL;
-        g->moves = m;
-        g->cap = cap;
-    }
-    return &g->moves[g->nmoves++];
 }
 
 static int push_move(play_game *g, const char *hub, int64_t now)
@@ -774,28 +735,11 @@ unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
     }
     unlink_game(g);
     changed(g->id);
-    game_free(g);
+    play_game_free(g);
     return 0;
 }
 
 /* ---------------------------------------------------------------- the players' chat */
-
-int play_chat_append(play_game *g, int seat, const char *text, int64_t at)
-{
-    if (g->nchat == g->chat_cap) {
-        int cap = g->chat_cap ? 2 * g->chat_cap : 8;
-        play_chat *c = realloc(g->chat, (size_t)cap * sizeof *c);
-        if (!c)
-            return -1;
-        g->chat = c;
-        g->chat_cap = cap;
-    }
-    char *copy = strdup(text);
-    if (!copy)
-        return -1;
-    g->chat[g->nchat++] = (play_chat){seat, at, copy};
-    return 0;
-}
 
 /* A chat message's text checked: valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF),
  * 1 to PLAY_CHAT_CHARS characters, not only spaces, no control characters. 0, or -1 with err. */

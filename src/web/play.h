@@ -92,11 +92,15 @@ typedef struct play_game {
     struct play_game *next;
 } play_game;
 
+/* A game as a value (play_game.c, below both the service and the store). */
 /* A new slot at the end of g's moves (the array grown as needed), or NULL out of memory. */
 play_move *play_move_append(play_game *g);
 
 /* A copy of text added to g's chat (the array grown as needed): 0, or -1 out of memory. */
 int play_chat_append(play_game *g, int seat, const char *text, int64_t at);
+/* g's chat emptied and freed; g freed with its cd_game (may be NULL), moves and chat. */
+void play_chat_free(play_game *g);
+void play_game_free(play_game *g);
 
 /* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
 int play_open(const char *db_path, char *err, size_t errlen);

@@ -484,11 +484,7 @@ int store_load(const char *id, void (*add)(play_game *g))
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
                     g->id, variant);
-            free(g->moves);
-            for (int i = 0; i < g->nchat; i++)
-                free(g->chat[i].text);
-            free(g->chat);
-            free(g);
+            play_game_free(g);
             continue;
         }
         add(g);

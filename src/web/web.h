@@ -5,14 +5,18 @@
  *   egtb_cache.c   one endgame-table handle per rules row, opened on first use
  *   game_json.c    the game object (docs/api.md) and its "egtb" verdict
  *   reply.c        a handler's answer (reply) and the JSON error replies; request bodies
+ *   apiutil.c      JSON fields read with a clear error, random ids (apiutil.h; used by the
+ *                  handlers of both APIs and by play.c)
  *   engine_pool.c  search limits, search slots, the engine pool and the SSE analysis stream
  *   api_games.c    the /api/games handlers
+ *   towers_api.c   the /api/towers handlers: Bashni and Lasca games in memory, with their own
+ *                  reply type and lock (towers_api.h; reached from route())
  *   router.c       static files, route(), and the API without HTTP (server.h)
  *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog,
  *                  event streams that wait (stream_hook), slow handlers off the pool threads
  *   serve_main.c   `condraughts serve`: options, binding, signals
- *   play.c, play_json.c, api_play.c, store_sqlite.c: games between people (play.h),
- *   glicko.c their ratings, api_account.c accounts
+ *   play.c, play_game.c, play_json.c, api_play.c, store_sqlite.c: games between people
+ *   (play.h), glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
  *   lazy_lock.h    WEB_LAZY_LOCK: a module's static mutex, made on first use
  *
