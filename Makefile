@@ -8,7 +8,17 @@
 CC      ?= gcc
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith
-OPT     ?= -O3 -march=x86-64-v3
+# The instruction set: by default the building machine's (-march=native, when the compiler takes
+# it: BMI2's pext/pdep and AVX2 where the CPU has them); PORTABLE=1 the target's baseline, so the
+# program runs on any x86-64 (-march=x86-64) or any aarch64 (-march=armv8-a). Without BMI2/AVX2
+# the code takes its plain C paths, which give the same results (the bench signature).
+CC_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifeq ($(PORTABLE),1)
+ARCH    := $(if $(filter x86_64-%,$(CC_TARGET)),-march=x86-64,$(if $(filter aarch64-%,$(CC_TARGET)),-march=armv8-a))
+else
+ARCH    := $(shell echo 'int x;' | $(CC) -march=native -x c -c -o /dev/null - 2>/dev/null && echo -march=native)
+endif
+OPT     ?= -O3 $(ARCH)
 CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
@@ -114,7 +124,8 @@ $(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
 # The same tests on net.c's plain C forward pass (built without AVX2; its object comes before the
 # library's, which is then not linked).
 $(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -mno-avx2 $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(NO_AVX2) $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+NO_AVX2 := $(if $(filter x86_64-%,$(CC_TARGET)),-mno-avx2)
 
 pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BIN)
 	$(BUILD)/test_pattern
