@@ -57,10 +57,19 @@ $(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
+# NO_WEB=1: a program without `serve` (it says so) and without its libraries (libmicrohttpd,
+# cJSON, SQLite, libsodium), for a machine that lacks them (the aarch64 cross build).
+ifeq ($(NO_WEB),1)
+WEB_SRC :=
+WEB_LIBS :=
+WEB_CPPFLAGS := -DCD_NO_WEB
+else
 WEB_SRC := $(wildcard src/web/*.c)
+WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium
+endif
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
 APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC))
-APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web
+APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) $(WEB_CPPFLAGS) -Isrc/cli -Isrc/proto -Isrc/web
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
@@ -72,7 +81,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lsodium -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
