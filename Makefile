@@ -230,7 +230,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz build-tsan
+	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64
 
 # The main job: build what is missing and run the program (ARGS picks the command).
 ARGS ?= show --variant constitutional
@@ -246,10 +246,12 @@ engine-test: $(BUILD)/test_engine
 
 # The bench node count is the engine's functional signature: a change in
 # search or evaluation behaviour must update tests/bench.expected.
+# $(call bench_signature,COMMAND[,WHICH]): COMMAND's `bench` node count against the file.
+bench_signature = got=$$($(1) bench | awk '/^Nodes:/ {print $$2}'); want=$$(cat tests/bench.expected); \
+	if [ "$$got" = "$$want" ]; then echo "bench: signature $$got ok$(2)"; \
+	else echo "bench: signature $$got$(2), tests/bench.expected says $$want"; exit 1; fi
 bench-check: $(BIN)
-	@got=$$($(BIN) bench | awk '/^Nodes:/ {print $$2}'); want=$$(cat tests/bench.expected); \
-	if [ "$$got" = "$$want" ]; then echo "bench: signature $$got ok"; \
-	else echo "bench: signature $$got, tests/bench.expected says $$want"; exit 1; fi
+	@$(call bench_signature,$(BIN))
 
 bench: $(BIN)
 	$(BIN) bench
@@ -458,6 +460,32 @@ $(BUILD)/slowclient: tests/load/slowclient.c
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -o $@
 load-test: $(BIN) $(BUILD)/slowclient
 	sh tests/load/run.sh --bin $(BIN) --slow $(BUILD)/slowclient --seconds $(LOAD_SECONDS)
+
+# ---------------------------------------------------------------- portable builds (PORTABLE=1)
+# The baseline x86-64 build (build-portable/) runs the bench on an emulated CPU of the first
+# x86-64s (qemu-x86_64 -cpu qemu64: no SSE4, AVX or BMI) and gives the native signature; the
+# aarch64 cross build (build-aarch64/: Debian's gcc-aarch64-linux-gnu, NO_WEB=1 so that no arm64
+# libraries are needed) runs the unit, PDN, perft and rule tests, `serve` and the bench under
+# qemu-aarch64 (perft to A64_PERFT_MAX leaves a position). About 2 minutes with -j2.
+.PHONY: portable-test
+A64 := build-aarch64
+QEMU_A64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
+A64_PERFT_MAX ?= $(PERFT_MAX)
+portable-test:
+	@sh tools/deps.sh portable
+	@$(MAKE) --no-print-directory BUILD=build-portable PORTABLE=1 build-portable/condraughts
+	@$(call bench_signature,qemu-x86_64 -cpu qemu64 build-portable/condraughts, (x86-64 PORTABLE=1 on qemu64))
+	@$(MAKE) --no-print-directory BUILD=$(A64) CC=aarch64-linux-gnu-gcc PORTABLE=1 NO_WEB=1 \
+	  MPI_CFLAGS= MPI_LIBS= $(A64)/condraughts $(A64)/test_unit $(A64)/test_pdn $(A64)/test_pdn_read_errors
+	printf '#!/bin/sh\nexec $(QEMU_A64) $(abspath $(A64))/condraughts "$$@"\n' > $(A64)/condraughts-qemu
+	chmod +x $(A64)/condraughts-qemu
+	$(QEMU_A64) $(A64)/test_unit
+	$(QEMU_A64) $(A64)/test_pdn tests/pdn
+	$(QEMU_A64) $(A64)/test_pdn_read_errors
+	sh tests/perft.sh --bin $(A64)/condraughts-qemu --max-nodes $(A64_PERFT_MAX) tests/perft/*.perft
+	sh tests/rules.sh --bin $(A64)/condraughts-qemu tests/rules/*.moves
+	$(A64)/condraughts-qemu serve 2>&1 | grep 'not built in'
+	@$(call bench_signature,$(A64)/condraughts-qemu, (aarch64 PORTABLE=1 NO_WEB=1 on qemu-aarch64))
 
 # ---------------------------------------------------------------- tower draughts (src/towers/)
 # Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)
