@@ -8,7 +8,17 @@
 CC      ?= gcc
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith
-OPT     ?= -O3 -march=x86-64-v3
+# The instruction set: by default the building machine's (-march=native, when the compiler takes
+# it: BMI2's pext/pdep and AVX2 where the CPU has them); PORTABLE=1 the target's baseline, so the
+# program runs on any x86-64 (-march=x86-64) or any aarch64 (-march=armv8-a). Without BMI2/AVX2
+# the code takes its plain C paths, which give the same results (the bench signature).
+CC_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifeq ($(PORTABLE),1)
+ARCH    := $(if $(filter x86_64-%,$(CC_TARGET)),-march=x86-64,$(if $(filter aarch64-%,$(CC_TARGET)),-march=armv8-a))
+else
+ARCH    := $(shell echo 'int x;' | $(CC) -march=native -x c -c -o /dev/null - 2>/dev/null && echo -march=native)
+endif
+OPT     ?= -O3 $(ARCH)
 CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
@@ -47,12 +57,31 @@ $(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
+# NO_WEB=1: a program without `serve` (it says so) and without its libraries (libmicrohttpd,
+# cJSON, SQLite, libsodium), for a machine that lacks them (the aarch64 cross build).
+ifeq ($(NO_WEB),1)
+WEB_SRC :=
+WEB_LIBS :=
+WEB_CPPFLAGS := -DCD_NO_WEB
+else
 WEB_SRC := $(wildcard src/web/*.c)
+WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium
+endif
+# NO_TRAIN=1: a program without `train` (it says so) and its library (liblzma, for the game
+# corpus), for the same machines.
+ifeq ($(NO_TRAIN),1)
+TRAIN_SRC :=
+TRAIN_LIBS :=
+TRAIN_CPPFLAGS := -DCD_NO_TRAIN
+else
 TRAIN_SRC := $(wildcard src/train/*.c)
+TRAIN_LIBS := -llzma
+endif
 UTIL_SRC := $(wildcard src/util/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
 APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC))
-APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) -Isrc/cli -Isrc/proto -Isrc/web -Isrc/train -Isrc/util
+APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) $(WEB_CPPFLAGS) $(TRAIN_CPPFLAGS) -Isrc/cli -Isrc/proto \
+  -Isrc/web -Isrc/train -Isrc/util
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
@@ -64,7 +93,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) -lmicrohttpd -lcjson -lsqlite3 -lsodium -llzma -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
@@ -123,7 +152,8 @@ $(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
 # The same tests on net.c's plain C forward pass (built without AVX2; its object comes before the
 # library's, which is then not linked).
 $(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -mno-avx2 $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(NO_AVX2) $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+NO_AVX2 := $(if $(filter x86_64-%,$(CC_TARGET)),-mno-avx2)
 
 pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BUILD)/test_corpus $(BIN)
 	$(BUILD)/test_corpus
@@ -220,7 +250,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz build-tsan
+	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64
 
 # The main job: build what is missing and run the program (ARGS picks the command).
 ARGS ?= show --variant constitutional
@@ -236,10 +266,12 @@ engine-test: $(BUILD)/test_engine
 
 # The bench node count is the engine's functional signature: a change in
 # search or evaluation behaviour must update tests/bench.expected.
+# $(call bench_signature,COMMAND[,WHICH]): COMMAND's `bench` node count against the file.
+bench_signature = got=$$($(1) bench | awk '/^Nodes:/ {print $$2}'); want=$$(cat tests/bench.expected); \
+	if [ "$$got" = "$$want" ]; then echo "bench: signature $$got ok$(2)"; \
+	else echo "bench: signature $$got$(2), tests/bench.expected says $$want"; exit 1; fi
 bench-check: $(BIN)
-	@got=$$($(BIN) bench | awk '/^Nodes:/ {print $$2}'); want=$$(cat tests/bench.expected); \
-	if [ "$$got" = "$$want" ]; then echo "bench: signature $$got ok"; \
-	else echo "bench: signature $$got, tests/bench.expected says $$want"; exit 1; fi
+	@$(call bench_signature,$(BIN))
 
 bench: $(BIN)
 	$(BIN) bench
@@ -456,6 +488,32 @@ $(BUILD)/slowclient: tests/load/slowclient.c
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -o $@
 load-test: $(BIN) $(BUILD)/slowclient
 	sh tests/load/run.sh --bin $(BIN) --slow $(BUILD)/slowclient --seconds $(LOAD_SECONDS)
+
+# ---------------------------------------------------------------- portable builds (PORTABLE=1)
+# The baseline x86-64 build (build-portable/) runs the bench on an emulated CPU of the first
+# x86-64s (qemu-x86_64 -cpu qemu64: no SSE4, AVX or BMI) and gives the native signature; the
+# aarch64 cross build (build-aarch64/: Debian's gcc-aarch64-linux-gnu, NO_WEB=1 NO_TRAIN=1 so that
+# no arm64 libraries are needed) runs the unit, PDN, perft and rule tests, `serve` and the bench under
+# qemu-aarch64 (perft to A64_PERFT_MAX leaves a position). About 2 minutes with -j2.
+.PHONY: portable-test
+A64 := build-aarch64
+QEMU_A64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
+A64_PERFT_MAX ?= $(PERFT_MAX)
+portable-test:
+	@sh tools/deps.sh portable
+	@$(MAKE) --no-print-directory BUILD=build-portable PORTABLE=1 build-portable/condraughts
+	@$(call bench_signature,qemu-x86_64 -cpu qemu64 build-portable/condraughts, (x86-64 PORTABLE=1 on qemu64))
+	@$(MAKE) --no-print-directory BUILD=$(A64) CC=aarch64-linux-gnu-gcc PORTABLE=1 NO_WEB=1 NO_TRAIN=1 \
+	  MPI_CFLAGS= MPI_LIBS= $(A64)/condraughts $(A64)/test_unit $(A64)/test_pdn $(A64)/test_pdn_read_errors
+	printf '#!/bin/sh\nexec $(QEMU_A64) $(abspath $(A64))/condraughts "$$@"\n' > $(A64)/condraughts-qemu
+	chmod +x $(A64)/condraughts-qemu
+	$(QEMU_A64) $(A64)/test_unit
+	$(QEMU_A64) $(A64)/test_pdn tests/pdn
+	$(QEMU_A64) $(A64)/test_pdn_read_errors
+	sh tests/perft.sh --bin $(A64)/condraughts-qemu --max-nodes $(A64_PERFT_MAX) tests/perft/*.perft
+	sh tests/rules.sh --bin $(A64)/condraughts-qemu tests/rules/*.moves
+	$(A64)/condraughts-qemu serve 2>&1 | grep 'not built in'
+	@$(call bench_signature,$(A64)/condraughts-qemu, (aarch64 PORTABLE=1 NO_WEB=1 NO_TRAIN=1 on qemu-aarch64))
 
 # ---------------------------------------------------------------- tower draughts (src/towers/)
 # Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs the Debian packages condraughts needs and this machine lacks.
-# Usage: tools/deps.sh [build|test]   (build: compile and serve; test: also the test tools)
+# Usage: tools/deps.sh [build|test|portable]   (build: compile and serve; test: also the test
+# tools; portable: build and the cross compiler and emulator of `make portable-test`)
 set -eu
+profile=${1:-build}
 need=""
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v gcc >/dev/null 2>&1 || need="$need gcc"
@@ -15,7 +17,13 @@ command -v gcc >/dev/null 2>&1 || need="$need gcc"
 # gnuplot for the report's plots
 command -v mpicc >/dev/null 2>&1 || need="$need openmpi-bin libopenmpi-dev"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
-if [ "${1:-build}" = test ]; then
+if [ "$profile" = test ] || [ "$profile" = portable ]; then
+    # make portable-test: the aarch64 cross build, run under qemu-user (qemu-aarch64, and
+    # qemu-x86_64 for the baseline x86-64 build)
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+    command -v qemu-aarch64 >/dev/null 2>&1 || need="$need qemu-user"
+fi
+if [ "$profile" = test ]; then
     command -v clang >/dev/null 2>&1 || need="$need clang"
     command -v curl >/dev/null 2>&1 || need="$need curl"
     command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
@@ -23,7 +31,7 @@ if [ "${1:-build}" = test ]; then
     command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
     [ -x /usr/bin/chromium ] || need="$need chromium"
     # hostile-input checks: libFuzzer runtime (make fuzz), wrk (make load-test), valgrind
-    ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-"$(uname -m)".a >/dev/null 2>&1 ||
         need="$need libclang-rt-14-dev"
     command -v wrk >/dev/null 2>&1 || need="$need wrk"
     command -v valgrind >/dev/null 2>&1 || need="$need valgrind"

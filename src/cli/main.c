@@ -80,8 +80,13 @@ static int run_serve(int argc, char **argv)
 {
     cd_serve_config c = {.port = 8080, .per_ip = CD_SERVE_PER_IP};
     cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
+#ifdef CD_NO_WEB
+    fprintf(stderr, "condraughts serve: not built in (this program was built with NO_WEB=1)\n");
+    return 1;
+#else
     c.egtb = cli_egtb_default(c.egtb);
     return cd_serve_run(&c);
+#endif
 }
 
 static const cli_command variants_cmd = {

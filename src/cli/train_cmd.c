@@ -11,8 +11,26 @@
 #include "condraughts.h"
 #include "opts.h"
 #include "pattern.h"
-#include "train.h"
 #include "train_cmd.h"
+#ifndef CD_NO_TRAIN
+#include "train.h"
+#endif
+
+#ifdef CD_NO_TRAIN
+/* A program built with NO_TRAIN=1 (the aarch64 cross build: no liblzma) says so. */
+static int cmd_not_built(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "condraughts train: not built in (this program was built with NO_TRAIN=1)\n");
+    return 1;
+}
+const cli_command cd_train_command = {
+    .name = "train",
+    .about = "Make and fit the learned evaluation (not built in: NO_TRAIN=1).",
+    .run = cmd_not_built,
+};
+#else
 
 /* ------------------------------------------------------------------ the command line */
 
@@ -497,3 +515,5 @@ static int cmd_sib(int argc, char **argv)
     cli_load_weights();
     return train_siblings(&o);
 }
+
+#endif
