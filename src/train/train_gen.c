@@ -12,26 +12,11 @@
  *              a position the tables know takes their result and the positions before it the
  *              result of the first such position (the labels no longer depend on whether 1,500
  *              nodes find the win of a won ending); the game is still played out.
- *   train label  scores a sample of a data file's positions again by a deeper search and writes
- *              the file again with those scores flagged (train_label.c), for a fit whose
- *              search-score target is better than the games' (train fit --deep-lambda).
- *   train siblings  writes, for a sample of a data file's positions, the leaf of every legal
- *              move and the move a deeper search prefers (train_sib.c), for train fit's
- *              ordering target (--siblings).
- *   train fit  fits the weights by logistic regression on the results (optionally mixed with the
- *              search scores, --lambda) with Adam on mini-batches, every position also seen with
- *              colours reversed (the board turned 180 degrees, the result and score negated), and
- *              writes a weights file. The logistic scale K is fitted first to the hand-set
- *              evaluation on the same data, so learned scores stay in hundredths of a man. The
- *              last --valid share of the games is held out and its loss printed each epoch.
- *              With --siblings the loss also has the ordering target (train_fit.c), weighted
- *              by --rank.
+ *              With --corpus the games are also (or only) kept as a corpus file (train_corpus.c),
+ *              written whole at the end; --first numbers the games from J, so chunks of one
+ *              long run can be played apart. The other subcommands: train.h.
  *
- * Data file (little-endian): "CDTD", u32 version 1, char family[16] (train_file_name: the
- * learned family's name, NUL-padded), u64 records; then records of 40 bytes: u64 white, black,
- * kings (internal bitboards, low word), u32 game, i16 score (White's view), u16 ply, u8 side,
- * u8 result (0 Black won, 1 draw, 2 White won), u8 deep (1 if train label scored the position
- * again, 0 if the score is the game's), 5 zero bytes.
+ * The files (data file, corpus): docs/formats.md.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>

@@ -14,10 +14,7 @@
  * leaf ends the game (no legal move) leaves the group out. Everything is a function of the
  * position, the limits and the weights, so the file is the same for any --threads.
  *
- * File (little-endian): "CDTS", u32 version 1, char family[16] (train_file_name), u64 groups;
- * then each group: u8 side to move, u8 0, u16 moves n (2..CD_MAX_MOVES), u16 the teacher's move
- * (0..n-1), i16 the teacher's score (side to move's view); then n leaves of 32 bytes: u64 white,
- * black, kings (internal bitboards, low word), u8 side to move, 7 zero bytes.
+ * The file (CDTS): docs/formats.md.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
