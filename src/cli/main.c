@@ -81,6 +81,7 @@ static int run_serve(int argc, char **argv)
     cd_serve_config c = {.port = 8080, .per_ip = CD_SERVE_PER_IP};
     cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
     c.egtb = cli_egtb_default(c.egtb);
+    c.eval = cli_eval();
     return cd_serve_run(&c);
 }
 

@@ -162,6 +162,8 @@ static int sib_worker(void *arg)
     cd_engine *teacher = cd_engine_new(8), *shallow = cd_engine_new(1);
     if (!teacher || !shallow)
         fail("out of memory (engine)");
+    cd_engine_set_eval(teacher, s->o->eval);
+    cd_engine_set_eval(shallow, s->o->eval);
     for (;;) {
         size_t k = atomic_fetch_add(&s->next, 1);
         if (k >= s->n)
