@@ -570,6 +570,45 @@ static void test_corr(void)
            (unsigned long long)nodes[3]);
 }
 
+/* One set shared by two engines searching at once in two threads: each search is the one an
+ * engine makes alone (the set is read-only; under make tsan, no race). */
+typedef struct shared_search {
+    cd_engine *e;
+    uint64_t nodes;
+} shared_search;
+
+static int search_russian(void *arg)
+{
+    shared_search *s = arg;
+    cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
+    cd_limits l = {0};
+    l.depth = 10;
+    cd_search_result res;
+    s->nodes = g && cd_search(s->e, g, &l, NULL, NULL, &res) == CD_OK ? res.nodes : 0;
+    cd_game_free(g);
+    return 0;
+}
+
+static void test_shared_eval(void)
+{
+    shared_search s[2] = {{engine_new(16), 0}, {engine_new(16), 0}};
+    search_russian(&s[0]);
+    uint64_t alone = s[0].nodes;
+    cd_engine_clear(s[0].e);
+    thrd_t t[2];
+    for (int k = 0; k < 2; k++)
+        CHECK(thrd_create(&t[k], search_russian, &s[k]) == thrd_success);
+    for (int k = 0; k < 2; k++)
+        thrd_join(t[k], NULL);
+    CHECK(alone > 0 && s[0].nodes == alone && s[1].nodes == alone);
+    shared_search hand = {cd_engine_new(16), 0}; /* no set: another tree */
+    search_russian(&hand);
+    CHECK(hand.nodes > 0 && hand.nodes != alone);
+    cd_engine_free(hand.e);
+    for (int k = 0; k < 2; k++)
+        cd_engine_free(s[k].e);
+}
+
 int main(int argc, char **argv)
 {
     int per = argc > 1 ? atoi(argv[1]) : 60;
@@ -591,6 +630,7 @@ int main(int argc, char **argv)
     test_endscale(); /* loads the learned weights */
     test_corr();     /* (which step 21 needs) */
     test_legal_moves(per / 4 + 1, "corr", 200);
+    test_shared_eval();
     cd_eval_free(learned);
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;
