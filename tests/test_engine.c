@@ -574,7 +574,8 @@ static void test_corr(void)
  * engine makes alone (the set is read-only; under make tsan, no race). */
 typedef struct shared_search {
     cd_engine *e;
-    uint64_t nodes;
+    int depth;      /* searched from the Russian start */
+    uint64_t nodes; /* its nodes (0: no search) */
 } shared_search;
 
 static int search_russian(void *arg)
@@ -582,7 +583,7 @@ static int search_russian(void *arg)
     shared_search *s = arg;
     cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
     cd_limits l = {0};
-    l.depth = 10;
+    l.depth = s->depth;
     cd_search_result res;
     s->nodes = g && cd_search(s->e, g, &l, NULL, NULL, &res) == CD_OK ? res.nodes : 0;
     cd_game_free(g);
@@ -591,7 +592,7 @@ static int search_russian(void *arg)
 
 static void test_shared_eval(void)
 {
-    shared_search s[2] = {{engine_new(16), 0}, {engine_new(16), 0}};
+    shared_search s[2] = {{engine_new(16), 10, 0}, {engine_new(16), 10, 0}};
     search_russian(&s[0]);
     uint64_t alone = s[0].nodes;
     cd_engine_clear(s[0].e);
@@ -601,7 +602,7 @@ static void test_shared_eval(void)
     for (int k = 0; k < 2; k++)
         thrd_join(t[k], NULL);
     CHECK(alone > 0 && s[0].nodes == alone && s[1].nodes == alone);
-    shared_search hand = {cd_engine_new(16), 0}; /* no set: another tree */
+    shared_search hand = {cd_engine_new(16), 10, 0}; /* no set: another tree */
     search_russian(&hand);
     CHECK(hand.nodes > 0 && hand.nodes != alone);
     cd_engine_free(hand.e);
