@@ -78,10 +78,12 @@ TRAIN_SRC := $(wildcard src/train/*.c)
 TRAIN_LIBS := -llzma
 endif
 UTIL_SRC := $(wildcard src/util/*.c)
+EVAL_IO_SRC := $(wildcard src/eval_io/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
-APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC))
+APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC) \
+  $(EVAL_IO_SRC))
 APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) $(WEB_CPPFLAGS) $(TRAIN_CPPFLAGS) -Isrc/cli -Isrc/proto \
-  -Isrc/web -Isrc/train -Isrc/util
+  -Isrc/web -Isrc/train -Isrc/util -Isrc/eval_io
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
@@ -142,17 +144,23 @@ $(BUILD)/test_corpus: tests/test_corpus.c tests/check.h $(TRAIN_TEST_OBJ) $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/train -Isrc/util $< $(TRAIN_TEST_OBJ) $(LIB) \
 	  -llzma -pthread -o $@
 
-# The learned evaluation's machinery (src/core/pattern.c) and the weights files' errors.
-$(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+# The learned evaluation's machinery (src/core/pattern.c, net.c) and the weights files' errors;
+# the files are written and the float pass computed by the trainer's train_model.o.
+MODEL_OBJ := $(BUILD)/train/train_model.o
+$(BUILD)/test_pattern: tests/test_pattern.c tests/check.h $(MODEL_OBJ) $(BUILD)/eval_io/eval_io.o \
+  $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/train -Isrc/eval_io $< $(MODEL_OBJ) \
+	  $(BUILD)/eval_io/eval_io.o $(LIB) -o $@
 
-$(BUILD)/test_net: tests/test_net.c tests/check.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -lm -o $@
+$(BUILD)/test_net: tests/test_net.c tests/check.h $(MODEL_OBJ) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/train $< $(MODEL_OBJ) $(LIB) -lm -o $@
 
 # The same tests on net.c's plain C forward pass (built without AVX2; its object comes before the
 # library's, which is then not linked).
-$(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(NO_AVX2) $(CPPFLAGS) $< src/core/net.c $(LIB) -lm -o $@
+$(BUILD)/test_net_plain: tests/test_net.c tests/check.h src/core/net.c src/core/net.h $(MODEL_OBJ) \
+  $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(NO_AVX2) $(CPPFLAGS) -Isrc/train $< src/core/net.c \
+	  $(MODEL_OBJ) $(LIB) -lm -o $@
 NO_AVX2 := $(if $(filter x86_64-%,$(CC_TARGET)),-mno-avx2)
 
 pattern-test: $(BUILD)/test_pattern $(BUILD)/test_net $(BUILD)/test_net_plain $(BUILD)/test_corpus $(BIN)
@@ -257,8 +265,10 @@ ARGS ?= show --variant constitutional
 run: $(BIN)
 	$(BIN) $(ARGS)
 
-$(BUILD)/test_engine: tests/test_engine.c $(LIB)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB) -o $@
+# The tests that read the shipped weights link the folder's reader (src/eval_io/).
+EVAL_IO_OBJ := $(BUILD)/eval_io/eval_io.o
+$(BUILD)/test_engine: tests/test_engine.c $(EVAL_IO_OBJ) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/eval_io $< $(EVAL_IO_OBJ) $(LIB) -o $@
 
 ENGINE_POSITIONS ?= 200
 engine-test: $(BUILD)/test_engine

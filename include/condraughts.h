@@ -544,28 +544,65 @@ typedef struct cd_egtb cd_egtb;
  * must outlive the searches. */
 void cd_engine_set_egtb(cd_engine *e, cd_egtb *tb);
 
-/* Static evaluation of a position (side to move's view). Public for tests and tools that check
- * the evaluation from outside the library (tests/test_pattern.c, tests/test_turkish.c). */
-int cd_evaluate(const cd_position *pos);
-
 /*
- * The learned evaluation (docs/training.md): load the weights file of every learned family
- * (international.cdw, constitutional.cdw, russian.cdw) from dir. Until it is called, and for
- * variants without a learned family, the hand-set evaluation applies. On failure (a file missing
- * or corrupt) err names the file and the fault, and the families loaded so far stay loaded.
- * Not thread-safe: call it before searching.
+ * The learned evaluation (docs/training.md) as a value: a cd_eval holds, for each learned family
+ * (cd_eval_family: international, constitutional, russian, killer, modern, brazilian and the
+ * constitutional rows of Russian and Brazilian), the family's pattern weights (the image of a
+ * weights file, CDW1: src/core/pattern.h) and the network stacked on them (a network file, CDN1:
+ * src/core/net.h), or nothing. A variant without a family, or a family the set has no weights
+ * for, is evaluated by hand.
+ *
+ * Ownership: the caller makes the set (cd_eval_new), fills it from file images in memory (the
+ * library opens no file: `condraughts` reads the weights folder, src/eval_io/), hands it to any
+ * number of engines (cd_engine_set_eval, by pointer, not copied) and frees it after the last
+ * engine that uses it is freed or given another.
+ * Immutability and threads: adding is only for building the set (not thread-safe, before it is
+ * handed to an engine); a family's weights and network, once added, never change (adding again
+ * is refused), so engines and their search threads read one set at once with no lock.
  */
-cd_result cd_eval_load(const char *dir, char *err, size_t errlen);
-/* 1 if the variant is evaluated with learned weights. */
-int cd_eval_learned(const cd_rules *r);
+typedef struct cd_eval cd_eval;
+
+/* An empty set (every variant evaluated by hand); NULL out of memory. */
+cd_eval *cd_eval_new(void);
+/* Free the set with its weights and networks (NULL: nothing). */
+void cd_eval_free(cd_eval *ev);
+/* The name of learned family i (0, 1, ...; NULL past the last): the name in its files' headers
+ * and of its files (NAME.cdw, NAME.cdn), at most 15 characters. */
+const char *cd_eval_family(int i);
+/* Add the pattern weights of a weights file's image (len bytes, read only during the call) for
+ * the family its header names; with family not NULL, the image must hold that family's. On a
+ * fault nothing is added and err says what: CD_ERR_IO for the image (not a weights file, its
+ * version, sizes or checksum, "it holds the weights of 'X'"), CD_ERR_ARG when the set has the
+ * family's weights already, CD_ERR_OVERFLOW out of memory. */
+cd_result cd_eval_add_weights(cd_eval *ev, const char *family, const unsigned char *img, size_t len,
+                              char *err, size_t errlen);
+/* Stack the network of a network file's image on its family's weights, which must be in the set
+ * and be the ones it was trained on (its base checksum). CD_ERR_IO with err on a fault (the
+ * image, "it holds the network of 'X'" when family is not NULL and not its family, another
+ * board, weights missing or of another checksum, a network there already). */
+cd_result cd_eval_add_net(cd_eval *ev, const char *family, const unsigned char *img, size_t len,
+                          char *err, size_t errlen);
+/* 1 if the set evaluates the variant with learned weights (ev NULL: 0). */
+int cd_eval_learned(const cd_eval *ev, const cd_rules *r);
+
+/* The learned evaluation the engine searches with (NULL, the default: the hand-set one for every
+ * variant). Not copied: ev must outlive the engine's searches. Set it between searches. */
+void cd_engine_set_eval(cd_engine *e, const cd_eval *ev);
+
+/* Static evaluation of a position (side to move's view) with the set ev (NULL: by hand): the
+ * learned score with its network where ev has the family's weights, without the engine options'
+ * scalings. Public for tests and tools that check the evaluation from outside the library
+ * (tests/test_pattern.c, tests/test_turkish.c). */
+int cd_evaluate(const cd_eval *ev, const cd_position *pos);
 
 /*
  * bench: fixed positions from several variants searched to a fixed depth,
- * one thread, cleared table. *nodes gets the total node count (the
+ * one thread, cleared table, with the evaluation ev (the shipped weights in
+ * `condraughts bench`; NULL: by hand). *nodes gets the total node count (the
  * functional signature) and *seconds the time. Public so that every front end
  * can run it (`condraughts bench`, CI's bench-check), as perft below.
  */
-void cd_bench(int depth, uint64_t *nodes, double *seconds);
+void cd_bench(const cd_eval *ev, int depth, uint64_t *nodes, double *seconds);
 
 /* ---------------------------------------------------------------- PDN */
 

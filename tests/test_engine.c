@@ -19,11 +19,24 @@
 
 #include "condraughts.h"
 #include "engine.h"
+#include "eval_io.h"
 #include "game.h"
 
 #include "check.h"
 
 static cd_movelist list;
+
+/* The learned evaluation every engine of the tests searches with: none (by hand) until
+ * test_endscale reads the shipped weights. */
+static cd_eval *learned;
+
+static cd_engine *engine_new(size_t mb)
+{
+    cd_engine *e = cd_engine_new(mb);
+    if (e)
+        cd_engine_set_eval(e, learned);
+    return e;
+}
 
 static double now(void)
 {
@@ -34,7 +47,7 @@ static double now(void)
 
 static void test_legal_moves(int per_variant, const char *option, int value)
 {
-    cd_engine *e = cd_engine_new(8);
+    cd_engine *e = engine_new(8);
     if (option)
         CHECK(cd_engine_set_option(e, option, value) == CD_OK);
     uint64_t seed = 2024;
@@ -87,7 +100,7 @@ static void expect_win(const char *variant, const char *fen, int depth, const ch
         return;
     }
     cd_game *g = cd_game_new(r, &p);
-    cd_engine *e = cd_engine_new(8);
+    cd_engine *e = engine_new(8);
     cd_limits l = {0};
     l.depth = depth;
     cd_search_result res;
@@ -139,7 +152,7 @@ static void test_exchange(void)
     int score[2];
     for (int qx = 0; qx < 2; qx++) {
         cd_game *g = cd_game_new(r, &p);
-        cd_engine *e = cd_engine_new(8);
+        cd_engine *e = engine_new(8);
         CHECK(cd_engine_set_option(e, "qexch", qx) == CD_OK);
         cd_limits l = {0};
         l.depth = 1;
@@ -169,7 +182,7 @@ static void endgame_rule(const char *variant, const char *fen, int limit, int le
     for (int late = 0; late < 2; late++) {
         cd_game *g = cd_game_new(r, &p);
         g->since[0] = late ? -(limit - left) : 0;
-        cd_engine *e = cd_engine_new(8);
+        cd_engine *e = engine_new(8);
         CHECK(cd_engine_set_option(e, "contempt", contempt) == CD_OK);
         cd_limits l = {0};
         l.depth = depth;
@@ -249,7 +262,7 @@ static void test_endgame_rules(void)
     CHECK(s[0] <= -300 && s[1] == -20);
     if (s[1] != -20)
         fprintf(stderr, "  russian ending with contempt 20, Black to move: %d (late)\n", s[1]);
-    cd_engine *e = cd_engine_new(1);
+    cd_engine *e = engine_new(1);
     CHECK(cd_engine_set_option(e, "contempt", 101) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "contempt", -1) == CD_ERR_ARG);
     cd_engine_free(e);
@@ -268,7 +281,7 @@ static int score_with(const char *variant, const char *fen, const char *opt, int
     char err[256];
     CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
     cd_game *g = cd_game_new(r, &p);
-    cd_engine *e = cd_engine_new(8);
+    cd_engine *e = engine_new(8);
     CHECK(cd_engine_set_option(e, opt, value) == CD_OK);
     CHECK(cd_engine_set_option(e, "classic-eval", classic_eval) == CD_OK);
     cd_limits l = {0};
@@ -284,7 +297,7 @@ static void test_endscale(void)
 {
     const char *fen = "W:Wa1,c1,e1,g1:Bb8,d8,f8,h8";
     char err[256];
-    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
+    CHECK((learned = eval_io_load("weights", 1, err, sizeof err)) != NULL);
     for (int depth = 1; depth <= 3; depth++) {
         int plain = score_with("russian", fen, "endscale", 100, depth, 0);
         int doubled = score_with("russian", fen, "endscale", 200, depth, 0);
@@ -319,7 +332,7 @@ static void test_movetime_budget(void)
 
 static void test_time_limit(int threads)
 {
-    cd_engine *e = cd_engine_new(16);
+    cd_engine *e = engine_new(16);
     CHECK(cd_engine_set_option(e, "threads", threads) == CD_OK);
     cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
     double worst = 0;
@@ -384,7 +397,7 @@ static int stop_later(void *arg)
 
 static void test_stop(int threads)
 {
-    cd_engine *e = cd_engine_new(16);
+    cd_engine *e = engine_new(16);
     CHECK(cd_engine_set_option(e, "threads", threads) == CD_OK);
     cd_game *g = cd_game_new(cd_rules_find("constitutional"), NULL);
     stopper st = {e, 0.2};
@@ -406,7 +419,7 @@ static void test_stop(int threads)
 
 static void test_options(void)
 {
-    cd_engine *e = cd_engine_new(1);
+    cd_engine *e = engine_new(1);
     const char *on_off[] = {"lmr",    "aspiration", "killers", "history", "ttcut",  "single",
                             "qshots", "lmrlog",     "probcut", "timeman", "classic"};
     for (size_t i = 0; i < sizeof on_off / sizeof on_off[0]; i++) {
@@ -460,7 +473,7 @@ static void test_probcut_nest(void)
 {
     uint64_t nodes[2];
     for (int nest = 0; nest < 2; nest++) {
-        cd_engine *e = cd_engine_new(16);
+        cd_engine *e = engine_new(16);
         CHECK(cd_engine_set_option(e, "pcnest", nest) == CD_OK);
         cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
         cd_limits l = {0};
@@ -484,7 +497,7 @@ static void test_singular(void)
 {
     uint64_t nodes[4];
     for (int k = 0; k < 4; k++) {
-        cd_engine *e = cd_engine_new(16);
+        cd_engine *e = engine_new(16);
         CHECK(cd_engine_set_option(e, "sedepth", k == 0 ? 0 : 6) == CD_OK);
         if (k >= 2) /* k 3: classic, then singular extensions asked for by name */
             CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
@@ -527,7 +540,7 @@ static void test_corr(void)
 {
     uint64_t nodes[5];
     for (int k = 0; k < 4; k++) {
-        cd_engine *e = cd_engine_new(16);
+        cd_engine *e = engine_new(16);
         CHECK(cd_engine_set_option(e, "corr", k == 0 ? 0 : 200) == CD_OK);
         if (k >= 2) /* k 3: classic, then the correction history asked for by name */
             CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
@@ -545,7 +558,7 @@ static void test_corr(void)
     CHECK(nodes[4] == nodes[1]); /* a clear forgets the corrections with the table */
     uint64_t intl[2];            /* it acts with the Russian family's weights only */
     for (int k = 0; k < 2; k++) {
-        cd_engine *e = cd_engine_new(16);
+        cd_engine *e = engine_new(16);
         CHECK(cd_engine_set_option(e, "corr", k ? 200 : 0) == CD_OK);
         intl[k] = corr_nodes(e, "international", 9);
         cd_engine_free(e);
@@ -555,6 +568,46 @@ static void test_corr(void)
            "%llu with it (classic: %llu, %llu)\n",
            (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
            (unsigned long long)nodes[3]);
+}
+
+/* One set shared by two engines searching at once in two threads: each search is the one an
+ * engine makes alone (the set is read-only; under make tsan, no race). */
+typedef struct shared_search {
+    cd_engine *e;
+    int depth;      /* searched from the Russian start */
+    uint64_t nodes; /* its nodes (0: no search) */
+} shared_search;
+
+static int search_russian(void *arg)
+{
+    shared_search *s = arg;
+    cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
+    cd_limits l = {0};
+    l.depth = s->depth;
+    cd_search_result res;
+    s->nodes = g && cd_search(s->e, g, &l, NULL, NULL, &res) == CD_OK ? res.nodes : 0;
+    cd_game_free(g);
+    return 0;
+}
+
+static void test_shared_eval(void)
+{
+    shared_search s[2] = {{engine_new(16), 10, 0}, {engine_new(16), 10, 0}};
+    search_russian(&s[0]);
+    uint64_t alone = s[0].nodes;
+    cd_engine_clear(s[0].e);
+    thrd_t t[2];
+    for (int k = 0; k < 2; k++)
+        CHECK(thrd_create(&t[k], search_russian, &s[k]) == thrd_success);
+    for (int k = 0; k < 2; k++)
+        thrd_join(t[k], NULL);
+    CHECK(alone > 0 && s[0].nodes == alone && s[1].nodes == alone);
+    shared_search hand = {cd_engine_new(16), 10, 0}; /* no set: another tree */
+    search_russian(&hand);
+    CHECK(hand.nodes > 0 && hand.nodes != alone);
+    cd_engine_free(hand.e);
+    for (int k = 0; k < 2; k++)
+        cd_engine_free(s[k].e);
 }
 
 int main(int argc, char **argv)
@@ -578,6 +631,8 @@ int main(int argc, char **argv)
     test_endscale(); /* loads the learned weights */
     test_corr();     /* (which step 21 needs) */
     test_legal_moves(per / 4 + 1, "corr", 200);
+    test_shared_eval();
+    cd_eval_free(learned);
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

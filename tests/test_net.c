@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "net.h"
 #include "pattern.h"
+#include "train_model.h"
 
 static uint64_t rng = 777;
 static uint64_t next(void)
@@ -140,7 +141,7 @@ static void test_forward(void)
             int v = cd_net_eval(net, &pos[i]);
             CHECK(v == forward_again(net, mark));
             nonzero += v != 0;
-            double d = fabs(cd_net_eval_float(net, in, c) - v);
+            double d = fabs(train_net_eval(net, in, c) - v);
             worst = d > worst ? d : worst;
             kings += cd_bb_count(pos[i].kings) > 0;
         }
@@ -263,10 +264,10 @@ static void test_file(void)
 {
     cd_net *net = random_net(64, 16);
     net->base_checksum = 0x12345678u;
-    size_t size = cd_net_write(net, NULL);
+    size_t size = train_net_write(net, NULL);
     CHECK(size == 48 + 4 * (128 * 64 + 64 + 16 * 64 + 16 + 16 + 1) + 4);
     unsigned char *img = malloc(size);
-    cd_net_write(net, img);
+    train_net_write(net, img);
     char err[200];
     cd_net *back = cd_net_read(img, size, err, sizeof err);
     CHECK(back != NULL);
@@ -308,10 +309,10 @@ static void test_file(void)
     bad[4] = 9;
     CHECK(!cd_net_read(bad, size, err, sizeof err) && strstr(err, "version"));
     net->w2[5] = 100.0f;
-    cd_net_write(net, img);
+    train_net_write(net, img);
     CHECK(!cd_net_read(img, size, err, sizeof err) && strstr(err, "bounds"));
     net->w2[5] = NAN;
-    cd_net_write(net, img);
+    train_net_write(net, img);
     CHECK(!cd_net_read(img, size, err, sizeof err) && strstr(err, "finite"));
     free(bad);
     free(img);
@@ -320,8 +321,9 @@ static void test_file(void)
     CHECK(cd_net_new("russian", CD_GEOM_12X12, 128, 32) == NULL);
 }
 
-/* Stacked on pattern weights: refused on weights of another checksum; the evaluation is the
- * pattern score plus the network's value, White's view. */
+/* Stacked on pattern weights in a set: refused on weights of another checksum, of another
+ * family or board, or when the family has no weights or a network already; the evaluation is
+ * the pattern score plus the network's value, White's view. */
 static void test_stacking(void)
 {
     cd_pattern_weights *w = calloc(1, sizeof *w);
@@ -331,49 +333,81 @@ static void test_stacking(void)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             w->pat[reg][c][0] = w->pat[reg][c][1] = (int16_t)(next() % 401) - 200;
     w->scalar[CD_PAT_S_MEN][0] = w->scalar[CD_PAT_S_MEN][1] = 800;
-    w->checksum = 0xabcdef01u;
+    size_t wsize = train_pattern_write(w, NULL);
+    unsigned char *wimg = malloc(wsize);
+    train_pattern_write(w, wimg);
     char err[300];
-    CHECK(cd_pattern_install(w, err, sizeof err) == CD_OK);
+    cd_eval *ev = cd_eval_new(), *plain_ev = cd_eval_new();
+    CHECK(cd_eval_add_weights(ev, "russian", wimg, wsize, err, sizeof err) == CD_OK);
+    CHECK(cd_eval_add_weights(plain_ev, "russian", wimg, wsize, err, sizeof err) == CD_OK);
+    uint32_t sum = cd_eval_for(ev, cd_rules_find("russian"))->checksum;
+    CHECK(sum == (uint32_t)wimg[wsize - 4] + ((uint32_t)wimg[wsize - 3] << 8) +
+                     ((uint32_t)wimg[wsize - 2] << 16) + ((uint32_t)wimg[wsize - 1] << 24));
     cd_net *net = random_net(128, 32);
-    net->base_checksum = 0x11111111u;
-    CHECK(cd_pattern_install_net("russian", net, err, sizeof err) == CD_ERR_IO);
-    CHECK(strstr(err, "checksum 11111111") && strstr(err, "abcdef01"));
-    CHECK(cd_pattern_install_net("international", net, err, sizeof err) == CD_ERR_IO);
+    size_t size = train_net_write(net, NULL);
+    unsigned char *img = malloc(size);
+    char want_err[64];
+    snprintf(want_err, sizeof want_err, "%08x", sum);
+    net->base_checksum = sum ^ 1;
+    train_net_write(net, img);
+    CHECK(cd_eval_add_net(ev, "russian", img, size, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "the network was trained on the russian weights") && strstr(err, want_err));
+    net->base_checksum = sum;
+    train_net_write(net, img);
+    CHECK(cd_eval_add_net(ev, "international", img, size, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "it holds the network of 'russian'") != NULL);
+    cd_eval *empty = cd_eval_new();
+    CHECK(cd_eval_add_net(empty, NULL, img, size, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "no weights of the network's family") != NULL);
+    cd_eval_free(empty);
     cd_net *ten = cd_net_new("russian", CD_GEOM_10X10, 64, 16);
-    ten->base_checksum = w->checksum;
-    CHECK(cd_pattern_install_net("russian", ten, err, sizeof err) == CD_ERR_IO);
+    ten->base_checksum = sum;
+    size_t tsize = train_net_write(ten, NULL);
+    unsigned char *timg = malloc(tsize);
+    train_net_write(ten, timg);
+    CHECK(cd_eval_add_net(ev, "russian", timg, tsize, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "not of its family's board") != NULL);
+    free(timg);
     cd_net_free(ten);
-    net->base_checksum = 0xabcdef01u;
     cd_position pos[200];
     int n = random_positions(pos, 200);
     int plain[200];
     for (int i = 0; i < n; i++)
         plain[i] = cd_pattern_eval_white(w, &pos[i]);
-    CHECK(cd_pattern_install_net("russian", net, err, sizeof err) == CD_OK);
+    CHECK(cd_eval_add_net(ev, "russian", img, size, err, sizeof err) == CD_OK);
+    CHECK(cd_eval_add_net(ev, "russian", img, size, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "network is there already") != NULL);
+    const cd_net *stacked = cd_eval_for(ev, cd_rules_find("russian"))->net;
     cd_engine *e = cd_engine_new(1);
+    cd_engine_set_eval(e, ev);
     int differ = 0;
     for (int i = 0; i < n; i++) {
         if (cd_bb_count(pos[i].kings))
             continue; /* the lone-king scaling and drawish scaling stay out of it */
-        int d = cd_net_eval(net, &pos[i]);
+        int d = cd_net_eval(stacked, &pos[i]);
+        CHECK(d == cd_net_eval(net, &pos[i]));
         int want = plain[i] + (pos[i].side == CD_WHITE ? d : -d);
-        CHECK(cd_eval_white(&pos[i]) == want);
+        int sign = pos[i].side == CD_WHITE ? 1 : -1;
+        CHECK(sign * cd_evaluate(ev, &pos[i]) == want);
         int mover = cd_engine_evaluate(e, &pos[i]);
         CHECK(cd_engine_set_option(e, "net", 0) == CD_OK);
         int alone = cd_engine_evaluate(e, &pos[i]);
         CHECK(cd_engine_set_option(e, "net", 1) == CD_OK);
-        CHECK(alone == (pos[i].side == CD_WHITE ? plain[i] : -plain[i]));
-        CHECK(mover == (pos[i].side == CD_WHITE ? want : -want));
+        CHECK(alone == sign * plain[i]);
+        CHECK(mover == sign * want);
         differ += mover != alone;
     }
     CHECK(differ > 20);
     cd_engine_free(e);
-    CHECK(cd_pattern_install_net("russian", NULL, err, sizeof err) == CD_OK);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) /* the same weights without the network */
         if (!cd_bb_count(pos[i].kings))
-            CHECK(cd_eval_white(&pos[i]) == plain[i]);
+            CHECK((pos[i].side == CD_WHITE ? 1 : -1) * cd_evaluate(plain_ev, &pos[i]) == plain[i]);
+    cd_eval_free(ev);
+    cd_eval_free(plain_ev);
+    cd_net_free(net);
+    free(img);
+    free(wimg);
+    free(w);
 }
 
 int main(void)

@@ -13,7 +13,9 @@
 #include "board.h"
 #include "check.h"
 #include "engine.h"
+#include "eval_io.h"
 #include "pattern.h"
+#include "train_model.h"
 
 static uint64_t rng = 12345;
 static uint64_t next(void)
@@ -239,10 +241,10 @@ static void test_symmetry_and_features(const char *variant, int geometry)
 static void test_file(void)
 {
     cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10);
-    size_t n = cd_pattern_write(w, NULL);
+    size_t n = train_pattern_write(w, NULL);
     CHECK(n == 48 + 16 * 6561 * 4 + 8 * 4 + 50 * 4 + 4);
     unsigned char *img = malloc(n);
-    cd_pattern_write(w, img);
+    train_pattern_write(w, img);
     cd_pattern_weights *back = malloc(sizeof *back);
     char err[200];
     CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
@@ -266,7 +268,18 @@ static void test_file(void)
     memcpy(img + 8, "russian\0\0\0\0\0\0\0\0", 16);
     CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "geometry") != NULL);
-    CHECK(cd_eval_load("/nonexistent-folder", err, sizeof err) == CD_ERR_IO);
+    /* in a set: the family asked for, once; a fault adds nothing */
+    memcpy(img + 8, "international\0\0\0", 16);
+    cd_eval *ev = cd_eval_new();
+    CHECK(cd_eval_add_weights(ev, "modern", img, n, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "it holds the weights of 'international'") != NULL);
+    CHECK(!cd_eval_learned(ev, cd_rules_find("international")));
+    CHECK(cd_eval_add_weights(ev, "international", img, n, err, sizeof err) == CD_OK);
+    CHECK(cd_eval_learned(ev, cd_rules_find("international")));
+    CHECK(!memcmp(cd_eval_for(ev, cd_rules_find("international"))->pat, w->pat, sizeof w->pat));
+    CHECK(cd_eval_add_weights(ev, NULL, img, n, err, sizeof err) == CD_ERR_ARG);
+    cd_eval_free(ev);
+    CHECK(eval_io_load("/nonexistent-folder", 1, err, sizeof err) == NULL);
     CHECK(strstr(err, "/nonexistent-folder/international.cdw is missing") != NULL);
     free(img);
     free(back);
@@ -279,13 +292,16 @@ static void test_shipped(void)
 {
     char err[300];
     const cd_rules *intl = cd_rules_find("international"), *killer = cd_rules_find("killer");
-    CHECK(!cd_eval_learned(intl));
-    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
-    CHECK(cd_eval_learned(intl) && cd_eval_learned(cd_rules_find("constitutional")) &&
-          cd_eval_learned(cd_rules_find("russian")) && cd_eval_learned(killer) &&
-          cd_eval_learned(cd_rules_find("modern")));
-    CHECK(cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("modern")) &&
-          cd_pattern_for(killer) != cd_pattern_for(cd_rules_find("constitutional")));
+    cd_eval *none = cd_eval_new();
+    CHECK(!cd_eval_learned(NULL, intl) && !cd_eval_learned(none, intl));
+    cd_eval_free(none);
+    cd_eval *ev = eval_io_load("weights", 1, err, sizeof err);
+    CHECK(ev != NULL);
+    CHECK(cd_eval_learned(ev, intl) && cd_eval_learned(ev, cd_rules_find("constitutional")) &&
+          cd_eval_learned(ev, cd_rules_find("russian")) && cd_eval_learned(ev, killer) &&
+          cd_eval_learned(ev, cd_rules_find("modern")));
+    CHECK(cd_eval_for(ev, killer) != cd_eval_for(ev, cd_rules_find("modern")) &&
+          cd_eval_for(ev, killer) != cd_eval_for(ev, cd_rules_find("constitutional")));
     /* the 8x8 families beside Russian, each with a file of its own; a family's name (its file's
      * and header's, 15 characters at most) is the variant's where it fits */
     const char *eight[] = {"russian", "brazilian", "russian-constitutional",
@@ -293,33 +309,36 @@ static void test_shipped(void)
     const char *names[] = {"russian", "brazilian", "russian-const", "brazilian-const"};
     for (int i = 0; i < 4; i++) {
         const cd_rules *r = cd_rules_find(eight[i]);
-        CHECK(cd_eval_learned(r) && cd_pattern_for(r)->layout.geometry == CD_GEOM_8X8);
+        CHECK(cd_eval_learned(ev, r) && cd_eval_for(ev, r)->layout.geometry == CD_GEOM_8X8);
         CHECK(!strcmp(cd_pattern_family_name(cd_pattern_family(r)), names[i]));
-        CHECK(!strcmp(cd_pattern_for(r)->family, names[i]));
+        CHECK(!strcmp(cd_eval_for(ev, r)->family, names[i]));
         for (int j = 0; j < i; j++)
-            CHECK(cd_pattern_for(r) != cd_pattern_for(cd_rules_find(eight[j])));
+            CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
-        CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15);
-    CHECK(!cd_pattern_family_name(CD_PAT_FAMILIES));
-    CHECK(!cd_eval_learned(cd_rules_find("frisian")) &&
-          !cd_eval_learned(cd_rules_find("modern-8x8")) &&
-          !cd_eval_learned(cd_rules_find("canadian")));
+        CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
+              cd_eval_family(f) == cd_pattern_family_name(f));
+    CHECK(!cd_pattern_family_name(CD_PAT_FAMILIES) && !cd_eval_family(CD_PAT_FAMILIES));
+    CHECK(!cd_eval_learned(ev, cd_rules_find("frisian")) &&
+          !cd_eval_learned(ev, cd_rules_find("modern-8x8")) &&
+          !cd_eval_learned(ev, cd_rules_find("canadian")));
     cd_position p;
     cd_position_empty(&p, intl, CD_BLACK);
     cd_position_set(&p, 28, CD_WHITE_MAN);
     cd_position_set(&p, 33, CD_WHITE_MAN);
     cd_position_set(&p, 12, CD_BLACK_MAN);
-    CHECK(cd_evaluate(&p) == -cd_pattern_eval_white(cd_pattern_for(intl), &p));
+    CHECK(cd_evaluate(ev, &p) == -cd_pattern_eval_white(cd_eval_for(ev, intl), &p));
     /* a man up is good for the side that has it, in the middle of the learned scale */
-    CHECK(cd_evaluate(&p) < -30 && cd_evaluate(&p) > -400);
+    CHECK(cd_evaluate(ev, &p) < -30 && cd_evaluate(ev, &p) > -400);
     /* engine option "drawscale", default 2: with the Russian weights, 2 kings and 2 men against
      * a king and a man (one king and two pieces more) score half the learned value; with
      * "drawscale" 0 the whole of it; the 10x10 families are not scaled by default */
     cd_engine *e = cd_engine_new(1);
     const cd_rules *ru = cd_rules_find("russian");
+    CHECK(cd_engine_evaluate(e, &p) == cd_evaluate(NULL, &p)); /* no set: by hand */
+    cd_engine_set_eval(e, ev);
     CHECK(cd_position_from_fen(&p, ru, "W:WK1,K3,22,23:BK30,9", err, sizeof err) == CD_OK);
-    int raw = cd_pattern_eval_white(cd_pattern_for(ru), &p);
+    int raw = cd_pattern_eval_white(cd_eval_for(ev, ru), &p);
     CHECK(raw > 100);
     CHECK(cd_engine_evaluate(e, &p) == raw / 2);
     CHECK(cd_engine_set_option(e, "drawscale", 0) == CD_OK);
@@ -334,16 +353,17 @@ static void test_shipped(void)
     CHECK(cd_engine_evaluate(e, &p) == raw / 2);
     CHECK(cd_position_from_fen(&p, ru, "W:WK1,12,K20,28:B3,4,17,K31,K32", err, sizeof err) ==
           CD_OK);
-    raw = cd_pattern_eval_white(cd_pattern_for(ru), &p);
+    raw = cd_pattern_eval_white(cd_eval_for(ev, ru), &p);
     CHECK(raw < -100);
     CHECK(cd_engine_evaluate(e, &p) == raw * 25 / 100);
     CHECK(cd_engine_set_option(e, "kingscale", 0) == CD_OK);
     CHECK(cd_engine_evaluate(e, &p) == raw / 2);
     CHECK(cd_engine_set_option(e, "kingscale", 101) == CD_ERR_ARG);
     CHECK(cd_position_from_fen(&p, intl, "W:WK1,K3,32,33:BK50,20", err, sizeof err) == CD_OK);
-    CHECK(cd_engine_evaluate(e, &p) == cd_pattern_eval_white(cd_pattern_for(intl), &p));
+    CHECK(cd_engine_evaluate(e, &p) == cd_pattern_eval_white(cd_eval_for(ev, intl), &p));
     CHECK(cd_engine_set_option(e, "drawscale", 3) == CD_ERR_ARG);
     cd_engine_free(e);
+    cd_eval_free(ev);
 }
 
 /* The piece keys of board.h, a table the compiler fills, and its run-time cd_zobrist_mix equal

@@ -253,7 +253,7 @@ static void test_random_games(void)
                 if (pc)
                     cd_position_set(&m, 65 - sq, swap[pc]);
             }
-            CHECK(cd_evaluate(&m) == cd_evaluate(&p));
+            CHECK(cd_evaluate(NULL, &m) == cd_evaluate(NULL, &p));
         }
     }
     CHECK(plies > 10000);

@@ -324,6 +324,7 @@ static void setup_open(const options *o, const cd_position *pos, setup *s)
         cli_fail(o->cmd, "cannot start %d search threads", o->threads);
     if (!s->game || !s->engine)
         cli_fail(o->cmd, "out of memory");
+    cd_engine_set_eval(s->engine, cli_eval());
     s->tb = attach_egtb(o, s->engine);
 }
 
@@ -477,7 +478,7 @@ static int cmd_bench(int argc, char **argv)
     }
     uint64_t nodes;
     double secs;
-    cd_bench(depth, &nodes, &secs);
+    cd_bench(cli_eval(), depth, &nodes, &secs);
     printf("Depth: %d\nTime: %.3f s\nNodes: %llu\nNPS: %.0f\n", depth, secs,
            (unsigned long long)nodes, secs > 0 ? (double)nodes / secs : 0.0);
     return 0;
@@ -722,5 +723,6 @@ static int cmd_hub(int argc, char **argv)
     cd_hub_options h = {0};
     cli_parse(&cd_hub_command, argc, argv, set_hub, &h, NULL, 0);
     h.egtb = cli_egtb_folder(&cd_hub_command, h.egtb);
+    h.eval = cli_eval();
     return cd_hub_run(stdin, stdout, &h);
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "condraughts.h"
-#include "pattern.h"
+#include "eval_io.h"
 
 static void vwarn(const char *prefix, const char *fmt, va_list ap)
 {
@@ -104,18 +104,24 @@ void cli_weights_dir(char *path, size_t len)
         snprintf(path, len, "weights");
 }
 
-void cli_load_pattern_weights(void)
+/* The set the commands search with (cli_load_weights), made once before the command runs and
+ * read-only after, so its threads share it. */
+static cd_eval *loaded;
+
+/* The folder's set (with its networks or not) into `loaded`; exit(2) with the file's fault. */
+static void load(int nets)
 {
     char dir[4096], err[4400];
     cli_weights_dir(dir, sizeof dir);
-    if (cd_pattern_load(dir, 0, err, sizeof err) != CD_OK)
+    cd_eval *ev = eval_io_load(dir, nets, err, sizeof err);
+    if (!ev)
         cli_die("condraughts: ", "%s (set CD_WEIGHTS to the folder that holds them)", err);
+    cd_eval_free(loaded);
+    loaded = ev;
 }
 
-void cli_load_weights(void)
-{
-    char dir[4096], err[4400];
-    cli_weights_dir(dir, sizeof dir);
-    if (cd_eval_load(dir, err, sizeof err) != CD_OK)
-        cli_die("condraughts: ", "%s (set CD_WEIGHTS to the folder that holds them)", err);
-}
+void cli_load_pattern_weights(void) { load(0); }
+
+void cli_load_weights(void) { load(1); }
+
+const cd_eval *cli_eval(void) { return loaded; }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "condraughts.h"
+
 /* Print prefix, the formatted message and a newline to stderr. Under mpirun only the process of
  * rank 0 prints (each one reads the same command line). */
 void cli_warn(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -35,10 +37,14 @@ int cli_beside_program(const char *rel, char *path, size_t len);
 /* The folder of the learned evaluation's weights: $CD_WEIGHTS if set, else ./weights if it holds
  * international.cdw, else BIN/../weights next to the program. */
 void cli_weights_dir(char *path, size_t len);
-/* Load the weights (cd_eval_load) from cli_weights_dir(); on a missing or corrupt file print what
- * and where on stderr and exit(2). */
+/* Read the learned evaluation (eval_io_load) from cli_weights_dir() into the set cli_eval()
+ * gives; on a missing or corrupt file print what and where on stderr and exit(2). cli_run calls
+ * it before a command that searches (CLI_SEARCHES) runs, before any thread starts. */
 void cli_load_weights(void);
 /* The pattern weights alone, without the folder's network files (train net). */
 void cli_load_pattern_weights(void);
+/* The set read last (NULL before: every variant evaluated by hand), for every engine the command
+ * makes (cd_engine_set_eval); read-only, kept until the program ends. */
+const cd_eval *cli_eval(void);
 
 #endif

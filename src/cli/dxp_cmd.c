@@ -374,6 +374,7 @@ int cd_dxp_main(int argc, char **argv)
         cd_dxp_log("error: cannot create the engine (out of memory)");
         return 1;
     }
+    cd_engine_set_eval(engine, cli_eval());
     /* the endgame tables the engine probes (none where the variant cannot have them) */
     cd_egtb *tb = o.egtb ? cd_egtb_open(o.set.rules, o.egtb) : NULL;
     if (tb)

@@ -85,6 +85,7 @@ static int run_serve(int argc, char **argv)
     return 1;
 #else
     c.egtb = cli_egtb_default(c.egtb);
+    c.eval = cli_eval();
     return cd_serve_run(&c);
 #endif
 }

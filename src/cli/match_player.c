@@ -123,6 +123,7 @@ static int start_self(match_player *p, char *err, size_t errlen)
         set_err(err, errlen, "out of memory for the engine");
         return -1;
     }
+    cd_engine_set_eval(p->engine, cli_eval());
     const char *opts = p->spec[4] == ':' ? p->spec + 5 : "";
     snprintf(p->name, sizeof p->name, "condraughts %s%s%s", CD_VERSION, *opts ? " " : "", opts);
     char buf[256];

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliutil.h"
 #include "condraughts.h"
 #include "pdncheck.h"
 
@@ -267,6 +268,7 @@ static int cmd_annotate(int argc, char **argv)
     annotator a = {&o, cd_engine_new(o.hash), (int)(o.mark * 100.0 + 0.5)};
     if (!tags || !a.engine)
         cli_fail(cmd, "out of memory");
+    cd_engine_set_eval(a.engine, cli_eval());
     if (o.threads > 1 && cd_engine_set_option(a.engine, "threads", o.threads) != CD_OK)
         cli_fail(cmd, "cannot start %d search threads", o.threads);
     cd_egtb *tb = NULL;

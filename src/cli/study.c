@@ -537,6 +537,8 @@ int cmd_study(int argc, char **argv)
     cd_engine *eng[2] = {cd_engine_new(c->hash), cd_engine_new(c->hash)};
     if (!eng[0] || !eng[1])
         fail("out of memory for two engines of %zu MiB", c->hash);
+    cd_engine_set_eval(eng[0], cli_eval());
+    cd_engine_set_eval(eng[1], cli_eval());
     cd_egtb *tb[STUDY_MAX_VARIANTS] = {0};
     if (c->egtb)
         for (int v = 0; v < c->nvariants; v++)

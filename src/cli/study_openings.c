@@ -270,6 +270,7 @@ int study_openings_main(int argc, char **argv)
     cd_engine *e = cd_engine_new(hash);
     if (!e)
         fail("out of memory");
+    cd_engine_set_eval(e, cli_eval());
     cd_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.depth = depth;

@@ -545,7 +545,7 @@ static void write_markdown(const study *s, const summary *sum, int plots, const 
     for (int learned = 1, parts = 0; learned >= 0; learned--) {
         int any = 0;
         for (int v = 0; v < nv; v++)
-            if (cd_eval_learned(c->variants[v]) == learned) {
+            if (cd_eval_learned(cli_eval(), c->variants[v]) == learned) {
                 if (!any++)
                     put(t, "%s %s for ", parts++ ? ";" : "",
                         learned ? "learned weights (docs/training.md)" : "the hand-set evaluation");

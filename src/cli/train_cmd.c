@@ -409,8 +409,10 @@ static int cmd_gen(int argc, char **argv)
         cli_fail(&gen_cmd, "needs --variant, --games and --out or --corpus (try: condraughts "
                            "train gen --help)");
     /* the engine of the self-play games uses the shipped weights unless --classic */
-    if (!o.c.classic)
+    if (!o.c.classic) {
         cli_load_weights();
+        o.c.eval = cli_eval();
+    }
     if (o.egtb) {
         cli_egtb_check(&gen_cmd, o.egtb);
         if (!(o.c.tb = cd_egtb_open(o.c.rules, o.egtb)))
@@ -490,6 +492,7 @@ static int cmd_net(int argc, char **argv)
     if (o.init && !o.hidden_given)
         o.h1 = o.h2 = 0;
     cli_load_pattern_weights(); /* a network in the folder is not needed, perhaps stale */
+    o.eval = cli_eval();
     return train_net(&o);
 }
 
@@ -501,6 +504,7 @@ static int cmd_label(int argc, char **argv)
         cli_fail(&label_cmd,
                  "needs --variant, --data and --out (try: condraughts train label --help)");
     cli_load_weights();
+    o.eval = cli_eval();
     return train_label(&o);
 }
 
@@ -513,6 +517,7 @@ static int cmd_sib(int argc, char **argv)
         cli_fail(&sib_cmd,
                  "needs --variant, --data and --out (try: condraughts train siblings --help)");
     cli_load_weights();
+    o.eval = cli_eval();
     return train_siblings(&o);
 }
 

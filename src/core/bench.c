@@ -26,9 +26,11 @@ static const struct {
     {"canadian", "W:W43-72:B1-30"},
 };
 
-void cd_bench(int depth, uint64_t *nodes, double *seconds)
+void cd_bench(const cd_eval *ev, int depth, uint64_t *nodes, double *seconds)
 {
     cd_engine *e = cd_engine_new(16);
+    if (e)
+        cd_engine_set_eval(e, ev);
     uint64_t total = 0;
     long long t0 = cd_now_ms();
     for (size_t i = 0; e && i < sizeof positions / sizeof positions[0]; i++) {

@@ -51,6 +51,7 @@
 #include <threads.h>
 
 #include "board.h"
+#include "bytes.h"
 #include "egtb.h"
 #include "movegen.h"
 #include "strbuf.h"
@@ -294,20 +295,12 @@ void egtb_position_of_dense(const cd_egtb *tb, const dense *D, cd_position *p)
 
 /* ---------------------------------------------------------------- handle */
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *s = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* Fingerprint of everything in a rules row that can change a move list. */
 static uint64_t rules_fingerprint(const cd_rules *r)
 {
     int f[6] = {(int)r->geometry,  (int)r->flags, (int)r->precedence,
                 (int)r->promotion, (int)r->halt,  (int)r->goal};
-    return fnv(0xcbf29ce484222325ull, f, sizeof f);
+    return cd_fnv1a64(CD_FNV64_BASIS, f, sizeof f);
 }
 
 cd_egtb *cd_egtb_open(const cd_rules *rules, const char *dir)
@@ -429,20 +422,6 @@ static void table_path(const cd_egtb *tb, cd_egtb_material m, char *path, size_t
 
 /* ---------------------------------------------------------------- file format */
 
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* The payload checksum of t (the values, then the distances) in *sum: 0, or -1 when *stop (may
  * be NULL) was set (looked at every CHECK_STEP bytes, so that cd_egtb_close need not wait for a
  * whole table). */
@@ -455,7 +434,7 @@ static int payload_sum(const table *t, atomic_int *stop, uint64_t *sum)
         for (size_t at = 0; at < len[k]; at += CHECK_STEP) {
             if (stop && atomic_load_explicit(stop, memory_order_relaxed))
                 return -1;
-            h = fnv(h, part[k] + at, len[k] - at < CHECK_STEP ? len[k] - at : CHECK_STEP);
+            h = cd_fnv1a64(h, part[k] + at, len[k] - at < CHECK_STEP ? len[k] - at : CHECK_STEP);
         }
     *sum = h;
     return 0;
@@ -470,18 +449,18 @@ static void header_write(const cd_egtb *tb, const table *t, unsigned char *h, ui
     memset(h, 0, HDR_SIZE);
     memcpy(h, MAGIC, 8);
     snprintf((char *)h + 8, 32, "%s", tb->rules->name);
-    put64(h + 40, tb->fingerprint);
+    cd_put_le(h + 40, tb->fingerprint, 8);
     h[48] = (unsigned char)t->L.m.wk;
     h[49] = (unsigned char)t->L.m.wm;
     h[50] = (unsigned char)t->L.m.bk;
     h[51] = (unsigned char)t->L.m.bm;
     h[52] = (unsigned char)t->dbytes;
-    put64(h + 56, t->L.n);
-    put64(h + 64, (uint64_t)t->maxdist);
+    cd_put_le(h + 56, t->L.n, 8);
+    cd_put_le(h + 64, (uint64_t)t->maxdist, 8);
     for (int s = 0; s < 2; s++)
         for (int v = 0; v < 3; v++)
-            put64(h + 72 + 8 * (3 * s + v), t->counts[s][v]);
-    put64(h + 120, sum);
+            cd_put_le(h + 72 + 8 * (3 * s + v), t->counts[s][v], 8);
+    cd_put_le(h + 120, sum, 8);
 }
 
 int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
@@ -493,7 +472,7 @@ int egtb_table_write(cd_egtb *tb, const table *t, char *err, size_t errlen)
     uint64_t sum;
     payload_sum(t, NULL, &sum);
     header_write(tb, t, h, sum);
-    put64(h + HDR_SIZE, fnv(0xcbf29ce484222325ull, h, HDR_SIZE));
+    cd_put_le(h + HDR_SIZE, cd_fnv1a64(CD_FNV64_BASIS, h, HDR_SIZE), 8);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         set_err(err, errlen, "cannot write %s (does the folder exist?)", tmp);
@@ -581,16 +560,17 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
         set_err(err, errlen, "%s: not a condraughts table", path);
         goto out;
     }
-    if (get64(h + HDR_SIZE) != fnv(0xcbf29ce484222325ull, h, HDR_SIZE)) {
+    if (cd_get_le(h + HDR_SIZE, 8) != cd_fnv1a64(CD_FNV64_BASIS, h, HDR_SIZE)) {
         set_err(err, errlen, "%s: header checksum mismatch (corrupt file)", path);
         goto out;
     }
-    if (get64(h + 40) != tb->fingerprint || strncmp((char *)h + 8, tb->rules->name, 32) != 0) {
+    if (cd_get_le(h + 40, 8) != tb->fingerprint ||
+        strncmp((char *)h + 8, tb->rules->name, 32) != 0) {
         set_err(err, errlen, "%s: built for other rules (%.32s)", path, (char *)h + 8);
         goto out;
     }
     if (h[48] != t->L.m.wk || h[49] != t->L.m.wm || h[50] != t->L.m.bk || h[51] != t->L.m.bm ||
-        get64(h + 56) != t->L.n || (h[52] != 1 && h[52] != 2)) {
+        cd_get_le(h + 56, 8) != t->L.n || (h[52] != 1 && h[52] != 2)) {
         set_err(err, errlen, "%s: header does not match its signature", path);
         goto out;
     }
@@ -606,10 +586,10 @@ static int table_read(cd_egtb *tb, table *t, char *err, size_t errlen)
     t->dbytes = h[52];
     t->wdl = t->base + DATA_OFF;
     t->dist = t->wdl + nv;
-    t->maxdist = (int)get64(h + 64);
+    t->maxdist = (int)cd_get_le(h + 64, 8);
     for (int s = 0; s < 2; s++)
         for (int v = 0; v < 3; v++)
-            t->counts[s][v] = get64(h + 72 + 8 * (3 * s + v));
+            t->counts[s][v] = cd_get_le(h + 72 + 8 * (3 * s + v), 8);
     rc = 0;
 out:
     fclose(f);
@@ -623,7 +603,7 @@ out:
 static int payload_matches(cd_egtb *tb, const table *t)
 {
     uint64_t h;
-    return payload_sum(t, &tb->closing, &h) != 0 ? -1 : h == get64(t->base + 120);
+    return payload_sum(t, &tb->closing, &h) != 0 ? -1 : h == cd_get_le(t->base + 120, 8);
 }
 
 /* The end of a read: t checked (ok 1), damaged (0) or its check stopped (-1); its state set and

@@ -91,7 +91,8 @@ struct cd_engine {
     atomic_llong ponderhit_ms;              /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
-    cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
+    cd_egtb *egtb;       /* endgame tables probed in the search (not owned), or NULL */
+    const cd_eval *eval; /* the learned evaluation (cd_engine_set_eval; not owned), or NULL */
     /* the sharper search (search.c steps 9-21); option "classic" switches them all off */
     int use_qshots, use_lmrlog, use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
@@ -148,12 +149,11 @@ void cd_tt_clear(cd_engine *e);
 int cd_tt_probe(cd_engine *e, uint64_t key, tt_data *out);
 void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int bound);
 
-/* eval.c: White's point of view (learned where loaded, else hand-set), the hand-set one, and the
- * engine's choice from the side to move's view */
-int cd_eval_white(const cd_position *pos);
+/* eval.c: the hand-set evaluation, White's point of view, and the engine's choice from the side
+ * to move's view (e->eval's weights for pos's rules where it has them, else the hand-set one) */
 int cd_eval_classic_white(const cd_position *pos);
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos);
-/* The same with the learned weights of pos's rules given (cd_pattern_for, resolved once by the
+/* The same with the learned weights of pos's rules given (cd_eval_for, resolved once by the
  * search; NULL: the hand-set evaluation) and the thread's cache of the network's sums (net.h;
  * NULL: none, the same value). */
 struct cd_pattern_weights;

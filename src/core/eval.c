@@ -19,8 +19,9 @@
  *
  * Variants with a learned family (pattern.c: International, Constitutional, Killer, Modern,
  * Russian, Brazilian, and the constitutional rows of Russian and Brazilian) use the learned score
- * once its weights are loaded (cd_eval_load), with the same lone-king scaling; this hand-set
- * evaluation stays selectable per engine (option "classic-eval").
+ * where the engine's cd_eval holds the family's weights (cd_engine_set_eval), with the same
+ * lone-king scaling; this hand-set evaluation stays selectable per engine (option
+ * "classic-eval").
  */
 #include <stdlib.h>
 
@@ -263,15 +264,10 @@ static int learned_white(const cd_pattern_weights *pw, const cd_position *pos, i
     return scale_lone_king(pos, weights_of(pos->rules), s, score);
 }
 
-int cd_eval_white(const cd_position *pos)
+int cd_evaluate(const cd_eval *ev, const cd_position *pos)
 {
-    const cd_pattern_weights *pw = cd_pattern_for(pos->rules);
-    return pw ? learned_white(pw, pos, 1, NULL) : cd_eval_classic_white(pos);
-}
-
-int cd_evaluate(const cd_position *pos)
-{
-    int s = cd_eval_white(pos);
+    const cd_pattern_weights *pw = cd_eval_for(ev, pos->rules);
+    int s = pw ? learned_white(pw, pos, 1, NULL) : cd_eval_classic_white(pos);
     return pos->side == CD_WHITE ? s : -s;
 }
 
@@ -335,5 +331,5 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
 
 int cd_engine_evaluate(const cd_engine *e, const cd_position *pos)
 {
-    return cd_engine_evaluate_with(e, cd_pattern_for(pos->rules), pos, NULL);
+    return cd_engine_evaluate_with(e, cd_eval_for(e->eval, pos->rules), pos, NULL);
 }

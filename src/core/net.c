@@ -1,6 +1,7 @@
 /*
- * net.c -- the network stacked on the pattern evaluation (net.h): inputs, the integer and float
- * forward passes, quantization, the file.
+ * net.c -- the network stacked on the pattern evaluation (net.h): inputs, the integer forward
+ * pass, quantization, the file's reader (the float pass and the writer are the trainer's:
+ * src/train/train_model.c).
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -8,15 +9,8 @@
 #include <string.h>
 
 #include "board.h"
+#include "bytes.h"
 #include "net.h"
-
-uint32_t cd_net_fnv1a(const unsigned char *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
 
 static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
@@ -309,65 +303,16 @@ int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c)
     return layers(n, acc);
 }
 
-static inline float clip1(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
-
-float cd_net_forward_float(const cd_net *n, const uint16_t *in, int count, float *acc, float *a1,
-                           float *z)
-{
-    int H1 = n->h1, H2 = n->h2;
-    memcpy(acc, n->b1, (size_t)H1 * sizeof *acc);
-    for (int i = 0; i < count; i++) {
-        const float *row = n->w1 + (size_t)in[i] * (size_t)H1;
-        for (int h = 0; h < H1; h++)
-            acc[h] += row[h];
-    }
-    for (int h = 0; h < H1; h++)
-        a1[h] = clip1(acc[h]);
-    float inner = n->b3;
-    for (int j = 0; j < H2; j++) {
-        const float *row = n->w2 + (size_t)j * (size_t)H1;
-        float v = n->b2[j];
-        for (int h = 0; h < H1; h++)
-            v += a1[h] * row[h];
-        z[j] = v;
-        inner += n->w3[j] * clip1(v);
-    }
-    return inner;
-}
-
-double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count)
-{
-    float acc[CD_NET_MAX_H1], a1[CD_NET_MAX_H1], z[CD_NET_MAX_H2];
-    double out = CD_NET_OUT * (double)cd_net_forward_float(n, in, count, acc, a1, z);
-    return out > CD_NET_OUT_MAX ? CD_NET_OUT_MAX : out < -CD_NET_OUT_MAX ? -CD_NET_OUT_MAX : out;
-}
-
 /* ------------------------------------------------------------------ the file */
 
-enum { HEADER = 4 + 4 + 16 + 6 * 4, VERSION = 1 };
-
-static size_t floats_of(int inputs, int h1, int h2)
+size_t cd_net_image_size(int inputs, int h1, int h2)
 {
-    return (size_t)inputs * (size_t)h1 + (size_t)h1 + (size_t)h2 * (size_t)h1 + 2 * (size_t)h2 + 1;
+    size_t floats =
+        (size_t)inputs * (size_t)h1 + (size_t)h1 + (size_t)h2 * (size_t)h1 + 2 * (size_t)h2 + 1;
+    return CD_NET_HEADER + 4 * floats + 4;
 }
 
-static void put32(unsigned char **p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        *(*p)++ = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void putf(unsigned char **p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put32(p, u);
-}
+static uint32_t get32(const unsigned char *p) { return (uint32_t)cd_get_le(p, 4); }
 
 static float getf(const unsigned char *p)
 {
@@ -375,41 +320,6 @@ static float getf(const unsigned char *p)
     float f;
     memcpy(&f, &u, 4);
     return f;
-}
-
-size_t cd_net_write(const cd_net *n, unsigned char *buf)
-{
-    size_t size = HEADER + 4 * floats_of(n->inputs, n->h1, n->h2) + 4;
-    if (!buf)
-        return size;
-    unsigned char *p = buf;
-    memcpy(p, "CDN1", 4);
-    p += 4;
-    put32(&p, VERSION);
-    memset(p, 0, 16);
-    for (int i = 0; i < 15 && n->family[i]; i++)
-        p[i] = (unsigned char)n->family[i];
-    p += 16;
-    put32(&p, (uint32_t)n->geometry);
-    put32(&p, (uint32_t)n->squares);
-    put32(&p, (uint32_t)n->inputs);
-    put32(&p, (uint32_t)n->h1);
-    put32(&p, (uint32_t)n->h2);
-    put32(&p, n->base_checksum);
-    size_t in = (size_t)n->inputs, h1 = (size_t)n->h1, h2 = (size_t)n->h2;
-    for (size_t i = 0; i < in * h1; i++)
-        putf(&p, n->w1[i]);
-    for (size_t i = 0; i < h1; i++)
-        putf(&p, n->b1[i]);
-    for (size_t i = 0; i < h2 * h1; i++)
-        putf(&p, n->w2[i]);
-    for (size_t i = 0; i < h2; i++)
-        putf(&p, n->b2[i]);
-    for (size_t i = 0; i < h2; i++)
-        putf(&p, n->w3[i]);
-    putf(&p, n->b3);
-    put32(&p, cd_net_fnv1a(buf, (size_t)(p - buf)));
-    return size;
 }
 
 static cd_net *fault(cd_net *n, char *err, size_t errlen, const char *what)
@@ -433,9 +343,9 @@ cd_net *cd_net_read(const unsigned char *buf, size_t len, char *err, size_t errl
 {
     if (len < 4 || memcmp(buf, "CDN1", 4))
         return fault(NULL, err, errlen, "not a condraughts network file (no CDN1 header)");
-    if (len < HEADER)
+    if (len < CD_NET_HEADER)
         return fault(NULL, err, errlen, "the network file is truncated (in its header)");
-    if (get32(buf + 4) != VERSION)
+    if (get32(buf + 4) != CD_NET_VERSION)
         return fault(NULL, err, errlen, "unsupported network file version");
     char family[16] = {0};
     memcpy(family, buf + 8, 15);
@@ -450,16 +360,16 @@ cd_net *cd_net_read(const unsigned char *buf, size_t len, char *err, size_t errl
         return fault(NULL, err, errlen,
                      "the network file's layer sizes are out of range (H1 a multiple of 16 up to "
                      "512, H2 a multiple of 8 up to 64)");
-    if (len != HEADER + 4 * floats_of((int)inputs, (int)h1, (int)h2) + 4)
+    if (len != cd_net_image_size((int)inputs, (int)h1, (int)h2))
         return fault(NULL, err, errlen,
                      "the network file has the wrong size (truncated or padded)");
-    if (cd_net_fnv1a(buf, len - 4) != get32(buf + len - 4))
+    if (cd_fnv1a32(buf, len - 4) != get32(buf + len - 4))
         return fault(NULL, err, errlen, "the network file's checksum does not match (corrupt)");
     cd_net *n = cd_net_new(family, (int)geometry, (int)h1, (int)h2);
     if (!n)
         return fault(NULL, err, errlen, "out of memory reading the network file");
     n->base_checksum = get32(p + 20);
-    p = buf + HEADER;
+    p = buf + CD_NET_HEADER;
     size_t in = inputs, a = h1, b = h2;
     for (size_t i = 0; i < in * a; i++, p += 4)
         n->w1[i] = getf(p);

@@ -23,8 +23,8 @@
  * them at load (the same on every compiler and machine, so node counts do not change with the
  * build): W1, b1 times 255 (16-bit sums), W2 times 1024, b2 times 255 * 1024, w3 times 100 * 16,
  * b3 times 100 * 255 * 1024 * 16; h1 in 0..255, h2 in 0..255 * 1024, each rounded to nearest.
- * cd_net_eval is that integer form (the quotient truncated towards 0); cd_net_eval_float the
- * float form (the trainer's), a few hundredths from it at most.
+ * cd_net_eval is that integer form (the quotient truncated towards 0); the float form is the
+ * trainer's (train_net_eval, src/train/train_model.h), a few hundredths from it at most.
  *
  * Bounds, checked at load (so no 16-bit sum can overflow with up to 41 pieces and biases):
  * |W1|, |b1| <= 3; |W2| <= 8; |b2| <= 64; |w3|, |b3| <= 64. H1 a multiple of 16 up to 512, H2 a
@@ -104,17 +104,13 @@ int cd_net_eval(const cd_net *n, const cd_position *pos);
 int cd_net_eval_inputs(const cd_net *n, const uint16_t *in, int count);
 /* cd_net_eval through a cache (zeroed before its first use): the same value. */
 int cd_net_eval_cached(const cd_net *n, const cd_position *pos, cd_net_cache *c);
-double cd_net_eval_float(const cd_net *n, const uint16_t *in, int count);
-/* The float pass itself (the trainer's): b3 + w3 . h2 (out / 100 before the clamp), with the
- * first layer's sums acc (before the clip), h1 in a1 and the second layer's sums z. */
-float cd_net_forward_float(const cd_net *n, const uint16_t *in, int count, float *acc, float *a1,
-                          float *z);
 
-/* Serialise (NULL buf: the size); returns the size in bytes. */
-size_t cd_net_write(const cd_net *n, unsigned char *buf);
+/* The file's header size and version, and the size of a file of this shape (its writer is the
+ * trainer's: train_net_write, src/train/train_model.h). */
+#define CD_NET_HEADER  (4 + 4 + 16 + 6 * 4)
+#define CD_NET_VERSION 1
+size_t cd_net_image_size(int inputs, int h1, int h2);
 /* Parse a file image into a new network; NULL with a message in err on any fault. */
 cd_net *cd_net_read(const unsigned char *buf, size_t len, char *err, size_t errlen);
-/* The FNV-1a 32 checksum of a byte image (the files' checksum). */
-uint32_t cd_net_fnv1a(const unsigned char *p, size_t n);
 
 #endif

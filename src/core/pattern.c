@@ -1,13 +1,13 @@
 /*
- * pattern.c -- the learned evaluation (pattern.h): layouts, features, scoring, the weights file.
+ * pattern.c -- the learned evaluation (pattern.h): layouts, features, scoring, the weights file's
+ * reader (its writer is the trainer's, src/train/train_model.c; the families' weights are held by
+ * a cd_eval, eval_set.c).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
-#include "net.h"
+#include "bytes.h"
 #include "pattern.h"
 
 /* A family's name (the weights file's name and header, at most 15 characters) and the variant
@@ -25,8 +25,6 @@ static const struct {
     {"russian-const", "russian-constitutional", CD_GEOM_8X8},
     {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8},
 };
-
-static cd_pattern_weights *loaded[CD_PAT_FAMILIES];
 
 #if defined(__BMI2__)
 #include <immintrin.h> /* pext: a window's squares gathered in one instruction */
@@ -70,22 +68,15 @@ const char *cd_pattern_family_name(int family)
     return family >= 0 && family < CD_PAT_FAMILIES ? families[family].name : NULL;
 }
 
-/* ternary[b]: the base-3 number whose digits are the bits of b. Filled by the first
- * cd_pattern_layout_of, which every layout (and so every weights table) comes from. */
-static uint16_t ternary[256];
-
-static void init_ternary(void)
-{
-    if (ternary[255])
-        return;
-    for (int b = 0; b < 256; b++) {
-        int v = 0, p = 1;
-        for (int i = 0; i < 8; i++, p *= 3)
-            if (b >> i & 1)
-                v += p;
-        ternary[b] = (uint16_t)v;
-    }
-}
+/* ternary[b]: the base-3 number whose digits are the bits of b (a constant table). */
+#define T1(b) ((b)&1)
+#define T8(b)                                                                                      \
+    (T1(b) + 3 * T1((b) >> 1) + 9 * T1((b) >> 2) + 27 * T1((b) >> 3) + 81 * T1((b) >> 4) +         \
+     243 * T1((b) >> 5) + 729 * T1((b) >> 6) + 2187 * T1((b) >> 7))
+#define R4(b)  T8(b), T8((b) + 1), T8((b) + 2), T8((b) + 3)
+#define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
+#define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
+static const uint16_t ternary[256] = {R64(0), R64(64), R64(128), R64(192)};
 
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
 {
@@ -97,7 +88,6 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
     if (geometry != CD_GEOM_10X10 && geometry != CD_GEOM_8X8)
         return 0;
     const cd_geom *g = &cd_geoms[geometry];
-    init_ternary();
     memset(out, 0, sizeof *out);
     out->geometry = geometry;
     out->start = geometry == CD_GEOM_10X10 ? 40 : 24;
@@ -308,74 +298,14 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
 
 /* ------------------------------------------------------------------ the file */
 
-static uint32_t fnv1a(const unsigned char *p, size_t n)
+static uint32_t get32(const unsigned char *p) { return (uint32_t)cd_get_le(p, 4); }
+
+static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)cd_get_le(p, 2); }
+
+size_t cd_pattern_image_size(int regions, int squares)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-static void put32(unsigned char **p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        *(*p)++ = (unsigned char)(v >> (8 * i));
-}
-
-static void put16(unsigned char **p, int16_t v)
-{
-    uint16_t u = (uint16_t)v;
-    *(*p)++ = (unsigned char)u;
-    *(*p)++ = (unsigned char)(u >> 8);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
-
-enum { HEADER = 4 + 4 + 16 + 6 * 4, VERSION = 2 };
-
-static size_t image_size(int regions, int squares)
-{
-    return HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
+    return CD_PAT_HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
            (size_t)squares * 2 * 2 + 4;
-}
-
-size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
-{
-    const cd_pattern_layout *l = &w->layout;
-    size_t size = image_size(l->regions, l->squares);
-    if (!buf)
-        return size;
-    unsigned char *p = buf;
-    memcpy(p, "CDW1", 4);
-    p += 4;
-    put32(&p, VERSION);
-    memset(p, 0, 16);
-    for (int i = 0; i < 15 && w->family[i]; i++)
-        p[i] = (unsigned char)w->family[i];
-    p += 16;
-    put32(&p, (uint32_t)l->geometry);
-    put32(&p, (uint32_t)l->regions);
-    put32(&p, CD_PAT_CONFIGS);
-    put32(&p, CD_PAT_SCALARS);
-    put32(&p, (uint32_t)l->start);
-    put32(&p, (uint32_t)l->squares);
-    for (int r = 0; r < l->regions; r++)
-        for (int c = 0; c < CD_PAT_CONFIGS; c++)
-            for (int ph = 0; ph < 2; ph++)
-                put16(&p, w->pat[r][c][ph]);
-    for (int s = 0; s < CD_PAT_SCALARS; s++)
-        for (int ph = 0; ph < 2; ph++)
-            put16(&p, w->scalar[s][ph]);
-    for (int i = 0; i < l->squares; i++)
-        for (int ph = 0; ph < 2; ph++)
-            put16(&p, w->king_square[i][ph]);
-    put32(&p, fnv1a(buf, (size_t)(p - buf)));
-    return size;
 }
 
 static cd_result bad(char *err, size_t errlen, const char *what)
@@ -388,13 +318,13 @@ static cd_result bad(char *err, size_t errlen, const char *what)
 cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
                           size_t errlen)
 {
-    if (len < HEADER || memcmp(buf, "CDW1", 4))
+    if (len < CD_PAT_HEADER || memcmp(buf, "CDW1", 4))
         return bad(err, errlen, "not a condraughts weights file (no CDW1 header)");
     if (get32(buf + 4) == 1)
         return bad(err, errlen,
                    "weights file version 1 (before the king features): make the weights files "
                    "again with this program (docs/training.md)");
-    if (get32(buf + 4) != VERSION)
+    if (get32(buf + 4) != CD_PAT_VERSION)
         return bad(err, errlen, "unsupported weights file version");
     memset(w, 0, sizeof *w);
     memcpy(w->family, buf + 8, 15);
@@ -416,12 +346,12 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
         (int)squares != w->layout.squares)
         return bad(err, errlen, "the weights file's table sizes do not match its geometry");
-    if (len != image_size((int)regions, (int)squares))
+    if (len != cd_pattern_image_size((int)regions, (int)squares))
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
-    if (fnv1a(buf, len - 4) != get32(buf + len - 4))
+    if (cd_fnv1a32(buf, len - 4) != get32(buf + len - 4))
         return bad(err, errlen, "the weights file's checksum does not match (corrupt)");
     w->checksum = get32(buf + len - 4);
-    p = buf + HEADER;
+    p = buf + CD_PAT_HEADER;
     for (uint32_t r = 0; r < regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             for (int ph = 0; ph < 2; ph++, p += 2)
@@ -434,143 +364,3 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
             w->king_square[i][ph] = get16(p);
     return CD_OK;
 }
-
-const cd_pattern_weights *cd_pattern_loaded(int family)
-{
-    return family >= 0 && family < CD_PAT_FAMILIES ? loaded[family] : NULL;
-}
-
-const cd_pattern_weights *cd_pattern_for(const cd_rules *r)
-{
-    return cd_pattern_loaded(cd_pattern_family(r));
-}
-
-cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen)
-{
-    for (int i = 0; i < CD_PAT_FAMILIES; i++)
-        if (!strcmp(w->family, families[i].name)) {
-            if (loaded[i])
-                cd_net_free(loaded[i]->net);
-            free(loaded[i]);
-            loaded[i] = w;
-            return CD_OK;
-        }
-    return bad(err, errlen, "unknown family");
-}
-
-cd_result cd_pattern_install_net(const char *family, struct cd_net *net, char *err, size_t errlen)
-{
-    cd_pattern_weights *w = NULL;
-    for (int i = 0; i < CD_PAT_FAMILIES; i++)
-        if (!strcmp(family, families[i].name))
-            w = loaded[i];
-    if (!w)
-        return bad(err, errlen, "no weights of the network's family are loaded");
-    if (net && (strcmp(net->family, w->family) || net->geometry != w->layout.geometry))
-        return bad(err, errlen, "the network is not of its family's board");
-    if (net && net->base_checksum != w->checksum) {
-        char why[256];
-        snprintf(why, sizeof why,
-                 "the network was trained on the %s weights with checksum %08x, the loaded ones "
-                 "have %08x (remove it, or make it again for them: docs/training.md)",
-                 w->family, net->base_checksum, w->checksum);
-        return bad(err, errlen, why);
-    }
-    if (w->net != net)
-        cd_net_free(w->net);
-    w->net = net;
-    return CD_OK;
-}
-
-/* ------------------------------------------------------------------ public loading */
-
-/* A whole file of at most max bytes: NULL with *missing 1 if there is none, *missing 0 if it
- * cannot be read (errno); a longer file is cut at max + 1 bytes, which the readers refuse by its
- * size. */
-static unsigned char *read_file(const char *path, size_t max, size_t *len, int *missing)
-{
-    FILE *f = fopen(path, "rb");
-    *missing = !f && errno == ENOENT;
-    if (!f)
-        return NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    rewind(f);
-    size_t cap = size < 0 || (size_t)size > max ? max + 1 : (size_t)size;
-    unsigned char *buf = malloc(cap + 1);
-    if (buf)
-        *len = fread(buf, 1, cap, f);
-    fclose(f);
-    return buf;
-}
-
-cd_result cd_eval_load(const char *dir, char *err, size_t errlen)
-{
-    return cd_pattern_load(dir, 1, err, errlen);
-}
-
-cd_result cd_pattern_load(const char *dir, int nets, char *err, size_t errlen)
-{
-    for (int i = 0; i < CD_PAT_FAMILIES; i++) {
-        char path[4096], why[160];
-        snprintf(path, sizeof path, "%s/%s.cdw", dir, families[i].name);
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            snprintf(err, errlen, "weights file %s is missing (see docs/training.md)", path);
-            return CD_ERR_IO;
-        }
-        size_t cap = image_size(CD_PAT_MAX_REG, CD_PAT_KSQ_MAX) + 1, len;
-        unsigned char *buf = malloc(cap);
-        cd_pattern_weights *w = malloc(sizeof *w);
-        if (!buf || !w) {
-            fclose(f);
-            free(buf);
-            free(w);
-            snprintf(err, errlen, "out of memory reading %s", path);
-            return CD_ERR_OVERFLOW;
-        }
-        len = fread(buf, 1, cap, f);
-        fclose(f);
-        cd_result rc = cd_pattern_read(w, buf, len, why, sizeof why);
-        free(buf);
-        if (rc == CD_OK && strcmp(w->family, families[i].name)) {
-            snprintf(why, sizeof why, "it holds the weights of '%s'", w->family);
-            rc = CD_ERR_IO;
-        }
-        if (rc != CD_OK) {
-            free(w);
-            snprintf(err, errlen, "weights file %s: %s", path, why);
-            return rc;
-        }
-        cd_pattern_install(w, NULL, 0);
-    }
-    for (int i = 0; nets && i < CD_PAT_FAMILIES; i++) {
-        char path[4096], why[300];
-        snprintf(path, sizeof path, "%s/%s.cdn", dir, families[i].name);
-        size_t len = 0;
-        int missing;
-        unsigned char *img = read_file(path, (size_t)16 << 20, &len, &missing);
-        if (!img && missing) /* none shipped: a network is read where there is one */
-            continue;
-        if (!img) {
-            snprintf(err, errlen, "network file %s cannot be read: %s", path, strerror(errno));
-            return CD_ERR_IO;
-        }
-        cd_net *n = cd_net_read(img, len, why, sizeof why);
-        free(img);
-        cd_result rc = n ? CD_OK : CD_ERR_IO;
-        if (n && strcmp(n->family, families[i].name)) {
-            snprintf(why, sizeof why, "it holds the network of '%s'", n->family);
-            rc = CD_ERR_IO;
-        }
-        if (rc == CD_OK)
-            rc = cd_pattern_install_net(families[i].name, n, why, sizeof why);
-        if (rc != CD_OK) {
-            cd_net_free(n);
-            snprintf(err, errlen, "network file %s: %s", path, why);
-            return rc;
-        }
-    }
-    return CD_OK;
-}
-
-int cd_eval_learned(const cd_rules *r) { return cd_pattern_for(r) != NULL; }

@@ -32,8 +32,10 @@
  * family, geometry and table sizes, the weights above as i16 pairs, an FNV-1a checksum.
  * docs/formats.md gives it byte by byte, with what a reader refuses and when the version changes.
  *
- * Which variants use which file: cd_pattern_family() (by the variant's canonical name). Variants
- * without a family, or a family whose file was not loaded, use the hand-set evaluation (eval.c).
+ * Which variants use which file: cd_pattern_family() (by the variant's canonical name). The
+ * weights are held by a cd_eval (eval_set.c), the value an engine is handed; variants without a
+ * family, or a family the engine's cd_eval has no weights for, use the hand-set evaluation
+ * (eval.c). A table is never changed once read: engines and threads share it read-only.
  */
 #ifndef CD_PATTERN_H
 #define CD_PATTERN_H
@@ -123,24 +125,17 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
 /* The learned score of a position, White's view, hundredths of a man. */
 int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos);
 
-/* Serialise w into buf (NULL: just the size); returns the size in bytes. */
-size_t cd_pattern_write(const cd_pattern_weights *w, unsigned char *buf);
+/* The file's header size and version, and the size of a file of this layout (its writer is the
+ * trainer's: train_pattern_write, src/train/train_model.h). */
+#define CD_PAT_HEADER  (4 + 4 + 16 + 6 * 4)
+#define CD_PAT_VERSION 2
+size_t cd_pattern_image_size(int regions, int squares);
 /* Parse a file image; CD_ERR_IO with a message in err on any fault. */
 cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
                           size_t errlen);
 
-/* The loaded weights of a family (NULL: none loaded). */
-const cd_pattern_weights *cd_pattern_loaded(int family);
-/* The loaded weights for a variant, or NULL (then the hand-set evaluation applies). */
-const cd_pattern_weights *cd_pattern_for(const cd_rules *r);
-/* Install weights for their family (taking ownership; NULL family name: error). */
-cd_result cd_pattern_install(cd_pattern_weights *w, char *err, size_t errlen);
-/* cd_eval_load, with nets 0: the pattern weights alone, the folder's network files not read
- * (train net fits a network for weights that an old network file no longer matches). */
-cd_result cd_pattern_load(const char *dir, int nets, char *err, size_t errlen);
-/* Stack a network on the loaded weights of its family (taking ownership; the old one is freed);
- * refused when no weights of the family are loaded or they are not the ones the network was
- * trained on (its base checksum). NULL net: the family's network is removed. */
-cd_result cd_pattern_install_net(const char *family, struct cd_net *net, char *err, size_t errlen);
+/* The weights ev holds for a variant's family (eval_set.c), or NULL (ev NULL, a variant without
+ * a family, or a family ev has no weights for): then the hand-set evaluation applies. */
+const cd_pattern_weights *cd_eval_for(const cd_eval *ev, const cd_rules *r);
 
 #endif

@@ -220,7 +220,7 @@ typedef struct search {
     cd_engine *e;
     const cd_rules *r;
     const cd_movegen *mg;                /* r's move generator (cd_movegen_of), called directly */
-    const struct cd_pattern_weights *pw; /* r's learned weights (cd_pattern_for) or NULL */
+    const struct cd_pattern_weights *pw; /* r's learned weights (cd_eval_for) or NULL */
     int id;                              /* thread: 0 the main one, else a helper */
     int (*history)[128][128];            /* [side][from][to] of this thread */
     cd_move (*killers)[2];               /* [ply][2] of this thread */
@@ -1329,7 +1329,7 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->e = e;
     s->r = root->rules;
     s->mg = cd_movegen_of(s->r);
-    s->pw = cd_pattern_for(s->r);
+    s->pw = cd_eval_for(e->eval, s->r);
     s->playable = cd_geom_playable(cd_geom_of(s->r));
     s->history = e->history;
     s->killers = e->killers;

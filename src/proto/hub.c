@@ -114,6 +114,7 @@ typedef struct hub {
     uint64_t max_nodes;   /* cap on every search's nodes (0: none) */
     const char *egtb_dir; /* endgame tables folder, or NULL */
     cd_egtb *tb;          /* its tables for h->rules, given to the engine (NULL: none) */
+    const cd_eval *eval;  /* the learned evaluation given to the engine (NULL: by hand) */
     hub_level level;
 
     /* the search */
@@ -334,8 +335,11 @@ static const cd_rules *find_variant(const char *name)
  * the variant cannot have them). */
 static int ensure_engine(hub *h)
 {
-    if (!h->engine && (h->engine = cd_engine_new((size_t)h->hash_mb)) && h->threads > 1)
-        cd_engine_set_option(h->engine, "threads", (int)h->threads);
+    if (!h->engine && (h->engine = cd_engine_new((size_t)h->hash_mb))) {
+        cd_engine_set_eval(h->engine, h->eval);
+        if (h->threads > 1)
+            cd_engine_set_option(h->engine, "threads", (int)h->threads);
+    }
     if (h->engine && h->egtb_dir && !h->tb && (h->tb = cd_egtb_open(h->rules, h->egtb_dir)))
         cd_engine_set_egtb(h->engine, h->tb);
     return h->engine != NULL;
@@ -785,6 +789,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
         h->hash_mb = h->max_hash_mb;
     h->max_nodes = opt ? opt->max_nodes : 0;
     h->egtb_dir = opt ? opt->egtb : NULL;
+    h->eval = opt ? opt->eval : NULL;
     h->game = cd_game_new(rules, NULL);
     if (!h->game || mtx_init(&h->lock, mtx_plain) != thrd_success) {
         fprintf(stderr, "condraughts hub: out of memory\n");

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "condraughts.h"
+
 /*
  * Serve the Hub protocol. default_variant: the variant in force until `set-param name=variant`
  * (a condraughts name or alias, or a Hub name: normal, killer, bt, losing; NULL: international).
@@ -26,6 +28,8 @@ typedef struct cd_hub_options {
     long max_hash_mb;    /* largest hash `set-param` accepts (default 32768 MiB) */
     uint64_t max_nodes;  /* every search also stops after this many nodes (tests, fuzzing) */
     const char *egtb;    /* endgame tables folder the engine probes (condraughts egtb build) */
+    const cd_eval *eval; /* the learned evaluation the engine searches with (cd_engine_set_eval;
+                            not owned, kept for the session), or NULL: by hand */
 } cd_hub_options;
 
 /* cd_hub_main with options (opt may be NULL). */

@@ -16,13 +16,14 @@
 typedef struct gen_options {
     const cd_rules *rules;
     long games, nodes, max_plies, balance;
-    long first;        /* the games are numbers first .. first + games - 1 */
-    long lo, hi;       /* the random opening plies; lo < 0: 4 to 10 on 10x10, else 4 to 8 */
+    long first;          /* the games are numbers first .. first + games - 1 */
+    long lo, hi;         /* the random opening plies; lo < 0: 4 to 10 on 10x10, else 4 to 8 */
     uint64_t seed;
-    int classic;       /* play with the hand-set evaluation */
-    cd_egtb *tb;       /* the endgame tables (both engines search with them), or NULL */
-    const char *out;    /* the data file, or NULL */
-    const char *corpus; /* the corpus file (FILE.cdg.xz), or NULL */
+    int classic;         /* play with the hand-set evaluation */
+    const cd_eval *eval; /* the learned evaluation the engines play with (not owned), or NULL */
+    cd_egtb *tb;         /* the endgame tables (both engines search with them), or NULL */
+    const char *out;     /* the data file, or NULL */
+    const char *corpus;  /* the corpus file (FILE.cdg.xz), or NULL */
     long threads;
 } gen_options;
 
@@ -57,6 +58,7 @@ typedef struct label_options {
     long threads, limit; /* limit: only the input's first this many records, 0 for all */
     double share;
     uint64_t seed;
+    const cd_eval *eval; /* the learned evaluation of the deeper search (not owned), or NULL */
 } label_options;
 
 /* train siblings' command line and file (train_sib.c): a position with the leaf of every legal
@@ -67,6 +69,7 @@ typedef struct sib_options {
     long nodes, leaf_depth, min_pieces, threads, limit;
     double share;
     uint64_t seed;
+    const cd_eval *eval; /* the learned evaluation of the teacher's search (not owned), or NULL */
 } sib_options;
 
 typedef struct sib_leaf {
@@ -97,9 +100,10 @@ typedef struct net_options {
     int deep_only; /* only the records train label scored again */
     double lr, lambda, deep_lambda, valid, k;
     uint64_t seed;
+    const cd_eval *eval; /* the pattern weights the network is stacked on (their family's) */
 } net_options;
 
-/* Fit the network stacked on the loaded pattern weights of the family and write its file. */
+/* Fit the network stacked on o->eval's pattern weights of the family and write its file. */
 int train_net(const net_options *o);
 
 /* Score a sample of a data file's positions again by a deeper search and write the file again

@@ -67,17 +67,17 @@ void corpus_begin(corpus_buf *b, const gen_options *c)
 {
     memset(b, 0, sizeof *b);
     unsigned char h[CORPUS_HDR] = {'C', 'D', 'G', 'C'};
-    put_le(h + 4, CORPUS_VERSION, 4);
+    cd_put_le(h + 4, CORPUS_VERSION, 4);
     strncpy((char *)h + 8, train_file_name(c->rules), 15);
     strncpy((char *)h + 24, c->rules->name, 31);
-    put_le(h + 56, (uint64_t)c->nodes, 4);
-    put_le(h + 60, (uint64_t)c->max_plies, 4);
-    put_le(h + 64, (uint64_t)c->lo, 2);
-    put_le(h + 66, (uint64_t)c->hi, 2);
-    put_le(h + 68, (uint64_t)c->balance, 4);
-    put_le(h + 72, c->seed, 8);
-    put_le(h + 80, (uint64_t)c->first, 4);
-    put_le(h + 84, (uint64_t)c->games, 4);
+    cd_put_le(h + 56, (uint64_t)c->nodes, 4);
+    cd_put_le(h + 60, (uint64_t)c->max_plies, 4);
+    cd_put_le(h + 64, (uint64_t)c->lo, 2);
+    cd_put_le(h + 66, (uint64_t)c->hi, 2);
+    cd_put_le(h + 68, (uint64_t)c->balance, 4);
+    cd_put_le(h + 72, c->seed, 8);
+    cd_put_le(h + 80, (uint64_t)c->first, 4);
+    cd_put_le(h + 84, (uint64_t)c->games, 4);
     h[88] = (unsigned char)c->classic;
     h[89] = (unsigned char)(c->tb ? cd_egtb_pieces(c->tb) : 0);
     put_bytes(b, h, sizeof h);
@@ -276,15 +276,15 @@ record *corpus_read(const char *path, const cd_rules *r, size_t *n)
     free(xz);
     if (len < CORPUS_HDR || memcmp(data, "CDGC", 4))
         fail("%s: not a condraughts game corpus file", path);
-    if (get_le(data + 4, 4) != CORPUS_VERSION)
+    if (cd_get_le(data + 4, 4) != CORPUS_VERSION)
         fail("%s: corpus version %u, this program reads %d", path,
-             (unsigned)get_le(data + 4, 4), CORPUS_VERSION);
+             (unsigned)cd_get_le(data + 4, 4), CORPUS_VERSION);
     char family[16] = {0}, variant[32] = {0};
     memcpy(family, data + 8, 15);
     memcpy(variant, data + 24, 31);
     if (strcmp(family, train_file_name(r)) || strcmp(variant, r->name))
         fail("%s holds %s games, not %s", path, variant, r->name);
-    uint64_t games = get_le(data + 84, 4);
+    uint64_t games = cd_get_le(data + 84, 4);
     reader rd = {data + CORPUS_HDR, data + len, path};
     record *rec = NULL;
     size_t cap = 0;

@@ -1,8 +1,8 @@
 /*
  * train_data.h -- what the parts of the trainer share (internal to src/train): the
- * training data file's record (its format is in train.c's header), little-endian helpers, the
- * seeded generator, the file's reading and writing (train_io.c), and the options and entry points
- * of train fit (train_fit.c) and train label (train_label.c).
+ * training data file's record (its format is in train.c's header; its integers through
+ * bytes.h), the seeded generator, the file's reading and writing (train_io.c), and the options
+ * and entry points of train fit (train_fit.c) and train label (train_label.c).
  */
 #ifndef CD_TRAIN_DATA_H
 #define CD_TRAIN_DATA_H
@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bytes.h"
 #include "condraughts.h"
 #include "pattern.h"
 #include "train.h"
@@ -40,20 +41,6 @@ static inline uint64_t splitmix(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-static inline void put_le(unsigned char *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static inline uint64_t get_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
 }
 
 /* A search score (side to move's view) as a record's: White's view, clamped to +-30000. */

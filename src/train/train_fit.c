@@ -16,6 +16,7 @@
 #include "pattern.h"
 #include "slurp.h"
 #include "train_data.h"
+#include "train_model.h"
 
 /* ------------------------------------------------------------------ fit */
 
@@ -582,11 +583,11 @@ int train_fit(const fit_options *o)
         }
         *file_slot(&md, w, i) = (int16_t)q;
     }
-    size_t size = cd_pattern_write(w, NULL);
+    size_t size = train_pattern_write(w, NULL);
     unsigned char *img = malloc(size);
     if (!img)
         fail("out of memory");
-    cd_pattern_write(w, img);
+    train_pattern_write(w, img);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *f = fopen(tmp, "wb");

@@ -36,7 +36,6 @@
 
 /* ------------------------------------------------------------------ gen */
 
-
 typedef struct game_out {
     record *rec;
     int n;
@@ -159,6 +158,7 @@ static int gen_worker(void *arg)
     cd_engine *e = cd_engine_new(16);
     if (!e)
         fail("out of memory (engine)");
+    cd_engine_set_eval(e, s->c->eval);
     if (s->c->classic)
         cd_engine_set_option(e, "classic-eval", 1);
     cd_engine_set_egtb(e, s->c->tb);
@@ -298,4 +298,3 @@ int train_gen(const gen_options *o)
     free(t);
     return 0;
 }
-

@@ -22,14 +22,14 @@ static record *read_file(const char *path, const cd_rules *r, size_t *n)
     if (!f)
         fail("cannot open %s", path);
     unsigned char h[HDR_SIZE];
-    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || get_le(h + 4, 4) != 1)
+    if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CDTD", 4) || cd_get_le(h + 4, 4) != 1)
         fail("%s: not a condraughts training data file", path);
     char name[17] = {0};
     memcpy(name, h + 8, 15);
     const char *want = train_file_name(r);
     if (strcmp(name, want))
         fail("%s holds %s games, not %s", path, name, want);
-    uint64_t count = get_le(h + 24, 8);
+    uint64_t count = cd_get_le(h + 24, 8);
     record *rec = malloc((size_t)count * sizeof *rec + 1);
     if (!rec)
         fail("out of memory for %llu records", (unsigned long long)count);
@@ -39,12 +39,12 @@ static record *read_file(const char *path, const cd_rules *r, size_t *n)
             fail("%s: truncated at record %llu of %llu", path, (unsigned long long)i,
                  (unsigned long long)count);
         record *x = &rec[i];
-        x->white = get_le(b, 8);
-        x->black = get_le(b + 8, 8);
-        x->kings = get_le(b + 16, 8);
-        x->game = (uint32_t)get_le(b + 24, 4);
-        x->score = (int16_t)(uint16_t)get_le(b + 28, 2);
-        x->ply = (uint16_t)get_le(b + 30, 2);
+        x->white = cd_get_le(b, 8);
+        x->black = cd_get_le(b + 8, 8);
+        x->kings = cd_get_le(b + 16, 8);
+        x->game = (uint32_t)cd_get_le(b + 24, 4);
+        x->score = (int16_t)(uint16_t)cd_get_le(b + 28, 2);
+        x->ply = (uint16_t)cd_get_le(b + 30, 2);
         x->side = b[32];
         x->result = b[33];
         x->deep = b[34];
@@ -63,7 +63,7 @@ FILE *train_create(const char *path, const cd_rules *r)
     if (!f)
         fail("cannot write %s", path);
     unsigned char h[HDR_SIZE] = {'C', 'D', 'T', 'D'};
-    put_le(h + 4, 1, 4);
+    cd_put_le(h + 4, 1, 4);
     strncpy((char *)h + 8, train_file_name(r), 15);
     if (fwrite(h, 1, sizeof h, f) != sizeof h)
         fail("cannot write %s", path);
@@ -73,12 +73,12 @@ FILE *train_create(const char *path, const cd_rules *r)
 void train_put(FILE *f, const record *x)
 {
     unsigned char b[REC_SIZE] = {0};
-    put_le(b, x->white, 8);
-    put_le(b + 8, x->black, 8);
-    put_le(b + 16, x->kings, 8);
-    put_le(b + 24, x->game, 4);
-    put_le(b + 28, (uint16_t)x->score, 2);
-    put_le(b + 30, x->ply, 2);
+    cd_put_le(b, x->white, 8);
+    cd_put_le(b + 8, x->black, 8);
+    cd_put_le(b + 16, x->kings, 8);
+    cd_put_le(b + 24, x->game, 4);
+    cd_put_le(b + 28, (uint16_t)x->score, 2);
+    cd_put_le(b + 30, x->ply, 2);
     b[32] = x->side;
     b[33] = x->result;
     b[34] = x->deep;
@@ -89,7 +89,7 @@ void train_put(FILE *f, const record *x)
 void train_set_count(FILE *f, uint64_t records)
 {
     unsigned char c[8];
-    put_le(c, records, 8);
+    cd_put_le(c, records, 8);
     if (fflush(f) != 0 || fseek(f, 24, SEEK_SET) != 0 || fwrite(c, 1, 8, f) != 8 ||
         fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)
         fail("write error");

@@ -57,6 +57,7 @@ static int label_worker(void *arg)
     cd_engine *e = cd_engine_new(8);
     if (!e)
         fail("out of memory (engine)");
+    cd_engine_set_eval(e, s->o->eval);
     for (;;) {
         size_t k = atomic_fetch_add(&s->next, 1);
         if (k >= s->n)

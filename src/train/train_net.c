@@ -27,6 +27,7 @@
 #include "pattern.h"
 #include "slurp.h"
 #include "train_data.h"
+#include "train_model.h"
 
 #define SHARDS    8
 #define MAX_PIECE 40
@@ -91,7 +92,7 @@ static void gradient(const cd_net *net, const nsample *s, const size_t *idx, siz
         uint16_t in[MAX_PIECE];
         for (int i = 0; i < x->n; i++)
             in[i] = x->in[i];
-        float inner = cd_net_forward_float(net, in, x->n, acc, a1, z);
+        float inner = train_net_forward(net, in, x->n, acc, a1, z);
         for (int j = 0; j < H2; j++)
             a2[j] = clip1(z[j]);
         double p = sigmoid((x->base + CD_NET_OUT * (double)inner) / k);
@@ -171,7 +172,7 @@ static losses held_out(const cd_net *net, const nsample *s, size_t n, double k)
         for (int j = 0; j < s[i].n; j++)
             in[j] = s[i].in[j];
         double pb = sigmoid(s[i].base / k);
-        double pn = sigmoid((s[i].base + cd_net_eval_float(net, in, s[i].n)) / k);
+        double pn = sigmoid((s[i].base + train_net_eval(net, in, s[i].n)) / k);
         double pq = sigmoid((s[i].base + cd_net_eval_inputs(net, in, s[i].n)) / k);
         L.base += logloss(pb, s[i].target);
         L.net += logloss(pn, s[i].target);
@@ -281,11 +282,11 @@ static void adam_step(cd_net *n, adam *ad, const grads *g, double lr, double sca
 
 static void write_net(const cd_net *n, const char *path)
 {
-    size_t size = cd_net_write(n, NULL);
+    size_t size = train_net_write(n, NULL);
     unsigned char *img = malloc(size);
     if (!img)
         fail("out of memory");
-    cd_net_write(n, img);
+    train_net_write(n, img);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(img, 1, size, f) != size || fclose(f) != 0)
         fail("cannot write %s", path);
@@ -295,7 +296,7 @@ static void write_net(const cd_net *n, const char *path)
 int train_net(const net_options *o)
 {
     const cd_rules *r = o->rules;
-    const cd_pattern_weights *pw = cd_pattern_for(r);
+    const cd_pattern_weights *pw = cd_eval_for(o->eval, r);
     if (!pw)
         fail("no pattern weights of %s are loaded (set CD_WEIGHTS)", r->name);
     if (!pw->checksum)
@@ -412,7 +413,7 @@ int train_net(const net_options *o)
         print_held_out(when, &L);
         write_net(net, o->out);
     }
-    printf("wrote %s (%zu bytes), %.0f s\n", o->out, cd_net_write(net, NULL), train_now() - t0);
+    printf("wrote %s (%zu bytes), %.0f s\n", o->out, train_net_write(net, NULL), train_now() - t0);
     for (int i = 0; i < SHARDS; i++)
         free(g[i].w1);
     free(ad.m);

@@ -159,6 +159,8 @@ static int sib_worker(void *arg)
     cd_engine *teacher = cd_engine_new(8), *shallow = cd_engine_new(1);
     if (!teacher || !shallow)
         fail("out of memory (engine)");
+    cd_engine_set_eval(teacher, s->o->eval);
+    cd_engine_set_eval(shallow, s->o->eval);
     for (;;) {
         size_t k = atomic_fetch_add(&s->next, 1);
         if (k >= s->n)
@@ -175,9 +177,9 @@ static int sib_worker(void *arg)
 static void put_header(FILE *f, const cd_rules *r, uint64_t groups)
 {
     unsigned char h[SIB_HDR] = "CDTS";
-    put_le(h + 4, 1, 4);
+    cd_put_le(h + 4, 1, 4);
     snprintf((char *)h + 8, 16, "%s", train_file_name(r));
-    put_le(h + 24, groups, 8);
+    cd_put_le(h + 24, groups, 8);
     if (fseek(f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, f) != sizeof h)
         fail("cannot write the siblings file");
 }
@@ -224,16 +226,16 @@ int train_siblings(const sib_options *o)
         if (!g->leaf)
             continue;
         unsigned char b[SIB_GRP] = {g->side, 0};
-        put_le(b + 2, g->n, 2);
-        put_le(b + 4, g->best, 2);
-        put_le(b + 6, (uint16_t)g->score, 2);
+        cd_put_le(b + 2, g->n, 2);
+        cd_put_le(b + 4, g->best, 2);
+        cd_put_le(b + 6, (uint16_t)g->score, 2);
         if (fwrite(b, 1, sizeof b, f) != sizeof b)
             fail("cannot write %s", o->out);
         for (int i = 0; i < g->n; i++) {
             unsigned char lb[SIB_LEAF] = {0};
-            put_le(lb, g->leaf[i].white, 8);
-            put_le(lb + 8, g->leaf[i].black, 8);
-            put_le(lb + 16, g->leaf[i].kings, 8);
+            cd_put_le(lb, g->leaf[i].white, 8);
+            cd_put_le(lb + 8, g->leaf[i].black, 8);
+            cd_put_le(lb + 16, g->leaf[i].kings, 8);
             lb[24] = g->leaf[i].side;
             if (fwrite(lb, 1, sizeof lb, f) != sizeof lb)
                 fail("cannot write %s", o->out);
@@ -264,14 +266,14 @@ static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
         fail("cannot read %s", path);
     if (len < SIB_HDR || memcmp(img, "CDTS", 4) != 0)
         fail("%s is not a siblings file (train siblings writes them)", path);
-    if (get_le(img + 4, 4) != 1)
-        fail("%s: siblings file version %u, expected 1", path, (unsigned)get_le(img + 4, 4));
+    if (cd_get_le(img + 4, 4) != 1)
+        fail("%s: siblings file version %u, expected 1", path, (unsigned)cd_get_le(img + 4, 4));
     char variant[17] = {0};
     memcpy(variant, img + 8, 16);
     const char *want = train_file_name(r);
     if (strcmp(variant, want) != 0)
         fail("%s holds %s positions, not %s", path, variant, want);
-    uint64_t groups = get_le(img + 24, 8);
+    uint64_t groups = cd_get_le(img + 24, 8);
     sib_group *out = calloc(groups + 1, sizeof *out);
     if (!out)
         fail("out of memory");
@@ -282,9 +284,9 @@ static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
             fail("%s: truncated at group %llu", path, (unsigned long long)k);
         sib_group *g = &out[k];
         g->side = img[at];
-        g->n = (uint16_t)get_le(img + at + 2, 2);
-        g->best = (uint16_t)get_le(img + at + 4, 2);
-        g->score = (int16_t)get_le(img + at + 6, 2);
+        g->n = (uint16_t)cd_get_le(img + at + 2, 2);
+        g->best = (uint16_t)cd_get_le(img + at + 4, 2);
+        g->score = (int16_t)cd_get_le(img + at + 6, 2);
         at += SIB_GRP;
         if (g->side > 1 || g->n < 2 || g->n > CD_MAX_MOVES || g->best >= g->n ||
             len - at < (size_t)g->n * SIB_LEAF)
@@ -294,9 +296,9 @@ static sib_group *read_siblings(const char *path, const cd_rules *r, size_t *n)
             fail("out of memory");
         for (int i = 0; i < g->n; i++, at += SIB_LEAF) {
             sib_leaf *lf = &g->leaf[i];
-            lf->white = get_le(img + at, 8);
-            lf->black = get_le(img + at + 8, 8);
-            lf->kings = get_le(img + at + 16, 8);
+            lf->white = cd_get_le(img + at, 8);
+            lf->black = cd_get_le(img + at + 8, 8);
+            lf->kings = cd_get_le(img + at + 16, 8);
             lf->side = img[at + 24];
             if (lf->side > 1 || (lf->white & lf->black) || (lf->kings & ~(lf->white | lf->black)) ||
                 ((lf->white | lf->black) & ~board))

@@ -96,8 +96,10 @@ cd_engine *engine_take(int contempt)
         cd_engine_clear(e);
     else
         e = cd_engine_new(srv.hash_mb);
-    if (e)
+    if (e) {
+        cd_engine_set_eval(e, srv.eval);
         cd_engine_set_option(e, "contempt", contempt);
+    }
     return e;
 }
 

@@ -32,6 +32,7 @@ int cd_serve_run(const cd_serve_config *c)
     const char *web = c->web ? c->web : "web", *egtb = c->egtb, *db = c->db;
     snprintf(srv.data, sizeof srv.data, "%s", data);
     snprintf(srv.web, sizeof srv.web, "%s", web);
+    srv.eval = c->eval;
     struct stat st;
     if (egtb && egtb[0]) {
         cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "condraughts.h"
+
 /* What `condraughts serve` was asked for (src/cli reads the command line and picks the tables
  * folder, cli_egtb_default): NULL fields take their defaults (host 127.0.0.1, data "games", web
  * "web", egtb none, db DATA.sqlite beside the games folder). */
@@ -17,6 +19,8 @@ typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
     long per_ip; /* connections at once from one address (0: no limit; the CLI: CD_SERVE_PER_IP) */
+    const cd_eval *eval; /* the learned evaluation every search uses (not owned; kept while the
+                            server runs), or NULL: by hand */
 } cd_serve_config;
 
 /* The default of --per-ip: a browser opens at most 6 connections to a server plus one stream per

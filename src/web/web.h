@@ -81,6 +81,8 @@ typedef struct web_state {
     int persist;                   /* save games in data (0 in cd_web_setup without a directory) */
     size_t hash_mb;                /* engine table per search */
     uint64_t max_nodes;            /* cap on every search's nodes (0: none; tests, fuzzing) */
+    const cd_eval *eval;           /* the learned evaluation of every search (cd_serve_config's;
+                                      NULL in cd_web_setup: by hand) */
     cd_engine *pool[MAX_SEARCHES]; /* (lock) idle engines, kept for the next search */
     int npool;                     /* (lock) */
 } web_state;
