@@ -1,187 +1,43 @@
 /*
  * search.c -- iterative deepening principal variation search.
  *
- * The steps, in the order a node runs them, what each is for, and what it
- * gained (condraughts match, 200 games from every 3-move opening, 20,000
- * nodes a move, the engine against itself with the step switched off by
- * cd_engine_set_option; Elo with 95% interval):
- *  1. Draws: repetition of a position since the last capture or man move
- *     (twofold inside the search), and the variant's no-progress rule.
- *     1b: the endgame move-count rules of the game's draw rules (FMJD 16 and
- *     5 moves, Russian 15, 30 and 60, APCA 13), counted from the ply at which
- *     the balance of men and kings arose, as the game counts them (game.c).
- *     A draw (and a table draw, step 2b) is worth 0, or with the option
- *     "contempt" C: -C to the side to move at the root, +C to its opponent
- *     (draw_value), so the engine plays on against weaker opponents.
- *  2. Terminal positions: no legal move loses (wins in antidraughts); in
- *     breakthrough the side that just crowned a king has won.
- *  3. Transposition table (tt.c: 4-entry buckets, lockless), probed before
- *     the moves are generated: cut-offs at non-PV nodes, and the stored move
- *     is tried first. Not probed in quiescence (memory latency, measured).
- *  4. Quiescence: at depth 0 a position with a capture is not quiet, so the
- *     (compulsory) captures are searched on at depth 0; a quiet position
- *     returns the static evaluation (or looks for shots, step 9). 4a: such a
- *     node stands pat before its moves are generated (cd_quiet_moves: a
- *     capture test and a move count on bitboards). 4b: at nodes of depth 2
- *     or more the next move is played, and its table bucket fetched, while
- *     the current one is searched. Neither changes a node; together about
- *     14% more nodes a second (docs/strength.md, "Speed"). Three nodes in
- *     four are quiescence nodes: they run in a function of their own
- *     (qsearch), without the steps below that only nodes of depth 1 or more
- *     take (search_node); steps 1-2 are shared (node_settled). Static values
- *     come through a per-thread evaluation cache (engine.h), whose slot is
- *     fetched while a child is made.
- *  5. Move ordering: table move, then killers, then the history heuristic
- *     (killers + history: +58 [+23, +94] in International).
- *  6. PVS: the first move with the full window, the rest with a null window
- *     and a re-search on fail-high.
- *  7. Late move reductions: quiet moves late in the list at depth >= 3 are
- *     searched one ply (two ply very late) shallower first
- *     (+56 [+20, +94] International, +85 [+38, +135] Constitutional).
+ * What a node does, in order (the numbers are the steps docs/strength.md measures, "The
+ * search's steps"):
+ *  1. Draws: repetition since the last irreversible move (twofold inside the search) and the
+ *     variant's no-progress rule; 1b: the endgame move-count rules, counted from the ply at
+ *     which the balance of men and kings arose, as game.c counts them. A draw is worth 0, or
+ *     with "contempt" C: -C to the side to move at the root, +C to its opponent.
+ *  2. Terminal positions: no legal move loses (wins in antidraughts); in breakthrough a side
+ *     whose opponent has crowned has lost. 2b: the endgame tables, exact with the distance.
+ *  3. Transposition table (tt.c), probed before the moves are generated: cut-offs at non-PV
+ *     nodes, and its move tried first. Not probed in quiescence.
+ *  4. Quiescence (qsearch): at depth 0 the compulsory captures are searched on; a quiet
+ *     position stands pat on its static value (4a: before its moves are generated), with quiet
+ *     promotions (14) and exchange offers (19) at its first ply. 4b: at nodes of depth 2 or more
+ *     the next move is played and its table bucket fetched while the current one is searched.
+ *     Static values come through a per-thread evaluation cache (engine.h).
+ *  5. Move ordering: the table's move, captures, killers, then history.
+ *  6. PVS: the first move with the full window, the rest with a null window, re-searched on a
+ *     fail-high.
+ *  7. Late move reductions by a table, 0.5 + ln(depth) ln(moves searched) / 2.3 (10, 18), one
+ *     ply less at PV nodes, at least one ply for every move after the first at non-PV nodes
+ *     (15).
  *  8. A forced single reply is searched one ply deeper.
- * Iterative deepening adds aspiration windows from depth 4 (+21 [-17, +59]:
- * not shown to help yet), 30 either side of the last score, four times wider
- * after each fail ("aspwin"; 60 in Russian: +0 [-10, +11], 800 games), a soft
- * time limit checked between iterations and a hard one checked every 256
- * nodes. Steps 5, 7, 8 and the aspiration windows
- * together: +125 [+85, +169] International, +115 [+68, +167] Constitutional.
- *
- * The sharper search (issue 13), each step an option; "classic" switches
- * steps 9-12, 14-16 and 18-21 off (the table of step 3 stays). Measured International, from
- * every 3-move opening (auto:3), each opening with both colours, the step
- * against the same engine without it; 20,000 nodes a move unless a time is
- * given; on a 2-core machine shared with other jobs (load 8-10), so the
- * timed runs are noisy:
- *  3. Buckets + probe before generation, against the previous binary over
- *     Hub: +17 [-19, +54], 200 games at 0.03 s a move. Kept: neutral, and
- *     the lockless entries are needed by the threads; the bench is faster.
- *  9. "qshots": shots in quiescence. At the first quiescence ply of a quiet
- *     position below beta, each quiet move that moves into contact with an
- *     enemy piece, or leaves a hole behind an own piece in contact, is tried
- *     as a sacrifice (single-word diagonal boards): if the opponent must then
- *     capture, the captures are searched on. It costs 1.85 times the nodes to
- *     a depth (2.6 without the contact filter). Without the filter -67 (83
- *     games, 20,000 nodes, stopped); with it -19 [-59, +20], 200 games at
- *     0.05 s. Off by default (DEFAULT_QSHOTS).
- * 10. "lmrlog": LMR by a table, 0.5 + ln(depth) ln(moves searched) / 3
- *     ("lmrdiv" 300, hundredths), one ply less at PV nodes, from the third
- *     move, never below depth 1, against step 7: lmrdiv 200 -19 [-58, +20]
- *     (200 games, ProbCut off), 150 +21 [-20, +62], 300 +35 [-6, +76]
- *     (pentanomial [+1, +70]; 150 games each, ProbCut on). Kept at 300; 230 since step 18.
- * 11. "probcut": at non-PV nodes of depth >= 5, a null-window search 4 ply
- *     shallower at beta + 80 ("pcmargin") that holds cuts the node before
- *     the moves are generated: +37 [-1, +75], 200 games. Kept.
- * 12. "timeman": with a clock, the soft limit (no new iteration) is the
- *     budget times 0.6 + instability (halved each iteration, +1 when the best
- *     move changed), 1.5 times that after a score drop of 0.3 man, never past
- *     the hard limit (cd_search): +30 [-4, +66], 160 games at 4 s + 0.05 s
- *     a game (the referee of the match branch, clocks that run down), 6%
- *     less time a move on average. Kept.
- * 13. "partial": a root move searched to the end in an iteration the clock
- *     cut short, with a score above alpha, is played: +3 [-28, +35], 200
- *     games at 0.1 s (docs/strength.md). Off by default (not shown).
- *     ProbCut's depth and margin are knobs: "pcmin" (5), "pcpct" (0: the
- *     reduced search is 4 plies shallower; else this percent of the depth),
- *     "pcslope" (margin per ply, 0). Scan 2.0's values as ProbCut (3, 40,
- *     margin 5 a ply) measured about -33 (148 games, 20,000 nodes).
- *     "pcnest" 0: no ProbCut inside the reduced search of another (Scan 2.0
- *     searches that subtree without its pruning): -6 [-19, +6] (600 games,
- *     International, SPRT(0, 10) no decision, LLR -2.68); with Scan's values
- *     above -40 [-64, -16] (H0 after 362 games). Left at 1 (nested).
- * 14. "qpromo": at the first quiescence ply of a quiet position below beta,
- *     the moves that crown a man are searched, with the captures that answer
- *     them (Scan 2.0 also looks at promotions in its quiescence): +27
- *     [+10, +44], 556 games at 20,000 nodes, SPRT(0, 10) accepted H1. On.
- * 15. "lmrfrom" 1: at non-PV nodes every move after the first is reduced
- *     at least one ply (Scan 2.0's LMR reduces from the second move at
- *     non-PV nodes; the log table alone never reduces the second move):
- *     +26 [+5, +46], 600 games at 20,000 nodes (SPRT(0, 10) undecided at
- *     LLR 1.96, the interval above 0), with step 14 on both sides. On.
- * 16. "rfp" 40, reverse futility: at a quiet non-PV node of depth <= 3 whose
- *     static value minus 40 a ply is at least beta, that value is returned
- *     without a search: +39 [+18, +60], 500 games, SPRT(0, 10) H1 (steps 14
- *     and 15 off on both sides); +31 [+12, +51], 600 games (undecided, LLR
- *     2.8) with 14 and 15 on both sides. On. "lmp" 3 (late move pruning
- *     from 3 + depth^2 moves at depth <= 3) measured about -24 (+62 =121
- *     -79, 262 games, stopped), left off.
- *     Measured and left off: "fut" 50 (futility pruning at depth <= 2)
- *     about +2 (+131 =231 -124, 486 games with rfp=40 on both sides,
- *     stopped); "histmalus" (quiet moves tried before a cut-off
- *     lose history) +10 [-8, +28], 600 games, no decision.
- * 17. Measured with the g4 weights and left off (SPRT(0, 10), 600 games at 20,000 nodes, no
- *     decision): "iir" 5 (internal iterative reduction: a node of depth >= 5 without a table
- *     move is searched one ply shallower) +9 [-9, +26]; "rfpdepth" 5 (reverse futility up to
- *     depth 5 instead of 3) +5 [-13, +22].
- * 18. "iir" 5, "histmalus" 1 and "lmrdiv" 230 together, with the g5 weights, against the
- *     defaults before (each alone had been undecided at +9, +10 and +13): International
- *     +19 [+1, +37] (SPRT(0, 10) undecided at 600 games, LLR 1.73) and +18 [-2, +39] (400
- *     more games on openings 301-500), together 1,000 games +19 [+5, +32]; Constitutional
- *     +44 [+19, +68] (600 games, LLR 2.56); Russian +17 [+4, +30] (600 games). On;
- *     "classic" switches iir and histmalus off.
- * 19. "qexch" 1, exchanges in quiescence (Scan 2.0's idea: its quiescence also tries the moves
- *     that offer an exchange, while no kings are on the board): at the first quiescence ply of a
- *     quiet position below beta with no kings, after the promotions of step 14, each man move
- *     that offers an exchange (an enemy man next to the square can take it, landing where an own
- *     man can take back) is searched with the captures that follow, through the shot probe of
- *     step 9. International +13 [-2, +27] over 1,000 games (SPRT(0, 10) 600 games +14 [-4, +32],
- *     undecided; 400 more on openings 301-500 +10 [-13, +33]); Constitutional +6 [-17, +30],
- *     600 games, and -8 [-38, +23] over 400 more on openings 301-500; Russian +10 [-1, +21],
- *     800 games, and +7 [-5, +19] over 400 games at 100,000 nodes. No variant shows a loss and
- *     the four matches together lean to a gain (about +9, weighting each by its interval), so
- *     it is on since the ninth session. "qexch" 2, at every quiet quiescence node as Scan
- *     does: about -47 (+31 =102 -59, 192 games, stopped at LLR -2.18).
- *     Also measured and left off (600 games unless stopped): "lmrneg" 1 (one ply more LMR for a
- *     move with negative history) about -19 (+39 =164 -53, 256 games, stopped at LLR -1.61);
- *     "histexact" 1 (the best move of a node with an exact value gains history too, as
- *     Scan's does) -5 [-23, +13].
- *     "lmrforce" N (LMR reduces a quiet move that leaves the opponent a capture, an exchange
- *     offer or a sacrifice, N plies less), Russian against the same engine at 20,000 nodes, both
- *     with the 5-piece tables, 800 games each: N 1 +0 [-11, +12], N 4 (not reduced) -9 [-21,
- *     +3]. Left off (0).
- * 20. "sedepth" D, singular extensions (D 6 by default; 0 off; "classic" switches them off): at
- *     a node of depth >= D (not the root) whose table entry holds a move and a lower or exact
- *     bound from depth - 3 or more, the other moves are searched to (depth - 1) / 2 with a
- *     null window at that bound less "semargin" (4) a ply; if none reaches it, the table's
- *     move is searched a ply deeper. The
- *     verification search leaves the move out by its number (se_skip), neither reads nor
- *     stores the table for its position and takes no ProbCut. Russian, against the same engine
- *     at 20,000 nodes, both with the 5-piece tables, 800 games each, SPRT(0, 10) without a
- *     decision: D 4 +12 [+1, +23], D 6 +10 [-1, +21], D 6 with margin 10 +11 [-0, +22], D 8
- *     +1 [-9, +11]; a multi-cut (the node returns the bound when it is at least beta) with
- *     D 6 -3 [-14, +8]. D 6 in International +17 [-0, +35] and Constitutional +22 [-3, +47]
- *     (600 games each at 20,000 nodes, no decision): every variant leans to a gain, so it is
- *     on. Against the engine before issue 13 at 0.2 s a move (Russian, the match of
- *     docs/strength.md step 32): +251 [+229, +275] with D 6 against +253 [+231, +277]
- *     without (600 games each): what it gains at 20,000 nodes does not show there. Also
- *     measured and not kept: a quiet promotion searched a ply deeper, -25 [-45, -5] (SPRT
- *     H0, 98 games).
- * 21. "corr" P, correction history (Stockfish's idea; P 200 by default, acting only where the
- *     8x8 families' learned weights evaluate; 0 off; "classic" switches it off): two
- *     tables per thread, keyed by the white men and by the black men (each with the number of
- *     kings of both sides) and the side to move, learn from this game's searches how far the
- *     static value is off: at a quiet node of depth >= 1 (not the root, not a verification
- *     search of step 20) whose value lies on the side of the static value its bound can
- *     tell, both entries move toward the error, weighted by depth / 8 and bounded (engine.h,
- *     cd_corr). Every static value of the search (stand pat, reverse futility) then adds the
- *     mean of its two entries times P percent. Russian against the same engine, both with the
- *     5-piece tables, SPRT(0, 10): at 20,000 nodes P 100 +19 [+6, +33] (H1, 474 games), P 200
- *     +26 [+10, +43] (H1, 264), P 400 -12 [-26, +3] (H0, 420), and the version shipped +27
- *     [+10, +44] (H1, 296); at 100,000 nodes P 200 +18 [+5, +31] (H1, 342). International P
- *     200 -1 [-17, +15] (600 games, no decision): there it is not used. Against the engine
- *     before issue 13 (Russian, 600 games each, the same session): at 100,000 nodes a move
- *     +313 [+286, +343] against +309 [+284, +338] without; at 0.2 s a move +217 [+195, +240]
- *     against +210 [+190, +231] without (docs/strength.md).
- * Steps 3, 10, 11 together at 0.05 s a move (the referee's move time),
- * 150 games: +35 [-7, +77] against the previous binary over Hub; steps 10,
- * 11 against "classic" in the same binary -21 [-63, +21]: not shown at fixed
- * time, though each gained at fixed nodes, and together at 20,000 nodes
- * (150 games, equal time a move) +44 [-0, +90], pentanomial [+3, +86].
- * Threads ("threads" N): lazy SMP. N - 1 helper threads search the same root
- * with their own killers and history and share the table (odd helpers one
- * ply ahead); the main thread's result is played, helpers stop when it ends.
- * With N > 1 the hard limit keeps 5% (at most 20 ms) to join them. The bench
- * is one thread. Reports and the result count every thread's nodes; a node
- * limit counts the main thread's. Figures: docs/strength.md, "Speed".
+ * 11. ProbCut: at non-PV nodes of depth >= 5 a null-window search 4 plies shallower at
+ *     beta + 80 that holds cuts the node.
+ * 16. Reverse futility: a quiet non-PV node of depth <= 3 whose static value less 40 a ply is
+ *     at least beta returns that value.
+ * 17. Internal iterative reduction: a node of depth >= 5 without a table move loses a ply.
+ * 18. History malus: the quiet moves tried before a cut-off lose what the cut-off move gains.
+ * 20. Singular extensions: at depth >= 6, when the other moves searched to half the depth stay
+ *     below the table's lower bound less 4 a ply, the table's move is searched a ply deeper.
+ * 21. Correction history: where the 8x8 families' learned weights evaluate, two tables per
+ *     thread learn how far the static value was off, and the static value adds their mean.
+ * Iterative deepening with aspiration windows from depth 4 (30 either side, four times wider
+ * after each fail), a soft time limit between iterations (12: longer while the best move
+ * changes or the score drops) and a hard one checked every 256 nodes. Threads: lazy SMP, the
+ * helpers search the same root with their own tables (odd ones a ply ahead) and share the
+ * transposition table; the main thread's result is played.
  */
 #include <stddef.h>
 #include <stdlib.h>
