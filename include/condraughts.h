@@ -516,9 +516,9 @@ void cd_engine_ponderhit(cd_engine *e);
  * Switch a search step on (1) or off (0), to measure what it gains:
  * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
  * "history", "ttcut" transposition-table cut-offs, "single" the extension of
- * forced single replies, "qshots" shots in quiescence, "lmrlog" logarithmic
- * LMR, "probcut" ProbCut, "timeman" time that follows the search; "classic" 1
- * switches the last four off (the search before issue 13). All are on by
+ * forced single replies, "lmrlog" logarithmic LMR, "probcut" ProbCut,
+ * "timeman" time that follows the search; "classic" 1 switches the last three
+ * off (the search before issue 13). All are on by
  * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
  * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
  * 1-64; CD_ERR_OVERFLOW if out of memory); "classic-eval" 1 the hand-set

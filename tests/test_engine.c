@@ -255,52 +255,6 @@ static void test_endgame_rules(void)
     cd_engine_free(e);
 }
 
-/* "endscale" P: with the 8x8 learned weights, the static values of positions of 9 pieces or fewer
- * are multiplied by P / 100 (1 from 17 pieces). Four men against four on the back rows meet no
- * capture within 3 plies, so every leaf has 8 pieces and the root's score is multiplied too.
- * With International's weights (10x10) or the hand-set evaluation nothing changes. Loads the
- * weights: run last. */
-static int score_with(const char *variant, const char *fen, const char *opt, int value, int depth,
-                      int classic_eval)
-{
-    const cd_rules *r = cd_rules_find(variant);
-    cd_position p;
-    char err[256];
-    CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
-    cd_game *g = cd_game_new(r, &p);
-    cd_engine *e = cd_engine_new(8);
-    CHECK(cd_engine_set_option(e, opt, value) == CD_OK);
-    CHECK(cd_engine_set_option(e, "classic-eval", classic_eval) == CD_OK);
-    cd_limits l = {0};
-    l.depth = depth;
-    cd_search_result res = {0};
-    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-    cd_engine_free(e);
-    cd_game_free(g);
-    return res.score;
-}
-
-static void test_endscale(void)
-{
-    const char *fen = "W:Wa1,c1,e1,g1:Bb8,d8,f8,h8";
-    char err[256];
-    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
-    for (int depth = 1; depth <= 3; depth++) {
-        int plain = score_with("russian", fen, "endscale", 100, depth, 0);
-        int doubled = score_with("russian", fen, "endscale", 200, depth, 0);
-        CHECK(plain != 0 && doubled == 2 * plain);
-        if (!(plain != 0 && doubled == 2 * plain))
-            fprintf(stderr, "  endscale 200, depth %d: %d against %d\n", depth, doubled, plain);
-    }
-    /* nor with the hand-set evaluation ("classic-eval") in Russian (a man up: a score not 0) */
-    const char *up = "W:Wa1,c1,e1,g1,b2:Bb8,d8,f8,h8";
-    int hand = score_with("russian", up, "endscale", 100, 2, 1);
-    CHECK(hand != 0 && score_with("russian", up, "endscale", 200, 2, 1) == hand);
-    const char *intl = "W:W46,47,48,49,50:B1,2,3,4,5";
-    CHECK(score_with("international", intl, "endscale", 200, 2, 0) ==
-          score_with("international", intl, "endscale", 100, 2, 0));
-}
-
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */
 static void test_movetime_budget(void)
 {
@@ -408,7 +362,7 @@ static void test_options(void)
 {
     cd_engine *e = cd_engine_new(1);
     const char *on_off[] = {"lmr",    "aspiration", "killers", "history", "ttcut",  "single",
-                            "qshots", "lmrlog",     "probcut", "timeman", "classic"};
+                            "lmrlog", "probcut",    "timeman", "classic"};
     for (size_t i = 0; i < sizeof on_off / sizeof on_off[0]; i++) {
         CHECK(cd_engine_set_option(e, on_off[i], 0) == CD_OK);
         CHECK(cd_engine_set_option(e, on_off[i], 1) == CD_OK);
@@ -421,14 +375,8 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "threads", 1) == CD_OK);
     CHECK(cd_engine_set_option(e, "threads", 0) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "threads", 65) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "qexch", 2) == CD_OK);
-    CHECK(cd_engine_set_option(e, "qexch", 3) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "lmrneg", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "lmrforce", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "lmrforce", 5) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "histexact", 2) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "pcnest", 0) == CD_OK);
-    CHECK(cd_engine_set_option(e, "pcnest", 2) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "qexch", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "qexch", 2) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
     /* the ranges the front ends quote in their messages */
@@ -443,38 +391,14 @@ static void test_options(void)
     CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
     CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
     const char *every[] = {"lmr",      "classic",   "lmrdiv",    "pcmargin", "pcmin",
-                           "rfp",      "iir",       "qexch",     "aspwin",   "endscale",
-                           "contempt", "drawscale", "kingscale", "threads"};
+                           "rfp",      "iir",       "qexch",     "aspwin",   "contempt",
+                           "drawscale", "threads"};
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
         CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
         CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);
         CHECK(cd_engine_set_option(e, every[i], hi) == CD_OK);
     }
     cd_engine_free(e);
-}
-
-/* "pcnest" 0 must reach the search: without ProbCut inside ProbCut's own reduced searches the
- * tree to depth 12 from the International start is a different size (ProbCut nests from
- * depth 9: a reduced search 4 plies shallower that is itself deep enough for ProbCut) */
-static void test_probcut_nest(void)
-{
-    uint64_t nodes[2];
-    for (int nest = 0; nest < 2; nest++) {
-        cd_engine *e = cd_engine_new(16);
-        CHECK(cd_engine_set_option(e, "pcnest", nest) == CD_OK);
-        cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
-        cd_limits l = {0};
-        l.depth = 12;
-        cd_search_result res;
-        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-        CHECK(res.has_move && res.depth == 12);
-        nodes[nest] = res.nodes;
-        cd_game_free(g);
-        cd_engine_free(e);
-    }
-    CHECK(nodes[0] != nodes[1]);
-    printf("engine: depth 12 from the start, %llu nodes with nested ProbCut, %llu without\n",
-           (unsigned long long)nodes[1], (unsigned long long)nodes[0]);
 }
 
 /* "sedepth" must reach the search, and "classic" must switch it off: with singular extensions
@@ -565,7 +489,6 @@ int main(int argc, char **argv)
     test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
     test_legal_moves(per / 4 + 1, "sedepth", 2);
-    test_probcut_nest();
     test_singular();
     test_wins();
     test_exchange();
@@ -575,8 +498,9 @@ int main(int argc, char **argv)
     test_time_limit(2);
     test_stop(1);
     test_stop(2);
-    test_endscale(); /* loads the learned weights */
-    test_corr();     /* (which step 21 needs) */
+    char err[256]; /* the learned weights, which step 21 needs: run last */
+    CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
+    test_corr();
     test_legal_moves(per / 4 + 1, "corr", 200);
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;

@@ -93,13 +93,10 @@ struct cd_engine {
     int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
     /* the sharper search (search.c steps 9-21); option "classic" switches them all off */
-    int use_qshots, use_lmrlog, use_probcut, use_timeman;
+    int use_lmrlog, use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;         /* ProbCut margin (option "pcmargin") */
-    int probcut_slope;          /* ... plus this much per ply of depth ("pcslope") */
     int probcut_min;            /* ProbCut from this depth on ("pcmin") */
-    int probcut_pct;            /* reduced depth in percent of depth, 0: depth - 4 ("pcpct") */
-    int probcut_nest;           /* 1: ProbCut also inside a ProbCut search ("pcnest") */
     int8_t lmr[64][64];         /* reduction by [depth][moves searched], from lmr_div */
     int threads;                /* search threads, 1 to CD_MAX_THREADS (option "threads") */
     cd_worker *workers;         /* threads - 1 helper tables, or NULL */
@@ -110,28 +107,18 @@ struct cd_engine {
                              one is loaded, adds its correction; 0: the weights alone ("net") */
     int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
                              1 on, 2 (default) on with the 8x8 families' weights only */
-    int use_partial;      /* 1: a root move completed in an iteration cut short is played */
     int hist_malus;       /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
     int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
                        least one ply ("lmrfrom") */
     int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
-    int lmr_neg;    /* LMR reduces a move with negative history this many plies more ("lmrneg") */
-    int lmr_force;  /* LMR reduces a move that leaves the opponent a capture this many plies less
-                     * ("lmrforce") */
-    int hist_exact; /* 1: the best move of a node with an exact value gains history ("histexact") */
-    int use_qexch;  /* exchanges offered searched in quiescence while no kings are on the board
-                       ("qexch"): 0 off, 1 at its first ply, 2 at every quiet node of it */
+    int use_qexch;  /* 1: exchanges offered searched at the first ply of quiescence while no
+                       kings are on the board ("qexch") */
     int rfp_margin; /* reverse futility margin a ply, depth <= rfp_depth, 0: off ("rfp") */
-    int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
-    int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */
     int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
     int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
                        ("iir") */
-    int king_scale; /* percent: the learned score where both sides have kings and the side
-                       ahead has at most one piece more ("kingscale"; 0: the drawscale rules) */
-    int end_scale;  /* percent: the learned 8x8 score times 1 at 17 pieces or more, rising
-                       evenly to end_scale / 100 at 9 pieces and below (eval.c; 100: off,
-                       "endscale") */
+    int king_scale; /* 0 (eval.c; the option "kingscale" measured and removed) */
+    int end_scale;  /* 100 (eval.c; the option "endscale" measured and removed) */
     int asp_window; /* the aspiration window's first half-width from depth 4 (30, "aspwin") */
     int contempt;   /* a draw is worth -contempt to the side to move at the root and +contempt
                        to its opponent, in hundredths of a man ("contempt") */

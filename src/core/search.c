@@ -53,13 +53,12 @@
 
 #define INF            32000
 #define HIST_MAX       1024
-#define QS_PROBE       (-100) /* depth of a shot probe (step 9) */
+#define QS_PROBE       (-100) /* depth of an exchange probe (step 19) */
 #define LMR_DIV        230    /* steps 10 and 18, hundredths */
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
 #define ASP_WINDOW     30     /* the aspiration window's first half-width ("aspwin") */
 #define SE_MARGIN      4      /* step 20's margin a ply, hundredths of a man ("semargin") */
 /* which of steps 9-21 are on by default (the header comment says why) */
-#define DEFAULT_QSHOTS    0
 #define DEFAULT_QPROMO    1
 #define DEFAULT_LMRFROM   1
 #define DEFAULT_RFP       40
@@ -89,8 +88,7 @@ typedef struct search {
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
-    int notshot;       /* set by a shot probe that found no capture (step 9) */
-    int inprobcut;     /* ProbCut searches open on the path (step 11, "pcnest") */
+    int notshot;       /* set by an exchange probe that found no capture (step 19) */
     uint64_t playable; /* the board's squares (cd_geom_playable), for step 19 */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
@@ -252,8 +250,8 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                        int quiet);
 static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                    int quiet);
-static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                 int stand, int ply, int quiet, int exch);
+static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
+                     int stand, int ply, int quiet);
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                       int stand, int ply);
 
@@ -377,7 +375,7 @@ static inline void prefetch_eval(const search *s, uint64_t key)
 }
 
 /* A child's value v: the best so far and alpha raised by it, the line kept at a PV node; 1 when
- * it cuts off (v >= beta). The move loops of quiescence, promotions and shots. */
+ * it cuts off (v >= beta). The move loops of quiescence, promotions and exchanges. */
 static inline int improve(search *s, int ply, const cd_move *m, int v, int pvnode, int *best,
                           int *alpha, int beta)
 {
@@ -440,7 +438,7 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
     s->keys[s->base + ply] = pos->key;
     if (ply > 0 && !probe && is_draw(s, ply, quiet))
         return *value = draw_value(s, pos), 1;
-    /* (a shot probe keeps the path's balance up to date but is never a draw, as in step 1) */
+    /* (an exchange probe keeps the path's balance up to date but is never a draw, as in step 1) */
     if (ply > 0 && s->endgame && endgame_draw(s, pos, ply) && !probe)
         return *value = draw_value(s, pos), 1;
 
@@ -471,16 +469,16 @@ static inline int node_settled(search *s, const cd_position *pos, int ply, int q
     return 0;
 }
 
-/* 4. Quiescence, a node of depth 0 or less (a shot probe: QS_PROBE): the captures, searched to
+/* 4. Quiescence, a node of depth 0 or less (an exchange probe: QS_PROBE): the captures, searched to
  * the end; a quiet position stands pat on its static value, with quiet promotions, exchanges
- * (steps 9, 19) and shots at the first ply only. No table, no pruning: the same values and nodes
+ * (steps 14, 19) at the first ply only. No table, no pruning: the same values and nodes
  * as the full node function gave such a node. */
 static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                    int quiet)
 {
     cd_engine *e = s->e;
     int pvnode = beta - alpha > 1;
-    int probe = depth == QS_PROBE; /* a shot probe: see step 9 */
+    int probe = depth == QS_PROBE; /* an exchange probe: see step 19 */
     int settled;
     if (node_settled(s, pos, ply, quiet, probe, &settled))
         return settled;
@@ -497,14 +495,14 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
             stand = static_value(s, pos);
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
                 return stand;
-            /* below the first quiescence ply a quiet node is worth its static value, unless
-             * "qexch 2" looks for exchanges there: no moves needed */
-            if (depth < 0 && !(e->use_qexch == 2 && !(pos->kings[0] | pos->kings[1])))
+            /* below the first quiescence ply a quiet node is worth its static value: no moves
+             * needed */
+            if (depth < 0)
                 return stand;
             standing = 1;
         }
     } else if (ply < CD_MAX_PLY - 1) {
-        /* a shot probe needs a capture: without one the move was no shot, or it left the
+        /* a probe needs a capture: without one the move offered no exchange, or it left the
          * opponent without a move at all */
         quiets = s->mg->quiet_moves(pos);
         if (quiets == 0)
@@ -529,25 +527,20 @@ static int qsearch(search *s, const cd_position *pos, int alpha, int beta, int d
             s->notshot = 1;
             return 0;
         }
-        depth = -1; /* the capture answering a shot: no further shots below */
+        depth = -1; /* the capture answering an offer: no further offers below */
     }
     if (!capture) {
         if (!standing)
             stand = static_value(s, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
-        int kingless = !(pos->kings[0] | pos->kings[1]); /* step 19 is for men alone */
-        if (depth < 0) /* qexch 2: exchanges at every quiet node of quiescence */
-            return e->use_qexch == 2 && kingless
-                       ? shots(s, pos, list, alpha, beta, stand, ply, quiet, 1)
-                       : stand;
         int best = e->use_qpromo ? promotions(s, pos, list, alpha, beta, stand, ply) : stand;
         if (s->stopped || best >= beta)
             return best;
         /* 19. exchanges ("qexch"), only while no kings are on the board */
-        if (e->use_qexch && kingless)
-            return shots(s, pos, list, alpha, beta, best, ply, quiet, 1);
-        return e->use_qshots ? shots(s, pos, list, alpha, beta, best, ply, quiet, 0) : best;
+        if (e->use_qexch && !(pos->kings[0] | pos->kings[1]))
+            return exchanges(s, pos, list, alpha, beta, best, ply, quiet);
+        return best;
     }
 
     /* the captures, most pieces taken first (then promotions), principal variation search */
@@ -612,15 +605,13 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     /* 11. ProbCut: a reduced null-window search well above beta that holds
      * is taken as the cut-off of the full one */
     if (e->use_probcut && !skip && !pvnode && ply > 0 && depth >= e->probcut_min &&
-        (e->probcut_nest || !s->inprobcut) && abs(beta) < CD_SCORE_WIN - 1000) {
-        int rb = beta + e->probcut_margin + e->probcut_slope * depth;
-        int rd = e->probcut_pct ? depth * e->probcut_pct / 100 : depth - 4;
+        abs(beta) < CD_SCORE_WIN - 1000) {
+        int rb = beta + e->probcut_margin;
+        int rd = depth - 4;
         if (rd < 1)
             rd = 1;
         if (!(tthit && t.depth >= rd && t.bound == TT_UPPER && score_from_tt(t.score, ply) < rb)) {
-            s->inprobcut++;
             int v = search_node(s, pos, rb - 1, rb, rd, ply, quiet);
-            s->inprobcut--;
             if (s->stopped)
                 return 0;
             if (v >= rb)
@@ -660,25 +651,18 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     /* 16. reverse futility: near the horizon, a quiet node whose static value is far enough
      * above beta is taken to hold ("rfp") */
     int quietnode = !pvnode && ply > 0 && !capture && abs(beta) < CD_SCORE_WIN - 1000;
-    int frontier = quietnode && depth <= 3;
     int rfpnode = quietnode && depth <= e->rfp_depth && e->rfp_margin;
     int corrnode = s->corr_pct && ply > 0 && !capture && !skip && abs(beta) < CD_SCORE_WIN - 1000;
-    int sev = rfpnode || (frontier && e->fut_margin) || corrnode ? static_value(s, pos) : 0;
+    int sev = rfpnode || corrnode ? static_value(s, pos) : 0;
     if (rfpnode && sev - e->rfp_margin * depth >= beta)
         return sev - e->rfp_margin * depth;
-    /* futility ("fut") and late move pruning ("lmp"), off by default: at such a node, after the
-     * first move, the quiet moves that are not promotions, killers or the table's move are
-     * skipped when the static value is that far below alpha (depth <= 2), or once lmp + depth^2
-     * moves have been searched */
-    int futile = frontier && e->fut_margin && depth <= 2 && sev + e->fut_margin * depth <= alpha;
-    int prune_from = futile ? 1 : frontier && e->lmp ? e->lmp + depth * depth : CD_MAX_MOVES;
     int ttmove = tthit && t.move >= 0 && t.move < n ? t.move : -1;
 
     /* 5. ordering */
     int *score = s->plies[ply].score;
     score_moves(s, pos, list, ttmove, ply, score); /* and numbers the moves (cd_move.reserved) */
 
-    int best = -INF, bestidx = -1, besti = -1, searched = 0;
+    int best = -INF, bestidx = -1, searched = 0;
     int alpha0 = alpha;
     cd_position ahead; /* the position after move i + 1, played before move i is searched */
     int aheadi = -1;
@@ -687,8 +671,6 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
             pick(list, score, i, n);
         const cd_move *m = &list->moves[i];
         if ((ply == 0 && excluded(s, m)) || m->reserved + 1 == skip)
-            continue;
-        if (searched >= prune_from && !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1)
             continue;
         cd_position next;
         if (i == aheadi) {
@@ -730,10 +712,6 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                     red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
                     if (!pvnode && e->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
                         red = 1;
-                    if (e->lmr_neg && score[i] < 0) /* a move whose history is negative */
-                        red += e->lmr_neg;
-                    if (e->lmr_force && red > 0 && s->mg->quiet_moves(&next) < 0)
-                        red -= e->lmr_force; /* the opponent must (may) capture: forcing */
                     if (red > newdepth - 1)
                         red = newdepth - 1;
                     if (red < 0)
@@ -760,7 +738,6 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
                 alpha = v;
                 if (pvnode)
                     pv_set(s, ply, m);
-                besti = i;
                 if (v >= beta) {
                     if (!m->ncaptured && ply <= CD_MAX_PLY) {
                         cd_move *k = s->killers[ply];
@@ -778,10 +755,6 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
     if (searched == 0) /* every root move excluded (multipv beyond the move count), or the
                           only move left out by step 20 */
         return -INF;
-    /* "histexact": the best move of a node whose value fell inside the window gains history too */
-    if (e->hist_exact && best > alpha0 && best < beta && besti >= 0 &&
-        !list->moves[besti].ncaptured)
-        reward(s, pos, list, besti, depth);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     /* 21. the correction history learns where the value and the static value disagree in the
      * direction the bound can tell */
@@ -795,7 +768,7 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
 
 /* Quiet promotions in quiescence ("qpromo"): at the first quiescence ply of a quiet position
  * below beta, a man that can crown is moved and the answers' captures searched (depth -1: no
- * further promotions or shots below). Fail-soft from the static value. */
+ * further promotions or exchanges below). Fail-soft from the static value. */
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                       int stand, int ply)
 {
@@ -818,19 +791,14 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
     return best;
 }
 
-/* 9. Shots, at the first quiescence ply of a quiet position whose static
- * value is below beta: each quiet move is tried as a sacrifice. Its child is a
- * probe (depth QS_PROBE): when the opponent then has no capture the move was
- * no shot and is ignored (s->notshot); otherwise the forced capture and the
- * captures that follow are searched, with no further shots. */
+/* 19. Exchange offers, at the first quiescence ply of a quiet position without kings whose
+ * static value is below beta: each man move that offers an exchange is tried. Its child is a
+ * probe (depth QS_PROBE): when the opponent then has no capture the move offered nothing and is
+ * ignored (s->notshot); otherwise the forced capture and the captures that follow are searched,
+ * with no further offers. */
 static inline uint64_t near1(uint64_t x, int h) /* diagonal neighbours (ghost bits fall away) */
 {
     return x << h | x << (h + 1) | x >> h | x >> (h + 1);
-}
-
-static inline uint64_t near2(uint64_t x, int h) /* two diagonal steps away, roughly */
-{
-    return x << 2 * h | x << (2 * h + 2) | x >> 2 * h | x >> (2 * h + 2);
 }
 
 /* shift by d bits, left when d > 0 */
@@ -857,8 +825,8 @@ static int offers_exchange(uint64_t own, uint64_t opp, uint64_t playable, int h,
     return 0;
 }
 
-static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                 int stand, int ply, int quiet, int exch)
+static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
+                     int stand, int ply, int quiet)
 {
     int best = stand, pvnode = beta - alpha > 1;
     if (best > alpha)
@@ -873,15 +841,11 @@ static int shots(search *s, const cd_position *pos, cd_movelist *list, int alpha
         const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
             continue;
-        /* a sacrifice moves into contact with an enemy piece, or leaves a hole behind an own
-         * piece in contact: other moves are not tried (the probe decides for the rest); with
-         * exch, only a man's move that offers an exchange (which needs an enemy man next to
-         * its square: tested first, in one step) */
+        /* only a man's move that offers an exchange (which needs an enemy man next to its
+         * square: tested first, in one step) */
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
-        uint64_t after = (own & ~from) | to;
-        if (exch ? (m->flags & CD_MOVE_PROMOTES) || !(near1(to, h) & opp) ||
-                       !offers_exchange(own, opp, s->playable, h, from, to)
-                 : !(near1(to, h) & opp) && !((near1(from, h) & after) && (near2(from, h) & opp)))
+        if ((m->flags & CD_MOVE_PROMOTES) || !(near1(to, h) & opp) ||
+            !offers_exchange(own, opp, s->playable, h, from, to))
             continue;
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
@@ -938,7 +902,6 @@ static void lmr_init(cd_engine *e)
 /* steps 9-12, 14-16 and 18-21 at their defaults, or all off (the classic search) */
 static void set_sharp(cd_engine *e, int on)
 {
-    e->use_qshots = on && DEFAULT_QSHOTS;
     e->use_qpromo = on && DEFAULT_QPROMO;
     e->lmr_from = on ? DEFAULT_LMRFROM : 0;
     e->rfp_margin = on ? DEFAULT_RFP : 0;
@@ -969,7 +932,6 @@ cd_engine *cd_engine_new(size_t tt_mb)
     e->asp_window = ASP_WINDOW;
     e->end_scale = 100;
     e->probcut_min = 5;
-    e->probcut_nest = 1;
     e->rfp_depth = 3;
     e->use_drawscale = 2;
     e->use_net = 1;
@@ -1013,33 +975,21 @@ static const struct {
     {"history", offsetof(cd_engine, use_history), 0, 1, 1},
     {"ttcut", offsetof(cd_engine, use_ttcut), 0, 1, 1},
     {"single", offsetof(cd_engine, use_single), 0, 1, 1},
-    {"qshots", offsetof(cd_engine, use_qshots), 0, 1, 1},
     {"lmrlog", offsetof(cd_engine, use_lmrlog), 0, 1, 1},
     {"probcut", offsetof(cd_engine, use_probcut), 0, 1, 1},
     {"timeman", offsetof(cd_engine, use_timeman), 0, 1, 1},
     {"classic-eval", offsetof(cd_engine, use_classic_eval), 0, 1, 1},
-    {"partial", offsetof(cd_engine, use_partial), 0, 1, 1},
     {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1, 1},
     {"histmalus", offsetof(cd_engine, hist_malus), 0, 1, 1},
     {"classic", 0, 0, 1, 1},
     {"lmrdiv", offsetof(cd_engine, lmr_div), 50, 1000, 0},
     {"pcmargin", offsetof(cd_engine, probcut_margin), 0, 10000, 0},
-    {"pcslope", offsetof(cd_engine, probcut_slope), 0, 1000, 0},
     {"pcmin", offsetof(cd_engine, probcut_min), 2, 60, 0},
-    {"pcpct", offsetof(cd_engine, probcut_pct), 0, 90, 0},
-    {"pcnest", offsetof(cd_engine, probcut_nest), 0, 1, 0},
     {"lmrfrom", offsetof(cd_engine, lmr_from), 0, 10, 0},
     {"rfp", offsetof(cd_engine, rfp_margin), 0, 1000, 0},
-    {"fut", offsetof(cd_engine, fut_margin), 0, 1000, 0},
-    {"lmp", offsetof(cd_engine, lmp), 0, 60, 0},
     {"rfpdepth", offsetof(cd_engine, rfp_depth), 0, 20, 0},
     {"iir", offsetof(cd_engine, iir), 0, 60, 0},
-    {"qexch", offsetof(cd_engine, use_qexch), 0, 2, 0},
-    {"lmrneg", offsetof(cd_engine, lmr_neg), 0, 4, 0},
-    {"lmrforce", offsetof(cd_engine, lmr_force), 0, 4, 0},
-    {"histexact", offsetof(cd_engine, hist_exact), 0, 1, 0},
-    {"endscale", offsetof(cd_engine, end_scale), 50, 300, 0},
-    {"kingscale", offsetof(cd_engine, king_scale), 0, 100, 0},
+    {"qexch", offsetof(cd_engine, use_qexch), 0, 1, 0},
     {"aspwin", offsetof(cd_engine, asp_window), 5, 1000, 0},
     {"contempt", offsetof(cd_engine, contempt), 0, 100, 0},
     {"drawscale", offsetof(cd_engine, use_drawscale), 0, 2, 0},
@@ -1299,15 +1249,6 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
             }
             for (;;) {
                 score = search_node(s, root, alpha, beta, depth, 0, g->quiet[g->ply]);
-                /* 13. an iteration cut short by the clock still counts when a root move was
-                 * searched to the end with a score above alpha: it is played ("partial") */
-                if (s->stopped && e->use_partial && line == 1 && lines == 1 && s->pvlen[0] > 0 &&
-                    !cd_move_equal(&s->pv[0][0], &out->best)) {
-                    out->best = s->pv[0][0];
-                    out->has_ponder = s->pvlen[0] > 1;
-                    if (out->has_ponder)
-                        out->ponder = s->pv[0][1];
-                }
                 if (s->stopped)
                     break;
                 if (score <= alpha) {
