@@ -512,14 +512,12 @@ void cd_engine_ponderhit(cd_engine *e);
 /*
  * Engine options. Public, though most are experiment knobs, because the front ends outside the
  * library pass them through by name: Hub's `set-param name=threads`, a match player
- * `self:lmr=0,probcut=0` (src/cli/match_player.c), `train gen --classic`, the CLI's --threads.
+ * `self:probcut=0` (src/cli/match_player.c), `train gen --classic`, the CLI's --threads.
  * Switch a search step on (1) or off (0), to measure what it gains:
- * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
- * "history", "ttcut" transposition-table cut-offs, "single" the extension of
- * forced single replies, "lmrlog" logarithmic LMR, "probcut" ProbCut,
- * "timeman" time that follows the search; "classic" 1 switches the last three
- * off (the search before issue 13). All are on by
- * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
+ * "aspiration" aspiration windows, "killers", "history", "ttcut"
+ * transposition-table cut-offs, "single" the extension of forced single
+ * replies, "probcut" ProbCut, "timeman" time that follows the search. All are
+ * on by default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
  * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
  * 1-64; CD_ERR_OVERFLOW if out of memory); "classic-eval" 1 the hand-set
  * evaluation instead of the learned one (off by default); "contempt" (0-100,

@@ -6,7 +6,7 @@
  *    article's king endings, a killer ending, simple shots);
  *  - it keeps to a time limit (within 5% plus a small constant);
  *  - stop from another thread ends an infinite search at once;
- *  - the same with two search threads (lazy SMP) and with the classic search;
+ *  - the same with two search threads (lazy SMP);
  *  - the option names and their ranges;
  *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves, Frisian
  *    2 and 7 moves).
@@ -361,8 +361,8 @@ static void test_stop(int threads)
 static void test_options(void)
 {
     cd_engine *e = cd_engine_new(1);
-    const char *on_off[] = {"lmr",    "aspiration", "killers", "history", "ttcut",  "single",
-                            "lmrlog", "probcut",    "timeman", "classic"};
+    const char *on_off[] = {"aspiration", "killers", "history", "ttcut",
+                            "single",     "probcut", "timeman"};
     for (size_t i = 0; i < sizeof on_off / sizeof on_off[0]; i++) {
         CHECK(cd_engine_set_option(e, on_off[i], 0) == CD_OK);
         CHECK(cd_engine_set_option(e, on_off[i], 1) == CD_OK);
@@ -386,11 +386,11 @@ static void test_options(void)
     CHECK(cd_engine_option_range("aspwin", &lo, &hi) == 1 && lo == 5 && hi == 1000);
     CHECK(cd_engine_set_option(e, "aspwin", 4) == CD_ERR_ARG);
     CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
-    CHECK(cd_engine_option_range("lmr", &lo, &hi) == 1 && lo == 0 && hi == 1);
-    CHECK(cd_engine_set_option(e, "lmr", 7) == CD_OK); /* a switch: any value, nonzero on */
+    CHECK(cd_engine_option_range("killers", &lo, &hi) == 1 && lo == 0 && hi == 1);
+    CHECK(cd_engine_set_option(e, "killers", 7) == CD_OK); /* a switch: any value, nonzero on */
     CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
     CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
-    const char *every[] = {"lmr",      "classic",   "lmrdiv",    "pcmargin", "pcmin",
+    const char *every[] = {"killers",  "lmrdiv",   "pcmargin",  "pcmin",
                            "rfp",      "iir",       "qexch",     "aspwin",   "contempt",
                            "drawscale", "threads"};
     for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
@@ -401,19 +401,14 @@ static void test_options(void)
     cd_engine_free(e);
 }
 
-/* "sedepth" must reach the search, and "classic" must switch it off: with singular extensions
- * the tree to depth 14 from the Russian start is a different size, in the default search and in
- * the classic one */
+/* "sedepth" must reach the search: with singular extensions the tree to depth 14 from the
+ * Russian start is a different size */
 static void test_singular(void)
 {
-    uint64_t nodes[4];
-    for (int k = 0; k < 4; k++) {
+    uint64_t nodes[2];
+    for (int k = 0; k < 2; k++) {
         cd_engine *e = cd_engine_new(16);
         CHECK(cd_engine_set_option(e, "sedepth", k == 0 ? 0 : 6) == CD_OK);
-        if (k >= 2) /* k 3: classic, then singular extensions asked for by name */
-            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
-        if (k == 3)
-            CHECK(cd_engine_set_option(e, "sedepth", 6) == CD_OK);
         cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
         cd_limits l = {0};
         l.depth = 14;
@@ -425,15 +420,13 @@ static void test_singular(void)
         cd_engine_free(e);
     }
     CHECK(nodes[0] != nodes[1]); /* the extensions change the tree */
-    CHECK(nodes[2] != nodes[3]); /* classic switches them off; asked for, they are on again */
     printf("engine: Russian depth 14 from the start, %llu nodes without singular extensions, "
-           "%llu with them (classic: %llu, %llu)\n",
-           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
-           (unsigned long long)nodes[3]);
+           "%llu with them\n",
+           (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
 }
 
 /* Step 21, the correction history: it changes the Russian tree (and not the International one,
- * where it does not act), classic switches it off, and cd_engine_clear forgets what it learned
+ * where it does not act), and cd_engine_clear forgets what it learned
  * (the second search after a clear is the first one) */
 static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
 {
@@ -449,24 +442,19 @@ static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
 
 static void test_corr(void)
 {
-    uint64_t nodes[5];
-    for (int k = 0; k < 4; k++) {
+    uint64_t nodes[3];
+    for (int k = 0; k < 2; k++) {
         cd_engine *e = cd_engine_new(16);
         CHECK(cd_engine_set_option(e, "corr", k == 0 ? 0 : 200) == CD_OK);
-        if (k >= 2) /* k 3: classic, then the correction history asked for by name */
-            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
-        if (k == 3)
-            CHECK(cd_engine_set_option(e, "corr", 200) == CD_OK);
         nodes[k] = corr_nodes(e, "russian", 14);
         if (k == 1) { /* the same search again after a clear */
             cd_engine_clear(e);
-            nodes[4] = corr_nodes(e, "russian", 14);
+            nodes[2] = corr_nodes(e, "russian", 14);
         }
         cd_engine_free(e);
     }
     CHECK(nodes[0] != nodes[1]); /* the correction changes the tree */
-    CHECK(nodes[2] != nodes[3]); /* classic switches it off; asked for, it is on again */
-    CHECK(nodes[4] == nodes[1]); /* a clear forgets the corrections with the table */
+    CHECK(nodes[2] == nodes[1]); /* a clear forgets the corrections with the table */
     uint64_t intl[2];            /* it acts with the Russian family's weights only */
     for (int k = 0; k < 2; k++) {
         cd_engine *e = cd_engine_new(16);
@@ -476,9 +464,8 @@ static void test_corr(void)
     }
     CHECK(intl[0] == intl[1]);
     printf("engine: Russian depth 14 from the start, %llu nodes without the correction history, "
-           "%llu with it (classic: %llu, %llu)\n",
-           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
-           (unsigned long long)nodes[3]);
+           "%llu with it\n",
+           (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
 }
 
 int main(int argc, char **argv)
@@ -486,7 +473,6 @@ int main(int argc, char **argv)
     int per = argc > 1 ? atoi(argv[1]) : 60;
     test_options();
     test_legal_moves(per, NULL, 0);
-    test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
     test_legal_moves(per / 4 + 1, "sedepth", 2);
     test_singular();

@@ -90,10 +90,10 @@ struct cd_engine {
     atomic_int pondering;                   /* 1 while a ponder search waits for ponderhit */
     atomic_llong ponderhit_ms;              /* clock reading at ponderhit (ms) */
     /* search steps that can be switched off to measure what each gains */
-    int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
+    int use_aspiration, use_killers, use_history, use_ttcut, use_single;
     cd_egtb *egtb; /* endgame tables probed in the search (not owned), or NULL */
-    /* the sharper search (search.c steps 9-21); option "classic" switches them all off */
-    int use_lmrlog, use_probcut, use_timeman;
+    /* the sharper search (search.c steps 11-21) */
+    int use_probcut, use_timeman;
     int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
     int probcut_margin;         /* ProbCut margin (option "pcmargin") */
     int probcut_min;            /* ProbCut from this depth on ("pcmin") */

@@ -58,11 +58,10 @@
 #define PROBCUT_MARGIN 80     /* step 11, hundredths of a man */
 #define ASP_WINDOW     30     /* the aspiration window's first half-width ("aspwin") */
 #define SE_MARGIN      4      /* step 20's margin a ply, hundredths of a man ("semargin") */
-/* which of steps 9-21 are on by default (the header comment says why) */
+/* the defaults of steps 11-21 (docs/strength.md says why) */
 #define DEFAULT_QPROMO    1
 #define DEFAULT_LMRFROM   1
 #define DEFAULT_RFP       40
-#define DEFAULT_LMRLOG    1
 #define DEFAULT_PROBCUT   1
 #define DEFAULT_TIMEMAN   1
 #define DEFAULT_IIR       5
@@ -705,21 +704,16 @@ static int search_node(search *s, const cd_position *pos, int alpha, int beta, i
         } else {
             /* 7. late move reductions (10: by a table of depth and move number) */
             int red = 0;
-            if (e->use_lmrlog) {
-                int from = pvnode || !e->lmr_from ? 2 : e->lmr_from;
-                if (depth >= 3 && !capture && searched >= from && !(m->flags & CD_MOVE_PROMOTES) &&
-                    score[i] < (1 << 24) - 1) {
-                    red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
-                    if (!pvnode && e->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
-                        red = 1;
-                    if (red > newdepth - 1)
-                        red = newdepth - 1;
-                    if (red < 0)
-                        red = 0;
-                }
-            } else if (e->use_lmr && depth >= 3 && !capture && searched >= 3 &&
-                       !(m->flags & CD_MOVE_PROMOTES) && score[i] < (1 << 24) - 1) {
-                red = searched >= 8 ? 2 : 1;
+            int from = pvnode || !e->lmr_from ? 2 : e->lmr_from;
+            if (depth >= 3 && !capture && searched >= from && !(m->flags & CD_MOVE_PROMOTES) &&
+                score[i] < (1 << 24) - 1) {
+                red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
+                if (!pvnode && e->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
+                    red = 1;
+                if (red > newdepth - 1)
+                    red = newdepth - 1;
+                if (red < 0)
+                    red = 0;
             }
             v = child(s, pos, &next, alpha, alpha + 1, newdepth - red, ply, q);
             if (v > alpha && red)
@@ -899,22 +893,6 @@ static void lmr_init(cd_engine *e)
         }
 }
 
-/* steps 9-12, 14-16 and 18-21 at their defaults, or all off (the classic search) */
-static void set_sharp(cd_engine *e, int on)
-{
-    e->use_qpromo = on && DEFAULT_QPROMO;
-    e->lmr_from = on ? DEFAULT_LMRFROM : 0;
-    e->rfp_margin = on ? DEFAULT_RFP : 0;
-    e->use_lmrlog = on && DEFAULT_LMRLOG;
-    e->use_probcut = on && DEFAULT_PROBCUT;
-    e->use_timeman = on && DEFAULT_TIMEMAN;
-    e->iir = on ? DEFAULT_IIR : 0;
-    e->hist_malus = on && DEFAULT_HISTMALUS;
-    e->use_qexch = on && DEFAULT_QEXCH;
-    e->se_depth = on ? DEFAULT_SEDEPTH : 0;
-    e->corr_pct = on ? DEFAULT_CORR : 0;
-}
-
 cd_engine *cd_engine_new(size_t tt_mb)
 {
     cd_engine *e = calloc(1, sizeof *e);
@@ -924,9 +902,17 @@ cd_engine *cd_engine_new(size_t tt_mb)
         free(e);
         return NULL;
     }
-    e->use_lmr = e->use_aspiration = e->use_killers = e->use_history = e->use_ttcut =
-        e->use_single = 1;
-    set_sharp(e, 1);
+    e->use_aspiration = e->use_killers = e->use_history = e->use_ttcut = e->use_single = 1;
+    e->use_qpromo = DEFAULT_QPROMO;
+    e->lmr_from = DEFAULT_LMRFROM;
+    e->rfp_margin = DEFAULT_RFP;
+    e->use_probcut = DEFAULT_PROBCUT;
+    e->use_timeman = DEFAULT_TIMEMAN;
+    e->iir = DEFAULT_IIR;
+    e->hist_malus = DEFAULT_HISTMALUS;
+    e->use_qexch = DEFAULT_QEXCH;
+    e->se_depth = DEFAULT_SEDEPTH;
+    e->corr_pct = DEFAULT_CORR;
     e->lmr_div = LMR_DIV;
     e->probcut_margin = PROBCUT_MARGIN;
     e->asp_window = ASP_WINDOW;
@@ -961,7 +947,7 @@ static int set_threads(cd_engine *e, int n)
 }
 
 /* The engine's options: switches (any value, nonzero on; lo 0 hi 1 for cd_engine_option_range)
- * and ranged knobs, each an int field of cd_engine; "classic", "lmrdiv" and "threads" do more
+ * and ranged knobs, each an int field of cd_engine; "lmrdiv" and "threads" do more
  * than set their field (cd_engine_set_option). */
 static const struct {
     const char *name;
@@ -969,19 +955,16 @@ static const struct {
     int lo, hi;
     int any; /* a switch: every value is taken, as on (nonzero) or off */
 } options[] = {
-    {"lmr", offsetof(cd_engine, use_lmr), 0, 1, 1},
     {"aspiration", offsetof(cd_engine, use_aspiration), 0, 1, 1},
     {"killers", offsetof(cd_engine, use_killers), 0, 1, 1},
     {"history", offsetof(cd_engine, use_history), 0, 1, 1},
     {"ttcut", offsetof(cd_engine, use_ttcut), 0, 1, 1},
     {"single", offsetof(cd_engine, use_single), 0, 1, 1},
-    {"lmrlog", offsetof(cd_engine, use_lmrlog), 0, 1, 1},
     {"probcut", offsetof(cd_engine, use_probcut), 0, 1, 1},
     {"timeman", offsetof(cd_engine, use_timeman), 0, 1, 1},
     {"classic-eval", offsetof(cd_engine, use_classic_eval), 0, 1, 1},
     {"qpromo", offsetof(cd_engine, use_qpromo), 0, 1, 1},
     {"histmalus", offsetof(cd_engine, hist_malus), 0, 1, 1},
-    {"classic", 0, 0, 1, 1},
     {"lmrdiv", offsetof(cd_engine, lmr_div), 50, 1000, 0},
     {"pcmargin", offsetof(cd_engine, probcut_margin), 0, 10000, 0},
     {"pcmin", offsetof(cd_engine, probcut_min), 2, 60, 0},
@@ -1027,10 +1010,6 @@ cd_result cd_engine_set_option(cd_engine *e, const char *name, int value)
         return CD_ERR_ARG;
     if (!options[i].any && (value < options[i].lo || value > options[i].hi))
         return CD_ERR_ARG;
-    if (!strcmp(name, "classic")) { /* the search before steps 9-21, or back to the defaults */
-        set_sharp(e, value == 0);
-        return CD_OK;
-    }
     if (!strcmp(name, "threads"))
         return set_threads(e, value) ? CD_OK : CD_ERR_OVERFLOW;
     *(int *)((char *)e + options[i].field) = options[i].any ? value != 0 : value;
