@@ -7,7 +7,9 @@
  *  - it keeps to a time limit (within 5% plus a small constant);
  *  - stop from another thread ends an infinite search at once;
  *  - the same with two search threads (lazy SMP);
- *  - the option names and their ranges;
+ *  - the options' table: names, defaults and ranges (the run-time options; built with -DCD_TUNE,
+ *    `make tune-test`, also the search's parameters, and the checks that switch them: qexch,
+ *    sedepth and corr must change the search);
  *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves, Frisian
  *    2 and 7 moves).
  */
@@ -128,7 +130,7 @@ static void test_wins(void)
  * forced, answered by 18x27x36, two men for one (a depth-9 search finds the line and scores
  * White about -0.7 men). A depth-1 search sees it only with qexch: Black's exchange is tried
  * at the first quiescence ply. */
-static void test_exchange(void)
+static int exchange_score(const char *option, int value)
 {
     const cd_rules *r = cd_rules_find("international");
     cd_position p;
@@ -136,24 +138,31 @@ static void test_exchange(void)
     CHECK(cd_position_from_fen(&p, r,
                                "W:W29-31,33,35,37-40,43,44,47,48,50:B1,3,5,7,8,10-13,16-18,21,23",
                                err, sizeof err) == CD_OK);
-    int score[2];
-    for (int qx = 0; qx < 2; qx++) {
-        cd_game *g = cd_game_new(r, &p);
-        cd_engine *e = cd_engine_new(8);
-        CHECK(cd_engine_set_option(e, "qexch", qx) == CD_OK);
-        cd_limits l = {0};
-        l.depth = 1;
-        cd_search_result res;
-        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-        score[qx] = res.score;
-        cd_engine_free(e);
-        cd_game_free(g);
-    }
-    CHECK(score[0] > -50);  /* the shot unseen: about equal */
-    CHECK(score[1] < -100); /* seen: a man down */
-    if (!(score[0] > -50 && score[1] < -100))
-        fprintf(stderr, "  exchange: depth-1 scores %d (qexch 0), %d (qexch 1)\n", score[0],
-                score[1]);
+    cd_game *g = cd_game_new(r, &p);
+    cd_engine *e = cd_engine_new(8);
+    if (option)
+        CHECK(cd_engine_set_option(e, option, value) == CD_OK);
+    cd_limits l = {0};
+    l.depth = 1;
+    cd_search_result res;
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    cd_engine_free(e);
+    cd_game_free(g);
+    return res.score;
+}
+
+static void test_exchange(void)
+{
+    int seen = exchange_score(NULL, 0); /* (qexch is on) */
+    CHECK(seen < -100);                 /* a man down */
+    if (seen >= -100)
+        fprintf(stderr, "  exchange: depth-1 score %d\n", seen);
+#ifdef CD_TUNE
+    int unseen = exchange_score("qexch", 0);
+    CHECK(unseen > -50); /* about equal */
+    if (unseen <= -50)
+        fprintf(stderr, "  exchange: depth-1 score %d with qexch 0\n", unseen);
+#endif
 }
 
 /* The search counts the endgame move-count rules as the game does, from the ply at which the
@@ -358,9 +367,52 @@ static void test_stop(int threads)
     cd_engine_free(e);
 }
 
+/* The options' table (cd_engine_option_at): each listed option takes its default and both ends
+ * of its range, and its range is cd_engine_option_range's; the run-time options are there in
+ * every build, the search's parameters only in a tuning build (-DCD_TUNE). */
+static void test_option_list(cd_engine *e)
+{
+    cd_option_info o;
+    int n = 0, runtime = 0, lo, hi;
+    for (; cd_engine_option_at(n, &o); n++) {
+        CHECK(o.name && o.about && *o.about && o.lo <= o.def && o.def <= o.hi);
+        CHECK(cd_engine_option_range(o.name, &lo, &hi) == 1 && lo == o.lo && hi == o.hi);
+        CHECK(cd_engine_set_option(e, o.name, o.lo) == CD_OK);
+        CHECK(cd_engine_set_option(e, o.name, o.hi) == CD_OK);
+        CHECK(cd_engine_set_option(e, o.name, o.def) == CD_OK);
+        runtime += !strcmp(o.name, "threads") || !strcmp(o.name, "contempt") ||
+                   !strcmp(o.name, "classic-eval") || !strcmp(o.name, "drawscale") ||
+                   !strcmp(o.name, "net");
+    }
+    CHECK(runtime == 5 && !cd_engine_option_at(-1, &o) && !cd_engine_option_at(n, &o));
+#ifdef CD_TUNE
+    CHECK(n > 5);
+#else
+    CHECK(n == 5);
+    CHECK(cd_engine_set_option(e, "lmrdiv", 230) == CD_ERR_ARG); /* a constant here */
+#endif
+    printf("engine: %d options listed\n", n);
+}
+
 static void test_options(void)
 {
     cd_engine *e = cd_engine_new(1);
+    test_option_list(e);
+    CHECK(cd_engine_set_option(e, "threads", 4) == CD_OK);
+    CHECK(cd_engine_set_option(e, "threads", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "threads", 0) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "threads", 65) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
+    /* the ranges the front ends quote in their messages */
+    int lo = -7, hi = -7;
+    CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
+    CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
+    CHECK(cd_engine_option_range("classic-eval", &lo, &hi) == 1 && lo == 0 && hi == 1);
+    CHECK(cd_engine_set_option(e, "classic-eval", 7) == CD_OK); /* a switch: nonzero on */
+    CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
+    CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
+#ifdef CD_TUNE
     const char *on_off[] = {"aspiration", "killers", "history", "ttcut",
                             "single",     "probcut", "timeman"};
     for (size_t i = 0; i < sizeof on_off / sizeof on_off[0]; i++) {
@@ -371,36 +423,18 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "lmrdiv", 0) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "pcmargin", 100) == CD_OK);
     CHECK(cd_engine_set_option(e, "pcmargin", -1) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "threads", 4) == CD_OK);
-    CHECK(cd_engine_set_option(e, "threads", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "threads", 0) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "threads", 65) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "qexch", 1) == CD_OK);
     CHECK(cd_engine_set_option(e, "qexch", 2) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
-    /* the ranges the front ends quote in their messages */
-    int lo = -7, hi = -7;
-    CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
     CHECK(cd_engine_option_range("lmrdiv", &lo, &hi) == 1 && lo == 50 && hi == 1000);
     CHECK(cd_engine_option_range("aspwin", &lo, &hi) == 1 && lo == 5 && hi == 1000);
     CHECK(cd_engine_set_option(e, "aspwin", 4) == CD_ERR_ARG);
-    CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
     CHECK(cd_engine_option_range("killers", &lo, &hi) == 1 && lo == 0 && hi == 1);
     CHECK(cd_engine_set_option(e, "killers", 7) == CD_OK); /* a switch: any value, nonzero on */
-    CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
-    CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
-    const char *every[] = {"killers",  "lmrdiv",   "pcmargin",  "pcmin",
-                           "rfp",      "iir",       "qexch",     "aspwin",   "contempt",
-                           "drawscale", "threads"};
-    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
-        CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
-        CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);
-        CHECK(cd_engine_set_option(e, every[i], hi) == CD_OK);
-    }
+#endif
     cd_engine_free(e);
 }
 
+#ifdef CD_TUNE
 /* "sedepth" must reach the search: with singular extensions the tree to depth 14 from the
  * Russian start is a different size */
 static void test_singular(void)
@@ -425,6 +459,8 @@ static void test_singular(void)
            (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
 }
 
+#endif
+
 /* Step 21, the correction history: it changes the Russian tree (and not the International one,
  * where it does not act), and cd_engine_clear forgets what it learned
  * (the second search after a clear is the first one) */
@@ -442,22 +478,20 @@ static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
 
 static void test_corr(void)
 {
-    uint64_t nodes[3];
+    cd_engine *e = cd_engine_new(16); /* (with it: on by default) */
+    uint64_t with = corr_nodes(e, "russian", 14);
+    cd_engine_clear(e); /* a clear forgets the corrections with the table */
+    CHECK(corr_nodes(e, "russian", 14) == with);
+    cd_engine_free(e);
+#ifdef CD_TUNE
+    e = cd_engine_new(16);
+    CHECK(cd_engine_set_option(e, "corr", 0) == CD_OK);
+    uint64_t without = corr_nodes(e, "russian", 14);
+    cd_engine_free(e);
+    CHECK(without != with); /* the correction changes the tree */
+    uint64_t intl[2];       /* it acts with the Russian family's weights only */
     for (int k = 0; k < 2; k++) {
-        cd_engine *e = cd_engine_new(16);
-        CHECK(cd_engine_set_option(e, "corr", k == 0 ? 0 : 200) == CD_OK);
-        nodes[k] = corr_nodes(e, "russian", 14);
-        if (k == 1) { /* the same search again after a clear */
-            cd_engine_clear(e);
-            nodes[2] = corr_nodes(e, "russian", 14);
-        }
-        cd_engine_free(e);
-    }
-    CHECK(nodes[0] != nodes[1]); /* the correction changes the tree */
-    CHECK(nodes[2] == nodes[1]); /* a clear forgets the corrections with the table */
-    uint64_t intl[2];            /* it acts with the Russian family's weights only */
-    for (int k = 0; k < 2; k++) {
-        cd_engine *e = cd_engine_new(16);
+        e = cd_engine_new(16);
         CHECK(cd_engine_set_option(e, "corr", k ? 200 : 0) == CD_OK);
         intl[k] = corr_nodes(e, "international", 9);
         cd_engine_free(e);
@@ -465,7 +499,8 @@ static void test_corr(void)
     CHECK(intl[0] == intl[1]);
     printf("engine: Russian depth 14 from the start, %llu nodes without the correction history, "
            "%llu with it\n",
-           (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
+           (unsigned long long)without, (unsigned long long)with);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -474,8 +509,10 @@ int main(int argc, char **argv)
     test_options();
     test_legal_moves(per, NULL, 0);
     test_legal_moves(per / 4 + 1, "threads", 2);
+#ifdef CD_TUNE
     test_legal_moves(per / 4 + 1, "sedepth", 2);
     test_singular();
+#endif
     test_wins();
     test_exchange();
     test_endgame_rules();
@@ -487,7 +524,7 @@ int main(int argc, char **argv)
     char err[256]; /* the learned weights, which step 21 needs: run last */
     CHECK(cd_eval_load("weights", err, sizeof err) == CD_OK);
     test_corr();
-    test_legal_moves(per / 4 + 1, "corr", 200);
+    test_legal_moves(per / 4 + 1, "classic-eval", 0); /* with the weights, step 21 on */
     printf("engine: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
