@@ -49,7 +49,7 @@ typedef struct search {
     uint64_t evsalt;                     /* this search's salt of it */
     cd_net_cache *netcache;              /* this thread's network sums (net.h) */
     cd_corr *corr;                       /* this thread's correction history (engine.h) */
-    int corr_pct;                        /* its share (step 21): the option where it acts, or 0 */
+    int corr_pct;                        /* its share (step 21): the parameter where it acts, or 0 */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */
@@ -78,16 +78,6 @@ typedef struct search {
     int endgame; /* one of the endgame rules is in force */
     int bal[CD_MAX_PLY + 1], balfrom[CD_MAX_PLY + 1];
 } search;
-
-static inline int score_to_tt(int s, int ply)
-{
-    return s > CD_SCORE_WIN - 1000 ? s + ply : s < -(CD_SCORE_WIN - 1000) ? s - ply : s;
-}
-
-static inline int score_from_tt(int s, int ply)
-{
-    return s > CD_SCORE_WIN - 1000 ? s - ply : s < -(CD_SCORE_WIN - 1000) ? s + ply : s;
-}
 
 /* search_node.c: a node of depth 1 or more; qsearch.c: quiescence, depth 0 or less (QS_PROBE:
  * an exchange probe); search.c: the clock and stop flags, every 256 nodes. */

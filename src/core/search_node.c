@@ -6,6 +6,17 @@
  */
 #include "search_internal.h"
 
+/* Mate scores in the table count from the node, not the root. */
+static int score_to_tt(int s, int ply)
+{
+    return s > CD_SCORE_WIN - 1000 ? s + ply : s < -(CD_SCORE_WIN - 1000) ? s - ply : s;
+}
+
+static int score_from_tt(int s, int ply)
+{
+    return s > CD_SCORE_WIN - 1000 ? s - ply : s < -(CD_SCORE_WIN - 1000) ? s + ply : s;
+}
+
 /* History: quiet move i of the sorted list was best (a cut-off), so it gains depth^2; with
  * "histmalus" the quiet moves tried before it lose as much. All are halved when one grows
  * too large. */
