@@ -28,7 +28,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: selfplay screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -116,7 +116,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test pattern-test oom-test
+              turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
 
@@ -273,6 +273,17 @@ $(BUILD)/test_engine: tests/test_engine.c $(EVAL_IO_OBJ) $(LIB)
 ENGINE_POSITIONS ?= 200
 engine-test: $(BUILD)/test_engine
 	$(BUILD)/test_engine $(ENGINE_POSITIONS)
+
+# The tuning build (src/core/search_params.h): the search's parameters, constants elsewhere,
+# settable by name (`self:lmrdiv=200` in a match, cd_engine_set_option, Hub's set-param), as
+# Ethereal's -DTUNE; in its own tree, $(TUNE_BUILD)/condraughts. tune-test runs test_engine
+# there, with the checks that switch the parameters.
+TUNE_BUILD = $(BUILD)-tune
+TUNE_MAKE = $(MAKE) --no-print-directory BUILD=$(TUNE_BUILD) CFLAGS='$(CFLAGS) -DCD_TUNE'
+tune:
+	@$(TUNE_MAKE) all
+tune-test:
+	@$(TUNE_MAKE) ENGINE_POSITIONS=$(ENGINE_POSITIONS) engine-test
 
 # The bench node count is the engine's functional signature: a change in
 # search or evaluation behaviour must update tests/bench.expected.

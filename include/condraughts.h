@@ -510,29 +510,30 @@ void cd_engine_stop(cd_engine *e);
 void cd_engine_ponderhit(cd_engine *e);
 
 /*
- * Engine options. Public, though most are experiment knobs, because the front ends outside the
- * library pass them through by name: Hub's `set-param name=threads`, a match player
- * `self:lmr=0,probcut=0` (src/cli/match_player.c), `train gen --classic`, the CLI's --threads.
- * Switch a search step on (1) or off (0), to measure what it gains:
- * "lmr" late move reductions, "aspiration" aspiration windows, "killers",
- * "history", "ttcut" transposition-table cut-offs, "single" the extension of
- * forced single replies, "qshots" shots in quiescence, "lmrlog" logarithmic
- * LMR, "probcut" ProbCut, "timeman" time that follows the search; "classic" 1
- * switches the last four off (the search before issue 13). All are on by
- * default. Values: "lmrdiv" (LMR divisor in hundredths, 50-1000), "pcmargin"
- * (ProbCut margin, 0-10000), "threads" (search threads sharing the table,
- * 1-64; CD_ERR_OVERFLOW if out of memory); "classic-eval" 1 the hand-set
- * evaluation instead of the learned one (off by default); "contempt" (0-100,
- * default 0): a draw is worth -contempt hundredths of a man to the side to
- * move at the root of each search and +contempt to its opponent, so the
- * engine plays on where a draw was equal to it (for play against weaker
- * opponents: CD_PLAY_CONTEMPT; analysis keeps 0). CD_ERR_ARG for an unknown
- * name or a value out of range.
+ * Engine options, by name, each an int: "threads" (search threads sharing the table, 1-64;
+ * CD_ERR_OVERFLOW if out of memory), "contempt" (0-100, default 0: a draw is worth -contempt
+ * hundredths of a man to the side to move at the root of each search and +contempt to its
+ * opponent, so the engine plays on where a draw was equal to it; for play against weaker
+ * opponents: CD_PLAY_CONTEMPT; analysis keeps 0), "classic-eval" (1: the hand-set evaluation
+ * instead of the learned one), "drawscale" and "net" (the learned evaluation's choices).
+ * cd_engine_option_at lists them with their defaults, ranges and meanings. The search's tuned
+ * parameters are constants; a tuning build (`make tune`) also takes them by name here
+ * (src/core/search_params.h). The front ends pass options through by name: Hub's `set-param`,
+ * a match player `self:contempt=20` (src/cli/match_player.c), the CLI's --threads.
+ * CD_ERR_ARG for an unknown name or a value out of range (a switch, range 0 to 1, takes any
+ * value: nonzero is on).
  */
 cd_result cd_engine_set_option(cd_engine *e, const char *name, int value);
-/* Whether `name` is an engine option (1, with its smallest and largest values in *lo and *hi;
- * a switch says 0 and 1, and takes any value: nonzero is on) or not (0). */
+/* Whether `name` is an engine option (1, with its smallest and largest values in *lo and *hi)
+ * or not (0). */
 int cd_engine_option_range(const char *name, int *lo, int *hi);
+/* The engine's options in order: option i (from 0) in *out and 1, or 0 past the last. */
+typedef struct cd_option_info {
+    const char *name;
+    const char *about; /* one line */
+    int def, lo, hi;
+} cd_option_info;
+int cd_engine_option_at(int i, cd_option_info *out);
 /* The contempt the front ends give the engine when it plays a person (the web site's computer
  * opponent, `condraughts play`): measured against the engine before issue 13 in docs/strength.md.
  */

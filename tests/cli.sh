@@ -50,6 +50,36 @@ out=$("$bin" analyse --variant frisian --fen "W:W28:B1,29" --depth 4 | tail -1)
 out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | tail -1)
 [ "$out" = "bestmove 35-13" ] && ok || bad "analyse: got '$out'"
 
+# analyse --options lists the engine's options table (name, default, range, meaning): a match
+# player takes every listed option at its default (self:NAME=V) and refuses a name not listed;
+# Hub lists the same names as `param` lines (with its own variant, hash and numbering) and its
+# set-param takes each at both ends of its range and its default, and refuses a name not listed
+opts=$("$bin" analyse --options)
+[ -n "$opts" ] && ok || bad "analyse --options: no listing"
+self="self:depth=1" hubin="hub" names=""
+while read -r name def range about; do
+    lo=${range%-*} hi=${range#*-}
+    [ -n "$about" ] && [ "$lo" -le "$def" ] && [ "$def" -le "$hi" ] && ok ||
+        bad "analyse --options: bad line '$name $def $range $about'"
+    self="$self,$name=$def" names="$names $name"
+    hubin="$hubin
+set-param name=$name value=$lo
+set-param name=$name value=$hi
+set-param name=$name value=$def"
+done <<LIST
+$opts
+LIST
+"$bin" match --depth 1 --games 2 --max-plies 4 --engine1 "$self" >/dev/null 2>&1 && ok ||
+    bad "match: the listed options at their defaults refused ($self)"
+expect_error 2 "unknown engine option 'nosuchoption'" match --depth 1 --engine1 self:nosuchoption=1
+out=$(printf '%s\nset-param name=nosuchoption value=1\nhub\nquit\n' "$hubin" | "$bin" hub)
+[ "$(printf '%s\n' "$out" | grep -c '^error')" = 1 ] && ok || bad "hub set-param of the listed options: $out"
+printf '%s\n' "$out" | grep -q "^error message=\"set-param: unknown parameter 'nosuchoption'" && ok ||
+    bad "hub: an unlisted option taken"
+hubnames=$(printf '%s\n' "$out" | sed -n 's/^param name=\([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+want=$(printf '%s\n' variant hash numbering $names | sort -u | tr '\n' ' ')
+[ "$hubnames" = "$want" ] && ok || bad "hub params '$hubnames', the table and Hub's own '$want'"
+
 # a scripted terminal game: an illegal move is refused, resign ends it with its reason
 out=$(printf '32-26\n32-28\nresign\n' | "$bin" play --variant international --level 1)
 printf '%s' "$out" | grep -q "move '32-26' is not legal here" && ok || bad "play: no illegal-move message"

@@ -155,7 +155,7 @@ expect_error "egtb folder '$tmp/none' in 'self:egtb=$tmp/none' is not a folder" 
 expect_error "Hub 1 has no nodes limit" --nodes 100 --engine2 "$fake hub1 $bin"
 expect_error "engine option contempt takes 0 to 100, not 150" --engine1 self:contempt=150
 expect_error "unknown engine option 'bogus' in 'self:bogus=1'" --engine1 self:bogus=1
-expect_error "engine option lmrdiv needs a whole number, not '3x'" --engine1 self:lmrdiv=3x
+expect_error "engine option contempt needs a whole number, not '3x'" --engine1 self:contempt=3x
 expect_error "engine option threads takes 1 to 64, not 0" --engine2 self:threads=0
 
 # DXP sends the clock in minutes: a --time that is not whole minutes is refused (both sides would

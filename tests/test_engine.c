@@ -6,8 +6,10 @@
  *    article's king endings, a killer ending, simple shots);
  *  - it keeps to a time limit (within 5% plus a small constant);
  *  - stop from another thread ends an infinite search at once;
- *  - the same with two search threads (lazy SMP) and with the classic search;
- *  - the option names and their ranges;
+ *  - the same with two search threads (lazy SMP);
+ *  - the options' table: names, defaults and ranges (the run-time options; built with -DCD_TUNE,
+ *    `make tune-test`, also the search's parameters, and the checks that switch them: qexch,
+ *    sedepth and corr must change the search);
  *  - the endgame move-count rules on the search's path (Russian 15 moves, FMJD 5 moves, Frisian
  *    2 and 7 moves).
  */
@@ -141,7 +143,7 @@ static void test_wins(void)
  * forced, answered by 18x27x36, two men for one (a depth-9 search finds the line and scores
  * White about -0.7 men). A depth-1 search sees it only with qexch: Black's exchange is tried
  * at the first quiescence ply. */
-static void test_exchange(void)
+static int exchange_score(const char *option, int value)
 {
     const cd_rules *r = cd_rules_find("international");
     cd_position p;
@@ -149,24 +151,31 @@ static void test_exchange(void)
     CHECK(cd_position_from_fen(&p, r,
                                "W:W29-31,33,35,37-40,43,44,47,48,50:B1,3,5,7,8,10-13,16-18,21,23",
                                err, sizeof err) == CD_OK);
-    int score[2];
-    for (int qx = 0; qx < 2; qx++) {
-        cd_game *g = cd_game_new(r, &p);
-        cd_engine *e = engine_new(8);
-        CHECK(cd_engine_set_option(e, "qexch", qx) == CD_OK);
-        cd_limits l = {0};
-        l.depth = 1;
-        cd_search_result res;
-        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-        score[qx] = res.score;
-        cd_engine_free(e);
-        cd_game_free(g);
-    }
-    CHECK(score[0] > -50);  /* the shot unseen: about equal */
-    CHECK(score[1] < -100); /* seen: a man down */
-    if (!(score[0] > -50 && score[1] < -100))
-        fprintf(stderr, "  exchange: depth-1 scores %d (qexch 0), %d (qexch 1)\n", score[0],
-                score[1]);
+    cd_game *g = cd_game_new(r, &p);
+    cd_engine *e = engine_new(8);
+    if (option)
+        CHECK(cd_engine_set_option(e, option, value) == CD_OK);
+    cd_limits l = {0};
+    l.depth = 1;
+    cd_search_result res;
+    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
+    cd_engine_free(e);
+    cd_game_free(g);
+    return res.score;
+}
+
+static void test_exchange(void)
+{
+    int seen = exchange_score(NULL, 0); /* (qexch is on) */
+    CHECK(seen < -100);                 /* a man down */
+    if (seen >= -100)
+        fprintf(stderr, "  exchange: depth-1 score %d\n", seen);
+#ifdef CD_TUNE
+    int unseen = exchange_score("qexch", 0);
+    CHECK(unseen > -50); /* about equal */
+    if (unseen <= -50)
+        fprintf(stderr, "  exchange: depth-1 score %d with qexch 0\n", unseen);
+#endif
 }
 
 /* The search counts the endgame move-count rules as the game does, from the ply at which the
@@ -266,52 +275,6 @@ static void test_endgame_rules(void)
     CHECK(cd_engine_set_option(e, "contempt", 101) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "contempt", -1) == CD_ERR_ARG);
     cd_engine_free(e);
-}
-
-/* "endscale" P: with the 8x8 learned weights, the static values of positions of 9 pieces or fewer
- * are multiplied by P / 100 (1 from 17 pieces). Four men against four on the back rows meet no
- * capture within 3 plies, so every leaf has 8 pieces and the root's score is multiplied too.
- * With International's weights (10x10) or the hand-set evaluation nothing changes. Loads the
- * weights: run last. */
-static int score_with(const char *variant, const char *fen, const char *opt, int value, int depth,
-                      int classic_eval)
-{
-    const cd_rules *r = cd_rules_find(variant);
-    cd_position p;
-    char err[256];
-    CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
-    cd_game *g = cd_game_new(r, &p);
-    cd_engine *e = engine_new(8);
-    CHECK(cd_engine_set_option(e, opt, value) == CD_OK);
-    CHECK(cd_engine_set_option(e, "classic-eval", classic_eval) == CD_OK);
-    cd_limits l = {0};
-    l.depth = depth;
-    cd_search_result res = {0};
-    CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-    cd_engine_free(e);
-    cd_game_free(g);
-    return res.score;
-}
-
-static void test_endscale(void)
-{
-    const char *fen = "W:Wa1,c1,e1,g1:Bb8,d8,f8,h8";
-    char err[256];
-    CHECK((learned = eval_io_load("weights", 1, err, sizeof err)) != NULL);
-    for (int depth = 1; depth <= 3; depth++) {
-        int plain = score_with("russian", fen, "endscale", 100, depth, 0);
-        int doubled = score_with("russian", fen, "endscale", 200, depth, 0);
-        CHECK(plain != 0 && doubled == 2 * plain);
-        if (!(plain != 0 && doubled == 2 * plain))
-            fprintf(stderr, "  endscale 200, depth %d: %d against %d\n", depth, doubled, plain);
-    }
-    /* nor with the hand-set evaluation ("classic-eval") in Russian (a man up: a score not 0) */
-    const char *up = "W:Wa1,c1,e1,g1,b2:Bb8,d8,f8,h8";
-    int hand = score_with("russian", up, "endscale", 100, 2, 1);
-    CHECK(hand != 0 && score_with("russian", up, "endscale", 200, 2, 1) == hand);
-    const char *intl = "W:W46,47,48,49,50:B1,2,3,4,5";
-    CHECK(score_with("international", intl, "endscale", 200, 2, 0) ==
-          score_with("international", intl, "endscale", 100, 2, 0));
 }
 
 /* The budget of a fixed time a move: the whole time less a margin (4%, 8 to 20 ms). */
@@ -417,11 +380,54 @@ static void test_stop(int threads)
     cd_engine_free(e);
 }
 
+/* The options' table (cd_engine_option_at): each listed option takes its default and both ends
+ * of its range, and its range is cd_engine_option_range's; the run-time options are there in
+ * every build, the search's parameters only in a tuning build (-DCD_TUNE). */
+static void test_option_list(cd_engine *e)
+{
+    cd_option_info o;
+    int n = 0, runtime = 0, lo, hi;
+    for (; cd_engine_option_at(n, &o); n++) {
+        CHECK(o.name && o.about && *o.about && o.lo <= o.def && o.def <= o.hi);
+        CHECK(cd_engine_option_range(o.name, &lo, &hi) == 1 && lo == o.lo && hi == o.hi);
+        CHECK(cd_engine_set_option(e, o.name, o.lo) == CD_OK);
+        CHECK(cd_engine_set_option(e, o.name, o.hi) == CD_OK);
+        CHECK(cd_engine_set_option(e, o.name, o.def) == CD_OK);
+        runtime += !strcmp(o.name, "threads") || !strcmp(o.name, "contempt") ||
+                   !strcmp(o.name, "classic-eval") || !strcmp(o.name, "drawscale") ||
+                   !strcmp(o.name, "net");
+    }
+    CHECK(runtime == 5 && !cd_engine_option_at(-1, &o) && !cd_engine_option_at(n, &o));
+#ifdef CD_TUNE
+    CHECK(n > 5);
+#else
+    CHECK(n == 5);
+    CHECK(cd_engine_set_option(e, "lmrdiv", 230) == CD_ERR_ARG); /* a constant here */
+#endif
+    printf("engine: %d options listed\n", n);
+}
+
 static void test_options(void)
 {
     cd_engine *e = engine_new(1);
-    const char *on_off[] = {"lmr",    "aspiration", "killers", "history", "ttcut",  "single",
-                            "qshots", "lmrlog",     "probcut", "timeman", "classic"};
+    test_option_list(e);
+    CHECK(cd_engine_set_option(e, "threads", 4) == CD_OK);
+    CHECK(cd_engine_set_option(e, "threads", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "threads", 0) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "threads", 65) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
+    /* the ranges the front ends quote in their messages */
+    int lo = -7, hi = -7;
+    CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
+    CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
+    CHECK(cd_engine_option_range("classic-eval", &lo, &hi) == 1 && lo == 0 && hi == 1);
+    CHECK(cd_engine_set_option(e, "classic-eval", 7) == CD_OK); /* a switch: nonzero on */
+    CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
+    CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
+#ifdef CD_TUNE
+    const char *on_off[] = {"aspiration", "killers", "history", "ttcut",
+                            "single",     "probcut", "timeman"};
     for (size_t i = 0; i < sizeof on_off / sizeof on_off[0]; i++) {
         CHECK(cd_engine_set_option(e, on_off[i], 0) == CD_OK);
         CHECK(cd_engine_set_option(e, on_off[i], 1) == CD_OK);
@@ -430,79 +436,26 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "lmrdiv", 0) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "pcmargin", 100) == CD_OK);
     CHECK(cd_engine_set_option(e, "pcmargin", -1) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "threads", 4) == CD_OK);
-    CHECK(cd_engine_set_option(e, "threads", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "threads", 0) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "threads", 65) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "qexch", 2) == CD_OK);
-    CHECK(cd_engine_set_option(e, "qexch", 3) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "lmrneg", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "lmrforce", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "lmrforce", 5) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "histexact", 2) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "pcnest", 0) == CD_OK);
-    CHECK(cd_engine_set_option(e, "pcnest", 2) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, "nonsense", 1) == CD_ERR_ARG);
-    CHECK(cd_engine_set_option(e, NULL, 1) == CD_ERR_ARG);
-    /* the ranges the front ends quote in their messages */
-    int lo = -7, hi = -7;
-    CHECK(cd_engine_option_range("contempt", &lo, &hi) == 1 && lo == 0 && hi == 100);
+    CHECK(cd_engine_set_option(e, "qexch", 1) == CD_OK);
+    CHECK(cd_engine_set_option(e, "qexch", 2) == CD_ERR_ARG);
     CHECK(cd_engine_option_range("lmrdiv", &lo, &hi) == 1 && lo == 50 && hi == 1000);
     CHECK(cd_engine_option_range("aspwin", &lo, &hi) == 1 && lo == 5 && hi == 1000);
     CHECK(cd_engine_set_option(e, "aspwin", 4) == CD_ERR_ARG);
-    CHECK(cd_engine_option_range("threads", &lo, &hi) == 1 && lo == 1 && hi == 64);
-    CHECK(cd_engine_option_range("lmr", &lo, &hi) == 1 && lo == 0 && hi == 1);
-    CHECK(cd_engine_set_option(e, "lmr", 7) == CD_OK); /* a switch: any value, nonzero on */
-    CHECK(cd_engine_option_range("nonsense", &lo, &hi) == 0);
-    CHECK(cd_engine_option_range(NULL, NULL, NULL) == 0);
-    const char *every[] = {"lmr",      "classic",   "lmrdiv",    "pcmargin", "pcmin",
-                           "rfp",      "iir",       "qexch",     "aspwin",   "endscale",
-                           "contempt", "drawscale", "kingscale", "threads"};
-    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) { /* each end is taken */
-        CHECK(cd_engine_option_range(every[i], &lo, &hi) == 1);
-        CHECK(cd_engine_set_option(e, every[i], lo) == CD_OK);
-        CHECK(cd_engine_set_option(e, every[i], hi) == CD_OK);
-    }
+    CHECK(cd_engine_option_range("killers", &lo, &hi) == 1 && lo == 0 && hi == 1);
+    CHECK(cd_engine_set_option(e, "killers", 7) == CD_OK); /* a switch: any value, nonzero on */
+#endif
     cd_engine_free(e);
 }
 
-/* "pcnest" 0 must reach the search: without ProbCut inside ProbCut's own reduced searches the
- * tree to depth 12 from the International start is a different size (ProbCut nests from
- * depth 9: a reduced search 4 plies shallower that is itself deep enough for ProbCut) */
-static void test_probcut_nest(void)
-{
-    uint64_t nodes[2];
-    for (int nest = 0; nest < 2; nest++) {
-        cd_engine *e = engine_new(16);
-        CHECK(cd_engine_set_option(e, "pcnest", nest) == CD_OK);
-        cd_game *g = cd_game_new(cd_rules_find("international"), NULL);
-        cd_limits l = {0};
-        l.depth = 12;
-        cd_search_result res;
-        CHECK(cd_search(e, g, &l, NULL, NULL, &res) == CD_OK);
-        CHECK(res.has_move && res.depth == 12);
-        nodes[nest] = res.nodes;
-        cd_game_free(g);
-        cd_engine_free(e);
-    }
-    CHECK(nodes[0] != nodes[1]);
-    printf("engine: depth 12 from the start, %llu nodes with nested ProbCut, %llu without\n",
-           (unsigned long long)nodes[1], (unsigned long long)nodes[0]);
-}
-
-/* "sedepth" must reach the search, and "classic" must switch it off: with singular extensions
- * the tree to depth 14 from the Russian start is a different size, in the default search and in
- * the classic one */
+#ifdef CD_TUNE
+/* "sedepth" must reach the search: with singular extensions the tree to depth 14 from the
+ * Russian start is a different size */
 static void test_singular(void)
 {
-    uint64_t nodes[4];
-    for (int k = 0; k < 4; k++) {
+    uint64_t nodes[2];
+    for (int k = 0; k < 2; k++) {
         cd_engine *e = engine_new(16);
         CHECK(cd_engine_set_option(e, "sedepth", k == 0 ? 0 : 6) == CD_OK);
-        if (k >= 2) /* k 3: classic, then singular extensions asked for by name */
-            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
-        if (k == 3)
-            CHECK(cd_engine_set_option(e, "sedepth", 6) == CD_OK);
         cd_game *g = cd_game_new(cd_rules_find("russian"), NULL);
         cd_limits l = {0};
         l.depth = 14;
@@ -514,15 +467,15 @@ static void test_singular(void)
         cd_engine_free(e);
     }
     CHECK(nodes[0] != nodes[1]); /* the extensions change the tree */
-    CHECK(nodes[2] != nodes[3]); /* classic switches them off; asked for, they are on again */
     printf("engine: Russian depth 14 from the start, %llu nodes without singular extensions, "
-           "%llu with them (classic: %llu, %llu)\n",
-           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
-           (unsigned long long)nodes[3]);
+           "%llu with them\n",
+           (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
 }
 
+#endif
+
 /* Step 21, the correction history: it changes the Russian tree (and not the International one,
- * where it does not act), classic switches it off, and cd_engine_clear forgets what it learned
+ * where it does not act), and cd_engine_clear forgets what it learned
  * (the second search after a clear is the first one) */
 static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
 {
@@ -538,36 +491,29 @@ static uint64_t corr_nodes(cd_engine *e, const char *variant, int depth)
 
 static void test_corr(void)
 {
-    uint64_t nodes[5];
-    for (int k = 0; k < 4; k++) {
-        cd_engine *e = engine_new(16);
-        CHECK(cd_engine_set_option(e, "corr", k == 0 ? 0 : 200) == CD_OK);
-        if (k >= 2) /* k 3: classic, then the correction history asked for by name */
-            CHECK(cd_engine_set_option(e, "classic", 1) == CD_OK);
-        if (k == 3)
-            CHECK(cd_engine_set_option(e, "corr", 200) == CD_OK);
-        nodes[k] = corr_nodes(e, "russian", 14);
-        if (k == 1) { /* the same search again after a clear */
-            cd_engine_clear(e);
-            nodes[4] = corr_nodes(e, "russian", 14);
-        }
-        cd_engine_free(e);
-    }
-    CHECK(nodes[0] != nodes[1]); /* the correction changes the tree */
-    CHECK(nodes[2] != nodes[3]); /* classic switches it off; asked for, it is on again */
-    CHECK(nodes[4] == nodes[1]); /* a clear forgets the corrections with the table */
-    uint64_t intl[2];            /* it acts with the Russian family's weights only */
+    cd_engine *e = engine_new(16); /* (with it: on by default) */
+    uint64_t with = corr_nodes(e, "russian", 14);
+    cd_engine_clear(e); /* a clear forgets the corrections with the table */
+    CHECK(corr_nodes(e, "russian", 14) == with);
+    cd_engine_free(e);
+#ifdef CD_TUNE
+    e = engine_new(16);
+    CHECK(cd_engine_set_option(e, "corr", 0) == CD_OK);
+    uint64_t without = corr_nodes(e, "russian", 14);
+    cd_engine_free(e);
+    CHECK(without != with); /* the correction changes the tree */
+    uint64_t intl[2];       /* it acts with the Russian family's weights only */
     for (int k = 0; k < 2; k++) {
-        cd_engine *e = engine_new(16);
+        e = engine_new(16);
         CHECK(cd_engine_set_option(e, "corr", k ? 200 : 0) == CD_OK);
         intl[k] = corr_nodes(e, "international", 9);
         cd_engine_free(e);
     }
     CHECK(intl[0] == intl[1]);
     printf("engine: Russian depth 14 from the start, %llu nodes without the correction history, "
-           "%llu with it (classic: %llu, %llu)\n",
-           (unsigned long long)nodes[0], (unsigned long long)nodes[1], (unsigned long long)nodes[2],
-           (unsigned long long)nodes[3]);
+           "%llu with it\n",
+           (unsigned long long)without, (unsigned long long)with);
+#endif
 }
 
 /* One set shared by two engines searching at once in two threads: each search is the one an
@@ -615,11 +561,11 @@ int main(int argc, char **argv)
     int per = argc > 1 ? atoi(argv[1]) : 60;
     test_options();
     test_legal_moves(per, NULL, 0);
-    test_legal_moves(per / 4 + 1, "classic", 1);
     test_legal_moves(per / 4 + 1, "threads", 2);
+#ifdef CD_TUNE
     test_legal_moves(per / 4 + 1, "sedepth", 2);
-    test_probcut_nest();
     test_singular();
+#endif
     test_wins();
     test_exchange();
     test_endgame_rules();
@@ -628,9 +574,10 @@ int main(int argc, char **argv)
     test_time_limit(2);
     test_stop(1);
     test_stop(2);
-    test_endscale(); /* loads the learned weights */
-    test_corr();     /* (which step 21 needs) */
-    test_legal_moves(per / 4 + 1, "corr", 200);
+    char err[256]; /* the learned weights, which step 21 needs: run last */
+    CHECK((learned = eval_io_load("weights", 1, err, sizeof err)) != NULL);
+    test_corr();
+    test_legal_moves(per / 4 + 1, "classic-eval", 0); /* with the weights, step 21 on */
     test_shared_eval();
     cd_eval_free(learned);
     printf("engine: %d checks, %d failures\n", checks, failures);

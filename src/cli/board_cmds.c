@@ -35,6 +35,7 @@ typedef struct {
     const char *after; /* --after: moves played from the position first */
     unsigned add;      /* rule flags from --keep and --switch */
     int divide;
+    int list_options; /* analyse --options */
     int depth, multipv, level, side;
     double time;
     size_t hash;
@@ -62,6 +63,7 @@ enum {
     O_LEVEL,
     O_SIDE,
     O_CONTEMPT,
+    O_OPTIONS,
 };
 
 /* The rows the commands share. */
@@ -172,6 +174,7 @@ static const cli_opt analyse_opts[] = {
     OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
+    {CLI_FLAG_OPT(O_OPTIONS, "options", "list the engine's options instead (see below)")},
     {0}};
 const cli_command cd_analyse_command = {
     .name = "analyse",
@@ -179,7 +182,10 @@ const cli_command cd_analyse_command = {
     .opts = analyse_opts,
     .notes = "Each line: depth, selective depth, score, nodes, time, nodes/s and the principal\n"
              "variation. Scores are in men from the side to move's view (+0.35 men), or\n"
-             "`win in N moves` / `loss in N moves`. `analyze` is the same command.\n",
+             "`win in N moves` / `loss in N moves`. `analyze` is the same command.\n"
+             "--options prints the engine's options instead, a line each: name, default,\n"
+             "range and meaning (set them with `match --engine1 self:NAME=V` or Hub's\n"
+             "set-param; a tuning build, `make tune`, also lists the search's parameters).\n",
     .run = cmd_analyse,
     .flags = CLI_SEARCHES,
 };
@@ -245,6 +251,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_KEEP: o->add |= CD_RULE_KEEP_DUPLICATES; break;
     case O_SWITCH: o->add |= switch_flags[v->n]; break;
     case O_DIVIDE: o->divide = 1; break;
+    case O_OPTIONS: o->list_options = 1; break;
     case O_DEPTH: o->depth = (int)v->n; break;
     case O_MULTIPV: o->multipv = (int)v->n; break;
     case O_LEVEL: o->level = (int)v->n; break;
@@ -530,10 +537,22 @@ static void on_analyse(const cd_search_info *info, void *user)
     fflush(stdout);
 }
 
+/* analyse --options: the engine's options table, a line each: name, default, range, meaning. */
+static void list_engine_options(void)
+{
+    cd_option_info info;
+    for (int i = 0; cd_engine_option_at(i, &info); i++)
+        printf("%-13s %5d  %d-%d  %s\n", info.name, info.def, info.lo, info.hi, info.about);
+}
+
 static int cmd_analyse(int argc, char **argv)
 {
     options o;
     parse_options(&cd_analyse_command, argc, argv, &o);
+    if (o.list_options) {
+        list_engine_options();
+        return 0;
+    }
     cd_position pos;
     load_position(&o, &pos);
     setup su;

@@ -126,7 +126,12 @@ static int start_self(match_player *p, char *err, size_t errlen)
     cd_engine_set_eval(p->engine, cli_eval());
     const char *opts = p->spec[4] == ':' ? p->spec + 5 : "";
     snprintf(p->name, sizeof p->name, "condraughts %s%s%s", CD_VERSION, *opts ? " " : "", opts);
-    char buf[256];
+    char buf[1024]; /* (every option of a tuning build's table fits) */
+    if (strlen(opts) >= sizeof buf) {
+        set_err(err, errlen, "engine options '%.40s...' longer than %zu characters", opts,
+                sizeof buf - 1);
+        return -1;
+    }
     snprintf(buf, sizeof buf, "%s", opts);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

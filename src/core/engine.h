@@ -17,6 +17,7 @@
 
 #include "condraughts.h"
 #include "net.h"
+#include "search_params.h"
 
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
@@ -62,85 +63,47 @@ enum { CD_EVCACHE_BITS = 16 };
 enum { CD_CORR_BITS = 14, CD_CORR_GRAIN = 16, CD_CORR_LIMIT = 16 * 200 };
 typedef int16_t cd_corr[2][2][1 << CD_CORR_BITS];
 
-/* per-thread move ordering tables, node moves and evaluation cache of a helper thread (lazy
- * SMP) */
+/* A search thread's own tables: move ordering, node moves, evaluation cache, network sums and
+ * correction history. workers[0] is the main thread's, the others lazy SMP helpers'. */
 typedef struct cd_worker {
-    int history[2][128][128];
+    int history[2][128][128]; /* [side][from][to], quiet moves that caused cut-offs */
     cd_move killers[CD_MAX_PLY][2];
-    cd_node_moves moves[CD_MAX_PLY + 1];
+    cd_node_moves moves[CD_MAX_PLY + 1]; /* by ply */
     uint64_t evcache[1 << CD_EVCACHE_BITS];
-    cd_net_cache netcache;
+    cd_net_cache netcache; /* (net.h) */
     cd_corr corr;
 } cd_worker;
 
 enum { CD_MAX_THREADS = 64 };
 
+/* The engine: the shared table, the threads' tables, the stop flags, and the run-time options
+ * (search_options.c). The search's tuned parameters are constants (search_params.h); a tuning
+ * build (-DCD_TUNE) keeps a settable copy here. */
 struct cd_engine {
     tt_bucket *tt;
     size_t tt_mask; /* buckets - 1 (a power of two) */
     uint8_t age;
-    int history[2][128][128]; /* [side][from][to], quiet moves that caused cutoffs */
-    cd_move killers[CD_MAX_PLY][2];
-    cd_node_moves moves[CD_MAX_PLY + 1];    /* the main thread's, by ply */
-    uint64_t evcache[1 << CD_EVCACHE_BITS]; /* the main thread's */
-    cd_net_cache netcache;                  /* the main thread's (net.h) */
-    cd_corr corr;                           /* the main thread's correction history */
-    uint64_t searches;                      /* searches started: the evaluation caches' salt */
-    atomic_int stop;                        /* set by cd_engine_stop or the clock */
-    atomic_int pondering;                   /* 1 while a ponder search waits for ponderhit */
-    atomic_llong ponderhit_ms;              /* clock reading at ponderhit (ms) */
-    /* search steps that can be switched off to measure what each gains */
-    int use_lmr, use_aspiration, use_killers, use_history, use_ttcut, use_single;
-    cd_egtb *egtb;       /* endgame tables probed in the search (not owned), or NULL */
-    const cd_eval *eval; /* the learned evaluation (cd_engine_set_eval; not owned), or NULL */
-    /* the sharper search (search.c steps 9-21); option "classic" switches them all off */
-    int use_qshots, use_lmrlog, use_probcut, use_timeman;
-    int lmr_div;                /* LMR divisor in hundredths (option "lmrdiv") */
-    int probcut_margin;         /* ProbCut margin (option "pcmargin") */
-    int probcut_slope;          /* ... plus this much per ply of depth ("pcslope") */
-    int probcut_min;            /* ProbCut from this depth on ("pcmin") */
-    int probcut_pct;            /* reduced depth in percent of depth, 0: depth - 4 ("pcpct") */
-    int probcut_nest;           /* 1: ProbCut also inside a ProbCut search ("pcnest") */
-    int8_t lmr[64][64];         /* reduction by [depth][moves searched], from lmr_div */
     int threads;                /* search threads, 1 to CD_MAX_THREADS (option "threads") */
-    cd_worker *workers;         /* threads - 1 helper tables, or NULL */
+    cd_worker *workers;         /* threads of them: [0] the main thread's */
+    uint64_t searches;          /* searches started: the evaluation caches' salt */
+    atomic_int stop;            /* set by cd_engine_stop or the clock */
+    atomic_int pondering;       /* 1 while a ponder search waits for ponderhit */
+    atomic_llong ponderhit_ms;  /* clock reading at ponderhit (ms) */
     atomic_int helpers_stop;    /* set when the main thread has finished its search */
     atomic_ullong helper_nodes; /* the helpers' nodes of this search, published every 256 */
+    cd_egtb *egtb;              /* endgame tables probed in the search (not owned), or NULL */
+    const cd_eval *eval;        /* the learned evaluation (cd_engine_set_eval; not owned), or NULL */
+    int8_t lmr[64][64];         /* LMR by [depth][moves searched], from the divisor "lmrdiv" */
+    int contempt; /* a draw is worth -contempt to the side to move at the root and +contempt
+                     to its opponent, in hundredths of a man ("contempt") */
     int use_classic_eval; /* 1: the hand-set evaluation even where learned weights are loaded */
     int use_net;          /* 1 (default): the network stacked on the learned weights (net.h), where
                              one is loaded, adds its correction; 0: the weights alone ("net") */
     int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
                              1 on, 2 (default) on with the 8x8 families' weights only */
-    int use_partial;      /* 1: a root move completed in an iteration cut short is played */
-    int hist_malus;       /* 1: quiet moves tried before a cut-off lose history ("histmalus") */
-    int lmr_from;   /* 0, or: at non-PV nodes every move from this many searched on is reduced at
-                       least one ply ("lmrfrom") */
-    int use_qpromo; /* 1: quiet promotions searched in quiescence ("qpromo") */
-    int lmr_neg;    /* LMR reduces a move with negative history this many plies more ("lmrneg") */
-    int lmr_force;  /* LMR reduces a move that leaves the opponent a capture this many plies less
-                     * ("lmrforce") */
-    int hist_exact; /* 1: the best move of a node with an exact value gains history ("histexact") */
-    int use_qexch;  /* exchanges offered searched in quiescence while no kings are on the board
-                       ("qexch"): 0 off, 1 at its first ply, 2 at every quiet node of it */
-    int rfp_margin; /* reverse futility margin a ply, depth <= rfp_depth, 0: off ("rfp") */
-    int fut_margin; /* futility margin a ply, depth <= 2, 0: off ("fut") */
-    int lmp;        /* late move pruning from lmp + depth^2 moves, depth <= 3, 0: off ("lmp") */
-    int rfp_depth;  /* reverse futility up to this depth (3, "rfpdepth") */
-    int iir;        /* 0, or: a node of this depth or more without a table move loses a ply
-                       ("iir") */
-    int king_scale; /* percent: the learned score where both sides have kings and the side
-                       ahead has at most one piece more ("kingscale"; 0: the drawscale rules) */
-    int end_scale;  /* percent: the learned 8x8 score times 1 at 17 pieces or more, rising
-                       evenly to end_scale / 100 at 9 pieces and below (eval.c; 100: off,
-                       "endscale") */
-    int asp_window; /* the aspiration window's first half-width from depth 4 (30, "aspwin") */
-    int contempt;   /* a draw is worth -contempt to the side to move at the root and +contempt
-                       to its opponent, in hundredths of a man ("contempt") */
-    int se_depth;   /* 0, or: singular extensions at nodes of this depth or more ("sedepth") */
-    int se_margin;  /* their margin below the table's score, hundredths of a man a ply
-                       ("semargin") */
-    int corr_pct;   /* 0, or: the correction history's share of the static value in percent
-                       ("corr", step 21) */
+#ifdef CD_TUNE
+    cd_search_params params; /* the search's parameters, settable by name */
+#endif
 };
 
 /* tt.c */

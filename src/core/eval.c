@@ -275,12 +275,8 @@ int cd_evaluate(const cd_eval *ev, const cd_position *pos)
  * down when the other side has a king and (a) where a lone king never loses to kings
  * (International), the side ahead has at most 3 pieces: divided by 8, or (b) the side ahead has
  * at most one king and two pieces more (which includes as many kings and men at most one apart,
- * the case before step 30): halved. With "kingscale" P (0, off, by default), where both sides
- * have kings and the side ahead has at most one piece more, P percent instead (25 in Russian: -3
- * [-15, +9] against the same engine at 20,000 nodes, +261 [+239, +286] against the engine before
- * issue 13 at 0.2 s a move, +248 without, but -19 [-37, -2] against the same engine at 0.2 s;
- * docs/strength.md). A lone king is left to scale_lone_king. */
-static int scale_drawish(const cd_position *pos, int score, int kingscale)
+ * the case before step 30): halved. A lone king is left to scale_lone_king. */
+static int scale_drawish(const cd_position *pos, int score)
 {
     if (!score || !cd_bb_count(pos->kings))
         return score;
@@ -292,21 +288,9 @@ static int scale_drawish(const cd_position *pos, int score, int kingscale)
     if (!weights_of(pos->rules)->kings_win && s[a].men + s[a].kings <= 3)
         return score / 8;
     int more = s[a].men + s[a].kings - s[b].men - s[b].kings;
-    if (kingscale && s[a].kings && more <= 1)
-        return score * kingscale / 100;
     if (s[a].kings <= s[b].kings + 1 && more <= 2)
         return score / 2;
     return score;
-}
-
-/* "endscale" P: the score times 1 from 17 pieces up, P / 100 from 9 pieces down, evenly between
- * (in Russian P 150 measured -10 [-24, +4], P 80 +5 [-2, +12]; docs/strength.md; 100, off, the
- * default). */
-static int scale_by_pieces(const cd_position *pos, int score, int p)
-{
-    int n = cd_bb_count(pos->white) + cd_bb_count(pos->black);
-    int pct = n >= 17 ? 100 : n <= 9 ? p : 100 + (p - 100) * (17 - n) / 8;
-    return score * pct / 100;
 }
 
 int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
@@ -322,9 +306,7 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
          * russian-constitutional switching it off measured -26 [-52, -0]); off with the 10x10
          * ones (-17 [-42, +7]) */
         if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
-            s = scale_drawish(pos, s, e->king_scale);
-        if (e->end_scale != 100 && pw->layout.start == 24)
-            s = scale_by_pieces(pos, s, e->end_scale);
+            s = scale_drawish(pos, s);
     }
     return pos->side == CD_WHITE ? s : -s;
 }

@@ -11,8 +11,8 @@
  *
  * GUI -> engine                         engine -> GUI
  *   hub                                   id name=.. version=.. author=".." country=..
- *                                         param name=variant|hash|threads|numbering|contempt
- *                                         ..., wait
+ *                                         param name=variant|hash|threads|numbering|contempt,
+ *                                         then the engine's other options; wait
  *   init                                  ready
  *   set-param name=N value=V              (nothing, or error)
  *   new-game                              clears the hash table, back to the start position
@@ -31,7 +31,9 @@
  * at once after it), threads (1 to HUB_THREADS_MAX, lazy SMP), numbering (top-left or variant,
  * see Moves), contempt (0 to 100 hundredths of a man, default 0: what a draw costs the engine in
  * `go think` and `go ponder`, for play against weaker opponents; `go analyze` always scores a
- * draw 0).
+ * draw 0); then the engine's other options from its table (cd_engine_option_at: classic-eval,
+ * drawscale, net; a tuning build also the search's parameters), each `type=int` with its range,
+ * applied to the engine when it is made or at once after.
  * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
  * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
  * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
@@ -82,6 +84,7 @@
 #define HUB_HASH_MAX         32768
 #define HUB_THREADS_MAX      64  /* the engine's CD_MAX_THREADS */
 #define HUB_CONTEMPT_MAX     100 /* the engine's option "contempt" */
+#define HUB_ENGINE_OPTIONS   64  /* the engine's options table, at most (cd_engine_option_at) */
 #define HUB_DEFAULT_MOVETIME 1.0 /* seconds, for `go think` when `level` set no limit */
 #define HUB_PV_LEN           16384
 
@@ -111,6 +114,8 @@ typedef struct hub {
     long threads;         /* search threads (set-param threads), 0: 1 */
     long contempt;        /* set-param contempt: a draw's cost to the engine in `go think` and
                              `go ponder`, hundredths of a man (analysis: always 0) */
+    int option[HUB_ENGINE_OPTIONS]; /* the engine's other options by cd_engine_option_at's
+                                       index: their defaults, or what set-param gave */
     uint64_t max_nodes;   /* cap on every search's nodes (0: none) */
     const char *egtb_dir; /* endgame tables folder, or NULL */
     cd_egtb *tb;          /* its tables for h->rules, given to the engine (NULL: none) */
@@ -331,14 +336,26 @@ static const cd_rules *find_variant(const char *name)
     return cd_rules_find(name);
 }
 
-/* The engine, made on first use, with the endgame tables of the current variant (none where
- * the variant cannot have them). */
+/* Option i of the engine's table when Hub passes it through as a parameter of its own name: 1
+ * with it in *o. threads and contempt are Hub parameters with their own handling. */
+static int engine_param(int i, cd_option_info *o)
+{
+    return i < HUB_ENGINE_OPTIONS && cd_engine_option_at(i, o) && strcmp(o->name, "threads") &&
+           strcmp(o->name, "contempt");
+}
+
+/* The engine, made on first use with the options set so far, with the endgame tables of the
+ * current variant (none where the variant cannot have them). */
 static int ensure_engine(hub *h)
 {
+    cd_option_info o;
     if (!h->engine && (h->engine = cd_engine_new((size_t)h->hash_mb))) {
         cd_engine_set_eval(h->engine, h->eval);
         if (h->threads > 1)
             cd_engine_set_option(h->engine, "threads", (int)h->threads);
+        for (int i = 0; cd_engine_option_at(i, &o); i++)
+            if (engine_param(i, &o))
+                cd_engine_set_option(h->engine, o.name, h->option[i]);
     }
     if (h->engine && h->egtb_dir && !h->tb && (h->tb = cd_egtb_open(h->rules, h->egtb_dir)))
         cd_engine_set_egtb(h->engine, h->tb);
@@ -381,6 +398,11 @@ static void cmd_hub(hub *h, const hub_line *l)
                h->numbering ? "variant" : "top-left");
     say_locked(h, "param name=contempt value=%ld type=int min=0 max=%d", h->contempt,
                HUB_CONTEMPT_MAX);
+    cd_option_info o;
+    for (int i = 0; cd_engine_option_at(i, &o); i++)
+        if (engine_param(i, &o))
+            say_locked(h, "param name=%s value=%d type=int min=%d max=%d", o.name, h->option[i],
+                       o.lo, o.hi);
     say_locked(h, "wait");
     mtx_unlock(&h->lock);
 }
@@ -391,6 +413,31 @@ static void cmd_init(hub *h, const hub_line *l)
     if (!ensure_engine(h))
         hub_error(h, "cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
     say(h, "ready");
+}
+
+/* set-param of one of the engine's other options (engine_param), or an unknown name. */
+static void set_engine_param(hub *h, const char *name, const char *value)
+{
+    cd_option_info o;
+    int i = 0;
+    while (cd_engine_option_at(i, &o) && !(engine_param(i, &o) && !strcmp(o.name, name)))
+        i++;
+    if (!engine_param(i, &o)) {
+        hub_error(h,
+                  "set-param: unknown parameter '%s' (variant, hash, threads, numbering, contempt, "
+                  "or an engine option: condraughts analyse --options)",
+                  name);
+        return;
+    }
+    long x;
+    if (!hub_parse_long(value, o.lo, o.hi, &x)) {
+        hub_error(h, "set-param: %s must be an integer from %d to %d, not '%s'", name, o.lo, o.hi,
+                  value);
+        return;
+    }
+    h->option[i] = (int)x;
+    if (h->engine)
+        cd_engine_set_option(h->engine, name, (int)x);
 }
 
 static void cmd_set_param(hub *h, const hub_line *l)
@@ -462,9 +509,7 @@ static void cmd_set_param(hub *h, const hub_line *l)
         }
         h->contempt = c;
     } else {
-        hub_error(h,
-                  "set-param: unknown parameter '%s' (variant, hash, threads, numbering, contempt)",
-                  n->value);
+        set_engine_param(h, n->value, v->value);
     }
 }
 
@@ -788,6 +833,9 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
     if (h->hash_mb > h->max_hash_mb)
         h->hash_mb = h->max_hash_mb;
     h->max_nodes = opt ? opt->max_nodes : 0;
+    cd_option_info o;
+    for (int i = 0; i < HUB_ENGINE_OPTIONS && cd_engine_option_at(i, &o); i++)
+        h->option[i] = o.def;
     h->egtb_dir = opt ? opt->egtb : NULL;
     h->eval = opt ? opt->eval : NULL;
     h->game = cd_game_new(rules, NULL);
