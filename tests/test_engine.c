@@ -29,7 +29,7 @@
 static cd_movelist list;
 
 /* The learned evaluation every engine of the tests searches with: none (by hand) until
- * test_endscale reads the shipped weights. */
+ * main reads the shipped weights for the last tests. */
 static cd_eval *learned;
 
 static cd_engine *engine_new(size_t mb)
