@@ -301,6 +301,8 @@ dxp-test: $(BUILD)/test_dxp $(BUILD)/test_dxp_peer $(BIN)
 	$(BUILD)/test_dxp
 	$(BUILD)/test_dxp_peer --bin $(BIN)
 	sh tests/dxp.sh --bin $(BIN)
+	@if [ -n "$(PYDRAUGHTS)" ]; then PYTHONPATH="$(PYDRAUGHTS)" python3 tests/dxp_pydraughts.py $(BIN); \
+	else echo "dxp-pydraughts: SKIPPED (set PYDRAUGHTS=DIR, a pydraughts source tree, to run it)"; fi
 
 # The web API: a server on a free port, driven with curl (tests/api.sh).
 api-test: $(BIN)
