@@ -8,23 +8,12 @@ import re
 import signal
 import subprocess
 import sys
-import types
 
-try:
-    import msl.loadlib  # noqa: F401 -- only pydraughts' CheckerBoard engine (Windows DLLs) uses it
-except ImportError:
-    msl = types.ModuleType("msl")
-    msl.loadlib = types.ModuleType("msl.loadlib")
-    msl.loadlib.Client64 = msl.loadlib.Server32 = object
-    sys.modules["msl"], sys.modules["msl.loadlib"] = msl, msl.loadlib
+from pydraughts_env import load
 
-try:
-    import draughts
-    from draughts import Board
-    from draughts.engine import DXPEngine
-except ImportError as ex:
-    print("dxp-pydraughts: SKIPPED, pydraughts cannot be imported (%s)" % ex)
-    sys.exit(0)
+load("dxp-pydraughts")
+from draughts import Board  # noqa: E402
+from draughts.engine import DXPEngine  # noqa: E402
 
 binary = sys.argv[1]
 plies = int(sys.argv[2]) if len(sys.argv) > 2 else 40
@@ -38,7 +27,7 @@ def too_long(signum, frame):
 
 signal.signal(signal.SIGALRM, too_long)
 for variant, ours in [("russian", "russian"), ("brazilian", "brazilian"), ("turkish", "turkish"),
-                      ("standard", "international")]:
+                      ("english", "english"), ("italian", "italian"), ("standard", "international")]:
     follower = subprocess.Popen([binary, "dxp", "--follow", "--port", "0", "--variant", ours,
                                  "--numbering", "variant", "--depth", "2", "--timeout", "30"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

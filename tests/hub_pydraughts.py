@@ -5,22 +5,12 @@
 # null move instead of a crash.
 #   python3 tests/hub_pydraughts.py BIN [PLIES]   (pydraughts importable, e.g. via PYTHONPATH)
 import sys
-import types
 
-try:
-    import msl.loadlib  # noqa: F401 -- only pydraughts' CheckerBoard engine (Windows DLLs) uses it
-except ImportError:
-    msl = types.ModuleType("msl")
-    msl.loadlib = types.ModuleType("msl.loadlib")
-    msl.loadlib.Client64 = msl.loadlib.Server32 = object
-    sys.modules["msl"], sys.modules["msl.loadlib"] = msl, msl.loadlib
+from pydraughts_env import load
 
-try:
-    from draughts import Board
-    from draughts.engine import HubEngine, Limit
-except ImportError as ex:
-    print("hub-pydraughts: SKIPPED, pydraughts cannot be imported (%s)" % ex)
-    sys.exit(0)
+load("hub-pydraughts")
+from draughts import Board  # noqa: E402
+from draughts.engine import HubEngine, Limit  # noqa: E402
 
 binary = sys.argv[1]
 plies = int(sys.argv[2]) if len(sys.argv) > 2 else 40

@@ -211,7 +211,7 @@ static const cli_opt dxp_opts[] = {
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {CLI_TEXT_OPT(O_PDN, "pdn", "FILE", "write the games here")},
     {CLI_CHOICE_OPT(O_NUMBERING, "numbering", "top-left|variant",
-                    "squares of moves: ours, or pydraughts' on 8x8 (as Hub's numbering)")},
+                    "squares of moves: ours, or pydraughts' from a1 on 8x8 (as Hub's)")},
     {0}};
 
 const cli_command cd_dxp_command = {
@@ -219,8 +219,9 @@ const cli_command cd_dxp_command = {
     .about = "Play DamExchange (DXP) games over TCP against another program.",
     .opts = dxp_opts,
     .notes = "Give exactly one of --initiate and --follow. 8x8 positions use 32 squares.\n"
-             "pydraughts (Russian, Brazilian, Turkish, English over DXP) numbers the squares of\n"
-             "its moves its own way on 8x8: give --numbering variant (positions stay in ours).\n",
+             "pydraughts numbers the squares of its Russian, Brazilian and Turkish moves its own\n"
+             "way (from a1): give --numbering variant (positions stay in ours; other variants\n"
+             "keep ours, as pydraughts' DXP moves do).\n",
     .run = cd_dxp_main,
     .flags = CLI_SEARCHES,
 };

@@ -265,12 +265,15 @@ static int cmp_square(const void *a, const void *b)
 }
 
 /* With --numbering variant, a MOVE's squares from ours to the peer's or back (the map is its own
- * inverse); the captured squares stay ascending. */
+ * inverse); the captured squares stay ascending. Only the variants written in algebraic
+ * notation are mapped: over DXP pydraughts writes English and the others in our numbering (its
+ * game request for English has Black, the first mover, on 1-12 as ours), though Hub's map turns
+ * English. */
 static void renumber_msg(const session *s, cd_dxp_msg *m)
 {
-    if (!s->o->numbering)
-        return;
     const cd_rules *r = s->o->rules;
+    if (!s->o->numbering || !(r->flags & CD_RULE_ALGEBRAIC))
+        return;
     m->from = hub_variant_square(r, m->from);
     m->to = hub_variant_square(r, m->to);
     for (int i = 0; i < m->ncaptured; i++)
