@@ -371,6 +371,7 @@ dxp-test: $(BUILD)/test_dxp $(BUILD)/test_dxp_peer $(BIN)
 	$(BUILD)/test_dxp
 	$(BUILD)/test_dxp_peer --bin $(BIN)
 	sh tests/dxp.sh --bin $(BIN)
+	$(if $(PYDRAUGHTS),PYTHONPATH="$(PYDRAUGHTS)") python3 tests/dxp_pydraughts.py $(BIN)
 
 # The web API: a server on a free port, driven with curl (tests/api.sh).
 api-test: $(BIN)

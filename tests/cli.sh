@@ -97,6 +97,27 @@ out=$(printf '32-28\nundo\nresign\n' | "$bin" play --variant international --lev
 printf '%s' "$out" | grep -q "took back your 32-28 and the engine's [0-9]*-[0-9]*; your move" && ok ||
     bad "play: undo does not say what it took back"
 printf '%s' "$out" | grep -q "score [+-][0-9]*\.[0-9][0-9] men" && ok || bad "play: score without unit"
+
+# issue 50: commands in any case, an unknown word answered as a command with the variant's own
+# example move, blanks around '-' and 'x' and control characters in a line taken as the PDN
+# reader takes them, and the PDN of `pdn` with a blank line after its tags
+out=$(printf 'hello\nUndo\n33 - 29\nHINT\nPDN\nresign\n' | "$bin" play --variant international --depth 1)
+printf '%s' "$out" | grep -q "unknown command 'hello'; moves look like 32-28\$" && ok ||
+    bad "play: 'hello' is not an unknown command"
+printf '%s' "$out" | grep -q "nothing to undo" && ok || bad "play: 'Undo' is not undo"
+printf '%s' "$out" | grep -q "expected a square" && bad "play: a word or '33 - 29' read as a bad move" || ok
+printf '%s' "$out" | grep -q "hint: " && ok || bad "play: 'HINT' is not hint"
+printf '%s' "$out" | grep -q '^1\. 33-29 ' && ok || bad "play: '33 - 29' not played"
+printf '%s\n' "$out" | grep -A1 '^\[GameType "20"\]$' | sed -n 2p | grep -q '^$' && ok ||
+    bad "play: no blank line after the PDN tags"
+out=$(printf 'Hello\nc3 x e5\nc3 - d4\nquit\n' | "$bin" play --variant russian --depth 1)
+printf '%s' "$out" | grep -q "unknown command 'Hello'; moves look like c3-d4\$" && ok ||
+    bad "play: russian's unknown-command answer"
+printf '%s' "$out" | grep -q "move 'c3xe5' is not legal" && ok || bad "play: 'c3 x e5' not read as c3xe5"
+printf '%s' "$out" | grep -q '^1\. c3-d4 ' && ok || bad "play: 'c3 - d4' not played"
+out=$(printf '\03332-28\001\r\n\tUNDO\a\n\03333\t-\t29\nresign\n' | "$bin" play --variant international --depth 1)
+printf '%s' "$out" | grep -q "took back your 32-28 " && ok || bad "play: a control character spoilt a line"
+printf '%s' "$out" | grep -q '^1\. 33-29 ' && ok || bad "play: control characters in the line made the moves fail"
 out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | grep -c "score win in [0-9]* move")
 [ "$out" -ge 1 ] && ok || bad "analyse: no 'win in N moves' score"
 [ "$("$bin" moves | wc -l)" -eq 9 ] && ok || bad "moves without --variant: not International's 9"

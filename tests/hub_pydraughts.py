@@ -7,28 +7,16 @@
 # install pydraughts, or PYTHONPATH=DIR of its source tree) the checks are SKIPPED, and counted so.
 #   python3 tests/hub_pydraughts.py BIN [PLIES]   (pydraughts importable, e.g. via PYTHONPATH)
 import sys
-import types
+
+from pydraughts_env import load
 
 # the variants pydraughts knows, each a check; the null move is one more
 VARIANTS = ["standard", "russian", "brazilian", "english", "turkish", "italian", "frisian",
             "frysk!", "antidraughts", "breakthrough"]
 
-try:
-    import msl.loadlib  # noqa: F401 -- only pydraughts' CheckerBoard engine (Windows DLLs) uses it
-except ImportError:
-    msl = types.ModuleType("msl")
-    msl.loadlib = types.ModuleType("msl.loadlib")
-    msl.loadlib.Client64 = msl.loadlib.Server32 = object
-    sys.modules["msl"], sys.modules["msl.loadlib"] = msl, msl.loadlib
-
-try:
-    from draughts import Board
-    from draughts.engine import HubEngine, Limit
-except ImportError as ex:
-    print("hub-pydraughts: SKIPPED, pydraughts cannot be imported (%s): pip install pydraughts, "
-          "or make hub-test PYDRAUGHTS=DIR (a pydraughts source tree)" % ex)
-    print("hub-pydraughts: 0 passed, 0 failed, %d skipped" % (len(VARIANTS) + 1))
-    sys.exit(0)
+load("hub-pydraughts", len(VARIANTS) + 1)
+from draughts import Board  # noqa: E402
+from draughts.engine import HubEngine, Limit  # noqa: E402
 
 binary = sys.argv[1]
 plies = int(sys.argv[2]) if len(sys.argv) > 2 else 40

@@ -1,7 +1,7 @@
 /*
  * test_dxp_peer.c -- the DXP session through the program: `BIN dxp --follow` is started and
  * played against over a socket by a scripted peer (refusals, takeback, garbage, an illegal
- * move, a disconnect, a timeout, a full game).
+ * move, a disconnect, a timeout, a full game, games in pydraughts' numbering).
  *
  * Usage: test_dxp_peer --bin PATH. Prints "test_dxp_peer: N checks, 0 failures" and exits 0,
  * or lists the failures and exits 1.
@@ -493,6 +493,109 @@ static void scenario_full_game(const char *bin)
     cleanup(&c, failures != f0);
 }
 
+/* Square sq of our 8x8 numbering in pydraughts' (its convert.py, notation 0 of the algebraic
+ * variants: reverse_row_and_column then reverse_column), derived here from those rules and not
+ * from the program's map; per squares a row, n on the board. */
+static int pyd_square(int sq, int per, int n)
+{
+    sq = n + 1 - sq;
+    int in_row = sq % per ? sq % per : per;
+    return (sq - 1) / per * per + (per - (in_row - 1));
+}
+
+static void pyd_msg(cd_dxp_msg *m, int per, int n)
+{
+    m->from = pyd_square(m->from, per, n);
+    m->to = pyd_square(m->to, per, n);
+    for (int i = 0; i < m->ncaptured; i++)
+        m->captured[i] = pyd_square(m->captured[i], per, n);
+}
+
+/*
+ * pydraughts over DXP (issue 50): `dxp --follow --numbering variant` plays a game as pydraughts'
+ * DXPEngine would send it: its GAMEREQ (name "DXP Client", 0 minutes, the position in our order),
+ * then moves in its numbering, the first one `first` (Russian and Brazilian `M0000221800`, our
+ * 10-14, which the follower refused before --numbering existed). The follower's moves must be
+ * legal once read in that numbering; the peer then plays first legal moves for `plies` plies.
+ */
+static void scenario_pydraughts(const char *bin, const char *variant, const char *first)
+{
+    child c;
+    const char *extra[] = {"--depth", "1",           "--timeout", "20", "--variant",
+                           variant,   "--numbering", "variant",   NULL};
+    int f0 = failures;
+    if (spawn_follower(&c, bin, extra) < 0) {
+        CHECKF(0, "cannot start the follower");
+        cleanup(&c, 1);
+        return;
+    }
+    const cd_rules *rules = cd_rules_find(variant);
+    int n = cd_rules_squares(rules), per = n / 8;
+    peer p;
+    CHECKF(peer_connect(&p, c.port) == 0, "connect");
+    cd_game *g = cd_game_new(rules, NULL);
+    char pos[160], req[256], r[CD_DXP_MAX_LEN + 1], err[256];
+    cd_position_to_dxp(cd_game_position(g), pos, sizeof pos);
+    snprintf(req, sizeof req, "R01%-32sW000000B%s", "DXP Client", pos);
+    peer_send(&p, req);
+    peer_recv(&p, 10, r);
+    CHECKF(r[0] == 'A' && r[33] == '0', "%s: GAMEACC 0: '%s'", variant, r);
+    int ok = 1, ply;
+    for (ply = 0; ply < 40 && ok && cd_game_status(g, NULL) == CD_ONGOING; ply++) {
+        cd_dxp_msg m;
+        cd_move mv;
+        if (cd_game_position(g)->side ==
+            CD_WHITE) { /* the follower's move, in pydraughts' squares */
+            peer_recv(&p, 20, r);
+            ok = cd_dxp_decode(r, strlen(r), &m, err, sizeof err) == 0 && m.type == 'M';
+            if (ok) {
+                pyd_msg(&m, per, n);
+                ok = cd_dxp_match_move(cd_game_position(g), &m, &mv, err, sizeof err) == CD_OK;
+            }
+            CHECKF(ok, "%s: the follower's move '%s' is legal in pydraughts' numbering", variant,
+                   r);
+        } else {
+            char buf[CD_DXP_MAX_LEN + 1];
+            if (ply == 1) {
+                snprintf(buf, sizeof buf, "%s", first);
+                ok = cd_dxp_decode(buf, strlen(buf), &m, err, sizeof err) == 0;
+                pyd_msg(&m, per, n);
+                ok =
+                    ok && cd_dxp_match_move(cd_game_position(g), &m, &mv, err, sizeof err) == CD_OK;
+                CHECKF(ok, "%s: the test's first move %s is legal: %s", variant, first, err);
+            } else {
+                cd_movelist *list = malloc(sizeof *list);
+                cd_generate(cd_game_position(g), list);
+                mv = list->moves[0];
+                free(list);
+                cd_dxp_move_msg(cd_game_position(g), &mv, 0, &m);
+                pyd_msg(&m, per, n);
+                cd_dxp_encode(&m, buf, sizeof buf, err, sizeof err);
+            }
+            peer_send(&p, buf);
+        }
+        if (ok)
+            cd_game_play(g, &mv);
+    }
+    CHECKF(ply > 2, "%s: only %d plies", variant, ply);
+    if (cd_game_status(g, NULL) == CD_ONGOING && cd_game_position(g)->side == CD_BLACK) {
+        peer_send(&p, "E01");
+        peer_recv(&p, 10, r);
+        CHECKF(r[0] == 'E', "%s: GAMEEND acknowledged: '%s'", variant, r);
+    } else { /* the follower's turn (or the game is over): it moves or ends it; we stop */
+        peer_recv(&p, 10, r);
+        peer_send(&p, "E01");
+        if (r[0] == 'M')
+            peer_recv(&p, 10, r);
+    }
+    int st = reap(&c, 10);
+    CHECKF(st == 0, "%s: follower exit status %d after a pydraughts game", variant, st);
+    CHECKF(!contains(c.err, "illegal"), "%s: the follower called a move illegal", variant);
+    close(p.fd);
+    cd_game_free(g);
+    cleanup(&c, failures != f0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || strcmp(argv[1], "--bin")) {
@@ -506,6 +609,9 @@ int main(int argc, char **argv)
     scenario_disconnect(bin);
     scenario_timeout(bin);
     scenario_full_game(bin);
+    scenario_pydraughts(bin, "russian", "M0000221800");
+    scenario_pydraughts(bin, "brazilian", "M0000221800");
+    scenario_pydraughts(bin, "turkish", "M0000413300"); /* our 17-25 */
     printf("test_dxp_peer: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -208,6 +208,28 @@ static void test_field_files(void)
     snprintf(cut, sizeof cut, "%.*s 1-0", (int)(strstr(tts, " 18-14") - tts), tts);
     expect_error(cut, cd_rules_find("english"), CD_ERR_AMBIGUOUS,
                  "19. (Black to move): move '10x26'", "replays after more than one of them");
+    /* A later ambiguous capture tells the paths of an earlier one apart (schildpad.pdn, game 3,
+     * issue 50): after 35. 36x16 by 36x18x7x16, 43. 49x16 is ambiguous and neither of its
+     * paths lets the game go on; after 36x13x2x16 the game replays, 49x16 having one path. */
+    const char *schildpad =
+        "[Event \"10x10II\"]\n[White \"schildpad\"]\n[Black \"ArthurdeSwart\"]\n"
+        "[Result \"2-0\"]\n\n"
+        "  1. 32-28 18-23  2. 33-29 23x32  3. 37x28 20-24  4. 29x20 15x24  5. 39-33 12-18\n"
+        "  6. 44-39  7-12  7. 41-37  1- 7  8. 46-41 10-15  9. 31-27 17-22 10. 28x17 11x31\n"
+        " 11. 36x27 18-23 12. 38-32 14-20 13. 34-29 23x34 14. 39x30 20-25 15. 40-34 12-18\n"
+        " 16. 43-38  7-12 17. 32-28  5-10 18. 45-40  9-14 19. 38-32  4- 9 20. 41-36  2- 7\n"
+        " 21. 36-31 15-20 22. 33-29 24x22 23. 30-24 19x39 24. 40-34 39x30 25. 35x 4  7-11\n"
+        " 26. 42-38 14-20 27. 49-44 20-24 28. 48-42 24-29 29. 44-39  9-14 30. 50-45 13-19\n"
+        " 31. 31-26 22x31 32.  4x36 29-34 33. 39x30 25x34 34. 26-21 16x27 35. 36x16 19-24\n"
+        " 36. 38-33 24-30 37. 32-28 30-35 38. 16-32 14-20 39. 28-22 20-25 40. 32-49  6-11\n"
+        " 41. 33-29 34x23 42. 45-40 35x44 43. 49x16 25-30 44. 22-18 30-35 45. 18-13 35-40\n"
+        " 46. 16-11 40-45 47. 11-50  3- 9\n2-0\n";
+    g = read_warned(schildpad, NULL, &w);
+    CHECK(g && cd_game_ply(g) == 94 && !strcmp(move_text(g, 68), "36x13x2x16") &&
+          !strcmp(move_text(g, 84), "49x16"));
+    CHECK(strstr(w, "35. (White to move): move '36x16' is ambiguous; took 36x13x2x16, the only "
+                    "path after which the game goes on"));
+    cd_game_free(g);
     /* a match score in place of the result (delfts.pdn): an error that says so */
     expect_error("[Result \"4-6\"]\n1. 32-28 19-23 4-6", NULL, CD_ERR_ILLEGAL,
                  "line 2 col 16: 2. (White to move): '4-6' (the Result tag's value)", NULL);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "board_cmds.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,8 +212,9 @@ const cli_command cd_play_command = {
     .about = "A game against the engine in the terminal.",
     .opts = play_opts,
     .notes = "Type moves in the variant's notation (32-28, 28x19, full paths 28x19x10, or\n"
-             "algebraic), or: undo (takes back your move and the engine's reply and names them),\n"
-             "hint, fen, pdn, moves, resign, quit, help. Scores are in men from the engine's\n"
+             "algebraic; blanks around - and x and control characters are ignored), or, in any\n"
+             "case: undo (takes back your move and the engine's reply and names them), hint,\n"
+             "fen, pdn, moves, resign, quit, help. Scores are in men from the engine's\n"
              "view (+0.35 men), or `win in N moves`. The game's PDN is printed at the "
              "end.\n" THREATENS_NOTE,
     .run = cmd_play,
@@ -619,6 +621,59 @@ static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int contem
     cd_game_play(g, &res.best);
 }
 
+/* A legal move of p as the variant writes it, to show what moves look like: one from the middle
+ * of the list (the first ones are moves along the edge): 32-28 at the International start. */
+static void example_move(const cd_position *p, char *buf, size_t len)
+{
+    static cd_movelist list;
+    cd_generate(p, &list);
+    if (list.count == 0)
+        snprintf(buf, len, "32-28");
+    else
+        cd_move_to_text(p, &list.moves[list.count * 2 / 3], -1, buf, len);
+}
+
+/* A line typed at `your move>` made plain: control characters dropped (a tab is a blank), the
+ * blanks at either end and those around '-', 'x' and ':' removed ("33 - 29" is 33-29, as the PDN
+ * reader takes "1- 6"). In place. */
+static void clean_line(char *line)
+{
+    size_t n = 0;
+    for (const char *q = line; *q; q++) {
+        unsigned char c = (unsigned char)*q;
+        if (c == '\t')
+            c = ' ';
+        if (c < 0x20 || c == 0x7f)
+            continue;
+        int sep = c == '-' || c == 'x' || c == 'X' || c == ':';
+        if (sep)
+            while (n && line[n - 1] == ' ')
+                n--;
+        if (c == ' ' && (!n || strchr("-xX:", line[n - 1])))
+            continue;
+        line[n++] = (char)c;
+    }
+    while (n && line[n - 1] == ' ')
+        n--;
+    line[n] = '\0';
+}
+
+/* The command a line names (its first word, any case) or "" for a move: a word is letters
+ * only, and no move is. In out (len bytes), lower case. */
+static void command_word(const char *line, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *line && *line != ' '; line++) {
+        if (!isalpha((unsigned char)*line)) {
+            n = 0;
+            break;
+        }
+        if (n + 1 < len)
+            out[n++] = (char)tolower((unsigned char)*line);
+    }
+    out[n] = '\0';
+}
+
 static int cmd_play(int argc, char **argv)
 {
     options o;
@@ -634,11 +689,14 @@ static int cmd_play(int argc, char **argv)
     l.movetime = o.time > 0 ? o.time : 0.05 * level * level;
     l.depth = o.depth;
     int human = o.side == 2 ? CD_BLACK : CD_WHITE;
+    char example[256];
+    example_move(cd_game_position(g), example, sizeof example);
     printf("condraughts %s: %s. You play %s. Level %d (%.2f s a move).\n"
-           "Type a move (e.g. 32-28 or 28x19), or: undo, hint, fen, pdn, moves, resign, "
+           "Type a move (e.g. %s; captures with x), or: undo, hint, fen, pdn, moves, resign, "
            "quit, help.\n\n",
-           CD_VERSION, o.rules.title, human == CD_WHITE ? "White" : "Black", level, l.movetime);
-    char line[1024];
+           CD_VERSION, o.rules.title, human == CD_WHITE ? "White" : "Black", level, l.movetime,
+           example);
+    char line[1024], word[16];
     for (;;) {
         cd_reason why;
         cd_status st = cd_game_status(g, &why);
@@ -660,21 +718,29 @@ static int cmd_play(int argc, char **argv)
         draw_position(p);
         printf("your move> ");
         fflush(stdout);
-        if (!fgets(line, sizeof line, stdin))
+        if (!fgets(line, sizeof line, stdin)) {
+            printf("\n");
             break;
-        line[strcspn(line, "\r\n")] = '\0';
-        char *cmd = line;
-        while (*cmd == ' ' || *cmd == '\t')
-            cmd++;
-        if (!*cmd)
+        }
+        clean_line(line);
+        if (!*line)
             continue;
+        command_word(line, word, sizeof word);
+        const char *cmd = word;
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
             break;
-        if (!strcmp(cmd, "help")) {
-            printf("moves: 32-28, 28x19, full paths 28x19x10, or algebraic for algebraic variants\n"
+        if (!*cmd) {
+            char err[2048];
+            cd_result res = cd_game_play_text(g, line, err, sizeof err);
+            if (res != CD_OK)
+                printf("%s\n", err);
+        } else if (!strcmp(cmd, "help")) {
+            example_move(p, example, sizeof example);
+            printf("moves: as %s (the variant's notation), captures with x, full paths 28x19x10\n"
                    "undo: take back your last move   hint: the engine's suggestion\n"
                    "fen: the position   pdn: the game so far   moves: the legal moves\n"
-                   "resign, quit\n");
+                   "resign, quit (commands in any case)\n",
+                   example);
         } else if (!strcmp(cmd, "undo")) {
             /* take back the engine's reply and your move: your turn again */
             int plies = cd_game_ply(g);
@@ -715,10 +781,10 @@ static int cmd_play(int argc, char **argv)
         } else if (!strcmp(cmd, "resign")) {
             cd_game_resign(g, human);
         } else {
-            char err[2048];
-            cd_result res = cd_game_play_text(g, cmd, err, sizeof err);
-            if (res != CD_OK)
-                printf("%s\n", err);
+            char shown[64];
+            snprintf(shown, sizeof shown, "%.*s", (int)strcspn(line, " "), line);
+            example_move(p, example, sizeof example);
+            printf("unknown command '%s'; moves look like %s\n", shown, example);
         }
     }
     print_pdn(g, human);

@@ -176,6 +176,7 @@ enum {
     O_VERBOSE,
     O_EGTB,
     O_PDN,
+    O_NUMBERING,
 };
 
 static const cli_opt dxp_opts[] = {
@@ -209,13 +210,18 @@ static const cli_opt dxp_opts[] = {
     {CLI_FLAG_OPT(O_VERBOSE, "verbose", "log every message on stderr")},
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {CLI_TEXT_OPT(O_PDN, "pdn", "FILE", "write the games here")},
+    {CLI_CHOICE_OPT(O_NUMBERING, "numbering", "top-left|variant",
+                    "squares of moves: ours, or pydraughts' from a1 on 8x8 (as Hub's)")},
     {0}};
 
 const cli_command cd_dxp_command = {
     .name = "dxp",
     .about = "Play DamExchange (DXP) games over TCP against another program.",
     .opts = dxp_opts,
-    .notes = "Give exactly one of --initiate and --follow. 8x8 positions use 32 squares.\n",
+    .notes = "Give exactly one of --initiate and --follow. 8x8 positions use 32 squares.\n"
+             "pydraughts numbers the squares of its Russian, Brazilian and Turkish moves its own\n"
+             "way (from a1): give --numbering variant (positions stay in ours; other variants\n"
+             "keep ours, as pydraughts' DXP moves do).\n",
     .run = cd_dxp_main,
     .flags = CLI_SEARCHES,
 };
@@ -264,6 +270,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_NO_TAKEBACK: o->set.no_takeback = 1; break;
     case O_VERBOSE: o->set.verbose = 1; break;
     case O_EGTB: o->egtb = v->text; break;
+    case O_NUMBERING: o->set.numbering = (int)v->n; break;
     }
 }
 

@@ -314,18 +314,24 @@ static void ply_name(const cd_game *g, char *out, size_t len)
 
 static cd_result read_movetext(pdn_reader *rd, cd_game *g, int *result);
 
-#define PDN_MAX_PATHS 16 /* paths of an ambiguous capture tried */
+#define PDN_MAX_PATHS  16 /* paths of an ambiguous capture tried */
+#define PDN_MAX_TRIALS 32 /* paths tried for one ambiguous capture, later ones' included */
 
 /*
  * An ambiguous capture `text` (perr lists the paths): each path is played and the rest of the
- * main line replayed after it, up to the next ambiguous or unknown move. When exactly one path
- * lets the game go on, it is played with a warning (as lidraughts' importer does); else the
- * ambiguity is the error. In a trial itself the reading stops here (the path got this far).
+ * main line replayed after it (in a trial: no messages, comments not kept). A later ambiguous
+ * capture met in a trial is tried the same way, and the trial replays when one of its paths
+ * does; an unknown move ('-') ends a trial as replayed. When exactly one path lets the game go
+ * on, it is played with a warning (as lidraughts' importer does); else the ambiguity is the
+ * error. Past PDN_MAX_TRIALS paths tried, a trial that meets another ambiguous capture counts
+ * as replayed so far.
  */
 static cd_result resolve_ambiguous(pdn_reader *rd, cd_game *g, size_t at, const char *text,
                                    const char *where, const char *perr)
 {
-    if (rd->trial) {
+    int trials = PDN_MAX_TRIALS;
+    int *left = rd->trial ? rd->trials : &trials;
+    if (rd->trial && *left <= 0) {
         rd->stopped = 1;
         return CD_OK;
     }
@@ -334,15 +340,17 @@ static cd_result resolve_ambiguous(pdn_reader *rd, cd_game *g, size_t at, const 
     if (n < 2 || n > PDN_MAX_PATHS)
         return pdn_fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s", where, perr);
     int ply = cd_game_ply(g), good = -1, goods = 0;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n && !(rd->trial && goods); k++) {
         if (cd_game_play(g, &paths[k]) != CD_OK)
             continue;
+        (*left)--;
         pdn_reader trial = *rd;
         trial.err = NULL;
         trial.errlen = 0;
         trial.warn = NULL;
         trial.trial = 1;
         trial.stopped = 0;
+        trial.trials = left;
         int result;
         if (read_movetext(&trial, g, &result) == CD_OK) {
             good = k;
@@ -350,6 +358,12 @@ static cd_result resolve_ambiguous(pdn_reader *rd, cd_game *g, size_t at, const 
         }
         while (cd_game_ply(g) > ply)
             cd_game_undo(g);
+    }
+    if (rd->trial) { /* the rest replays after this path of the outer capture, or not */
+        if (!goods)
+            return pdn_fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s", where, perr);
+        rd->stopped = 1;
+        return CD_OK;
     }
     if (goods != 1)
         return pdn_fail(rd, at, CD_ERR_AMBIGUOUS, "%s: %s (%s)", where, perr,
@@ -647,7 +661,14 @@ cd_result cd_pdn_read(const char *text, size_t *pos, const cd_rules *rules, cd_g
         tags = &local;
     cd_pdn_tags_init(tags);
     char warned[512] = "";
-    pdn_reader rd = {text, *pos, err, errlen, *pos, 1, 0, 0, 0, 0, warned, sizeof warned, 0, NULL};
+    pdn_reader rd = {.text = text,
+                     .i = *pos,
+                     .err = err,
+                     .errlen = errlen,
+                     .err_at = *pos,
+                     .in_header = 1,
+                     .warn = warned,
+                     .warnlen = sizeof warned};
     header *h = calloc(1, sizeof *h);
     if (!h) {
         if (err && errlen)

@@ -32,12 +32,14 @@ typedef struct pdn_reader {
     int in_header; /* reading tags: an error resyncs after them */
     int turned;    /* algebraic squares are seen from Black (the first mover), see move_shape */
     int unknown;   /* an unknown move ("-") was met: the rest of the main line is skipped */
-    int trial;     /* trying a path of an ambiguous capture: no messages, stop at the next one */
-    int stopped;   /* (trial) stopped at an ambiguous or unknown move: the path got that far */
+    int trial;     /* trying a path of an ambiguous capture: no messages */
+    int stopped;   /* (trial) stopped at an unknown move, or past an ambiguous one whose paths
+                      were tried in turn: the path got that far */
     char *warn;    /* the first warning, "line L col C: ..." (NULL: none wanted) */
     size_t warnlen;
     int warnings;           /* warnings met, the first one in warn */
     const char *result_tag; /* the Result tag's value, or NULL */
+    int *trials; /* (trial) paths the trials of one ambiguous capture may still try */
 } pdn_reader;
 
 /* Set err to "line L col C: message" for offset `at`; returns code. */

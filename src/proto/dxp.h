@@ -22,7 +22,8 @@
  * DXP has no variant field; both programs must agree on the variant out of
  * band. Squares are condraughts square numbers (the 10x10 numbering applied
  * to every board, see README), so an 8x8 GAMEREQ position has 32 squares and
- * a 12x12 one 72.
+ * a 12x12 one 72. The session (`dxp --numbering variant`) can put the squares
+ * of MOVE messages in pydraughts' numbering instead; the codec does not.
  */
 #ifndef CD_PROTO_DXP_H
 #define CD_PROTO_DXP_H

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "hub_codec.h"
 #include "strbuf.h"
 
 typedef struct session {
@@ -257,6 +258,29 @@ static int end_by_us(session *s, int reason, int stop)
     }
 }
 
+static int cmp_square(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* With --numbering variant, a MOVE's squares from ours to the peer's or back (the map is its own
+ * inverse); the captured squares stay ascending. Only the variants written in algebraic
+ * notation are mapped: over DXP pydraughts writes English and the others in our numbering (its
+ * game request for English has Black, the first mover, on 1-12 as ours), though Hub's map turns
+ * English. */
+static void renumber_msg(const session *s, cd_dxp_msg *m)
+{
+    const cd_rules *r = s->o->rules;
+    if (!s->o->numbering || !(r->flags & CD_RULE_ALGEBRAIC))
+        return;
+    m->from = hub_variant_square(r, m->from);
+    m->to = hub_variant_square(r, m->to);
+    for (int i = 0; i < m->ncaptured; i++)
+        m->captured[i] = hub_variant_square(r, m->captured[i]);
+    qsort(m->captured, (size_t)m->ncaptured, sizeof m->captured[0], cmp_square);
+}
+
 /* Search and send our move. */
 static int our_move(session *s)
 {
@@ -316,6 +340,7 @@ static int our_move(session *s)
     free(list);
     cd_dxp_msg msg;
     cd_dxp_move_msg(pos, &mv, (int)(dt + 0.5), &msg);
+    renumber_msg(s, &msg);
     if (o->verbose) {
         char t[64];
         cd_move_to_text(pos, &mv, 0, t, sizeof t);
@@ -495,6 +520,8 @@ static int play_game(session *s, int game_no)
         s->bad = 0;
         if (m.type == CD_DXP_MOVE) {
             cd_move mv;
+            if (rx != RX_BAD)
+                renumber_msg(s, &m);
             if (rx == RX_BAD) {
                 snprintf(notebuf, sizeof notebuf, "malformed move from the peer: %s", err);
             } else if (st != CD_ONGOING) {
@@ -506,7 +533,8 @@ static int play_game(session *s, int game_no)
                 cd_game_play(s->game, &mv);
                 continue;
             } else {
-                snprintf(notebuf, sizeof notebuf, "illegal move from the peer: %s", err);
+                snprintf(notebuf, sizeof notebuf, "illegal move from the peer: %s%s", err,
+                         s->o->numbering ? " (squares in our numbering)" : "");
             }
             cd_dxp_log("error: %s", notebuf);
             char chat[CD_DXP_MAX_LEN];
@@ -630,6 +658,12 @@ static int answer_gamereq(session *s, const cd_dxp_msg *m, cd_position *start)
     a.code = 0;
     if (send_msg(s, &a) < 0)
         return -1;
+    if (start->side == m->colour) {
+        /* we move first: a pause between GAMEACC and our move, or a peer that takes two messages
+         * arriving together for one (pydraughts' DXPEngine keeps the first) never sees the move */
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     s->mine = m->colour;
     s->game_time = m->minutes * 60.0;
     s->move_limit = m->moves;

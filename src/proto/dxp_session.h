@@ -28,6 +28,10 @@ typedef struct cd_dxp_settings {
     int no_takeback;                /* refuse BACKREQ */
     int verbose;                    /* log every message sent and received */
     FILE *pdn;                      /* each game written here as PDN when it ends, or NULL */
+    int numbering;                  /* squares of MOVE messages: 0 ours; 1 pydraughts' numbering
+                                       of the 8x8 variants written in algebraic notation
+                                       (hub_variant_square, as Hub's numbering=variant); positions
+                                       stay in ours */
 } cd_dxp_settings;
 
 /* The results of a session's games, from our side. */

@@ -16,7 +16,8 @@
  *   init                                  ready
  *   set-param name=N value=V              (nothing, or error)
  *   new-game                              clears the hash table, back to the start position
- *   pos [pos=P] [start] [moves="m1 m2"]   (nothing, or error: the game is then unchanged)
+ *   pos [pos=P] [start] [moves="m1 m2"]   (nothing, or error: the game is then unchanged, and
+ *                                         `go` answers an error until a `pos` or `new-game`)
  *   level depth=N | nodes=N | move-time=S | [moves=N] time=S [inc=S] | infinite
  *                                         fields combine; they apply to the next `go` only
  *   go think | ponder | analyze           info ... (per iteration), then done move=M [ponder=M]
@@ -108,6 +109,8 @@ typedef struct hub {
     const cd_rules *rules;
     cd_game *game;
     cd_engine *engine; /* created at `init` or the first search */
+    int pos_refused;   /* the last `pos` was refused: `go` answers an error until a `pos` is
+                          taken or `new-game` */
     long hash_mb;
     long max_hash_mb;     /* set-param hash limit */
     int numbering;        /* squares in moves: 0 top-left (ours, Scan's), 1 variant (pydraughts) */
@@ -523,11 +526,13 @@ static void cmd_new_game(hub *h, const hub_line *l)
     }
     cd_game_free(h->game);
     h->game = g;
+    h->pos_refused = 0;
     if (h->engine)
         cd_engine_clear(h->engine);
 }
 
-static void cmd_pos(hub *h, const hub_line *l)
+/* Set the game from a `pos` line: 1, or 0 after an error (the game unchanged). */
+static int load_pos(hub *h, const hub_line *l)
 {
     const char *text = NULL, *moves = NULL;
     for (int i = 0; i < l->nargs; i++) {
@@ -535,7 +540,7 @@ static void cmd_pos(hub *h, const hub_line *l)
         if (!strcmp(a->name, "pos")) {
             if (!a->has_value) {
                 hub_error(h, "pos: pos= needs a position");
-                return;
+                return 0;
             }
             text = a->value;
         } else if (!strcmp(a->name, "start")) {
@@ -549,7 +554,7 @@ static void cmd_pos(hub *h, const hub_line *l)
     if (text) {
         if (cd_position_from_hub(&start, h->rules, text, err, sizeof err) != CD_OK) {
             hub_error(h, "pos: bad position for %s: %s", h->rules->name, err);
-            return;
+            return 0;
         }
     } else {
         cd_position_start(&start, h->rules);
@@ -557,14 +562,14 @@ static void cmd_pos(hub *h, const hub_line *l)
     cd_game *g = cd_game_new(h->rules, &start);
     if (!g) {
         hub_error(h, "pos: out of memory");
-        return;
+        return 0;
     }
     if (moves) {
         char *copy = strdup(moves);
         if (!copy) {
             cd_game_free(g);
             hub_error(h, "pos: out of memory");
-            return;
+            return 0;
         }
         int i = 0;
         char *save = NULL;
@@ -577,7 +582,7 @@ static void cmd_pos(hub *h, const hub_line *l)
                     hub_error(h, "pos: out of memory");
                     free(copy);
                     cd_game_free(g);
-                    return;
+                    return 0;
                 }
                 cd_game_free(g);
                 g = fresh;
@@ -596,14 +601,17 @@ static void cmd_pos(hub *h, const hub_line *l)
                 hub_error(h, "pos: move %d '%s': %s", i, tok, err[0] ? err : cd_result_str(r));
                 free(copy);
                 cd_game_free(g);
-                return;
+                return 0;
             }
         }
         free(copy);
     }
     cd_game_free(h->game);
     h->game = g;
+    return 1;
 }
+
+static void cmd_pos(hub *h, const hub_line *l) { h->pos_refused = !load_pos(h, l); }
 
 static void cmd_level(hub *h, const hub_line *l)
 {
@@ -661,6 +669,10 @@ static void cmd_go(hub *h, const hub_line *l)
         mode = MODE_ANALYZE;
     if (mode < 0) {
         hub_error(h, "go: expected think, ponder or analyze");
+        return;
+    }
+    if (h->pos_refused) {
+        hub_error(h, "go: no position to search: the last pos was refused");
         return;
     }
     hub_level lv = h->level;
@@ -766,6 +778,8 @@ static int handle_line(hub *h, const char *text, char *store)
     char err[256];
     if (hub_parse_line(text, &l, store, err, sizeof err) != 0) {
         hub_error(h, "%s", err);
+        if (l.cmd && !strcmp(l.cmd, "pos"))
+            h->pos_refused = 1; /* a bad `pos` line is a refused `pos` */
         return 0;
     }
     const char *c = l.cmd;

@@ -56,7 +56,9 @@ cd_result hub_parse_move(const cd_position *pos, const char *text, cd_move *m, c
                          size_t errlen);
 
 /* `set-param name=numbering value=variant`: square sq in pydraughts' numbering of the rules'
- * board (its own inverse; see hub_codec.c), and move text with every square number so mapped. */
+ * board (its own inverse; see hub_codec.c), and move text with every square number so mapped.
+ * `dxp --numbering variant` puts the squares of DXP MOVE messages through the same map in the
+ * variants written in algebraic notation. */
 int hub_variant_square(const cd_rules *r, int sq);
 void hub_renumber(const cd_rules *r, const char *in, char *out, size_t len);
 
