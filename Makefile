@@ -92,7 +92,12 @@ MPI_LIBS := $(shell mpicc --showme:link)
 endif
 $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(APP_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(if $(filter $(BUILD)/train/%,$@),$(TRAIN_FP)) $(APP_CPPFLAGS) \
+	  $(DEPFLAGS) -c $< -o $@
+# The trainer's floating point is the same whatever the compiler and CPU (a fit on the corpus
+# writes the same bytes everywhere): no fused multiply-add contracted from a * b + c (clang's
+# default, and gcc's outside ISO C).
+TRAIN_FP := -ffp-contract=off
 
 $(BIN): $(APP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
