@@ -28,7 +28,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -102,6 +102,16 @@ TRAIN_FP := -ffp-contract=off
 $(BIN): $(APP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
 
+# `condraughts version` names the commit and the flags of its build: main.o is built again when
+# git describe's answer changes ($(BUILD)/.commit, rewritten only then).
+COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(BUILD)/cli/main.o: $(BUILD)/.commit
+$(BUILD)/cli/main.o: APP_CPPFLAGS += -DCD_COMMIT='"$(COMMIT)"' \
+  -DCD_BUILD_FLAGS='"$(CC) $(CFLAGS)$(if $(NO_WEB), NO_WEB=1)$(if $(NO_TRAIN), NO_TRAIN=1)"'
+$(BUILD)/.commit: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(APP_CPPFLAGS)' | cmp -s - $@ || \
@@ -123,7 +133,7 @@ CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egt
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
-	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test
+	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test
 
 # Install the Debian packages the tests need when missing (no-op otherwise).
 deps-test:
@@ -264,6 +274,49 @@ format:
 
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64
+
+# ---------------------------------------------------------------- install
+# make install [PREFIX=/usr/local] [DESTDIR=]: the program, its data (weights, the page, the
+# openings) in PREFIX/share/condraughts, where the program looks when none is beside it
+# (cli_data_path), the library (libcondraughts.so with its soname, libcondraughts.a), the header
+# and a pkg-config file. make uninstall removes what install put there.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+SOVERSION := 0
+SHLIB := $(BUILD)/libcondraughts.so.$(SOVERSION)
+PIC_OBJ := $(patsubst src/%.c,$(BUILD)/pic/%.o,$(CORE_SRC) $(TOWERS_SRC))
+$(BUILD)/pic/core/%.o: src/core/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/pic/towers/%.o: src/towers/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -Iinclude $(DEPFLAGS) -c $< -o $@
+$(SHLIB): $(PIC_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libcondraughts.so.$(SOVERSION) $^ -lm -pthread -o $@
+INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt)
+install: $(BIN) $(LIB) $(SHLIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/condraughts
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libcondraughts.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libcondraughts.so.$(SOVERSION)
+	ln -sf libcondraughts.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcondraughts.so
+	install -m 644 include/condraughts.h $(DESTDIR)$(PREFIX)/include/condraughts.h
+	printf 'prefix=%s\nlibdir=%s\nincludedir=$${prefix}/include\n\nName: condraughts\nDescription: %s\nVersion: %s\nLibs: -L$${libdir} -lcondraughts\nLibs.private: -lm -pthread\nCflags: -I$${includedir}\n' \
+	  '$(PREFIX)' '$(LIBDIR)' 'draughts rules, notation, engine and endgame tables' \
+	  "$$(sed -n 's/^#define CD_VERSION "\(.*\)"/\1/p' include/condraughts.h)" \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc
+	for f in $(INSTALLED_DATA); do install -m 644 $$f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/condraughts $(DESTDIR)$(LIBDIR)/libcondraughts.a \
+	  $(DESTDIR)$(LIBDIR)/libcondraughts.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcondraughts.so \
+	  $(DESTDIR)$(PREFIX)/include/condraughts.h $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc
+	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
+	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
+install-test: $(BIN) $(LIB) $(SHLIB)
+	sh tests/install.sh --make "$(MAKE)" --build $(BUILD)
 
 # The main job: build what is missing and run the program (ARGS picks the command).
 ARGS ?= show --variant constitutional

@@ -89,6 +89,23 @@ int cli_beside_program(const char *rel, char *path, size_t len)
     return (size_t)snprintf(path, len, "%s/../%s", exe, rel) < len;
 }
 
+int cli_data_path(const char *rel, const char *probe, char *path, size_t len)
+{
+    char sub[512], file[4600];
+    snprintf(sub, sizeof sub, "share/condraughts/%s", rel);
+    for (int i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(path, len, "%s", rel);
+        else if (!cli_beside_program(i == 1 ? rel : sub, path, len))
+            continue;
+        snprintf(file, sizeof file, "%s/%s", path, probe);
+        if (access(file, R_OK) == 0)
+            return 1;
+    }
+    snprintf(path, len, "%s", rel);
+    return 0;
+}
+
 void cli_weights_dir(char *path, size_t len)
 {
     const char *env = getenv("CD_WEIGHTS");
@@ -96,12 +113,7 @@ void cli_weights_dir(char *path, size_t len)
         snprintf(path, len, "%s", env);
         return;
     }
-    if (access("weights/international.cdw", R_OK) == 0) {
-        snprintf(path, len, "weights");
-        return;
-    }
-    if (!cli_beside_program("weights", path, len))
-        snprintf(path, len, "weights");
+    cli_data_path("weights", "international.cdw", path, len);
 }
 
 /* The set the commands search with (cli_load_weights), made once before the command runs and

@@ -34,8 +34,13 @@ void cli_perft_total(uint64_t total, double t0);
 /* BIN/../rel next to the running program into path; 0 if it cannot be told or does not fit. */
 int cli_beside_program(const char *rel, char *path, size_t len);
 
-/* The folder of the learned evaluation's weights: $CD_WEIGHTS if set, else ./weights if it holds
- * international.cdw, else BIN/../weights next to the program. */
+/* A data folder of the program (weights, openings, web): the first of ./rel, BIN/../rel (the
+ * build tree) and BIN/../share/condraughts/rel (an installed program, make install) that holds
+ * the file probe, into path, and 1; rel itself and 0 when none does. */
+int cli_data_path(const char *rel, const char *probe, char *path, size_t len);
+
+/* The folder of the learned evaluation's weights: $CD_WEIGHTS if set, else the data folder
+ * "weights" that holds international.cdw (cli_data_path). */
 void cli_weights_dir(char *path, size_t len);
 /* Read the learned evaluation (eval_io_load) from cli_weights_dir() into the set cli_eval()
  * gives; on a missing or corrupt file print what and where on stderr and exit(2). cli_run calls

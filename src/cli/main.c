@@ -28,10 +28,35 @@ static int cmd_variants(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static const cli_command variants_cmd, version_cmd;
 
+#ifndef CD_COMMIT
+#define CD_COMMIT "unknown" /* the Makefile gives git describe's */
+#endif
+#ifndef CD_BUILD_FLAGS
+#define CD_BUILD_FLAGS "unknown"
+#endif
+
 static int cmd_version(int argc, char **argv)
 {
     cli_parse(&version_cmd, argc, argv, NULL, NULL, NULL, 0);
-    printf("condraughts %s\n", CD_VERSION);
+    printf("condraughts %s\ncommit %s\nbuilt with %s\n", CD_VERSION, CD_COMMIT, CD_BUILD_FLAGS);
+    /* the weights files the commands that search would read, each with its own checksum (the
+     * FNV-1a of its last four bytes, docs/formats.md) */
+    char dir[4096];
+    cli_weights_dir(dir, sizeof dir);
+    printf("weights %s\n", dir);
+    for (int i = 0; cd_eval_family(i); i++) {
+        char path[4400];
+        unsigned char b[4];
+        snprintf(path, sizeof path, "%s/%s.cdw", dir, cd_eval_family(i));
+        FILE *f = fopen(path, "rb");
+        int ok = f && fseek(f, -4, SEEK_END) == 0 && fread(b, 1, 4, f) == 4;
+        if (ok)
+            printf("  %-16s checksum %02x%02x%02x%02x\n", cd_eval_family(i), b[3], b[2], b[1], b[0]);
+        else
+            printf("  %-16s missing\n", cd_eval_family(i));
+        if (f)
+            fclose(f);
+    }
     return 0;
 }
 
@@ -84,6 +109,9 @@ static int run_serve(int argc, char **argv)
     fprintf(stderr, "condraughts serve: not built in (this program was built with NO_WEB=1)\n");
     return 1;
 #else
+    static char web[4096]; /* the page's files: ./web, or the build tree's, or installed ones */
+    if (!c.web && cli_data_path("web", "index.html", web, sizeof web))
+        c.web = web;
     c.egtb = cli_egtb_default(c.egtb);
     c.eval = cli_eval();
     return cd_serve_run(&c);
@@ -97,7 +125,8 @@ static const cli_command variants_cmd = {
 };
 static const cli_command version_cmd = {
     .name = "version",
-    .about = "Print the version.",
+    .about = "Print the version, the commit and flags it was built from, and the weights files "
+             "it would read with their checksums (also: condraughts --version).",
     .run = cmd_version,
 };
 
@@ -184,6 +213,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "--version"))
+        return cli_run(&version_cmd, argc - 2, argv + 2);
     const cli_command *c = find_command(argv[1]);
     if (!c)
         cli_die("condraughts: ", "unknown command '%s' (try: condraughts help)", argv[1]);

@@ -91,14 +91,10 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
     if (!name || r->men_rows != (r->geometry == CD_GEOM_10X10 ? 4 : 3) ||
         (r->flags & (CD_RULE_DIAGONAL_START | CD_RULE_TWO_MOVE | CD_RULE_STAVROPOL)))
         return 0;
-    snprintf(path, len, "openings/%s", name);
-    if (access(path, R_OK) == 0)
-        return 1;
-    char rel[64];
-    snprintf(rel, sizeof rel, "openings/%s", name);
-    if (!cli_beside_program(rel, path, len))
+    char dir[4096];
+    if (!cli_data_path("openings", name, dir, sizeof dir))
         return 0;
-    return access(path, R_OK) == 0;
+    return (size_t)snprintf(path, len, "%s/%s", dir, name) < len;
 }
 
 /* ------------------------------------------------------------------ games already played */

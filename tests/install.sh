@@ -1,0 +1,78 @@
+#!/bin/sh
+# make install and make uninstall into a DESTDIR: every file where it belongs, the installed
+# program run from elsewhere finds its weights, page and openings under PREFIX/share/condraughts,
+# a C program built with `pkg-config --cflags --libs condraughts` links the shared library (its
+# soname) and computes a published perft, and uninstall leaves nothing behind.
+# Usage: tests/install.sh [--make MAKE] [--build DIR]
+make=make build=build
+while [ $# -gt 0 ]; do
+    case $1 in
+    --make) make=$2 ;;
+    --build) build=$2 ;;
+    esac
+    shift 2
+done
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+
+$make -C "$root" --no-print-directory BUILD="$build" PREFIX=/usr DESTDIR="$dest" install \
+    > "$tmp/install.log" 2>&1 && ok || bad "make install: $(tail -3 "$tmp/install.log")"
+for f in bin/condraughts include/condraughts.h lib/libcondraughts.a lib/libcondraughts.so.0 \
+    lib/pkgconfig/condraughts.pc share/condraughts/weights/international.cdw \
+    share/condraughts/web/index.html share/condraughts/openings/10x10.txt; do
+    [ -f "$dest/usr/$f" ] && ok || bad "make install: no $f"
+done
+[ "$(readlink "$dest/usr/lib/libcondraughts.so")" = libcondraughts.so.0 ] && ok ||
+    bad "libcondraughts.so does not point to libcondraughts.so.0"
+n=$(ls "$dest/usr/share/condraughts/weights" | wc -l)
+[ "$n" -eq "$(ls "$root"/weights/*.cdw | wc -l)" ] && ok || bad "$n weights files installed"
+readelf -d "$dest/usr/lib/libcondraughts.so.0" | grep -q 'SONAME.*libcondraughts\.so\.0' && ok ||
+    bad "the shared library has no soname libcondraughts.so.0"
+
+# the installed program, run from another folder without CD_WEIGHTS, reads the installed data
+out=$(cd "$tmp" && env -u CD_WEIGHTS "$dest/usr/bin/condraughts" analyse --depth 3 2>&1 | tail -1)
+case $out in bestmove*) ok ;; *) bad "installed analyse: '$out'" ;; esac
+out=$(cd "$tmp" && env -u CD_WEIGHTS "$dest/usr/bin/condraughts" --version)
+case $out in *"weights $dest/usr/bin/../share/condraughts/weights"*) ok ;;
+*) bad "installed --version: '$out'" ;; esac
+case $out in *"international    checksum "*) ok ;; *) bad "--version has no checksums: '$out'" ;; esac
+case $out in *missing*) bad "--version: a weights file missing: '$out'" ;; *) ok ;; esac
+# a copy of the program with no data anywhere says which file is missing
+mkdir "$tmp/bare" && cp "$dest/usr/bin/condraughts" "$tmp/bare/"
+out=$(cd "$tmp" && env -u CD_WEIGHTS "$tmp/bare/condraughts" analyse --depth 2 2>&1)
+case $out in *"weights file weights/international.cdw is missing"*) ok ;;
+*) bad "a bare copy: '$out'" ;; esac
+
+# a C program against the installed library, through pkg-config
+cat > "$tmp/perft.c" << 'C'
+#include <condraughts.h>
+#include <stdio.h>
+int main(void)
+{
+    cd_position p;
+    cd_position_start(&p, cd_rules_find("international"));
+    printf("%llu\n", (unsigned long long)cd_perft(&p, 4));
+    return 0;
+}
+C
+flags=$(PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
+    pkg-config --cflags --libs condraughts)
+case $flags in *"-I$dest/usr/include"*"-lcondraughts"*) ok ;; *) bad "pkg-config: '$flags'" ;; esac
+# shellcheck disable=SC2086
+cc -std=c11 "$tmp/perft.c" $flags -o "$tmp/perft" 2> "$tmp/cc.log" && ok ||
+    bad "cc with pkg-config's flags: $(head -3 "$tmp/cc.log")"
+ldd "$tmp/perft" 2>/dev/null | grep -q 'libcondraughts\.so\.0' && ok ||
+    bad "the program is not linked to libcondraughts.so.0"
+# International perft 4 from the start: 4,265 (tests/perft/international.drop.perft, published)
+out=$(LD_LIBRARY_PATH="$dest/usr/lib" "$tmp/perft")
+[ "$out" = 4265 ] && ok || bad "perft 4 through the shared library: '$out'"
+
+$make -C "$root" --no-print-directory BUILD="$build" PREFIX=/usr DESTDIR="$dest" uninstall \
+    > "$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall: $(tail -3 "$tmp/uninstall.log")"
+left=$(find "$dest" -type f -o -type l | head -5)
+[ -z "$left" ] && ok || bad "make uninstall left: $left"
+
+summary install
