@@ -28,7 +28,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts
 
-.PHONY: install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -315,6 +315,16 @@ uninstall:
 	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
 	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
+# make deb: the Debian package (tools/deb.sh) of a `make install PREFIX=/usr`, in $(BUILD)/;
+# make deb-test installs it on this machine with dpkg (root, or sudo without a password), uses
+# it from /usr and removes it (CI runs it; without root it says SKIPPED).
+DEB_ROOT := $(BUILD)/deb-root
+deb: $(BIN) $(LIB) $(SHLIB)
+	rm -rf $(DEB_ROOT)
+	$(MAKE) --no-print-directory PREFIX=/usr DESTDIR=$(abspath $(DEB_ROOT)) install > /dev/null
+	sh tools/deb.sh $(DEB_ROOT) $(BIN) $(BUILD)/condraughts.deb
+deb-test: deb
+	sh tests/deb.sh --deb $(BUILD)/condraughts.deb
 install-test: $(BIN) $(LIB) $(SHLIB)
 	sh tests/install.sh --make "$(MAKE)" --build $(BUILD)
 
