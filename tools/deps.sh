@@ -26,6 +26,7 @@ fi
 if [ "$profile" = test ]; then
     command -v clang >/dev/null 2>&1 || need="$need clang"
     command -v curl >/dev/null 2>&1 || need="$need curl"
+    command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config" # make install-test, deb-test
     command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
