@@ -278,8 +278,8 @@ clean:
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=]: the program, its data (weights, the page, the
 # openings) in PREFIX/share/condraughts, where the program looks when none is beside it
-# (cli_data_path), the library (libcondraughts.so with its soname, libcondraughts.a), the header
-# and a pkg-config file. make uninstall removes what install put there.
+# (cli_data_path), the library (libcondraughts.so with its soname, libcondraughts.a), the header,
+# a pkg-config file and the manual page (condraughts help --man: the commands' own tables). make uninstall removes what install put there.
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 SOVERSION := 0
@@ -297,8 +297,9 @@ INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard opening
 install: $(BIN) $(LIB) $(SHLIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
-	  $(DESTDIR)$(PREFIX)/share/condraughts/openings
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/condraughts
+	$(BIN) help --man > $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libcondraughts.a
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libcondraughts.so.$(SOVERSION)
 	ln -sf libcondraughts.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcondraughts.so
@@ -311,7 +312,8 @@ install: $(BIN) $(LIB) $(SHLIB)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/condraughts $(DESTDIR)$(LIBDIR)/libcondraughts.a \
 	  $(DESTDIR)$(LIBDIR)/libcondraughts.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcondraughts.so \
-	  $(DESTDIR)$(PREFIX)/include/condraughts.h $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc
+	  $(DESTDIR)$(PREFIX)/include/condraughts.h $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1
 	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
 	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null

@@ -22,7 +22,8 @@ $make -C "$root" --no-print-directory BUILD="$build" PREFIX=/usr DESTDIR="$dest"
     > "$tmp/install.log" 2>&1 && ok || bad "make install: $(tail -3 "$tmp/install.log")"
 for f in bin/condraughts include/condraughts.h lib/libcondraughts.a lib/libcondraughts.so.0 \
     lib/pkgconfig/condraughts.pc share/condraughts/weights/international.cdw \
-    share/condraughts/web/index.html share/condraughts/openings/10x10.txt; do
+    share/condraughts/web/index.html share/condraughts/openings/10x10.txt \
+    share/man/man1/condraughts.1; do
     [ -f "$dest/usr/$f" ] && ok || bad "make install: no $f"
 done
 [ "$(readlink "$dest/usr/lib/libcondraughts.so")" = libcondraughts.so.0 ] && ok ||
@@ -31,6 +32,15 @@ n=$(ls "$dest/usr/share/condraughts/weights" | wc -l)
 [ "$n" -eq "$(ls "$root"/weights/*.cdw | wc -l)" ] && ok || bad "$n weights files installed"
 readelf -d "$dest/usr/lib/libcondraughts.so.0" | grep -q 'SONAME.*libcondraughts\.so\.0' && ok ||
     bad "the shared library has no soname libcondraughts.so.0"
+
+# the manual page renders without warnings and holds every command, from the same tables as help
+page=$(MANWIDTH=100 man --warnings -l "$dest/usr/share/man/man1/condraughts.1" 2> "$tmp/man.err")
+[ ! -s "$tmp/man.err" ] && ok || bad "man warns: $(head -3 "$tmp/man.err")"
+n=$("$root/$build/condraughts" help | grep -c '^condraughts ')
+[ "$(grep -c '^\.SS ' "$dest/usr/share/man/man1/condraughts.1")" -eq "$n" ] && ok ||
+    bad "the manual page has not the $n commands of condraughts help"
+case $page in *"train unpack"*) ok ;; *) bad "the manual page lacks train unpack" ;; esac
+case $page in *"--corpus FILE.cdg.xz"*) ok ;; *) bad "the manual page lacks train gen --corpus" ;; esac
 
 # the installed program, run from another folder without CD_WEIGHTS, reads the installed data
 out=$(cd "$tmp" && env -u CD_WEIGHTS "$dest/usr/bin/condraughts" analyse --depth 3 2>&1 | tail -1)

@@ -141,10 +141,13 @@ static int cmd_variants(int argc, char **argv)
 }
 
 static int cmd_help(int argc, char **argv);
+static const cli_opt help_opts[] = {
+    {CLI_FLAG_OPT(0, "man", "the manual page of every command (roff: man -l -)")}, {0}};
 static const cli_command help_cmd = {
     .name = "help",
     .operands = "[COMMAND]",
-    .about = "The synopsis of every command, or one command's help.",
+    .about = "The synopsis of every command, or one command's help, or the manual page.",
+    .opts = help_opts,
     .run = cmd_help,
 };
 
@@ -189,10 +192,23 @@ static void usage(FILE *f)
         f);
 }
 
+static void help_option(void *user, const cli_opt *opt, const cli_value *v)
+{
+    (void)opt;
+    (void)v;
+    *(int *)user = 1;
+}
+
 static int cmd_help(int argc, char **argv)
 {
     const char *args[1];
-    if (!cli_parse(&help_cmd, argc, argv, NULL, NULL, args, 1)) {
+    int man = 0;
+    int n = cli_parse(&help_cmd, argc, argv, help_option, &man, args, 1);
+    if (man) {
+        cli_man(commands, CD_VERSION, stdout);
+        return 0;
+    }
+    if (!n) {
         usage(stdout);
         return 0;
     }

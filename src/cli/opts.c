@@ -253,6 +253,98 @@ void cli_help(const cli_command *cmd, FILE *f)
     }
 }
 
+/* ------------------------------------------------------------------ the manual page */
+
+/* text in roff: backslashes doubled, a leading '.' or '\'' escaped, '-' as \- (a minus that
+ * copies as a hyphen-minus from the page). */
+static void roff(FILE *f, const char *text)
+{
+    int bol = 1;
+    for (const char *p = text; *p; p++) {
+        if (bol && (*p == '.' || *p == '\''))
+            fputs("\\&", f);
+        if (*p == '\\')
+            fputs("\\e", f);
+        else if (*p == '-')
+            fputs("\\-", f);
+        else
+            fputc(*p, f);
+        bol = *p == '\n';
+    }
+}
+
+static void man_command(const cli_command *cmd, FILE *f)
+{
+    if (cmd->run) {
+        fputs(".SS ", f);
+        roff(f, cmd->name);
+        fputs("\n.nf\n", f);
+        char buf[4096];
+        FILE *m = fmemopen(buf, sizeof buf, "w");
+        if (m) {
+            one_synopsis(cmd, m);
+            fputc('\0', m);
+            fclose(m);
+            buf[sizeof buf - 1] = '\0';
+            roff(f, buf);
+        }
+        fputs(".fi\n", f);
+        roff(f, cmd->about);
+        fputc('\n', f);
+        for (const cli_opt *o = cmd->opts; o && o->name; o++) {
+            fputs(".TP\n\\fB", f);
+            if (o->alias)
+                fprintf(f, "\\-%c\\fR, \\fB", o->alias);
+            fputs("\\-\\-", f);
+            roff(f, o->name);
+            fputs("\\fR", f);
+            if (o->meta) {
+                fputs(" \\fI", f);
+                roff(f, o->meta);
+                fputs("\\fR", f);
+            }
+            fputc('\n', f);
+            roff(f, o->help);
+            if (o->kind == CLI_INT || o->kind == CLI_REAL)
+                fprintf(f, " (%.15g to %.15g)", o->lo, o->hi);
+            fputc('\n', f);
+        }
+        if (cmd->notes) {
+            fputs(".PP\n.nf\n", f);
+            roff(f, cmd->notes);
+            fputs(".fi\n", f);
+        }
+    }
+    for (int i = 0; cmd->subs && cmd->subs[i]; i++)
+        man_command(cmd->subs[i], f);
+}
+
+void cli_man(const cli_command *const *commands, const char *version, FILE *f)
+{
+    fputs(".TH CONDRAUGHTS 1 \"\" \"condraughts ", f);
+    roff(f, version);
+    fputs("\" \"User Commands\"\n"
+          ".SH NAME\ncondraughts \\- draughts engine, analysis and playing program "
+          "(Constitutional Draughts and its family)\n"
+          ".SH SYNOPSIS\n\\fBcondraughts\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] "
+          "[\\fIOPERANDS\\fR]\n"
+          ".SH DESCRIPTION\nEvery command answers \\fB\\-\\-help\\fR with its usage; "
+          "\\fBcondraughts help\\fR lists the synopses. A bad option or value is one line on "
+          "standard error and exit status 2. This page is made from the same tables as the "
+          "commands' help (\\fBcondraughts help \\-\\-man\\fR).\n"
+          ".SH COMMANDS\n",
+          f);
+    for (int i = 0; commands[i]; i++)
+        man_command(commands[i], f);
+    fputs(".SH ENVIRONMENT\n.TP\n\\fBCD_WEIGHTS\\fR\nThe folder of the learned "
+          "evaluation's weights files, read by the commands that search.\n"
+          ".SH FILES\nThe weights, the browser page and the openings are looked for in "
+          "\\fI./weights\\fR, \\fI./web\\fR and \\fI./openings\\fR, then beside the "
+          "program (its build tree), then in \\fIPREFIX/share/condraughts\\fR (an installed "
+          "program).\n",
+          f);
+}
+
 /* ------------------------------------------------------------------ dispatch */
 
 int cli_run(const cli_command *cmd, int argc, char **argv)

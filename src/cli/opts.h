@@ -92,6 +92,10 @@ typedef void (*cli_set_fn)(void *user, const cli_opt *opt, const cli_value *v);
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_set_fn set, void *user,
               const char **args, int max);
 
+/* The manual page (roff, man(7)) of the program: every command of commands (ended by NULL)
+ * with its synopsis, what it does, its options and notes, from the same tables as --help. */
+void cli_man(const cli_command *const *commands, const char *version, FILE *f);
+
 /* "condraughts CMD: " then the message: one line on stderr, exit status 2. */
 _Noreturn void cli_fail(const cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
