@@ -51,6 +51,7 @@
 #include "match_player.h"
 #include "openings.h"
 #include "opts.h"
+#include "pool.h"
 #include "stats.h"
 
 #define MATCH_MAX_CONCURRENCY 64
@@ -106,7 +107,6 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     match_player pl[2]; /* pl[0] is engine 1 */
-    thrd_t thread;
     double used_sum[2], used_max[2]; /* this worker's moves, added to shared at the end */
     long moves[2];
 } worker;
@@ -445,15 +445,7 @@ int cd_match_main(const match_options *o)
         }
     }
     fflush(stdout);
-    if (nw == 1) {
-        run_worker(&ws[0]);
-    } else {
-        for (int i = 0; i < nw; i++)
-            if (thrd_create(&ws[i].thread, run_worker, &ws[i]) != thrd_success)
-                fail("cannot start thread %d", i + 1);
-        for (int i = 0; i < nw; i++)
-            thrd_join(ws[i].thread, NULL);
-    }
+    cd_pool_run(nw, run_worker, ws, sizeof ws[0], NULL, NULL);
     for (int i = 0; i < nw; i++) {
         mp_stop(&ws[i].pl[0]);
         mp_stop(&ws[i].pl[1]);

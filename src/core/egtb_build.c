@@ -26,6 +26,7 @@
 #include "board.h"
 #include "egtb.h"
 #include "movegen.h"
+#include "pool.h"
 #include "strbuf.h"
 
 /* A position's state while the build runs. */
@@ -72,20 +73,11 @@ static void pool_run(int nthreads, uint64_t total, uint64_t chunk, void *ctx,
     worker_pool p = {.nthreads = nthreads, .total = total, .chunk = chunk, .ctx = ctx, .fn = fn};
     atomic_init(&p.next, 0);
     atomic_init(&p.done, 0);
-    thrd_t th[64];
     worker_arg args[64];
-    int started = 0;
-    if (total > chunk)
-        for (int i = 1; i < nthreads && i < 64; i++) {
-            args[i] = (worker_arg){&p, i};
-            if (thrd_create(&th[i], pool_thread, &args[i]) == thrd_success)
-                started = i;
-            else
-                break;
-        }
-    pool_work(&p, 0);
-    for (int i = 1; i <= started; i++)
-        thrd_join(th[i], NULL);
+    int n = total > chunk ? (nthreads < 64 ? nthreads : 64) : 1;
+    for (int i = 0; i < n; i++)
+        args[i] = (worker_arg){&p, i};
+    cd_pool_run(n, pool_thread, args, sizeof args[0], NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- build */

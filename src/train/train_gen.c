@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 #include <time.h>
 
 #include "board.h"
 #include "condraughts.h"
 #include "engine.h"
 #include "pattern.h"
+#include "pool.h"
 #include "train_data.h"
 
 /* ------------------------------------------------------------------ gen */
@@ -235,66 +235,62 @@ double train_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The run's state as the pool's tick sees it. */
+typedef struct gen_run {
+    gen_shared s;
+    writer wr;
+    double t0;
+} gen_run;
+
+/* Once a second while the games are played: the progress line, the finished games written in
+ * order; 1 once every game is. */
+static int gen_tick(void *arg)
+{
+    gen_run *run = arg;
+    const gen_options *c = run->s.c;
+    long done = atomic_load(&run->s.done);
+    double el = train_now() - run->t0;
+    double rate = el > 0 ? done / el : 0;
+    fprintf(stderr, "\rtrain gen: %ld/%ld games, %ld positions, %.1f games/s, eta %.0f s   ", done,
+            c->games, atomic_load(&run->s.positions), rate,
+            rate > 0 ? (c->games - done) / rate : 0.0);
+    writer_flush(&run->wr, run->s.out, run->s.finished, c->games);
+    return done >= c->games;
+}
+
 int train_gen(const gen_options *o)
 {
     gen_options c = *o;
-    long threads = o->threads;
     if (c.lo < 0) {
         c.lo = 4;
         c.hi = c.rules->geometry == CD_GEOM_10X10 ? 10 : 8;
     }
-    gen_shared s = {&c,
-                    calloc((size_t)c.games, sizeof(game_out)),
-                    calloc((size_t)c.games, sizeof(atomic_int)),
-                    0,
-                    0,
-                    0,
-                    0};
-    if (!s.out || !s.finished)
+    gen_run run = {.s = {&c, calloc((size_t)c.games, sizeof(game_out)),
+                         calloc((size_t)c.games, sizeof(atomic_int)), 0, 0, 0, 0}};
+    if (!run.s.out || !run.s.finished)
         fail("out of memory");
-    writer wr;
-    writer_open(&wr, &c);
-
-    thrd_t *t = malloc((size_t)threads * sizeof *t);
-    if (!t)
-        fail("out of memory");
-    double t0 = train_now();
-    for (long i = 0; i < threads; i++)
-        if (thrd_create(&t[i], gen_worker, &s) != thrd_success)
-            fail("cannot start thread %ld", i);
-    for (;;) {
-        long done = atomic_load(&s.done);
-        double el = train_now() - t0;
-        double rate = el > 0 ? done / el : 0;
-        fprintf(stderr, "\rtrain gen: %ld/%ld games, %ld positions, %.1f games/s, eta %.0f s   ",
-                done, c.games, atomic_load(&s.positions), rate,
-                rate > 0 ? (c.games - done) / rate : 0.0);
-        writer_flush(&wr, s.out, s.finished, c.games);
-        if (done >= c.games)
-            break;
-        struct timespec ts = {1, 0};
-        nanosleep(&ts, NULL);
-    }
+    writer_open(&run.wr, &c);
+    run.t0 = train_now();
+    cd_pool_run((int)c.threads, gen_worker, &run.s, 0, gen_tick, &run);
     fputc('\n', stderr);
-    for (long i = 0; i < threads; i++)
-        thrd_join(t[i], NULL);
     for (long j = 0; j < c.games; j++) {
-        free(s.out[j].rec);
-        free(s.out[j].game.data);
+        free(run.s.out[j].rec);
+        free(run.s.out[j].game.data);
     }
-    if (wr.f && fclose(wr.f) != 0)
+    writer *wr = &run.wr;
+    if (wr->f && fclose(wr->f) != 0)
         fail("cannot write %s", c.out);
-    if (wr.corpus)
-        corpus_write(&wr.games, c.corpus);
+    if (wr->corpus)
+        corpus_write(&wr->games, c.corpus);
     printf("wrote %s%s%s: %ld games (White won %ld, drawn %ld, Black won %ld), %ld positions, "
            "%.0f s\n",
-           c.out ? c.out : "", c.out && c.corpus ? " and " : "", c.corpus ? c.corpus : "", c.games, wr.wins[2], wr.wins[1], wr.wins[0], atomic_load(&s.positions),
-           train_now() - t0);
+           c.out ? c.out : "", c.out && c.corpus ? " and " : "", c.corpus ? c.corpus : "",
+           c.games, wr->wins[2], wr->wins[1], wr->wins[0], atomic_load(&run.s.positions),
+           train_now() - run.t0);
     if (c.tb)
         printf("%ld games ended by the endgame tables (up to %d pieces met)\n",
-               atomic_load(&s.adjudicated), cd_egtb_pieces(c.tb));
-    free(s.out);
-    free(s.finished);
-    free(t);
+               atomic_load(&run.s.adjudicated), cd_egtb_pieces(c.tb));
+    free(run.s.out);
+    free(run.s.finished);
     return 0;
 }

@@ -15,10 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <threads.h>
-#include <time.h>
 
 #include "engine.h"
+#include "pool.h"
 #include "train_data.h"
 
 typedef struct label_shared {
@@ -70,6 +69,40 @@ static int label_worker(void *arg)
     return 0;
 }
 
+/* The run's state as the pool's tick sees it: the file, the records written so far. */
+typedef struct label_run {
+    label_shared *s;
+    FILE *f;
+    record *rec;
+    const size_t *drawn;
+    size_t total, written, k; /* records written; drawn records among them */
+    double t0;
+} label_run;
+
+/* Once a second: the progress line, and the records written in order up to the first drawn one
+ * not scored yet; 1 once every record is written. */
+static int label_tick(void *arg)
+{
+    label_run *run = arg;
+    size_t n = run->s->n, done = atomic_load(&run->s->done);
+    double el = train_now() - run->t0;
+    double rate = el > 0 ? (double)done / el : 0;
+    fprintf(stderr, "\rtrain label: %zu/%zu positions, %.0f/s, eta %.0f s   ", done, n, rate,
+            rate > 0 ? (double)(n - done) / rate : 0.0);
+    size_t before = run->written;
+    while (run->written < run->total) {
+        if (run->k < n && run->drawn[run->k] == run->written) {
+            if (!atomic_load(&run->s->finished[run->k]))
+                break;
+            run->k++;
+        }
+        train_put(run->f, &run->rec[run->written++]);
+    }
+    if (run->written != before)
+        train_set_count(run->f, run->written);
+    return run->written >= run->total;
+}
+
 int train_label(const label_options *o)
 {
     size_t total;
@@ -79,47 +112,17 @@ int train_label(const label_options *o)
     size_t n;
     size_t *drawn = train_draw(total, o->share, o->seed, &n);
     label_shared s = {o, rec, drawn, calloc(n + 1, sizeof(atomic_int)), n, 0, 0};
-    thrd_t *t = malloc((size_t)o->threads * sizeof *t);
-    if (!s.finished || !t)
+    if (!s.finished)
         fail("out of memory");
-    FILE *f = train_create(o->out, o->rules);
-    double t0 = train_now();
-    for (long i = 0; i < o->threads; i++)
-        if (thrd_create(&t[i], label_worker, &s) != thrd_success)
-            fail("cannot start thread %ld", i);
-    size_t written = 0, k = 0; /* records written; drawn records among them */
-    for (;;) {
-        size_t done = atomic_load(&s.done);
-        double el = train_now() - t0;
-        double rate = el > 0 ? (double)done / el : 0;
-        fprintf(stderr, "\rtrain label: %zu/%zu positions, %.0f/s, eta %.0f s   ", done, n, rate,
-                rate > 0 ? (double)(n - done) / rate : 0.0);
-        size_t before = written;
-        while (written < total) {
-            if (k < n && drawn[k] == written) {
-                if (!atomic_load(&s.finished[k]))
-                    break;
-                k++;
-            }
-            train_put(f, &rec[written++]);
-        }
-        if (written != before)
-            train_set_count(f, written);
-        if (written >= total)
-            break;
-        struct timespec ts = {1, 0};
-        nanosleep(&ts, NULL);
-    }
+    label_run run = {&s, train_create(o->out, o->rules), rec, drawn, total, 0, 0, train_now()};
+    cd_pool_run((int)o->threads, label_worker, &s, 0, label_tick, &run);
     fputc('\n', stderr);
-    for (long i = 0; i < o->threads; i++)
-        thrd_join(t[i], NULL);
-    if (fclose(f) != 0)
+    if (fclose(run.f) != 0)
         fail("cannot write %s", o->out);
     printf("wrote %s: %zu positions, %zu of them scored again at %ld %s, %.0f s\n", o->out, total,
-           n, o->depth ? o->depth : o->nodes, o->depth ? "plies" : "nodes", train_now() - t0);
+           n, o->depth ? o->depth : o->nodes, o->depth ? "plies" : "nodes", train_now() - run.t0);
     free(rec);
     free(drawn);
     free(s.finished);
-    free(t);
     return 0;
 }

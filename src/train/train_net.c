@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
 #include "board.h"
 #include "net.h"
 #include "pattern.h"
+#include "pool.h"
 #include "slurp.h"
 #include "train_data.h"
 #include "train_model.h"
@@ -381,15 +381,9 @@ int train_net(const net_options *o)
         for (size_t lo = 0; lo < ntrain; lo += batch, step++) {
             size_t hi = lo + batch < ntrain ? lo + batch : ntrain;
             shard_job jobs[SHARDS];
-            thrd_t t[SHARDS];
             for (long i = 0; i < threads; i++)
                 jobs[i] = (shard_job){net, s, idx, lo, hi, o->k, g, (int)i, (int)threads};
-            for (long i = 1; i < threads; i++)
-                if (thrd_create(&t[i], run_shards, &jobs[i]) != thrd_success)
-                    fail("cannot start a thread");
-            run_shards(&jobs[0]);
-            for (long i = 1; i < threads; i++)
-                thrd_join(t[i], NULL);
+            cd_pool_run((int)threads, run_shards, jobs, sizeof jobs[0], NULL, NULL);
             for (int sh = 1; sh < SHARDS; sh++) { /* in shard order: the same sums for any T */
                 for (size_t i = 0; i < nf; i++)
                     g[0].w1[i] += g[sh].w1[i];

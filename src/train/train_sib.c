@@ -22,12 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
-#include <time.h>
 
 #include "board.h"
 #include "engine.h"
 #include "slurp.h"
+#include "pool.h"
 #include "train_data.h"
 
 #define SIB_HDR  32
@@ -184,6 +183,23 @@ static void put_header(FILE *f, const cd_rules *r, uint64_t groups)
         fail("cannot write the siblings file");
 }
 
+typedef struct sib_run {
+    sib_shared *s;
+    double t0;
+} sib_run;
+
+/* Once a second: the progress line; 1 once every position drawn is done. */
+static int sib_tick(void *arg)
+{
+    sib_run *run = arg;
+    size_t n = run->s->n, done = atomic_load(&run->s->done);
+    double el = train_now() - run->t0;
+    double rate = el > 0 ? (double)done / el : 0;
+    fprintf(stderr, "\rtrain siblings: %zu/%zu positions, %zu kept, %.0f/s, eta %.0f s   ", done, n,
+            atomic_load(&run->s->kept), rate, rate > 0 ? (double)(n - done) / rate : 0.0);
+    return done >= n;
+}
+
 int train_siblings(const sib_options *o)
 {
     size_t total;
@@ -193,27 +209,12 @@ int train_siblings(const sib_options *o)
     size_t n;
     size_t *drawn = train_draw(total, o->share, o->seed, &n);
     sib_shared s = {o, rec, drawn, calloc(n + 1, sizeof(sib_group)), n, 0, 0, 0};
-    thrd_t *t = malloc((size_t)o->threads * sizeof *t);
-    if (!s.out || !t)
+    if (!s.out)
         fail("out of memory");
-    double t0 = train_now();
-    for (long i = 0; i < o->threads; i++)
-        if (thrd_create(&t[i], sib_worker, &s) != thrd_success)
-            fail("cannot start thread %ld", i);
-    for (;;) {
-        size_t done = atomic_load(&s.done);
-        double el = train_now() - t0;
-        double rate = el > 0 ? (double)done / el : 0;
-        fprintf(stderr, "\rtrain siblings: %zu/%zu positions, %zu kept, %.0f/s, eta %.0f s   ",
-                done, n, atomic_load(&s.kept), rate, rate > 0 ? (double)(n - done) / rate : 0.0);
-        if (done >= n)
-            break;
-        struct timespec ts = {1, 0};
-        nanosleep(&ts, NULL);
-    }
+    sib_run run = {&s, train_now()};
+    cd_pool_run((int)o->threads, sib_worker, &s, 0, sib_tick, &run);
     fputc('\n', stderr);
-    for (long i = 0; i < o->threads; i++)
-        thrd_join(t[i], NULL);
+    double t0 = run.t0;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", o->out);
     FILE *f = fopen(tmp, "wb");
@@ -254,7 +255,6 @@ int train_siblings(const sib_options *o)
     free(rec);
     free(drawn);
     free(s.out);
-    free(t);
     return 0;
 }
 
