@@ -25,6 +25,11 @@ _Noreturn void train_fail(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* Seconds on the monotonic clock. */
 double train_now(void);
+/* The progress line of a long run on stderr (carriage return, no newline): "train NAME: done/total
+ * UNIT, EXTRA, rate/s, eta S s", the rate and the time left from the run's start t0; extra may
+ * be "" (left out). */
+void train_progress(const char *name, size_t done, size_t total, const char *unit,
+                    const char *extra, double t0);
 
 typedef struct record {
     uint64_t white, black, kings;

@@ -249,13 +249,20 @@ static int gen_tick(void *arg)
     gen_run *run = arg;
     const gen_options *c = run->s.c;
     long done = atomic_load(&run->s.done);
-    double el = train_now() - run->t0;
-    double rate = el > 0 ? done / el : 0;
-    fprintf(stderr, "\rtrain gen: %ld/%ld games, %ld positions, %.1f games/s, eta %.0f s   ", done,
-            c->games, atomic_load(&run->s.positions), rate,
-            rate > 0 ? (c->games - done) / rate : 0.0);
+    char extra[64];
+    snprintf(extra, sizeof extra, "%ld positions", atomic_load(&run->s.positions));
+    train_progress("gen", (size_t)done, (size_t)c->games, "games", extra, run->t0);
     writer_flush(&run->wr, run->s.out, run->s.finished, c->games);
     return done >= c->games;
+}
+
+void train_progress(const char *name, size_t done, size_t total, const char *unit,
+                    const char *extra, double t0)
+{
+    double el = train_now() - t0;
+    double rate = el > 0 ? (double)done / el : 0;
+    fprintf(stderr, "\rtrain %s: %zu/%zu %s, %s%s%.1f/s, eta %.0f s   ", name, done, total, unit,
+            extra, *extra ? ", " : "", rate, rate > 0 ? (double)(total - done) / rate : 0.0);
 }
 
 int train_gen(const gen_options *o)

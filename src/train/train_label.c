@@ -84,11 +84,8 @@ typedef struct label_run {
 static int label_tick(void *arg)
 {
     label_run *run = arg;
-    size_t n = run->s->n, done = atomic_load(&run->s->done);
-    double el = train_now() - run->t0;
-    double rate = el > 0 ? (double)done / el : 0;
-    fprintf(stderr, "\rtrain label: %zu/%zu positions, %.0f/s, eta %.0f s   ", done, n, rate,
-            rate > 0 ? (double)(n - done) / rate : 0.0);
+    size_t n = run->s->n;
+    train_progress("label", atomic_load(&run->s->done), n, "positions", "", run->t0);
     size_t before = run->written;
     while (run->written < run->total) {
         if (run->k < n && run->drawn[run->k] == run->written) {

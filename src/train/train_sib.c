@@ -193,10 +193,9 @@ static int sib_tick(void *arg)
 {
     sib_run *run = arg;
     size_t n = run->s->n, done = atomic_load(&run->s->done);
-    double el = train_now() - run->t0;
-    double rate = el > 0 ? (double)done / el : 0;
-    fprintf(stderr, "\rtrain siblings: %zu/%zu positions, %zu kept, %.0f/s, eta %.0f s   ", done, n,
-            atomic_load(&run->s->kept), rate, rate > 0 ? (double)(n - done) / rate : 0.0);
+    char extra[64];
+    snprintf(extra, sizeof extra, "%zu kept", atomic_load(&run->s->kept));
+    train_progress("siblings", done, n, "positions", extra, run->t0);
     return done >= n;
 }
 
