@@ -102,6 +102,9 @@ TRAIN_FP := -ffp-contract=off
 $(BIN): $(APP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
 
+# The shipped weights built into the program (src/eval_io/eval_builtin.c's .incbin of weights/).
+$(BUILD)/eval_io/eval_builtin.o: $(wildcard weights/*.cdw)
+
 # `condraughts version` names the commit and the flags of its build: main.o is built again when
 # git describe's answer changes ($(BUILD)/.commit, rewritten only then).
 COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)

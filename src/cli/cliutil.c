@@ -106,14 +106,14 @@ int cli_data_path(const char *rel, const char *probe, char *path, size_t len)
     return 0;
 }
 
-void cli_weights_dir(char *path, size_t len)
+int cli_weights_dir(char *path, size_t len)
 {
     const char *env = getenv("CD_WEIGHTS");
     if (env && *env) {
         snprintf(path, len, "%s", env);
-        return;
+        return 1;
     }
-    cli_data_path("weights", "international.cdw", path, len);
+    return cli_data_path("weights", "international.cdw", path, len);
 }
 
 /* The set the commands search with (cli_load_weights), made once before the command runs and
@@ -124,8 +124,8 @@ static cd_eval *loaded;
 static void load(int nets)
 {
     char dir[4096], err[4400];
-    cli_weights_dir(dir, sizeof dir);
-    cd_eval *ev = eval_io_load(dir, nets, err, sizeof err);
+    cd_eval *ev = cli_weights_dir(dir, sizeof dir) ? eval_io_load(dir, nets, err, sizeof err)
+                                                   : eval_io_builtin(err, sizeof err);
     if (!ev)
         cli_die("condraughts: ", "%s (set CD_WEIGHTS to the folder that holds them)", err);
     cd_eval_free(loaded);

@@ -40,8 +40,9 @@ int cli_beside_program(const char *rel, char *path, size_t len);
 int cli_data_path(const char *rel, const char *probe, char *path, size_t len);
 
 /* The folder of the learned evaluation's weights: $CD_WEIGHTS if set, else the data folder
- * "weights" that holds international.cdw (cli_data_path). */
-void cli_weights_dir(char *path, size_t len);
+ * "weights" that holds international.cdw (cli_data_path), and 1; 0 when there is none (the
+ * program then plays with the weights built into it, eval_io_builtin). */
+int cli_weights_dir(char *path, size_t len);
 /* Read the learned evaluation (eval_io_load) from cli_weights_dir() into the set cli_eval()
  * gives; on a missing or corrupt file print what and where on stderr and exit(2). cli_run calls
  * it before a command that searches (CLI_SEARCHES) runs, before any thread starts. */

@@ -42,7 +42,10 @@ static int cmd_version(int argc, char **argv)
     /* the weights files the commands that search would read, each with its own checksum (the
      * FNV-1a of its last four bytes, docs/formats.md) */
     char dir[4096];
-    cli_weights_dir(dir, sizeof dir);
+    if (!cli_weights_dir(dir, sizeof dir)) {
+        printf("weights built in (no weights folder found)\n");
+        return 0;
+    }
     printf("weights %s\n", dir);
     for (int i = 0; cd_eval_family(i); i++) {
         char path[4400];

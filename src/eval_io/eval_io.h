@@ -22,4 +22,9 @@
  * reading PATH". Free the set with cd_eval_free. */
 cd_eval *eval_io_load(const char *dir, int nets, char *err, size_t errlen);
 
+/* A new set with the weights built into the program (eval_builtin.c: the files of weights/ when
+ * it was built; no networks), for a program that finds no weights folder; NULL on a fault (a
+ * bug of the build), with one line in err. */
+cd_eval *eval_io_builtin(char *err, size_t errlen);
+
 #endif
