@@ -22,11 +22,22 @@ OPT     ?= -O3 $(ARCH)
 CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
+# Windows (make windows: mingw-w64): the program is condraughts.exe, linked statically (no DLLs
+# beside it), and C11 <threads.h>, which mingw-w64 lacks, comes from src/compat/win/threads.h;
+# printf is mingw-w64's own, which knows C99's formats (%zu, %lld), not msvcrt's. gcc checks
+# format(printf) functions against msvcrt's formats there, so the formats are checked by the
+# native builds only (-Wno-format).
+ifneq ($(filter %-mingw32,$(CC_TARGET)),)
+EXE     := .exe
+CPPFLAGS += -Isrc/compat/win -D__USE_MINGW_ANSI_STDIO=1
+WARN    += -Wno-format
+LDFLAGS += -static
+endif
 
 CORE_SRC := $(wildcard src/core/*.c)
 CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
-BIN      := $(BUILD)/condraughts
+BIN      := $(BUILD)/condraughts$(EXE)
 
 .PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
@@ -77,6 +88,14 @@ else
 TRAIN_SRC := $(wildcard src/train/*.c)
 TRAIN_LIBS := -llzma
 endif
+# Windows leaves out what needs POSIX sockets or processes (dxp, match and its external engines,
+# study): src/compat/win/unported.c answers for those commands.
+ifneq ($(EXE),)
+UNPORTED := src/cli/dxp_cmd.c src/cli/match.c src/cli/match_player.c $(wildcard src/cli/study*.c) \
+  src/proto/dxp_session.c
+CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c
+PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
+endif
 UTIL_SRC := $(wildcard src/util/*.c)
 EVAL_IO_SRC := $(wildcard src/eval_io/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
@@ -100,7 +119,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 TRAIN_FP := -ffp-contract=off
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
 
 # `condraughts version` names the commit and the flags of its build: main.o is built again when
 # git describe's answer changes ($(BUILD)/.commit, rewritten only then).
@@ -273,7 +292,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64
+	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64 build-windows
 
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=]: the program, its data (weights, the page, the
@@ -606,6 +625,18 @@ portable-test:
 	sh tests/rules.sh --bin $(A64)/condraughts-qemu tests/rules/*.moves
 	$(A64)/condraughts-qemu serve 2>&1 | grep 'not built in'
 	@$(call bench_signature,$(A64)/condraughts-qemu, (aarch64 PORTABLE=1 NO_WEB=1 NO_TRAIN=1 on qemu-aarch64))
+
+# ---------------------------------------------------------------- Windows (make windows)
+# condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
+# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without dxp, match and study
+# (src/compat/win/unported.c). docs/gui.md: the program in the Hub GUI.
+.PHONY: windows
+WIN := build-windows
+WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
+  NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
+windows:
+	@sh tools/deps.sh windows
+	@$(WIN_MAKE) $(WIN)/condraughts.exe
 
 # ---------------------------------------------------------------- tower draughts (src/towers/)
 # Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)
