@@ -630,13 +630,31 @@ portable-test:
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
 # (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without dxp, match and study
 # (src/compat/win/unported.c). docs/gui.md: the program in the Hub GUI.
-.PHONY: windows
+.PHONY: windows windows-test
 WIN := build-windows
 WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
   NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
 windows:
 	@sh tools/deps.sh windows
 	@$(WIN_MAKE) $(WIN)/condraughts.exe
+
+# windows-test: condraughts.exe under wine (a prefix of its own in $(WIN)/wine, made at the
+# first run): the perft suites to WIN_PERFT_MAX leaves a position, the bench signature, every
+# scripted Hub session of tests/hub/ and the commands left out. $(WIN)/condraughts-wine runs the
+# program as the test scripts run the native one (Windows writes CRLF: the CR is dropped).
+WIN_PERFT_MAX ?= 2000000
+WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
+windows-test: windows
+	printf '#!/bin/bash\nset -o pipefail\n$(WINE_ENV) wine $(abspath $(WIN))/condraughts.exe "$$@" | stdbuf -o0 tr -d "\\r"\n' \
+	  > $(WIN)/condraughts-wine
+	chmod +x $(WIN)/condraughts-wine
+	mkdir -p $(WIN)/wine && $(WINE_ENV) wineserver -p 60
+	sh tests/perft.sh --bin $(WIN)/condraughts-wine --max-nodes $(WIN_PERFT_MAX) tests/perft/*.perft
+	@$(call bench_signature,$(WIN)/condraughts-wine, (condraughts.exe under wine))
+	bash tests/hub.sh --bin $(WIN)/condraughts-wine
+	for c in dxp match study; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
+	$(WINE_ENV) wineserver -k
 
 # ---------------------------------------------------------------- tower draughts (src/towers/)
 # Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)
