@@ -629,7 +629,8 @@ portable-test:
 # ---------------------------------------------------------------- Windows (make windows)
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
 # (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without dxp, match and study
-# (src/compat/win/unported.c). docs/gui.md: the program in the Hub GUI.
+# (src/compat/win/unported.c). The weights are copied beside it ($(WIN)/weights/: the Windows
+# program looks in its own folder). docs/gui.md: the program in the Hub GUI.
 .PHONY: windows windows-test
 WIN := build-windows
 WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
@@ -637,6 +638,7 @@ WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc P
 windows:
 	@sh tools/deps.sh windows
 	@$(WIN_MAKE) $(WIN)/condraughts.exe
+	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
 
 # windows-test: condraughts.exe under wine (a prefix of its own in $(WIN)/wine, made at the
 # first run): the perft suites to WIN_PERFT_MAX leaves a position, the bench signature, every
