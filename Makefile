@@ -30,6 +30,7 @@ BUILD   ?= build
 ifneq ($(filter %-mingw32,$(CC_TARGET)),)
 EXE     := .exe
 CPPFLAGS += -Isrc/compat/win -D__USE_MINGW_ANSI_STDIO=1
+LDLIBS_WIN := -lws2_32
 WARN    += -Wno-format
 LDFLAGS += -static
 endif
@@ -88,12 +89,12 @@ else
 TRAIN_SRC := $(wildcard src/train/*.c)
 TRAIN_LIBS := -llzma
 endif
-# Windows leaves out what needs POSIX sockets or processes (dxp, match and its external engines,
-# study): src/compat/win/unported.c answers for those commands.
+# Windows leaves out what needs POSIX processes (match and its external engines, study):
+# src/compat/win/unported.c answers for those commands. DXP's sockets are Winsock's there
+# (src/compat/win/socket.c).
 ifneq ($(EXE),)
-UNPORTED := src/cli/dxp_cmd.c src/cli/match.c src/cli/match_player.c $(wildcard src/cli/study*.c) \
-  src/proto/dxp_session.c
-CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c
+UNPORTED := src/cli/match.c src/cli/match_player.c $(wildcard src/cli/study*.c)
+CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c
 PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
 endif
 UTIL_SRC := $(wildcard src/util/*.c)
@@ -119,7 +120,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 TRAIN_FP := -ffp-contract=off
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) $(LDLIBS_WIN) -o $@
 
 # `condraughts version` names the commit and the flags of its build: main.o is built again when
 # git describe's answer changes ($(BUILD)/.commit, rewritten only then).
@@ -628,8 +629,8 @@ portable-test:
 
 # ---------------------------------------------------------------- Windows (make windows)
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
-# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without dxp, match and study
-# (src/compat/win/unported.c). The weights are copied beside it ($(WIN)/weights/: the Windows
+# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without match and study
+# (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c). The weights are copied beside it ($(WIN)/weights/: the Windows
 # program looks in its own folder). docs/gui.md: the program in the Hub GUI.
 .PHONY: windows windows-test
 WIN := build-windows
@@ -642,19 +643,21 @@ windows:
 
 # windows-test: condraughts.exe under wine (a prefix of its own in $(WIN)/wine, made at the
 # first run): the perft suites to WIN_PERFT_MAX leaves a position, the bench signature, every
-# scripted Hub session of tests/hub/ and the commands left out. $(WIN)/condraughts-wine runs the
+# scripted Hub session of tests/hub/, two DXP games of the program against itself over loopback
+# TCP (Winsock) and the commands left out. $(WIN)/condraughts-wine runs the
 # program as the test scripts run the native one (Windows writes CRLF: the CR is dropped).
 WIN_PERFT_MAX ?= 2000000
 WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
 windows-test: windows
-	printf '#!/bin/bash\nset -o pipefail\n$(WINE_ENV) wine $(abspath $(WIN))/condraughts.exe "$$@" | stdbuf -o0 tr -d "\\r"\n' \
+	printf '#!/bin/bash\nset -o pipefail\n$(WINE_ENV) wine $(abspath $(WIN))/condraughts.exe "$$@" 2> >(stdbuf -o0 tr -d "\\r" >&2) | stdbuf -o0 tr -d "\\r"\n' \
 	  > $(WIN)/condraughts-wine
 	chmod +x $(WIN)/condraughts-wine
 	mkdir -p $(WIN)/wine && $(WINE_ENV) wineserver -p 60
 	sh tests/perft.sh --bin $(WIN)/condraughts-wine --max-nodes $(WIN_PERFT_MAX) tests/perft/*.perft
 	@$(call bench_signature,$(WIN)/condraughts-wine, (condraughts.exe under wine))
 	bash tests/hub.sh --bin $(WIN)/condraughts-wine
-	for c in dxp match study; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
+	for c in match study; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
 	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
 	$(WINE_ENV) wineserver -k
 

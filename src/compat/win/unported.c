@@ -1,11 +1,10 @@
 /*
- * unported.c -- the commands the Windows build (make windows) leaves out: dxp (POSIX sockets),
- * match (external engines as child processes over pipes) and study (child processes, fsync,
- * MPI). Each answers that it is not available on Windows; docs/gui.md says what to use instead.
+ * unported.c -- the commands the Windows build (make windows) leaves out: match (external
+ * engines as child processes over pipes) and study (child processes, fsync, MPI). Each answers
+ * that it is not available on Windows; docs/gui.md says what to use instead.
  */
 #include <stdio.h>
 
-#include "dxp_cmd.h"
 #include "match.h"
 #include "study.h"
 
@@ -17,12 +16,6 @@ static int not_on_windows(const char *name)
     return 1;
 }
 
-static int run_dxp(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return not_on_windows("dxp");
-}
 static int run_match(int argc, char **argv)
 {
     (void)argc;
@@ -36,11 +29,6 @@ static int run_study(int argc, char **argv)
     return not_on_windows("study");
 }
 
-const cli_command cd_dxp_command = {
-    .name = "dxp",
-    .about = "Play DamExchange (DXP) games over TCP (not available on Windows).",
-    .run = run_dxp,
-};
 const cli_command cd_match_command = {
     .name = "match",
     .about = "Play a match between engines (not available on Windows).",
