@@ -641,14 +641,19 @@ windows:
 	@$(WIN_MAKE) $(WIN)/condraughts.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
 
-# windows-test: condraughts.exe under wine (a prefix of its own in $(WIN)/wine, made at the
-# first run): the perft suites to WIN_PERFT_MAX leaves a position, the bench signature, every
-# scripted Hub session of tests/hub/, two DXP games of the program against itself over loopback
-# TCP (Winsock) and the commands left out. $(WIN)/condraughts-wine runs the
-# program as the test scripts run the native one (Windows writes CRLF: the CR is dropped).
+# windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
+# under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
+# WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
+# two DXP games of the program against itself over loopback TCP (Winsock) and the commands left
+# out. $(WIN)/condraughts-wine runs the program as the test scripts run the native one (Windows
+# writes CR LF: the CRs are dropped).
 WIN_PERFT_MAX ?= 2000000
 WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
 windows-test: windows
+	@echo 'windows: condraughts.exe loads only system DLLs:' && \
+	  x86_64-w64-mingw32-objdump -p $(WIN)/condraughts.exe | sed -n 's/.*DLL Name: //p' | tr '\n' ' ' && \
+	  echo && ! x86_64-w64-mingw32-objdump -p $(WIN)/condraughts.exe | sed -n 's/.*DLL Name: //p' | \
+	  grep -viE '^(kernel32|msvcrt|ws2_32)\.dll$$'
 	printf '#!/bin/bash\nset -o pipefail\n$(WINE_ENV) wine $(abspath $(WIN))/condraughts.exe "$$@" 2> >(stdbuf -o0 tr -d "\\r" >&2) | stdbuf -o0 tr -d "\\r"\n' \
 	  > $(WIN)/condraughts-wine
 	chmod +x $(WIN)/condraughts-wine
