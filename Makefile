@@ -22,11 +22,23 @@ OPT     ?= -O3 $(ARCH)
 CFLAGS  ?= $(OPT) -g
 CPPFLAGS := -Iinclude -Isrc/core
 BUILD   ?= build
+# Windows (make windows: mingw-w64): the program is condraughts.exe, linked statically (no DLLs
+# beside it), and C11 <threads.h>, which mingw-w64 lacks, comes from src/compat/win/threads.h;
+# printf is mingw-w64's own, which knows C99's formats (%zu, %lld), not msvcrt's. gcc checks
+# format(printf) functions against msvcrt's formats there, so the formats are checked by the
+# native builds only (-Wno-format).
+ifneq ($(filter %-mingw32,$(CC_TARGET)),)
+EXE     := .exe
+CPPFLAGS += -Isrc/compat/win -D__USE_MINGW_ANSI_STDIO=1
+LDLIBS_WIN := -lws2_32
+WARN    += -Wno-format
+LDFLAGS += -static
+endif
 
 CORE_SRC := $(wildcard src/core/*.c)
 CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
-BIN      := $(BUILD)/condraughts
+BIN      := $(BUILD)/condraughts$(EXE)
 
 .PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
@@ -77,6 +89,14 @@ else
 TRAIN_SRC := $(wildcard src/train/*.c)
 TRAIN_LIBS := -llzma
 endif
+# Windows leaves out what needs POSIX processes (match and its external engines, study):
+# src/compat/win/unported.c answers for those commands. DXP's sockets are Winsock's there
+# (src/compat/win/socket.c).
+ifneq ($(EXE),)
+UNPORTED := src/cli/match.c src/cli/match_player.c $(wildcard src/cli/study*.c)
+CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c
+PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
+endif
 UTIL_SRC := $(wildcard src/util/*.c)
 EVAL_IO_SRC := $(wildcard src/eval_io/*.c)
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
@@ -100,7 +120,7 @@ $(APP_OBJ): $(BUILD)/%.o: src/%.c $(BUILD)/.flags
 TRAIN_FP := -ffp-contract=off
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $(APP_OBJ) $(LIB) $(WEB_LIBS) $(TRAIN_LIBS) -lm -pthread $(MPI_LIBS) $(LDLIBS_WIN) -o $@
 
 # The shipped weights built into the program (src/eval_io/eval_builtin.c's .incbin of weights/).
 $(BUILD)/eval_io/eval_builtin.o: $(wildcard weights/*.cdw)
@@ -276,7 +296,7 @@ format:
 	clang-format -i include/*.h src/*/*.c src/*/*.h tests/*.c tests/*.h
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64
+	rm -rf build build-asan build-clang build-fuzz build-tsan build-portable build-aarch64 build-windows
 
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=]: the program, its data (weights, the page, the
@@ -609,6 +629,45 @@ portable-test:
 	sh tests/rules.sh --bin $(A64)/condraughts-qemu tests/rules/*.moves
 	$(A64)/condraughts-qemu serve 2>&1 | grep 'not built in'
 	@$(call bench_signature,$(A64)/condraughts-qemu, (aarch64 PORTABLE=1 NO_WEB=1 NO_TRAIN=1 on qemu-aarch64))
+
+# ---------------------------------------------------------------- Windows (make windows)
+# condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
+# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without match and study
+# (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c). The weights are copied beside it ($(WIN)/weights/: the Windows
+# program looks in its own folder). docs/gui.md: the program in the Hub GUI.
+.PHONY: windows windows-test
+WIN := build-windows
+WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
+  NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
+windows:
+	@sh tools/deps.sh windows
+	@$(WIN_MAKE) $(WIN)/condraughts.exe
+	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
+
+# windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
+# under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
+# WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
+# two DXP games of the program against itself over loopback TCP (Winsock) and the commands left
+# out. $(WIN)/condraughts-wine runs the program as the test scripts run the native one (Windows
+# writes CR LF: the CRs are dropped).
+WIN_PERFT_MAX ?= 2000000
+WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
+windows-test: windows
+	@echo 'windows: condraughts.exe loads only system DLLs:' && \
+	  x86_64-w64-mingw32-objdump -p $(WIN)/condraughts.exe | sed -n 's/.*DLL Name: //p' | tr '\n' ' ' && \
+	  echo && ! x86_64-w64-mingw32-objdump -p $(WIN)/condraughts.exe | sed -n 's/.*DLL Name: //p' | \
+	  grep -viE '^(kernel32|msvcrt|ws2_32)\.dll$$'
+	printf '#!/bin/bash\nset -o pipefail\n$(WINE_ENV) wine $(abspath $(WIN))/condraughts.exe "$$@" 2> >(stdbuf -o0 tr -d "\\r" >&2) | stdbuf -o0 tr -d "\\r"\n' \
+	  > $(WIN)/condraughts-wine
+	chmod +x $(WIN)/condraughts-wine
+	mkdir -p $(WIN)/wine && $(WINE_ENV) wineserver -p 60
+	sh tests/perft.sh --bin $(WIN)/condraughts-wine --max-nodes $(WIN_PERFT_MAX) tests/perft/*.perft
+	@$(call bench_signature,$(WIN)/condraughts-wine, (condraughts.exe under wine))
+	bash tests/hub.sh --bin $(WIN)/condraughts-wine
+	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
+	for c in match study; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
+	$(WINE_ENV) wineserver -k
 
 # ---------------------------------------------------------------- tower draughts (src/towers/)
 # Unit tests, the perft table tests/perft/towers.counts (counts up to TOWERS_PERFT_MAX leaves)

@@ -1,22 +1,29 @@
 #!/bin/sh
 # Installs the Debian packages condraughts needs and this machine lacks.
-# Usage: tools/deps.sh [build|test|portable]   (build: compile and serve; test: also the test
-# tools; portable: build and the cross compiler and emulator of `make portable-test`)
+# Usage: tools/deps.sh [build|test|portable|windows]   (build: compile and serve; test: also the
+# test tools; portable: build and the cross compiler and emulator of `make portable-test`;
+# windows: only the mingw-w64 cross compiler and wine of `make windows` and `make windows-test`)
 set -eu
 profile=${1:-build}
 need=""
 command -v make >/dev/null 2>&1 || need="$need make"
-command -v gcc >/dev/null 2>&1 || need="$need gcc"
-[ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
-[ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
-[ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
-[ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
-# the trainer's game corpus (xz)
-[ -f /usr/include/lzma.h ] || need="$need liblzma-dev"
-# condraughts study: Open MPI to share games out over processes (mpicc to build, mpirun to run),
-# gnuplot for the report's plots
-command -v mpicc >/dev/null 2>&1 || need="$need openmpi-bin libopenmpi-dev"
-command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+if [ "$profile" = test ] || [ "$profile" = windows ]; then
+    command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need="$need gcc-mingw-w64-x86-64"
+    command -v wine >/dev/null 2>&1 || need="$need wine64"
+fi
+if [ "$profile" != windows ]; then
+    command -v gcc >/dev/null 2>&1 || need="$need gcc"
+    [ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
+    [ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
+    [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
+    [ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
+    # the trainer's game corpus (xz)
+    [ -f /usr/include/lzma.h ] || need="$need liblzma-dev"
+    # condraughts study: Open MPI to share games out over processes (mpicc to build, mpirun to run),
+    # gnuplot for the report's plots
+    command -v mpicc >/dev/null 2>&1 || need="$need openmpi-bin libopenmpi-dev"
+    command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+fi
 if [ "$profile" = test ] || [ "$profile" = portable ]; then
     # make portable-test: the aarch64 cross build, run under qemu-user (qemu-aarch64, and
     # qemu-x86_64 for the baseline x86-64 build)

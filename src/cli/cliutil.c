@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <windows.h> /* GetModuleFileNameA: Windows has no /proc/self/exe */
+#endif
 
 #include "condraughts.h"
 #include "eval_io.h"
@@ -81,12 +84,20 @@ void cli_perft_total(uint64_t total, double t0)
 int cli_beside_program(const char *rel, char *path, size_t len)
 {
     char exe[2048];
+#ifdef _WIN32
+    /* Windows: the program's own folder (condraughts.exe with weights\ beside it) */
+    DWORD k = GetModuleFileNameA(NULL, exe, sizeof exe);
+    char *slash = k > 0 && k < sizeof exe ? strrchr(exe, '\\') : NULL;
+    const char *up = "";
+#else
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
     char *slash = k > 0 ? (exe[k] = '\0', strrchr(exe, '/')) : NULL;
+    const char *up = "../";
+#endif
     if (!slash)
         return 0;
     *slash = '\0';
-    return (size_t)snprintf(path, len, "%s/../%s", exe, rel) < len;
+    return (size_t)snprintf(path, len, "%s/%s%s", exe, up, rel) < len;
 }
 
 int cli_data_path(const char *rel, const char *probe, char *path, size_t len)

@@ -371,10 +371,12 @@ int cd_dxp_main(int argc, char **argv)
         starts = initiator_starts(&o, &nstarts);
     if (o.pdn_file && !(o.set.pdn = fopen(o.pdn_file, "w")))
         cli_fail(&cd_dxp_command, "cannot write %s: %s", o.pdn_file, strerror(errno));
+#ifdef SIGPIPE /* a write to a closed connection fails instead (Windows has no SIGPIPE) */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+#endif
 
     cd_engine *engine = cd_engine_new(o.hash_mb);
     if (!engine) {

@@ -15,6 +15,31 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The folder made for the tables and the threads' default: Windows has neither mkdir's mode nor
+ * sysconf. */
+#ifdef _WIN32
+#include <windows.h>
+static int make_dir(const char *dir)
+{
+    return mkdir(dir);
+}
+static long online_cores(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return (long)si.dwNumberOfProcessors;
+}
+#else
+static int make_dir(const char *dir)
+{
+    return mkdir(dir, 0777);
+}
+static long online_cores(void)
+{
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+#endif
+
 #define DEFAULT_DIR "egtb"
 
 /* An error of the subcommand being run (o in scope): "condraughts egtb build: ..." */
@@ -141,7 +166,7 @@ static void parse(const cli_command *cmd, int argc, char **argv, egtb_options *o
     o->cmd = cmd;
     o->dir = DEFAULT_DIR;
     o->side = CD_WHITE;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = online_cores();
     o->threads = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
     cli_parse(cmd, argc, argv, set_option, o, NULL, 0);
     if (cmd != &report_cmd && !o->rules)
@@ -218,7 +243,7 @@ static int cmd_build(const egtb_options *o)
 {
     if (!o->pieces)
         die("--pieces N is required");
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
+    if (make_dir(o->dir) != 0 && errno != EEXIST)
         die("cannot create folder %s: %s", o->dir, strerror(errno));
     cd_egtb *tb = open_tables(o);
     progress_state ps = {.start = cli_now(), .tty = isatty(2)};

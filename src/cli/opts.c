@@ -280,7 +280,11 @@ static void man_command(const cli_command *cmd, FILE *f)
         roff(f, cmd->name);
         fputs("\n.nf\n", f);
         char buf[4096];
+#ifdef _WIN32
+        FILE *m = NULL; /* no fmemopen on Windows, and no man either: the page has no synopses */
+#else
         FILE *m = fmemopen(buf, sizeof buf, "w");
+#endif
         if (m) {
             one_synopsis(cmd, m);
             fputc('\0', m);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligned.h"
 #include "board.h"
 #include "bytes.h"
 #include "net.h"
@@ -23,9 +24,9 @@ void cd_net_free(cd_net *n)
     free(n->w2);
     free(n->b2);
     free(n->w3);
-    free(n->q1);
-    free(n->qb1);
-    free(n->q2);
+    cd_aligned_free(n->q1);
+    cd_aligned_free(n->qb1);
+    cd_aligned_free(n->q2);
     free(n->qb2);
     free(n->q3);
     free(n);
@@ -55,9 +56,9 @@ cd_net *cd_net_new(const char *family, int geometry, int h1, int h2)
     n->w2 = zalloc((size_t)h2 * (size_t)h1, sizeof *n->w2);
     n->b2 = zalloc((size_t)h2, sizeof *n->b2);
     n->w3 = zalloc((size_t)h2, sizeof *n->w3);
-    n->q1 = aligned_alloc(32, in * (size_t)h1 * sizeof *n->q1);
-    n->qb1 = aligned_alloc(32, (size_t)h1 * sizeof *n->qb1);
-    n->q2 = aligned_alloc(32, (size_t)h2 * (size_t)h1 * sizeof *n->q2);
+    n->q1 = cd_aligned_alloc(32, in * (size_t)h1 * sizeof *n->q1);
+    n->qb1 = cd_aligned_alloc(32, (size_t)h1 * sizeof *n->qb1);
+    n->q2 = cd_aligned_alloc(32, (size_t)h2 * (size_t)h1 * sizeof *n->q2);
     n->qb2 = zalloc((size_t)h2, sizeof *n->qb2);
     n->q3 = zalloc((size_t)h2, sizeof *n->q3);
     if (!n->w1 || !n->b1 || !n->w2 || !n->b2 || !n->w3 || !n->q1 || !n->qb1 || !n->q2 || !n->qb2 ||

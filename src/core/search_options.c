@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligned.h"
 #include "search_internal.h"
 
 enum { IN_ENGINE, IN_PARAMS };
@@ -106,7 +107,7 @@ cd_engine *cd_engine_new(size_t tt_mb)
     if (!e)
         return NULL;
     if (!cd_tt_alloc(e, tt_mb) || !set_threads(e, 1)) {
-        free(e->tt);
+        cd_aligned_free(e->tt);
         free(e);
         return NULL;
     }
@@ -175,7 +176,7 @@ void cd_engine_free(cd_engine *e)
 {
     if (!e)
         return;
-    free(e->tt);
+    cd_aligned_free(e->tt);
     free(e->workers);
     free(e);
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aligned.h"
 #include "engine.h"
 
 static inline uint64_t pack(int score, int move, int depth, int bound, int age)
@@ -53,7 +54,7 @@ int cd_tt_alloc(cd_engine *e, size_t mb)
     while (n * 2 * sizeof(tt_bucket) <= mb * 1024 * 1024)
         n *= 2;
     size_t bytes = n * sizeof(tt_bucket), huge = (size_t)2 << 20;
-    tt_bucket *t = aligned_alloc(bytes >= huge ? huge : 64, bytes);
+    tt_bucket *t = cd_aligned_alloc(bytes >= huge ? huge : 64, bytes);
     if (!t)
         return 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -61,7 +62,7 @@ int cd_tt_alloc(cd_engine *e, size_t mb)
         madvise(t, bytes, MADV_HUGEPAGE); /* a refusal only costs speed */
 #endif
     memset(t, 0, bytes);
-    free(e->tt);
+    cd_aligned_free(e->tt);
     e->tt = t;
     e->tt_mask = n - 1;
     return 1;
