@@ -10,18 +10,21 @@
 
 #include "eval_io.h"
 
-/* One symbol for a file's first byte and one for the byte after its last. */
+/* One symbol for a file's first byte and one for the byte after its last, in the read-only data;
+ * then back to the code section (PE/COFF's assembler has no .previous: this file's top-level asm
+ * comes before any function, where the compiler is in .text). */
 #ifdef _WIN32
 #define RODATA ".section .rdata,\"dr\"\n"
+#define BACK   ".text\n"
 #else
 #define RODATA ".section .rodata\n"
+#define BACK   ".previous\n"
 #endif
 #define EMBED(sym, file)                                                                           \
-    __asm__(RODATA ".balign 16\n"                                                                \
-                   ".globl " #sym "\n" #sym ":\n"                                                 \
+    __asm__(RODATA ".balign 16\n"                                                                  \
+                   ".globl " #sym "\n" #sym ":\n"                                                  \
                    ".incbin \"" file "\"\n"                                                        \
-                   ".globl " #sym "_end\n" #sym "_end:\n"                                         \
-                   ".previous\n");                                                               \
+                   ".globl " #sym "_end\n" #sym "_end:\n" BACK);                                   \
     extern const unsigned char sym[], sym##_end[]
 
 EMBED(cd_w_international, "weights/international.cdw");
