@@ -289,8 +289,12 @@ static PyObject *play_text(BoardObject *self, const char *text)
     if (r != CD_OK) {
         char fen[1024];
         cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
-        PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
-                     "move '%s' in %s: %s", text, fen, err[0] ? err : cd_result_str(r));
+        if (err[0])
+            PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
+                         "%s (position %s)", err, fen);
+        else
+            PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
+                         "move '%s': %s (position %s)", text, cd_result_str(r), fen);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -310,8 +314,8 @@ static PyObject *board_push(BoardObject *self, PyObject *arg)
         char fen[1024];
         cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
         PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
-                     "move '%U' in %s: %s", m->text, fen,
-                     r == CD_ERR_ARG ? "the game is over" : "not a legal move here");
+                     "move '%U' is not legal here: %s (position %s)", m->text,
+                     r == CD_ERR_ARG ? "the game is over" : "it belongs to another position", fen);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -336,8 +340,11 @@ static PyObject *board_parse_move(BoardObject *self, PyObject *args)
     if (r != CD_OK) {
         char fen[1024];
         cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
-        PyErr_Format(IllegalMoveError, "move '%s' in %s: %s", text, fen,
-                     err[0] ? err : cd_result_str(r));
+        if (err[0])
+            PyErr_Format(IllegalMoveError, "%s (position %s)", err, fen);
+        else
+            PyErr_Format(IllegalMoveError, "move '%s': %s (position %s)", text,
+                         cd_result_str(r), fen);
         return NULL;
     }
     return move_new(board_pos(self), &m);
