@@ -275,50 +275,69 @@ static PyObject *board_fen(BoardObject *self, PyObject *args, PyObject *kw)
     return PyUnicode_FromString(buf);
 }
 
-/* Play text on the board: IllegalMoveError (a ValueError) naming the move, the position and
- * the library's reason. */
-static PyObject *play_text(BoardObject *self, const char *text)
+/* Raise exc with "WHAT (position FEN)"; returns NULL. */
+static PyObject *position_error(BoardObject *b, PyObject *exc, const char *what)
+{
+    char fen[1024];
+    cd_position_to_fen(board_pos(b), 0, fen, sizeof fen);
+    PyErr_Format(exc, "%s (position %s)", what, fen);
+    return NULL;
+}
+
+/* The legal move that text names into *m (1), or IllegalMoveError (a ValueError) with the
+ * library's reason, which names the move and where it went wrong, and the position (0). */
+static int parse_text(BoardObject *self, const char *text, cd_move *m)
 {
     char err[ERRLEN] = "";
-    if (cd_game_status(self->game, NULL) != CD_ONGOING) {
-        PyErr_Format(IllegalMoveError, "move '%s': the game is over (%s)", text,
-                     cd_status_pdn(self->rules, cd_game_status(self->game, NULL)));
-        return NULL;
+    cd_result r = cd_move_parse(board_pos(self), text, m, err, sizeof err);
+    if (r == CD_OK)
+        return 1;
+    if (!err[0])
+        snprintf(err, sizeof err, "move '%s': %s", text, cd_result_str(r));
+    position_error(self, r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError, err);
+    return 0;
+}
+
+/* Play m, a move written text, on the board: IllegalMoveError when the game is over or m is not
+ * a move of this position. */
+static PyObject *play(BoardObject *self, const cd_move *m, const char *text)
+{
+    char what[ERRLEN];
+    cd_status st = cd_game_status(self->game, NULL);
+    if (st != CD_ONGOING) {
+        snprintf(what, sizeof what, "move '%s': the game is over (%s)", text,
+                 cd_status_pdn(self->rules, st));
+        return position_error(self, IllegalMoveError, what);
     }
-    cd_result r = cd_game_play_text(self->game, text, err, sizeof err);
-    if (r != CD_OK) {
-        char fen[1024];
-        cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
-        if (err[0])
-            PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
-                         "%s (position %s)", err, fen);
-        else
-            PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
-                         "move '%s': %s (position %s)", text, cd_result_str(r), fen);
+    cd_result r = cd_game_play(self->game, m);
+    if (r == CD_OK)
+        Py_RETURN_NONE;
+    snprintf(what, sizeof what, "move '%s' is not legal here: %s", text,
+             r == CD_ERR_OVERFLOW ? "out of memory" : "it belongs to another position");
+    return position_error(self, r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError, what);
+}
+
+static PyObject *play_text(BoardObject *self, const char *text)
+{
+    cd_move m = {0};
+    if (cd_game_status(self->game, NULL) == CD_ONGOING && !parse_text(self, text, &m))
         return NULL;
-    }
-    Py_RETURN_NONE;
+    return play(self, &m, text);
 }
 
 static PyObject *board_push(BoardObject *self, PyObject *arg)
 {
-    if (PyUnicode_Check(arg))
-        return play_text(self, PyUnicode_AsUTF8(arg));
+    if (PyUnicode_Check(arg)) {
+        const char *text = PyUnicode_AsUTF8(arg);
+        return text ? play_text(self, text) : NULL;
+    }
     if (!PyObject_TypeCheck(arg, &MoveType)) {
         PyErr_SetString(PyExc_TypeError, "push() takes a Move or a str");
         return NULL;
     }
     MoveObject *m = (MoveObject *)arg;
-    cd_result r = cd_game_play(self->game, &m->move);
-    if (r != CD_OK) {
-        char fen[1024];
-        cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
-        PyErr_Format(r == CD_ERR_OVERFLOW ? PyExc_MemoryError : IllegalMoveError,
-                     "move '%U' is not legal here: %s (position %s)", m->text,
-                     r == CD_ERR_ARG ? "the game is over" : "it belongs to another position", fen);
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    const char *text = PyUnicode_AsUTF8(m->text);
+    return text ? play(self, &m->move, text) : NULL;
 }
 
 static PyObject *board_push_str(BoardObject *self, PyObject *args)
@@ -332,21 +351,9 @@ static PyObject *board_push_str(BoardObject *self, PyObject *args)
 static PyObject *board_parse_move(BoardObject *self, PyObject *args)
 {
     const char *text;
-    if (!PyArg_ParseTuple(args, "s", &text))
-        return NULL;
-    char err[ERRLEN] = "";
     cd_move m;
-    cd_result r = cd_move_parse(board_pos(self), text, &m, err, sizeof err);
-    if (r != CD_OK) {
-        char fen[1024];
-        cd_position_to_fen(board_pos(self), 0, fen, sizeof fen);
-        if (err[0])
-            PyErr_Format(IllegalMoveError, "%s (position %s)", err, fen);
-        else
-            PyErr_Format(IllegalMoveError, "move '%s': %s (position %s)", text,
-                         cd_result_str(r), fen);
+    if (!PyArg_ParseTuple(args, "s", &text) || !parse_text(self, text, &m))
         return NULL;
-    }
     return move_new(board_pos(self), &m);
 }
 
@@ -901,9 +908,27 @@ static PyObject *py_variants(PyObject *mod, PyObject *unused)
     return out;
 }
 
+static PyObject *py_engine_options(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    PyObject *out = PyList_New(0);
+    cd_option_info info;
+    for (int i = 0; out && cd_engine_option_at(i, &info); i++) {
+        PyObject *o = Py_BuildValue("{s:s,s:i,s:i,s:i,s:s}", "name", info.name, "default", info.def,
+                                    "min", info.lo, "max", info.hi, "about", info.about);
+        if (!o || PyList_Append(out, o) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(o);
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(board, depth): leaf nodes of the move tree"},
     {"variants", py_variants, METH_NOARGS, "the names of the variants"},
+    {"engine_options", py_engine_options, METH_NOARGS,
+     "the Engine's options (set_option): name, default, min, max and meaning of each"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -228,6 +228,11 @@ class EngineTest(unittest.TestCase):
             engine.analyse("W:W31-50:B1-20", depth=2)
         with self.assertRaises(ValueError):
             engine.set_option("no-such-option", 1)
+        options = {o["name"]: o for o in condraughts.engine_options()}
+        self.assertIn("contempt", options)
+        engine.set_option("contempt", options["contempt"]["max"])
+        with self.assertRaises(ValueError):
+            engine.set_option("contempt", options["contempt"]["max"] + 1)
         with self.assertRaises(ValueError):
             condraughts.Engine(weights="/nonexistent")
 
