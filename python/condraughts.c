@@ -423,6 +423,59 @@ static PyObject *board_piece_at(BoardObject *self, PyObject *args)
     return PyLong_FromLong(p);
 }
 
+/* Fill t from a dict of str to str (None: empty); 0 with a Python error on a fault. */
+static int tags_from_dict(PyObject *dict, cd_pdn_tags *t)
+{
+    cd_pdn_tags_init(t);
+    if (dict == Py_None)
+        return 1;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "tags must be a dict of str to str");
+        return 0;
+    }
+    PyObject *key, *value;
+    Py_ssize_t i = 0;
+    while (PyDict_Next(dict, &i, &key, &value)) {
+        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        const char *v = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : NULL;
+        if (!k || !v) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "tags must be a dict of str to str");
+            return 0;
+        }
+        if (cd_pdn_tag_set(t, k, v) != CD_OK) {
+            PyErr_Format(PyExc_ValueError, "PDN tag '%s': a bad name, or too long", k);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *board_pdn(BoardObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"tags", NULL};
+    PyObject *dict = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &dict))
+        return NULL;
+    cd_pdn_tags *t = malloc(sizeof *t);
+    if (!t)
+        return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (tags_from_dict(dict, t)) {
+        size_t need = cd_pdn_write(self->game, t, NULL, 0);
+        char *buf = malloc(need + 1);
+        if (!buf)
+            PyErr_NoMemory();
+        else {
+            cd_pdn_write(self->game, t, buf, need + 1);
+            out = PyUnicode_FromString(buf);
+            free(buf);
+        }
+    }
+    free(t);
+    return out;
+}
+
 static PyObject *board_str(BoardObject *self)
 {
     const cd_rules *r = self->rules;
@@ -478,6 +531,8 @@ static PyMethodDef board_methods[] = {
     {"outcome_reason", (PyCFunction)board_outcome_reason, METH_NOARGS,
      "why the game ended (e.g. 'no legal moves'), or None"},
     {"copy", (PyCFunction)board_copy, METH_NOARGS, "a copy with the same moves"},
+    {"pdn", (PyCFunction)(void (*)(void))board_pdn, METH_VARARGS | METH_KEYWORDS,
+     "pdn(tags=None): the game in PDN (tags: a dict such as {'White': 'X'})"},
     {"piece_at", (PyCFunction)board_piece_at, METH_VARARGS,
      "piece_at(square): EMPTY, WHITE_MAN, BLACK_MAN, WHITE_KING or BLACK_KING"},
     {NULL, NULL, 0, NULL},
@@ -894,6 +949,78 @@ static PyObject *py_perft(PyObject *mod, PyObject *args)
     Py_END_ALLOW_THREADS return PyLong_FromUnsignedLongLong(n);
 }
 
+/* A dict of the tags t. */
+static PyObject *tags_to_dict(const cd_pdn_tags *t)
+{
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < t->count; i++) {
+        PyObject *v = PyUnicode_DecodeUTF8(cd_pdn_tag_value(t, i),
+                                           (Py_ssize_t)strlen(cd_pdn_tag_value(t, i)), "replace");
+        if (!v || PyDict_SetItemString(d, cd_pdn_tag_name(t, i), v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(v);
+    }
+    return d;
+}
+
+static PyObject *py_read_pdn(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    (void)mod;
+    static char *kwlist[] = {"text", "variant", NULL};
+    const char *text, *variant = "international";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s", kwlist, &text, &variant))
+        return NULL;
+    const cd_rules *r = cd_rules_find(variant);
+    if (!r) {
+        PyErr_Format(PyExc_ValueError, "unknown variant '%s'", variant);
+        return NULL;
+    }
+    cd_pdn_tags *t = malloc(sizeof *t);
+    PyObject *out = PyList_New(0);
+    if (!t || !out) {
+        free(t);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    size_t pos = 0;
+    for (;;) {
+        char err[ERRLEN] = "";
+        cd_game *g = NULL;
+        cd_result rc = cd_pdn_read(text, &pos, r, &g, t, err, sizeof err);
+        if (rc != CD_OK) {
+            PyErr_Format(rc == CD_ERR_OVERFLOW ? PyExc_MemoryError : PyExc_ValueError,
+                         "PDN game %zd: %s", PyList_GET_SIZE(out) + 1,
+                         err[0] ? err : cd_result_str(rc));
+            Py_CLEAR(out);
+            break;
+        }
+        if (!g)
+            break;
+        BoardObject *b = PyObject_New(BoardObject, &BoardType);
+        if (!b) {
+            cd_game_free(g);
+            Py_CLEAR(out);
+            break;
+        }
+        b->game = g;
+        b->rules = cd_game_position(g)->rules;
+        PyObject *tags = tags_to_dict(t);
+        PyObject *item = tags ? Py_BuildValue("(NN)", (PyObject *)b, tags) : NULL;
+        if (!item) {
+            Py_DECREF(b);
+            Py_XDECREF(tags);
+        }
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(out);
+            break;
+        }
+        Py_DECREF(item);
+    }
+    free(t);
+    return out;
+}
+
 static PyObject *py_variants(PyObject *mod, PyObject *unused)
 {
     (void)mod;
@@ -927,6 +1054,9 @@ static PyObject *py_engine_options(PyObject *mod, PyObject *unused)
 static PyMethodDef module_methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(board, depth): leaf nodes of the move tree"},
     {"variants", py_variants, METH_NOARGS, "the names of the variants"},
+    {"read_pdn", (PyCFunction)(void (*)(void))py_read_pdn, METH_VARARGS | METH_KEYWORDS,
+     "read_pdn(text, variant='international'): the games of PDN text, a list of (Board, tags "
+     "dict); the variant of a game without GameType or Variant tags"},
     {"engine_options", py_engine_options, METH_NOARGS,
      "the Engine's options (set_option): name, default, min, max and meaning of each"},
     {NULL, NULL, 0, NULL},

@@ -2,6 +2,7 @@
 import os
 import tempfile
 import threading
+import time
 import unittest
 
 import condraughts
@@ -177,6 +178,28 @@ class BoardTest(unittest.TestCase):
         self.assertTrue(board.is_game_over())
         self.assertEqual(board.result(), "0-2")
 
+    def test_pdn_round_trip(self):
+        board = condraughts.Board()
+        for move in ["32-28", "19-23", "28x19", "14x23"]:
+            board.push_str(move)
+        text = board.pdn({"White": "Sijbrands", "Black": "Baba"})
+        self.assertIn('[White "Sijbrands"]', text)
+        self.assertIn("1. 32-28 19-23 2. 28x19 14x23 *", text)
+        games = condraughts.read_pdn(text + text)
+        self.assertEqual(len(games), 2)
+        again, tags = games[0]
+        self.assertEqual(tags["Black"], "Baba")
+        self.assertEqual(again.fen(), board.fen())
+        self.assertEqual(again.move_stack, board.move_stack)
+        self.assertEqual(again.pdn(tags), text)
+        russian = condraughts.read_pdn('[GameType "25"]\n1. c3-d4 f6-g5 *\n')[0][0]
+        self.assertEqual(russian.variant, "russian")
+        self.assertEqual(str(russian.move_stack[1]), "f6-g5")
+        with self.assertRaises(ValueError) as cm:
+            condraughts.read_pdn("1. 32-28 19-23 2. 28-22 *")
+        self.assertIn("line 1 col 19", str(cm.exception))
+        self.assertEqual(condraughts.read_pdn(""), [])
+
     def test_variants(self):
         names = condraughts.variants()
         for name in ["international", "russian", "english", "frisian", "turkish"]:
@@ -217,6 +240,26 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(str(info["move"]), "28x19")
         self.assertTrue(info["win"])
         self.assertGreater(info["score"], 0)
+
+    def test_stop_from_another_thread(self):
+        # the search runs without the GIL: this thread stops it long before its time is up
+        engine = condraughts.Engine()
+        board = condraughts.Board()
+        out = {}
+
+        def search():
+            out.update(engine.analyse(board, time=20))
+
+        thread = threading.Thread(target=search)
+        start = time.monotonic()
+        thread.start()
+        time.sleep(1)
+        with self.assertRaises(RuntimeError):
+            engine.analyse(board, depth=1)
+        engine.stop()
+        thread.join()
+        self.assertLess(time.monotonic() - start, 10)
+        self.assertIn(out["move"], board.legal_moves)
 
     def test_errors(self):
         engine = condraughts.Engine()
