@@ -198,11 +198,28 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         return -1;
     }
-    if (self->game)
-        cd_game_free(self->game);
+    cd_game_free(self->game);
     self->game = g;
     self->rules = r;
     return 0;
+}
+
+/* A board holds a game from the start: one made by Board.__new__ alone is the International
+ * start until __init__ says otherwise. */
+static PyObject *board_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)args;
+    (void)kw;
+    BoardObject *self = (BoardObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->rules = cd_rules_find("international");
+    self->game = cd_game_new(self->rules, NULL);
+    if (!self->game) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)self;
 }
 
 static void board_dealloc(BoardObject *self)
@@ -549,7 +566,7 @@ static PyTypeObject BoardType = {
     .tp_getset = board_getset,
     .tp_methods = board_methods,
     .tp_init = (initproc)board_init,
-    .tp_new = PyType_GenericNew,
+    .tp_new = board_new,
 };
 
 static int board_check(PyObject *o)

@@ -74,6 +74,7 @@ class BoardTest(unittest.TestCase):
         self.assertEqual(board.piece_at(25), condraughts.EMPTY)
         self.assertFalse(board.is_game_over())
         self.assertEqual(board.result(), "*")
+        self.assertEqual(condraughts.Board.__new__(condraughts.Board).fen(), board.fen())
 
     def test_fen_round_trip(self):
         for variant, fen in [("international", "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29"),
