@@ -582,8 +582,16 @@ static int board_check(PyObject *o)
 typedef struct {
     PyObject_HEAD cd_engine *engine;
     cd_eval *own_eval; /* weights read from a folder (Engine(weights=DIR)), or NULL */
+    PyObject *tables;  /* the Tablebase the search probes (kept alive here), or NULL */
     int busy;          /* a search runs on this engine (without the GIL) */
 } EngineObject;
+
+typedef struct {
+    PyObject_HEAD cd_egtb *tb;
+    const cd_rules *rules;
+} TablebaseObject;
+
+static PyTypeObject TablebaseType;
 
 /* The last completed iteration's line, written by the searching thread. */
 typedef struct {
@@ -642,6 +650,7 @@ static void engine_dealloc(EngineObject *self)
     if (self->engine)
         cd_engine_free(self->engine);
     cd_eval_free(self->own_eval);
+    Py_XDECREF(self->tables);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -810,6 +819,22 @@ static PyObject *engine_set_option(EngineObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *engine_set_tablebase(EngineObject *self, PyObject *arg)
+{
+    if (arg != Py_None &&
+        (!PyObject_TypeCheck(arg, &TablebaseType) || !((TablebaseObject *)arg)->tb)) {
+        PyErr_SetString(PyExc_TypeError, "set_tablebase() takes a condraughts.Tablebase or None");
+        return NULL;
+    }
+    if (!engine_ready(self))
+        return NULL;
+    cd_engine_set_egtb(self->engine, arg == Py_None ? NULL : ((TablebaseObject *)arg)->tb);
+    Py_XDECREF(self->tables);
+    self->tables = arg == Py_None ? NULL : arg;
+    Py_XINCREF(self->tables);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef engine_methods[] = {
     {"analyse", (PyCFunction)(void (*)(void))engine_analyse, METH_VARARGS | METH_KEYWORDS,
      "analyse(board, depth=None, time=None, nodes=None): search the board's position; a dict "
@@ -817,6 +842,9 @@ static PyMethodDef engine_methods[] = {
      "depth, nodes, time and pv"},
     {"stop", (PyCFunction)engine_stop, METH_NOARGS, "stop a running search (from another thread)"},
     {"clear", (PyCFunction)engine_clear, METH_NOARGS, "forget what was learned (new game)"},
+    {"set_tablebase", (PyCFunction)engine_set_tablebase, METH_O,
+     "set_tablebase(tb): probe the endgame tables of tb in the search (None: none); positions "
+     "of another variant are not probed"},
     {"set_option", (PyCFunction)engine_set_option, METH_VARARGS,
      "set_option(name, value): an engine option by name (threads, contempt, ...)"},
     {NULL, NULL, 0, NULL},
@@ -835,11 +863,6 @@ static PyTypeObject EngineType = {
 };
 
 /* ---------------------------------------------------------------- Tablebase */
-
-typedef struct {
-    PyObject_HEAD cd_egtb *tb;
-    const cd_rules *rules;
-} TablebaseObject;
 
 static int tablebase_init(TablebaseObject *self, PyObject *args, PyObject *kw)
 {

@@ -292,6 +292,15 @@ class TablebaseTest(unittest.TestCase):
             self.assertIsNone(tb.probe(condraughts.Board()))
             with self.assertRaises(ValueError):
                 tb.probe(condraughts.Board("russian"))
+            engine = condraughts.Engine()
+            engine.set_tablebase(tb)
+            board = condraughts.Board(fen="W:WK46:B5")
+            info = engine.analyse(board, depth=6)
+            self.assertTrue(info["win"])
+            self.assertIn(info["move"], board.legal_moves)
+            engine.set_tablebase(None)
+            with self.assertRaises(TypeError):
+                engine.set_tablebase(board)
         with self.assertRaises(ValueError):
             condraughts.Tablebase("/tmp", "turkish")
 
