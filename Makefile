@@ -506,6 +506,13 @@ python: $(BUILD)/python/condraughts.o $(PIC_OBJ) $(PY_EVAL_OBJ)
 	  -o $(PY_MODULE)
 python-test: python
 	PYTHONPATH=$(BUILD)/python $(PYTHON) -m unittest -v python/test_condraughts.py
+# make python-bench [PYDRAUGHTS=DIR] [PY_BENCH="5 russian"]: perft through the module and through
+# pydraughts (its source tree DIR, as for hub-test) with python/bench_perft.py (docs/python.md).
+.PHONY: python-bench
+PY_BENCH ?= 4
+python-bench: python
+	PYTHONPATH=$(BUILD)/python$(if $(PYDRAUGHTS),:$(PYDRAUGHTS)) $(PYTHON) python/bench_perft.py \
+	  $(PY_BENCH)
 
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
