@@ -156,7 +156,7 @@ CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egt
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
-	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test
+	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test
 
 # Install the Debian packages the tests need when missing (no-op otherwise).
 deps-test:
@@ -501,6 +501,39 @@ screenshots: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
 	  node screenshots.mjs --bin $(abspath $(BIN))
 
+# ---------------------------------------------------------------- Python (python/, docs/python.md)
+# make python: the module condraughts (python/condraughts.c over the library's PIC objects, with
+# the shipped weights built in as the program has them) in $(BUILD)/python/; make python-test:
+# its unittest suite. PYTHON is Debian's interpreter (python3-dev's headers match it); another
+# one with its headers may be named.
+.PHONY: python python-test
+PYTHON ?= /usr/bin/python3
+PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_MODULE = $(BUILD)/python/condraughts$(PY_EXT)
+PY_EVAL_OBJ := $(BUILD)/pic/eval_io/eval_io.o $(BUILD)/pic/eval_io/eval_builtin.o
+$(BUILD)/pic/eval_io/%.o: src/eval_io/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) -c $< -o $@
+$(BUILD)/pic/eval_io/eval_builtin.o: $(wildcard weights/*.cdw)
+$(BUILD)/python/condraughts.o: python/condraughts.c include/condraughts.h src/eval_io/eval_io.h \
+  $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Isrc/eval_io \
+	  -I$(PY_INCLUDE) -c $< -o $@
+python: $(BUILD)/python/condraughts.o $(PIC_OBJ) $(PY_EVAL_OBJ)
+	$(CC) $(CFLAGS) -shared $(BUILD)/python/condraughts.o $(PIC_OBJ) $(PY_EVAL_OBJ) -lm -pthread \
+	  -o $(PY_MODULE)
+python-test: python
+	PYTHONPATH=$(BUILD)/python $(PYTHON) -m unittest -v python/test_condraughts.py
+# make python-bench [PYDRAUGHTS=DIR] [PY_BENCH="5 russian"]: perft through the module and through
+# pydraughts (its source tree DIR, as for hub-test) with python/bench_perft.py (docs/python.md).
+.PHONY: python-bench
+PY_BENCH ?= 4
+python-bench: python
+	PYTHONPATH=$(BUILD)/python$(if $(PYDRAUGHTS),:$(PYDRAUGHTS)) $(PYTHON) python/bench_perft.py \
+	  $(PY_BENCH)
+
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
         load-test
@@ -693,4 +726,4 @@ towers-ref-test: $(BUILD)/test_towers_ref
 	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7
 
 # Header dependencies of every object built so far (-MMD -MP above).
--include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(PY_EVAL_OBJ:.o=.d)

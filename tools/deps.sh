@@ -37,6 +37,8 @@ if [ "$profile" = test ]; then
     command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
+    # make python-test: the module's build needs Debian's interpreter and its headers
+    ls /usr/include/python3*/Python.h >/dev/null 2>&1 || need="$need python3-dev"
     [ -x /usr/bin/chromium ] || need="$need chromium"
     # hostile-input checks: libFuzzer runtime (make fuzz), wrk (make load-test), valgrind
     ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-"$(uname -m)".a >/dev/null 2>&1 ||
