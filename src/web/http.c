@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <threads.h>
 #include <time.h>
@@ -358,6 +360,21 @@ static int watchdog(void *arg)
 static enum MHD_Result finish(struct MHD_Connection *conn, const char *url, request *rq, reply *out,
                               enum MHD_Result ret);
 
+/* The client's address as text ("" when unknown): the key of the limits by address. */
+static void client_address(struct MHD_Connection *conn, char *out, size_t len)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    out[0] = 0;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)len);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)len);
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
                                const char *method, const char *version, const char *upload_data,
                                size_t *upload_data_size, void **con_cls)
@@ -383,6 +400,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         guard_token(MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "cd_player"), rq->token);
+        client_address(conn, rq->addr, sizeof rq->addr);
         char err[512];
         int write = strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
         if (guard_check(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),

@@ -103,7 +103,7 @@ int cd_serve_run(const cd_serve_config *c)
     signal(SIGPIPE, SIG_IGN);
 
     char err[1024];
-    if (play_open(db, err, sizeof err) != 0) {
+    if (play_open(db, (int)c->max_games, c->per_ip != 0, err, sizeof err) != 0) {
         fprintf(stderr, "condraughts serve: %s\n", err);
         return 1;
     }

@@ -16,7 +16,9 @@
 typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
-    long per_ip; /* connections at once from one address (0: no limit; the CLI: CD_SERVE_PER_IP) */
+    long per_ip;    /* connections at once from one address (0: no limit, and no other limit by
+                     * address; the CLI: CD_SERVE_PER_IP) */
+    long max_games; /* live games between people at most (0: PLAY_MAX) */
 } cd_serve_config;
 
 /* The default of --per-ip: a browser opens at most 6 connections to a server plus one stream per

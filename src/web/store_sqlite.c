@@ -46,7 +46,8 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS chat ("
     " game TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,"
-    " at INTEGER NOT NULL, PRIMARY KEY (game, n));";
+    " at INTEGER NOT NULL, PRIMARY KEY (game, n));"
+    "CREATE INDEX IF NOT EXISTS games_state ON games (state);";
 
 /* Columns added since the first schema, each added to a database made before it (its default for
  * the rows there): ratings.at, when the rating last changed (ms since the epoch; 0: not aged);
@@ -427,7 +428,8 @@ int store_load(const char *id, void (*add)(play_game *g))
     if (!db)
         return -1;
     sqlite3_stmt *st = NULL, *mv = NULL, *ch = NULL;
-    const char *sql = id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games";
+    const char *sql =
+        id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games WHERE state != ?1";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "SELECT move, white_ms, black_ms, at FROM moves WHERE game = ?1 "
@@ -441,6 +443,8 @@ int store_load(const char *id, void (*add)(play_game *g))
     }
     if (id)
         sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_int(st, 1, PLAY_OVER);
     int n = 0, rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         play_game *g = calloc(1, sizeof *g);

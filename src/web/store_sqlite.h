@@ -49,7 +49,7 @@ int store_account_hash(const char *name, char *hash, size_t cap, char *canonical
 int store_account_add(const char *name, const char *hash, const char *token);
 int store_login(const char *token, const char *name);
 int store_account_rehash(const char *name, const char *hash, const char *keep);
-/* Read every game (id NULL) or one: each is handed to add (which takes it: its cd_game is not
+/* Read the live games (id NULL: every game not over) or one: each is handed to add (which takes it: its cd_game is not
  * made, moves[] holds the moves to replay). Returns the number read, -1 on a database error. */
 int store_load(const char *id, void (*add)(play_game *g));
 

@@ -18,6 +18,8 @@
  *   play.c, play_game.c, play_json.c, api_play.c, store_sqlite.c: games between people
  *   (play.h), glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
+ *   ratelimit.c    token buckets by key in a table of fixed size (ratelimit.h): the limits of a
+ *                  client (games created, failed logins)
  *   lazy_lock.h    WEB_LAZY_LOCK: a module's static mutex, made on first use
  *
  * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
@@ -181,6 +183,7 @@ typedef struct request {
     size_t len;
     int too_large, responded;
     char token[PLAY_TOKEN + 1]; /* the cd_player cookie (the player's secret), or "" */
+    char addr[PLAY_ADDR];       /* the client's address (text; "" without HTTP) */
     struct http_job *job;       /* http.c: route() running off the pool threads, or NULL */
 } request;
 
@@ -237,7 +240,8 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
 /* Everything under /api/account (api_account.c; path: the rest of the URL). */
 enum MHD_Result api_account(reply *c, const char *path, const char *method, request *rq);
 /* Everything under /api/play (api_play.c; path: the rest of the URL, "" or "/..."). */
-enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq);
+enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq,
+                         query_fn query, void *qctx);
 ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);
 void play_live_free(void *cls);
 
