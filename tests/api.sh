@@ -24,6 +24,7 @@ mkdir -p "$WEB"
 echo '<!doctype html><title>condraughts</title>' >"$WEB/index.html"
 echo 'console.log("app");' >"$WEB/app.js"
 echo 'body{}' >"$WEB/style.css"
+cp "$(dirname "$0")/../web/favicon.ico" "$WEB/"
 PID=
 
 cleanup() {
@@ -95,6 +96,8 @@ req GET /missing.js
 check_that "missing static file 404" is "$CODE" 404
 req POST /app.js '{}'
 check_that "POST to a static file 405" is "$CODE" 405
+req GET /favicon.ico
+check_that "the favicon" is "$CODE $TYPE" "200 image/x-icon"
 
 # ------------------------------------------------------------ variants
 req GET /api/variants
@@ -288,6 +291,31 @@ check_that "body too large 413" is "$CODE" 413
 check_that "413 is JSON" grep -q '"error"' "$TMP/body"
 CODE=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
 check_that "chunked body too large 413" is "$CODE" 413
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -H "X-Big: $(head -c 40000 /dev/zero | tr '\0' 'a')" "$URL/api/variants")
+check_that "headers too large 431" is "$CODE" 431
+check_that "431 is JSON" grep -q '^{"error":"request headers too large' "$TMP/body"
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -H 'Host:' "$URL/api/variants")
+check_that "HTTP/1.1 without Host 400 (JSON)" sh -c "test $CODE = 400 && grep -q '\"error\"' '$TMP/body'"
+CODE=$(curl -s -o /dev/null -w '%{http_code}' -0 -H 'Host:' "$URL/api/variants")
+check_that "HTTP/1.0 without Host 200" is "$CODE" 200
+req GET "/api/games/$INT%00/pdn"
+check_that "a NUL in the URL 400 (not cut there)" is "$CODE $BODY" '400 {"error":"a control character (NUL included) in the URL"}'
+req GET "/api/games/$INT/pdn%01"
+check_that "a control character in the URL 400" is "$CODE" 400
+req POST /api/games/import '{"pdn":"1. 32-28 *\u0000[Event \"x\"]"}'
+check_that "a NUL in a JSON string 400 (not cut there)" is "$CODE" 400
+check_that "... and says so" has 'NUL'
+printf '{"variant":"russian"}\0' >"$TMP/req"
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X POST --data-binary "@$TMP/req" "$URL/api/games")
+check_that "a NUL byte in a JSON body 400" is "$CODE" 400
+req POST /api/games/import '{"pdn":"1. 32-28 \\u0000 *"}'
+check_that "an escaped backslash before u0000 is no NUL" is "$CODE" 400
+check_that "... (the PDN reader refuses the backslash, not the JSON reader)" not has 'NUL'
+for p in / /app.js /api/variants /api/nosuch "/api/games/$INT" /favicon.ico; do
+    curl -s -o /dev/null -D "$TMP/head" "$URL$p"
+    check_that "$p: security headers" sh -c "tr -d '\r' <'$TMP/head' | grep -q \"^Content-Security-Policy: default-src 'self'; .*frame-ancestors 'none'\" &&
+        grep -qi '^X-Content-Type-Options: nosniff' '$TMP/head' && grep -qi '^X-Frame-Options: DENY' '$TMP/head'"
+done
 req GET "/api/games/$INT"
 check_that "server alive, game unchanged" is "$(num ply)" 0
 

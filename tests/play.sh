@@ -204,7 +204,8 @@ check_eq "deleted" 404 "$CODE"
 # ------------------------------------------------------------ bad input
 for b in '{"variant":"chess"}' '{"colour":"green"}' '{"clock":{"type":"realtime"}}' \
     '{"clock":{"type":"realtime","base":0}}' '{"clock":{"type":"blitz"}}' \
-    '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaa"}' '{"name":"a\u0007b"}' '{"open":3}' '[1]' '{'; do
+    '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaa"}' '{"name":"a\u0007b"}' '{"name":"Bob\u0000Evil"}' \
+    '{"open":3}' '[1]' '{'; do
     req - POST /api/play "$b"
     check_eq "create $b: 400" 400 "$CODE"
 done

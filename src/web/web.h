@@ -40,7 +40,10 @@
 #include "play.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
-#define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
+#define MAX_HEADER      (32 * 1024) /* a request's headers (431 beyond, in JSON) */
+#define CONN_MEMORY     (128 * 1024) /* libmicrohttpd's memory for a request's headers and body
+                                      * chunks (mapped as touched): headers over it get its own
+                                      * 431, in HTML */
 #define MAX_CONNECTIONS 1024u       /* open connections (served by POOL_THREADS threads) */
 #define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
 #define KEEPALIVE_MS    1000        /* a waiting event stream sends a comment line after this */
