@@ -295,6 +295,47 @@ req e POST /api/account/logout ''
 req e GET /api/account
 check_eq "logged out" null "$(j d.name)"
 
+# ------------------------------------------------------------ names: normalised, compared by their look
+for b in '{"name":"dora "}' '{"name":" Dora"}' '{"name":"Dora\u200b"}' '{"name":"Do\u200dra"}' \
+    '{"name":"D\u03bfra"}' '{"name":"D\u043era"}' '{"name":"\u202eDora"}' '{"name":"D0RA"}' \
+    '{"name":"DORA"}' '{"name":"\uff24\uff4f\uff52\uff41"}' '{"name":"a\u2028b"}' '{"name":"\ue000x"}'; do
+    req - POST /api/play "$b"
+    check_eq "the seat name $b (not Dora's): 400" 400 "$CODE"
+done
+req - POST /api/play '{"name":"D\u03bfra"}'
+check_eq "... told why" "the name 'Dora' is (or looks like) an account's: log in to use it" "$(j d.error)"
+req - POST /api/play '{"name":"\uff22\uff4f\uff42 \u00bd"}'
+check_eq "a name is kept in NFKC (fullwidth letters, a fraction)" "201 Bob 1⁄2" "$CODE $(j 'd[d.you].name')"
+req - POST /api/play '{"name":"Zoë ♛ Ωmega"}'
+check_eq "letters and signs of any script pass" "201 Zoë ♛ Ωmega" "$CODE $(j 'd[d.you].name')"
+req e POST /api/account/register '{"name":"D0ra","password":"another password"}'
+check_eq "an account name that looks like one taken: 409" 409 "$CODE"
+
+# ------------------------------------------------------------ logins throttled by name and address
+for i in 1 2 3 4 5 6; do
+    req - POST /api/account/login '{"name":"Dora","password":"a stranger guesses"}' --interface 127.0.0.2
+done
+check_eq "a stranger's 6th wrong login for Dora: 429 for the stranger" 429 "$CODE"
+req - POST /api/account/login '{"name":"dora","password":"correct horse battery"}' --interface 127.0.0.2
+check_eq "... even with the right password from that address" 429 "$CODE"
+req k POST /api/account/login '{"name":"Dora","password":"correct horse battery"}' --interface 127.0.0.3
+check_eq "Dora logs in from her own address" "200 Dora" "$CODE $(j d.name)"
+req - POST /api/account/login '{"name":"D0RA","password":"a stranger guesses"}' --interface 127.0.0.2
+check_eq "a look-alike of the name counts as the name" 429 "$CODE"
+i=0
+PAR=
+while [ $i -lt 6 ]; do # six logins at once from one address hold one password slot, not both
+    curl -s -o /dev/null -w '%{http_code}\n' --interface 127.0.0.4 -X POST "$URL/api/account/login" \
+        -d '{"name":"Nobody","password":"parallel guess"}' >>"$TMP/parallel" &
+    PAR="$PAR $!"
+    i=$((i + 1))
+done
+sleep 0.05
+req l POST /api/account/login '{"name":"Dora","password":"correct horse battery"}' --interface 127.0.0.5
+wait $PAR
+check_eq "a login from another address during 6 parallel ones: 200" 200 "$CODE"
+check_that "... and the parallel ones were held to one at a time (429)" grep -q 429 "$TMP/parallel"
+
 # ------------------------------------------------------------ a password changed
 req h POST /api/account/register '{"name":"Hal","password":"first password"}'
 req i POST /api/account/login '{"name":"Hal","password":"first password"}'

@@ -16,6 +16,7 @@
 #include "play.h"
 #include "lazy_lock.h"
 #include "apiutil.h"
+#include "names.h"
 #include "ratelimit.h"
 #include "store_sqlite.h"
 
@@ -497,27 +498,11 @@ static int actor(play_game *g, const char *token, int need_ongoing, unsigned *st
     return seat;
 }
 
-/* A name: up to PLAY_NAME_MAX characters of UTF-8 without control characters; NULL or "": "". */
+/* A name (names.h: checked, in NFKC) into dst[PLAY_NAME_BYTES + 1]; NULL or "": "". */
 static int set_name(char *dst, const char *name, char *err, size_t len)
 {
     dst[0] = 0;
-    if (!name)
-        return 0;
-    size_t chars = 0, n = strlen(name);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        if (ch < 0x20 || ch == 0x7f) {
-            snprintf(err, len, "'name' may not hold control characters");
-            return -1;
-        }
-        chars += (ch & 0xc0) != 0x80;
-    }
-    if (chars > PLAY_NAME_MAX || n > 4 * PLAY_NAME_MAX) {
-        snprintf(err, len, "'name' is longer than %d characters", PLAY_NAME_MAX);
-        return -1;
-    }
-    memcpy(dst, name, n + 1);
-    return 0;
+    return name ? name_clean(name, dst, PLAY_NAME_BYTES + 1, "'name'", err, len) : 0;
 }
 
 /* The name of g's seat c for token: its account's when the token is logged in to one, else the
@@ -525,7 +510,7 @@ static int set_name(char *dst, const char *name, char *err, size_t len)
 static int seat_name(play_game *g, int c, const char *token, const char *name, char *err,
                      size_t len)
 {
-    char acct[PLAY_NAME_BYTES + 1], hash[256];
+    char acct[PLAY_NAME_BYTES + 1] = "", key[4 * PLAY_NAME_BYTES];
     if (P.stored && store_login_name(token, acct, sizeof acct)) {
         snprintf(g->name[c], sizeof g->name[c], "%s", acct);
         return 0;
@@ -533,8 +518,9 @@ static int seat_name(play_game *g, int c, const char *token, const char *name, c
     if (set_name(g->name[c], name, err, len))
         return -1;
     if (P.stored && g->name[c][0] &&
-        store_account_hash(g->name[c], hash, sizeof hash, acct, sizeof acct)) {
-        snprintf(err, len, "the name '%s' belongs to an account: log in to use it", acct);
+        (name_key(g->name[c], key, sizeof key) != 0 ||
+         store_account_like(key, acct, sizeof acct))) {
+        snprintf(err, len, "the name '%s' is (or looks like) an account's: log in to use it", acct);
         g->name[c][0] = 0;
         return -1;
     }

@@ -7,6 +7,7 @@
 #endif
 
 #include "store_sqlite.h"
+#include "names.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -58,7 +59,37 @@ static const struct {
     {"SELECT at FROM ratings", "ALTER TABLE ratings ADD COLUMN at INTEGER NOT NULL DEFAULT 0"},
     {"SELECT first_wait FROM games",
      "ALTER TABLE games ADD COLUMN first_wait INTEGER NOT NULL DEFAULT 0"},
+    {"SELECT skey FROM accounts", "ALTER TABLE accounts ADD COLUMN skey TEXT NOT NULL DEFAULT ''"},
 };
+
+/* Every account without its name's key (accounts.skey: names.h; made before the column) given
+ * one, and the keys indexed. 0, or -1 with *msg. */
+static int key_accounts(char **msg)
+{
+    sqlite3_stmt *st = NULL, *up = NULL;
+    int ok = sqlite3_prepare_v2(db, "SELECT name FROM accounts WHERE skey = ''", -1, &st, NULL) ==
+                 SQLITE_OK &&
+             sqlite3_prepare_v2(db, "UPDATE accounts SET skey = ?2 WHERE name = ?1", -1, &up,
+                                NULL) == SQLITE_OK;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        char key[4 * PLAY_NAME_BYTES];
+        if (!name || name_key(name, key, sizeof key) != 0)
+            continue;
+        sqlite3_reset(up);
+        sqlite3_bind_text(up, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(up, 2, key, -1, SQLITE_TRANSIENT);
+        ok = sqlite3_step(up) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    if (!ok)
+        return -1;
+    return sqlite3_exec(db, "CREATE INDEX IF NOT EXISTS accounts_skey ON accounts (skey)", NULL,
+                        NULL, msg) == SQLITE_OK
+               ? 0
+               : -1;
+}
 
 /* Add the columns a database made before them lacks. 0, or -1 with *msg (sqlite3_free it). */
 static int add_columns(char **msg)
@@ -86,7 +117,8 @@ int store_open(const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
-    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0) {
+    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0 ||
+        key_accounts(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -244,8 +276,8 @@ int store_account_hash(const char *name, char *hash, size_t cap, char *canonical
     return query_text("SELECT hash FROM accounts WHERE name = ?1", name, hash, cap);
 }
 
-/* Run a statement with up to two text parameters; 1 when it is done. */
-static int run2(const char *sql, const char *a, const char *b)
+/* Run a statement with up to three text parameters; 1 when it is done. */
+static int run3(const char *sql, const char *a, const char *b, const char *c)
 {
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -253,20 +285,33 @@ static int run2(const char *sql, const char *a, const char *b)
     sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
     if (b)
         sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+    if (c)
+        sqlite3_bind_text(st, 3, c, -1, SQLITE_STATIC);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
 }
 
+static int run2(const char *sql, const char *a, const char *b) { return run3(sql, a, b, NULL); }
+
+int store_account_like(const char *key, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM accounts WHERE skey = ?1", key, name, cap);
+}
+
 int store_account_add(const char *name, const char *hash, const char *token)
 {
-    char row[PLAY_NAME_BYTES + 1];
-    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+    char row[PLAY_NAME_BYTES + 1], key[4 * PLAY_NAME_BYTES];
+    if (name_key(name, key, sizeof key) != 0)
+        return -1;
+    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row) ||
+        store_account_like(key, row, sizeof row))
         return 1;
     if (!exec("BEGIN IMMEDIATE"))
         return -1;
-    if (run2("INSERT INTO accounts VALUES (?1, ?2, CAST(strftime('%s', 'now') AS INTEGER))", name,
-             hash) &&
+    if (run3("INSERT INTO accounts (name, hash, created, skey) VALUES "
+             "(?1, ?2, CAST(strftime('%s', 'now') AS INTEGER), ?3)",
+             name, hash, key) &&
         run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) && exec("COMMIT"))
         return 0;
     exec("ROLLBACK");

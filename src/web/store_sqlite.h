@@ -47,6 +47,9 @@ void store_player(const char *token, char *key, size_t cap);
 int store_login_name(const char *token, char *name, size_t cap);
 int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap);
 int store_account_add(const char *name, const char *hash, const char *token);
+/* The name of the account whose name has the key `key` (names.h: it looks the same) into name
+ * (1), or 0 (none). store_account_add refuses (1) a name whose key an account has. */
+int store_account_like(const char *key, char *name, size_t cap);
 int store_login(const char *token, const char *name);
 int store_account_rehash(const char *name, const char *hash, const char *keep);
 /* Read the live games (id NULL: every game not over) or one: each is handed to add (which takes it: its cd_game is not

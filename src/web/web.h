@@ -18,6 +18,7 @@
  *   play.c, play_game.c, play_json.c, api_play.c, store_sqlite.c: games between people
  *   (play.h), glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
+ *   names.c        players' names checked, in NFKC, keyed by their look (names.h; ICU)
  *   ratelimit.c    token buckets by key in a table of fixed size (ratelimit.h): the limits of a
  *                  client (games created, failed logins)
  *   lazy_lock.h    WEB_LAZY_LOCK: a module's static mutex, made on first use
