@@ -29,6 +29,7 @@ PID=
 
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    umount "$TMP/mnt" 2>/dev/null
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
@@ -654,5 +655,46 @@ stop_server
 
 check_that "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"
 grep -E 'Sanitizer|runtime error' "$TMP/err" | head -n 20
+
+# ------------------------------------------------------------ a full or read-only data folder
+# (a small tmpfs, when this user may mount one: root in a container or CI)
+MNT=$TMP/mnt
+mkdir -p "$MNT"
+if mount -t tmpfs -o size=400k tmpfs "$MNT" 2>/dev/null; then
+    : >"$TMP/err"
+    start_server "$TMP" --data "$MNT/games" --db "$MNT/play.db"
+    req POST /api/games '{}'
+    FULL_G=$(field id)
+    dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
+    for i in 1 2 3; do req POST /api/games '{}'; done
+    check_that "a full disk: a new board game 507, in JSON" is "$CODE $BODY" \
+        '507 {"error":"the game could not be saved (the disk is full)"}'
+    req GET /api/games
+    check_that "... and it is not kept" is "$(printf '%s' "$BODY" | grep -o '"id"' | wc -l)" 1
+    req POST "/api/games/$FULL_G/move" '{"move":"32-28"}'
+    check_that "a move that cannot be saved: 507" is "$CODE" 507
+    req GET "/api/games/$FULL_G"
+    check_that "... and not played" is "$(num ply)" 0
+    req POST /api/play '{}'
+    check_that "a game between people that cannot be saved: 507" is "$CODE" 507
+    check_that "a failing save is logged once a store" is "$(grep -c 'cannot save' "$TMP/err")" 2
+    rm -f "$MNT/fill"
+    req POST "/api/games/$FULL_G/move" '{"move":"32-28"}'
+    check_that "room again: the move is saved" is "$CODE $(num ply)" "200 1"
+    check_that "... and the log says so" grep -q 'saved in .* again' "$TMP/err"
+    stop_server
+    dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
+    "$BIN" serve --port 0 --data "$MNT/games" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a full data folder is refused at start" sh -c "test $? = 1 && grep -q 'cannot write in .*No space left' '$TMP/err2'"
+    rm -f "$MNT/fill"
+    mount -o remount,ro "$MNT"
+    "$BIN" serve --port 0 --data "$MNT/games" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a read-only data folder is refused at start" sh -c "test $? = 1 && grep -q 'Read-only file system' '$TMP/err2'"
+    "$BIN" serve --port 0 --data "$TMP/games2" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a read-only database is refused at start" sh -c "test $? = 1 && grep -q 'cannot use .*play.db' '$TMP/err2'"
+    umount "$MNT"
+else
+    skip "a full or read-only data folder (cannot mount a tmpfs here)"
+fi
 
 summary api

@@ -574,6 +574,7 @@ sqlite3 "$DB" "UPDATE games SET created = created - 660000, first_wait = first_w
 start_server
 EXP_START=$(date +%s)
 check_that "the restart reads the live games only" grep -q '^condraughts: 3 live games between people' "$TMP/err"
+sleep 0.5 # the clock thread looks every 100 ms
 req - GET /api/play/$EXP_CORR
 check_eq "a correspondence game whose first move is over a day late: aborted" "over aborted" "$(j d.state) $(j d.end)"
 

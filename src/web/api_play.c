@@ -192,7 +192,7 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
         status = play_rematch(g, rq->token, arg, err, sizeof err);
     else
         status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
-    g = status == 500 ? NULL : play_find(id);
+    g = status >= 500 ? NULL : play_find(id); /* a failed save may have freed it */
     cJSON *j = !status && g ? play_json(g, rq->token) : NULL;
     play_unlock();
     cJSON_Delete(body);

@@ -245,7 +245,8 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
     changed(g->id);
-    if (!P.stored || store_save(g, from) == 0) {
+    int rc = P.stored ? store_save(g, from) : 0;
+    if (rc == 0) {
         g->rate_now = 0;
         return 0;
     }
@@ -258,8 +259,8 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     } else if (n < 0) {
         fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
     }
-    snprintf(err, len, "the game could not be saved");
-    return 500;
+    snprintf(err, len, "the game could not be saved%s", rc == -2 ? " (the disk is full)" : "");
+    return rc == -2 ? 507 : 500;
 }
 
 /* The clock thread: a relative sleep (thrd_sleep), so a step of the wall clock does not stall it

@@ -104,6 +104,24 @@ static int add_columns(char **msg)
     return 0;
 }
 
+/* Can the database be written (not read-only, room for a page)? 0, or -1 with *msg. */
+static int write_probe(char **msg)
+{
+    if (sqlite3_db_readonly(db, "main") == 1) {
+        *msg = sqlite3_mprintf("the database is read-only");
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int version = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", version);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
 int store_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
@@ -118,7 +136,7 @@ int store_open(const char *path, char *err, size_t errlen)
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
     if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0 ||
-        key_accounts(&msg) != 0) {
+        key_accounts(&msg) != 0 || write_probe(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -366,15 +384,25 @@ glicko store_rating(const char *token, const char *variant)
 
 int store_save(const play_game *g, int from)
 {
+    static int failing; /* the last save failed: not logged again until one works */
     if (!db)
         return -1;
-    if (!exec("BEGIN IMMEDIATE"))
-        return -1;
-    if (save_row(g) && save_moves(g, from) && (!g->rate_now || save_ratings(g)) && exec("COMMIT"))
+    if (exec("BEGIN IMMEDIATE") && save_row(g) && save_moves(g, from) &&
+        (!g->rate_now || save_ratings(g)) && exec("COMMIT")) {
+        if (failing)
+            fprintf(stderr, "condraughts: games between people are saved again\n");
+        failing = 0;
         return 0;
-    fprintf(stderr, "condraughts: cannot save game %s: %s\n", g->id, sqlite3_errmsg(db));
+    }
+    int full = sqlite3_errcode(db) == SQLITE_FULL;
+    if (!failing)
+        fprintf(stderr,
+                "condraughts: cannot save game %s: %s (further failures are not logged until a "
+                "save works)\n",
+                g->id, sqlite3_errmsg(db));
+    failing = 1;
     exec("ROLLBACK");
-    return -1;
+    return full ? -2 : -1;
 }
 
 static int delete_from(const char *sql, const char *id)

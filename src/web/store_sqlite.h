@@ -22,10 +22,12 @@
 
 #include "play.h"
 
-/* Open (create) the database at path. 0, or -1 with err set. */
+/* Open (create) the database at path; it must be writable (a page is written). 0, or -1 with
+ * err set. */
 int store_open(const char *path, char *err, size_t errlen);
 void store_close(void);
-/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0 or -1. */
+/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0, -2 (the
+ * disk is full) or -1; the first of a run of failures is logged, and the first success after. */
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
 /* Write message i of g's chat (its own row: the game's is unchanged). 0 or -1. */

@@ -108,7 +108,8 @@ void game_path(const char *id, int tmp, char *buf, size_t len);
 cd_pdn_tags *make_tags(const web_game *w, int with_owner);
 /* May the request's player token change w? (Yes when w has no owner.) */
 int owner_ok(const web_game *w, const char *token);
-/* Save w atomically. Called with the lock held. Returns 0 on success. */
+/* Save w atomically. Called with the lock held. Returns 0 on success, -2 when the disk is full,
+ * -1 on another failure (the first of a run of failures is logged, and the first success after). */
 int save_game(const web_game *w);
 int parse_human(const char *s);
 /* Load every <hex id>.pdn of the data directory. */
