@@ -393,6 +393,25 @@ check_eq "flag fell: black wins" black "$(j d.winner)"
 check_eq "flag fell: end time" time "$(j d.end)"
 check_eq "white's clock at 0" 0 "$(j d.white.ms)"
 
+# ------------------------------------------------------------ the time of the move charged at the end
+for how in resign draw; do
+    req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":60,"increment":0}}'
+    CH=$(j d.id)
+    req b POST /api/play/$CH/join '{}'
+    req a POST /api/play/$CH/move '{"move":"c3-d4"}'
+    req b POST /api/play/$CH/move '{"move":"f6-g5"}'
+    sleep 1.2
+    if [ $how = resign ]; then
+        req a POST /api/play/$CH/resign '{}'
+    else
+        req b POST /api/play/$CH/draw '{"action":"offer"}'
+        req a POST /api/play/$CH/draw '{"action":"accept"}'
+    fi
+    check_that "$how: the 1.2 s of white's move are charged ($(j d.white.ms) ms left)" \
+        test "$(j d.white.ms)" -le 58900 -a "$(j d.state)" = over
+    check_eq "$how: black's clock untouched" 60000 "$(j d.black.ms)"
+done
+
 # ------------------------------------------------------------ SIGKILL mid-game, restart
 req a POST /api/play '{"variant":"constitutional","colour":"black","clock":{"type":"correspondence","days":2}}'
 K=$(j d.id)

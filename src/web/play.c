@@ -378,6 +378,13 @@ static void rate(play_game *g)
 
 static void finish(play_game *g, int end, int loser)
 {
+    if (g->turn_start && (end == END_RESIGN || end == END_AGREED || end == END_ABORTED)) {
+        /* a game ended by resignation, agreement or abort: the side to move's time of this move
+         * is spent (a move or a flag fall has charged it already) */
+        int s = side_to_move(g);
+        int64_t left = g->ms[s] - (play_now() - g->turn_start);
+        g->ms[s] = left > 0 ? left : 0;
+    }
     g->state = PLAY_OVER;
     g->end = end;
     g->loser = loser;
