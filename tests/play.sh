@@ -55,8 +55,8 @@ req() {
 }
 # j EXPR: a value of BODY's JSON (JavaScript expression over d), e.g. j d.white.name
 j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
-# the state without what changes with the clock ("now", the running side's time)
-steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
+# the state without what changes with the clock ("now", the running side's time, the downtime given back)
+steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;delete d.outage_ms;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
 
 start_server
 
@@ -571,6 +571,26 @@ flood() {
         i=$((i + 1))
     done
 }
+# ------------------------------------------------------------ the server's downtime is not charged
+req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":60,"increment":0}}'
+DT=$(j d.id)
+req b POST /api/play/$DT/join '{}'
+req a POST /api/play/$DT/move '{"move":"c3-d4"}'
+req b POST /api/play/$DT/move '{"move":"f6-g5"}'
+kill -9 "$PID"
+wait "$PID" 2>/dev/null
+PID=
+# as if the server had died 20 s ago, with white's move begun 20 s before that too
+sqlite3 "$DB" "UPDATE alive SET at = at - 20000; UPDATE games SET turn_start = turn_start - 20000 WHERE id = '$DT'"
+start_server
+req - GET /api/play/$DT
+check_that "20 s of downtime are not charged to white ($(j d.white.ms) ms left of 60000)" \
+    test "$(j d.white.ms)" -gt 57000
+check_that "... and the game says so (outage_ms $(j d.outage_ms))" test "$(j d.outage_ms)" -ge 20000
+restart
+req - GET /api/play/$DT
+check_that "... once: a second restart gives back its own downtime only" test "$(j d.white.ms)" -gt 56000
+
 DB=$TMP/limits.db
 restart
 # a waiting game whose creator left, and an unclocked game not begun, both 11 minutes ago: gone
@@ -681,7 +701,7 @@ sqlite3 "$DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WH
     INSERT INTO games SELECT printf('%012x', i), 'international', '', 2, 180000, 2000,
         printf('%032x', i), printf('%032x', i + $NBIG), 'White ' || i, 'Black ' || i, 1, 2, 2, 1,
         170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600, 300, 0.06,
-        1500, 350, 0.06, 1400, 300, 0.06, 0 FROM n;
+        1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM n;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
     INSERT INTO moves SELECT printf('%012x', i), 0, '32-28', 180000, 180000, 1700000000000 + i FROM n;"
 T1=$(date +%s%N)

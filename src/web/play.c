@@ -38,6 +38,8 @@ static struct {
     int stored;                             /* the store is open */
     thrd_t ticker;                          /* the clock thread (play_open with a store) */
     int ticking, stop;
+    int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
+    int64_t alive_at;   /* (lock) when the store was last told the server is alive */
 } P = {.max_live = PLAY_MAX,
        .creates_token = {PLAY_CREATES_TOKEN, PLAY_CREATES_MS, {{"", 0, 0}}},
        .creates_addr = {PLAY_CREATES_ADDR, PLAY_CREATES_MS, {{"", 0, 0}}}};
@@ -199,6 +201,24 @@ static int rebuild(play_game *g)
     return 0;
 }
 
+/* At start (P.down_since set), a live game read from the store: the server's downtime, from when
+ * it was last alive to now, is not charged to the side to move: its turn (and the wait for a first
+ * move) starts again that much later and the game says so (outage_ms); play_open saves it so
+ * (not here: store_load is reading the table). */
+static void give_back_outage(play_game *g)
+{
+    int64_t now = play_now(), down = now - P.down_since;
+    if (!P.down_since || down <= 0 || g->state == PLAY_OVER || g->clock == PLAY_CLOCK_NONE ||
+        (!g->turn_start && !g->first_wait))
+        return;
+    if (g->turn_start)
+        g->turn_start += down;
+    if (g->first_wait)
+        g->first_wait += down;
+    g->outage_ms += down;
+    g->outage_new = 1;
+}
+
 /* A game read from the store (store_load's callback). */
 static void adopt(play_game *g)
 {
@@ -213,6 +233,7 @@ static void adopt(play_game *g)
     g->seen = g->created > g->first_wait ? g->created : g->first_wait;
     if (g->seen < g->touched - PLAY_AWAY_MS + PLAY_GRACE_MS)
         g->seen = g->touched - PLAY_AWAY_MS + PLAY_GRACE_MS;
+    give_back_outage(g);
     play_game *old = find_mem(g->id);
     if (old) { /* read back after a failed write: the store's version wins, in place */
         play_game *next = old->next;
@@ -271,6 +292,9 @@ static int ticker(void *arg)
     for (;;) {
         play_lock();
         int stop = P.stop;
+        int64_t now = play_now();
+        if (P.stored && (now - P.alive_at >= PLAY_ALIVE_MS || stop) && store_alive(now) == 0)
+            P.alive_at = now;
         play_unlock();
         if (stop)
             return 0;
@@ -290,9 +314,17 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
     P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
     if (store_open(db_path, err, errlen) != 0)
         return -1;
-    P.stored = 1;
+    int64_t last_alive = store_last_alive(); /* before the clock thread writes it anew */
     play_lock();
+    P.stored = 1;
+    P.down_since = last_alive;
     int n = store_load(NULL, adopt);
+    P.down_since = 0;
+    for (play_game *g = P.games; g; g = g->next)
+        if (g->outage_new) {
+            g->outage_new = 0;
+            store_save(g, g->nmoves);
+        }
     play_unlock();
     if (n < 0) {
         snprintf(err, errlen, "cannot read the games of %s", db_path);

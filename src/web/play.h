@@ -56,6 +56,7 @@
 #define PLAY_KEEP_MS    60000 /* a finished game stays in memory this long after it was last read */
 #define PLAY_KEPT       1000  /* ... and at most this many finished games stay */
 #define PLAY_LOBBY_PAGE 50    /* entries of each list of a lobby page (at most 100: ?per=) */
+#define PLAY_ALIVE_MS   1000  /* the store is told the server is alive this often (downtime) */
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -93,6 +94,8 @@ typedef struct play_game {
     int64_t turn_start; /* the running clock's start (0: no clock runs) */
     int64_t first_wait; /* while a side's first move is awaited (fewer than 2 plies), since when
                          * (0: none, or a game stored before the rule) */
+    int64_t outage_ms;  /* the server's downtime given back to this game's clocks (play_open) */
+    int outage_new;     /* (play_open) outage_ms grew at this start: to be saved */
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;

@@ -110,6 +110,7 @@ cJSON *play_json(const play_game *g, const char *token)
     cJSON_AddNumberToObject(o, "now", (double)now);
     cJSON_AddBoolToObject(o, "open", g->open);
     cJSON_AddNumberToObject(o, "watching", g->online[2]);
+    cJSON_AddNumberToObject(o, "outage_ms", (double)g->outage_ms);
     game_board_json(o, g->game);
     if (g->state != PLAY_ONGOING) /* nobody may move (yet, or any more) */
         cJSON_ReplaceItemInObjectCaseSensitive(o, "moves", cJSON_CreateArray());

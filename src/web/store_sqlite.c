@@ -48,17 +48,20 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS chat ("
     " game TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,"
     " at INTEGER NOT NULL, PRIMARY KEY (game, n));"
+    "CREATE TABLE IF NOT EXISTS alive (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS games_state ON games (state);";
 
 /* Columns added since the first schema, each added to a database made before it (its default for
  * the rows there): ratings.at, when the rating last changed (ms since the epoch; 0: not aged);
- * games.first_wait (play.h; 0: no first-move limit). */
+ * games.first_wait (play.h; 0: no first-move limit); games.outage_ms (play.h); accounts.skey. */
 static const struct {
     const char *probe, *add;
 } added[] = {
     {"SELECT at FROM ratings", "ALTER TABLE ratings ADD COLUMN at INTEGER NOT NULL DEFAULT 0"},
     {"SELECT first_wait FROM games",
      "ALTER TABLE games ADD COLUMN first_wait INTEGER NOT NULL DEFAULT 0"},
+    {"SELECT outage_ms FROM games",
+     "ALTER TABLE games ADD COLUMN outage_ms INTEGER NOT NULL DEFAULT 0"},
     {"SELECT skey FROM accounts", "ALTER TABLE accounts ADD COLUMN skey TEXT NOT NULL DEFAULT ''"},
 };
 
@@ -158,7 +161,7 @@ static int save_row(const play_game *g)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)";
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -194,6 +197,7 @@ static int save_row(const play_game *g)
         }
     }
     sqlite3_bind_int64(st, i++, g->first_wait);
+    sqlite3_bind_int64(st, i++, g->outage_ms);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
@@ -416,6 +420,30 @@ static int delete_from(const char *sql, const char *id)
     return ok;
 }
 
+int store_alive(int64_t now)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO alive VALUES (1, ?1)", -1, &st,
+                                  NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, now);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok ? 0 : -1;
+}
+
+int64_t store_last_alive(void)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t at = 0;
+    if (db &&
+        sqlite3_prepare_v2(db, "SELECT at FROM alive WHERE id = 1", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        at = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return at;
+}
+
 int store_delete(const char *id)
 {
     if (!db || !exec("BEGIN IMMEDIATE"))
@@ -557,6 +585,7 @@ int store_load(const char *id, void (*add)(play_game *g))
             }
         }
         g->first_wait = sqlite3_column_int64(st, c++);
+        g->outage_ms = sqlite3_column_int64(st, c++);
         if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0 || load_chat(g, ch) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",

@@ -19,6 +19,7 @@
 #define CD_WEB_STORE_SQLITE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "play.h"
 
@@ -30,6 +31,10 @@ void store_close(void);
  * disk is full) or -1; the first of a run of failures is logged, and the first success after. */
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
+/* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
+ * store_last_alive: when it last was (0: never). */
+int store_alive(int64_t now);
+int64_t store_last_alive(void);
 /* Write message i of g's chat (its own row: the game's is unchanged). 0 or -1. */
 int store_chat(const play_game *g, int i);
 /* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
