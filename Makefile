@@ -77,7 +77,7 @@ WEB_LIBS :=
 WEB_CPPFLAGS := -DCD_NO_WEB
 else
 WEB_SRC := $(wildcard src/web/*.c)
-WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium
+WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
 endif
 # NO_TRAIN=1: a program without `train` (it says so) and its library (liblzma, for the game
 # corpus), for the same machines.
@@ -546,7 +546,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC))
-FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium
+FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -24,10 +24,12 @@ mkdir -p "$WEB"
 echo '<!doctype html><title>condraughts</title>' >"$WEB/index.html"
 echo 'console.log("app");' >"$WEB/app.js"
 echo 'body{}' >"$WEB/style.css"
+cp "$(dirname "$0")/../web/favicon.ico" "$WEB/"
 PID=
 
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    umount "$TMP/mnt" 2>/dev/null
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
@@ -95,6 +97,8 @@ req GET /missing.js
 check_that "missing static file 404" is "$CODE" 404
 req POST /app.js '{}'
 check_that "POST to a static file 405" is "$CODE" 405
+req GET /favicon.ico
+check_that "the favicon" is "$CODE $TYPE" "200 image/x-icon"
 
 # ------------------------------------------------------------ variants
 req GET /api/variants
@@ -288,6 +292,31 @@ check_that "body too large 413" is "$CODE" 413
 check_that "413 is JSON" grep -q '"error"' "$TMP/body"
 CODE=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary "@$TMP/big" "$URL/api/games/$INT/move")
 check_that "chunked body too large 413" is "$CODE" 413
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -H "X-Big: $(head -c 40000 /dev/zero | tr '\0' 'a')" "$URL/api/variants")
+check_that "headers too large 431" is "$CODE" 431
+check_that "431 is JSON" grep -q '^{"error":"request headers too large' "$TMP/body"
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -H 'Host:' "$URL/api/variants")
+check_that "HTTP/1.1 without Host 400 (JSON)" sh -c "test $CODE = 400 && grep -q '\"error\"' '$TMP/body'"
+CODE=$(curl -s -o /dev/null -w '%{http_code}' -0 -H 'Host:' "$URL/api/variants")
+check_that "HTTP/1.0 without Host 200" is "$CODE" 200
+req GET "/api/games/$INT%00/pdn"
+check_that "a NUL in the URL 400 (not cut there)" is "$CODE $BODY" '400 {"error":"a control character (NUL included) in the URL"}'
+req GET "/api/games/$INT/pdn%01"
+check_that "a control character in the URL 400" is "$CODE" 400
+req POST /api/games/import '{"pdn":"1. 32-28 *\u0000[Event \"x\"]"}'
+check_that "a NUL in a JSON string 400 (not cut there)" is "$CODE" 400
+check_that "... and says so" has 'NUL'
+printf '{"variant":"russian"}\0' >"$TMP/req"
+CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X POST --data-binary "@$TMP/req" "$URL/api/games")
+check_that "a NUL byte in a JSON body 400" is "$CODE" 400
+req POST /api/games/import '{"pdn":"1. 32-28 \\u0000 *"}'
+check_that "an escaped backslash before u0000 is no NUL" is "$CODE" 400
+check_that "... (the PDN reader refuses the backslash, not the JSON reader)" not has 'NUL'
+for p in / /app.js /api/variants /api/nosuch "/api/games/$INT" /favicon.ico; do
+    curl -s -o /dev/null -D "$TMP/head" "$URL$p"
+    check_that "$p: security headers" sh -c "tr -d '\r' <'$TMP/head' | grep -q \"^Content-Security-Policy: default-src 'self'; .*frame-ancestors 'none'\" &&
+        grep -qi '^X-Content-Type-Options: nosniff' '$TMP/head' && grep -qi '^X-Frame-Options: DENY' '$TMP/head'"
+done
 req GET "/api/games/$INT"
 check_that "server alive, game unchanged" is "$(num ply)" 0
 
@@ -626,5 +655,46 @@ stop_server
 
 check_that "no sanitizer reports from the server" sh -c "! grep -Eq 'Sanitizer|runtime error' '$TMP/err'"
 grep -E 'Sanitizer|runtime error' "$TMP/err" | head -n 20
+
+# ------------------------------------------------------------ a full or read-only data folder
+# (a small tmpfs, when this user may mount one: root in a container or CI)
+MNT=$TMP/mnt
+mkdir -p "$MNT"
+if mount -t tmpfs -o size=400k tmpfs "$MNT" 2>/dev/null; then
+    : >"$TMP/err"
+    start_server "$TMP" --data "$MNT/games" --db "$MNT/play.db"
+    req POST /api/games '{}'
+    FULL_G=$(field id)
+    dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
+    for i in 1 2 3; do req POST /api/games '{}'; done
+    check_that "a full disk: a new board game 507, in JSON" is "$CODE $BODY" \
+        '507 {"error":"the game could not be saved (the disk is full)"}'
+    req GET /api/games
+    check_that "... and it is not kept" is "$(printf '%s' "$BODY" | grep -o '"id"' | wc -l)" 1
+    req POST "/api/games/$FULL_G/move" '{"move":"32-28"}'
+    check_that "a move that cannot be saved: 507" is "$CODE" 507
+    req GET "/api/games/$FULL_G"
+    check_that "... and not played" is "$(num ply)" 0
+    req POST /api/play '{}'
+    check_that "a game between people that cannot be saved: 507" is "$CODE" 507
+    check_that "a failing save is logged once a store" is "$(grep -c 'cannot save' "$TMP/err")" 2
+    rm -f "$MNT/fill"
+    req POST "/api/games/$FULL_G/move" '{"move":"32-28"}'
+    check_that "room again: the move is saved" is "$CODE $(num ply)" "200 1"
+    check_that "... and the log says so" grep -q 'saved in .* again' "$TMP/err"
+    stop_server
+    dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
+    "$BIN" serve --port 0 --data "$MNT/games" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a full data folder is refused at start" sh -c "test $? = 1 && grep -q 'cannot write in .*No space left' '$TMP/err2'"
+    rm -f "$MNT/fill"
+    mount -o remount,ro "$MNT"
+    "$BIN" serve --port 0 --data "$MNT/games" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a read-only data folder is refused at start" sh -c "test $? = 1 && grep -q 'Read-only file system' '$TMP/err2'"
+    "$BIN" serve --port 0 --data "$TMP/games2" --db "$MNT/play.db" --web "$WEB" >/dev/null 2>"$TMP/err2"
+    check_that "a read-only database is refused at start" sh -c "test $? = 1 && grep -q 'cannot use .*play.db' '$TMP/err2'"
+    umount "$MNT"
+else
+    skip "a full or read-only data folder (cannot mount a tmpfs here)"
+fi
 
 summary api

@@ -29,9 +29,11 @@ trap cleanup EXIT INT TERM
 
 . "$(dirname "$0")/lib.sh"
 
-start_server() {
+DB=$TMP/play.db
+start_server() { # start_server [SERVE OPTION...]: on the database $DB
     : >"$TMP/out"
-    "$BIN" serve --port 0 --data "$TMP/games" --db "$TMP/play.db" --web "$TMP" \
+    : >"$TMP/err"
+    "$BIN" serve --port 0 --data "$TMP/games" --db "$DB" --web "$TMP" "$@" \
         >"$TMP/out" 2>>"$TMP/err" &
     PID=$!
     serve_wait play "$TMP/out" "$TMP/err"
@@ -53,8 +55,8 @@ req() {
 }
 # j EXPR: a value of BODY's JSON (JavaScript expression over d), e.g. j d.white.name
 j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
-# the state without what changes with the clock ("now", the running side's time)
-steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
+# the state without what changes with the clock ("now", the running side's time, the downtime given back)
+steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;delete d.outage_ms;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
 
 start_server
 
@@ -202,7 +204,8 @@ check_eq "deleted" 404 "$CODE"
 # ------------------------------------------------------------ bad input
 for b in '{"variant":"chess"}' '{"colour":"green"}' '{"clock":{"type":"realtime"}}' \
     '{"clock":{"type":"realtime","base":0}}' '{"clock":{"type":"blitz"}}' \
-    '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaa"}' '{"name":"a\u0007b"}' '{"open":3}' '[1]' '{'; do
+    '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaa"}' '{"name":"a\u0007b"}' '{"name":"Bob\u0000Evil"}' \
+    '{"open":3}' '[1]' '{'; do
     req - POST /api/play "$b"
     check_eq "create $b: 400" 400 "$CODE"
 done
@@ -292,6 +295,47 @@ req e POST /api/account/logout ''
 req e GET /api/account
 check_eq "logged out" null "$(j d.name)"
 
+# ------------------------------------------------------------ names: normalised, compared by their look
+for b in '{"name":"dora "}' '{"name":" Dora"}' '{"name":"Dora\u200b"}' '{"name":"Do\u200dra"}' \
+    '{"name":"D\u03bfra"}' '{"name":"D\u043era"}' '{"name":"\u202eDora"}' '{"name":"D0RA"}' \
+    '{"name":"DORA"}' '{"name":"\uff24\uff4f\uff52\uff41"}' '{"name":"a\u2028b"}' '{"name":"\ue000x"}'; do
+    req - POST /api/play "$b"
+    check_eq "the seat name $b (not Dora's): 400" 400 "$CODE"
+done
+req - POST /api/play '{"name":"D\u03bfra"}'
+check_eq "... told why" "the name 'Dora' is (or looks like) an account's: log in to use it" "$(j d.error)"
+req - POST /api/play '{"name":"\uff22\uff4f\uff42 \u00bd"}'
+check_eq "a name is kept in NFKC (fullwidth letters, a fraction)" "201 Bob 1⁄2" "$CODE $(j 'd[d.you].name')"
+req - POST /api/play '{"name":"Zoë ♛ Ωmega"}'
+check_eq "letters and signs of any script pass" "201 Zoë ♛ Ωmega" "$CODE $(j 'd[d.you].name')"
+req e POST /api/account/register '{"name":"D0ra","password":"another password"}'
+check_eq "an account name that looks like one taken: 409" 409 "$CODE"
+
+# ------------------------------------------------------------ logins throttled by name and address
+for i in 1 2 3 4 5 6; do
+    req - POST /api/account/login '{"name":"Dora","password":"a stranger guesses"}' --interface 127.0.0.2
+done
+check_eq "a stranger's 6th wrong login for Dora: 429 for the stranger" 429 "$CODE"
+req - POST /api/account/login '{"name":"dora","password":"correct horse battery"}' --interface 127.0.0.2
+check_eq "... even with the right password from that address" 429 "$CODE"
+req k POST /api/account/login '{"name":"Dora","password":"correct horse battery"}' --interface 127.0.0.3
+check_eq "Dora logs in from her own address" "200 Dora" "$CODE $(j d.name)"
+req - POST /api/account/login '{"name":"D0RA","password":"a stranger guesses"}' --interface 127.0.0.2
+check_eq "a look-alike of the name counts as the name" 429 "$CODE"
+i=0
+PAR=
+while [ $i -lt 6 ]; do # six logins at once from one address hold one password slot, not both
+    curl -s -o /dev/null -w '%{http_code}\n' --interface 127.0.0.4 -X POST "$URL/api/account/login" \
+        -d '{"name":"Nobody","password":"parallel guess"}' >>"$TMP/parallel" &
+    PAR="$PAR $!"
+    i=$((i + 1))
+done
+sleep 0.05
+req l POST /api/account/login '{"name":"Dora","password":"correct horse battery"}' --interface 127.0.0.5
+wait $PAR
+check_eq "a login from another address during 6 parallel ones: 200" 200 "$CODE"
+check_that "... and the parallel ones were held to one at a time (429)" grep -q 429 "$TMP/parallel"
+
 # ------------------------------------------------------------ a password changed
 req h POST /api/account/register '{"name":"Hal","password":"first password"}'
 req i POST /api/account/login '{"name":"Hal","password":"first password"}'
@@ -348,6 +392,25 @@ check_eq "flag fell: game over" over "$(j d.state)"
 check_eq "flag fell: black wins" black "$(j d.winner)"
 check_eq "flag fell: end time" time "$(j d.end)"
 check_eq "white's clock at 0" 0 "$(j d.white.ms)"
+
+# ------------------------------------------------------------ the time of the move charged at the end
+for how in resign draw; do
+    req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":60,"increment":0}}'
+    CH=$(j d.id)
+    req b POST /api/play/$CH/join '{}'
+    req a POST /api/play/$CH/move '{"move":"c3-d4"}'
+    req b POST /api/play/$CH/move '{"move":"f6-g5"}'
+    sleep 1.2
+    if [ $how = resign ]; then
+        req a POST /api/play/$CH/resign '{}'
+    else
+        req b POST /api/play/$CH/draw '{"action":"offer"}'
+        req a POST /api/play/$CH/draw '{"action":"accept"}'
+    fi
+    check_that "$how: the 1.2 s of white's move are charged ($(j d.white.ms) ms left)" \
+        test "$(j d.white.ms)" -le 58900 -a "$(j d.state)" = over
+    check_eq "$how: black's clock untouched" 60000 "$(j d.black.ms)"
+done
 
 # ------------------------------------------------------------ SIGKILL mid-game, restart
 req a POST /api/play '{"variant":"constitutional","colour":"black","clock":{"type":"correspondence","days":2}}'
@@ -485,5 +548,181 @@ req - GET /api/play/$A2
 check_eq "once both have moved the clock rules, not the 30 s" ongoing "$(j d.state)"
 req - GET /api/play/$A3
 check_eq "a game without a clock waits for its first move" ongoing "$(j d.state)"
+
+# ------------------------------------------------------------ limits of a client, the cap
+# (docs/api.md, "Limits of a client"); each address is one of 127.0.0.0/8 (curl --interface)
+restart() { # restart [SERVE OPTION...]: the server stopped and started again on $DB
+    kill "$PID" 2>/dev/null
+    wait "$PID" 2>/dev/null
+    PID=
+    start_server "$@"
+}
+# flood ADDRESS N [JAR]: N creations of a waiting game from ADDRESS (with the cookie jar JAR, else
+# none: a new player token each time); prints the statuses, one a line
+flood() {
+    i=0
+    while [ $i -lt "$2" ]; do
+        if [ -n "${3:-}" ]; then
+            curl -s -o /dev/null -w '%{http_code}\n' --interface "$1" -b "$TMP/$3.jar" -c "$TMP/$3.jar" \
+                -X POST "$URL/api/play" -d '{"open":true}'
+        else
+            curl -s -o /dev/null -w '%{http_code}\n' --interface "$1" -X POST "$URL/api/play" -d '{"open":true}'
+        fi
+        i=$((i + 1))
+    done
+}
+# ------------------------------------------------------------ the server's downtime is not charged
+req a POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":60,"increment":0}}'
+DT=$(j d.id)
+req b POST /api/play/$DT/join '{}'
+req a POST /api/play/$DT/move '{"move":"c3-d4"}'
+req b POST /api/play/$DT/move '{"move":"f6-g5"}'
+kill -9 "$PID"
+wait "$PID" 2>/dev/null
+PID=
+# as if the server had died 20 s ago, with white's move begun 20 s before that too
+sqlite3 "$DB" "UPDATE alive SET at = at - 20000; UPDATE games SET turn_start = turn_start - 20000 WHERE id = '$DT'"
+start_server
+req - GET /api/play/$DT
+check_that "20 s of downtime are not charged to white ($(j d.white.ms) ms left of 60000)" \
+    test "$(j d.white.ms)" -gt 57000
+check_that "... and the game says so (outage_ms $(j d.outage_ms))" test "$(j d.outage_ms)" -ge 20000
+restart
+req - GET /api/play/$DT
+check_that "... once: a second restart gives back its own downtime only" test "$(j d.white.ms)" -gt 56000
+
+DB=$TMP/limits.db
+restart
+# a waiting game whose creator left, and an unclocked game not begun, both 11 minutes ago: gone
+# PLAY_GRACE_MS (10 s) after the restart; a correspondence game whose first move is a day late:
+# aborted at once
+req w1 POST /api/play '{"variant":"russian"}'
+EXP_WAIT=$(j d.id)
+req w1 POST /api/play '{"variant":"russian"}'
+EXP_NOCLOCK=$(j d.id)
+req w2 POST /api/play/$EXP_NOCLOCK/join '{}'
+req w1 POST /api/play '{"variant":"russian","colour":"white","clock":{"type":"correspondence","days":1}}'
+EXP_CORR=$(j d.id)
+req w2 POST /api/play/$EXP_CORR/join '{}'
+req w1 POST /api/play/$EXP_CORR/move '{"move":"c3-d4"}'
+kill "$PID" 2>/dev/null
+wait "$PID" 2>/dev/null
+PID=
+sqlite3 "$DB" "UPDATE games SET created = created - 660000, first_wait = first_wait - 660000;
+    UPDATE games SET first_wait = first_wait - 86400000 WHERE id = '$EXP_CORR'"
+start_server
+EXP_START=$(date +%s)
+check_that "the restart reads the live games only" grep -q '^condraughts: 3 live games between people' "$TMP/err"
+sleep 0.5 # the clock thread looks every 100 ms
+req - GET /api/play/$EXP_CORR
+check_eq "a correspondence game whose first move is over a day late: aborted" "over aborted" "$(j d.state) $(j d.end)"
+
+FLOOD=$(flood 127.0.0.2 30)
+check_eq "a flood from one address (no cookie): 20 waiting games, then 429" "20 10" \
+    "$(echo "$FLOOD" | grep -c 201) $(echo "$FLOOD" | grep -c 429)"
+check_that "... with Retry-After and a JSON error" sh -c "curl -s -D - --interface 127.0.0.2 -X POST \
+    '$URL/api/play' -d '{}' | tr -d '\r' | grep -q -i '^retry-after: [0-9]' && curl -s \
+    --interface 127.0.0.2 -X POST '$URL/api/play' -d '{}' | grep -q '^{\"error\":\"20 games of yours wait'"
+FLOOD=$(flood 127.0.0.3 8 fl)
+check_eq "one browser: 5 waiting games, then 429" "5 3" \
+    "$(echo "$FLOOD" | grep -c 201) $(echo "$FLOOD" | grep -c 429)"
+req - POST /api/play '{"open":true}' --interface 127.0.0.4
+check_eq "another client still creates games" 201 "$CODE"
+n=0
+while [ $n -lt 12 ]; do # created and deleted at once: never 5 waiting, but 10 a minute
+    req cr POST /api/play '{}' --interface 127.0.0.5
+    [ "$CODE" = 201 ] || break
+    req cr DELETE "/api/play/$(j d.id)" "" --interface 127.0.0.5
+    n=$((n + 1))
+done
+check_eq "one browser creates 10 games a minute, then 429" "10 429" "$n $CODE"
+check_that "... and is told so" sh -c "printf '%s' '$BODY' | grep -q 'too many games created'"
+req - GET /api/play/lobby
+check_eq "the lobby: a page of 50 open games of the 26 waiting" "50 0 26 26" \
+    "$(j d.per) $(j d.page) $(j d.open.length) $(j d.open_total)"
+req - GET '/api/play/lobby?page=1&per=10'
+check_eq "its second page of 10" "10 26" "$(j d.open.length) $(j d.open_total)"
+req - GET '/api/play/lobby?per=0'
+check_eq "a bad page size: 400" 400 "$CODE"
+req - GET '/api/play/lobby?page=2&per=10'
+check_eq "the last page" 6 "$(j d.open.length)"
+
+while [ $(($(date +%s) - EXP_START)) -lt 12 ]; do sleep 0.5; done
+req - GET /api/play/$EXP_WAIT
+check_eq "a waiting game whose creator left 10 minutes ago is deleted" 404 "$CODE"
+req - GET /api/play/$EXP_NOCLOCK
+check_eq "a game without a clock not begun, its players away 10 minutes: aborted" "over aborted" \
+    "$(j d.state) $(j d.end)"
+
+# the cap counts live games: finished games leave it, a restart does not bring them back
+DB=$TMP/cap.db
+restart --max-games 3
+i=0
+CAP_OK=0
+while [ $i -lt 6 ]; do
+    req c1 POST /api/play '{"colour":"white"}' --interface 127.0.0.6
+    [ "$CODE" = 201 ] && CAP_OK=$((CAP_OK + 1))
+    CG=$(j d.id)
+    [ $i -eq 0 ] && FIRST=$CG
+    req c2 POST /api/play/$CG/join '{}' --interface 127.0.0.7
+    req c1 POST /api/play/$CG/move '{"move":"32-28"}' --interface 127.0.0.6
+    req c2 POST /api/play/$CG/resign '{}' --interface 127.0.0.7
+    i=$((i + 1))
+done
+check_eq "6 games played to their end with --max-games 3: each created" 6 "$CAP_OK"
+WAITING=
+for k in 1 2 3; do
+    req c3 POST /api/play '{}' --interface 127.0.0.8
+    WAITING="$WAITING $(j d.id)"
+done
+check_eq "3 waiting games fill the cap" 201 "$CODE"
+req c4 POST /api/play '{}' --interface 127.0.0.9
+check_eq "the 4th live game: 503" 503 "$CODE"
+for g in $WAITING; do req c3 DELETE /api/play/$g; done
+restart --max-games 3
+check_that "a restart reads no finished game" sh -c "! grep -q 'live game' '$TMP/err'"
+req c4 POST /api/play '{}' --interface 127.0.0.9
+check_eq "after the restart the cap is free" 201 "$CODE"
+req - GET /api/play/$FIRST
+check_eq "a finished game is read back from the store" "over resignation 1" \
+    "$(j d.state) $(j d.end) $(j d.history.length)"
+req - GET /api/play/$FIRST/pdn
+check_that "... and its PDN" sh -c "printf '%s' '$BODY' | grep -q '^1\. 32-28'"
+
+# ------------------------------------------------------------ 100,000 finished games in the store
+# (written straight into the database): the server starts, the lobby and a finished game answer
+# in milliseconds (the figures are printed; the checks allow 1 s on a loaded machine)
+NBIG=100000
+kill "$PID" 2>/dev/null
+wait "$PID" 2>/dev/null
+PID=
+T0=$(date +%s%N)
+sqlite3 "$DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+    INSERT INTO games SELECT printf('%012x', i), 'international', '', 2, 180000, 2000,
+        printf('%032x', i), printf('%032x', i + $NBIG), 'White ' || i, 'Black ' || i, 1, 2, 2, 1,
+        170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600, 300, 0.06,
+        1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM n;
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+    INSERT INTO moves SELECT printf('%012x', i), 0, '32-28', 180000, 180000, 1700000000000 + i FROM n;"
+T1=$(date +%s%N)
+start_server --max-games 3
+T2=$(date +%s%N)
+ms() { echo $((($2 - $1) / 1000000)); }
+LOBBY_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/lobby")
+BODY=$(cat "$TMP/body")
+check_eq "with $NBIG finished games the lobby lists none (no game is live)" "0 0" "$(j d.open_total) $(j d.live_total)"
+GAME_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 77777)")
+BODY=$(cat "$TMP/body")
+check_eq "... a finished game among them is read" "White 77777 over resignation 32-28" \
+    "$(j d.white.name) $(j d.state) $(j d.end) $(j d.history[0])"
+PDN_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 99999)/pdn")
+check_that "... and its PDN" grep -q 'Black 99999' "$TMP/body"
+req c5 POST /api/play '{}' --interface 127.0.0.10
+check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
+echo "play: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
+    "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s"
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S"; do
+    check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
+done
 
 summary play

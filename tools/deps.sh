@@ -17,6 +17,8 @@ if [ "$profile" != windows ]; then
     [ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
     [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
     [ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
+    # players' names: Unicode NFKC and the confusable skeleton of TR39 (src/web/names.c)
+    [ -f /usr/include/unicode/uspoof.h ] || need="$need libicu-dev"
     # the trainer's game corpus (xz)
     [ -f /usr/include/lzma.h ] || need="$need liblzma-dev"
     # condraughts study: Open MPI to share games out over processes (mpicc to build, mpirun to run),

@@ -4,6 +4,10 @@
  * server's "error" and whose .status is the HTTP status. Plain ES2017, no build step. */
 'use strict';
 
+/* The pages' forms are read by their scripts, never sent: no form submits the page away (the
+ * Content-Security-Policy allows no inline handler, so this is not an onsubmit attribute). */
+document.addEventListener('submit', (ev) => ev.preventDefault());
+
 window.cdApi = async function cdApi(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {

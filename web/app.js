@@ -193,7 +193,7 @@
       el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: lightCell ? 'light' : 'dark' }, g);
       el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'overlay' }, g);
       const num = el('text', { x: 5, y: 19, class: 'num' }, g);
-      if (lightCell) num.setAttribute('style', 'fill: #8a6240');
+      if (lightCell) num.style.fill = '#8a6240';
       num.textContent = sq.n;
 
       const p = game.board[sq.n - 1] || '';

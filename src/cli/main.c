@@ -63,7 +63,7 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP };
+enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP, S_MAX_GAMES };
 
 static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
@@ -74,7 +74,9 @@ static const cli_opt serve_opts[] = {
     {CLI_TEXT_OPT(S_WEB, "web", "DIR", "the page's files (web)")},
     {CLI_TEXT_OPT(S_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {CLI_INT_OPT(S_PER_IP, "per-ip", "64", 0, 1024,
-                 "connections at once from one address (0: no limit)")},
+                 "connections at once from one address (0: no limit by address)")},
+    {CLI_INT_OPT(S_MAX_GAMES, "max-games", "5000", 1, 1000000,
+                 "live games between people at once (waiting or in progress)")},
     {0}};
 
 static const cli_command serve_cmd;
@@ -92,6 +94,7 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
         c->egtb = v->text;
         break;
     case S_PER_IP: c->per_ip = (long)v->n; break;
+    case S_MAX_GAMES: c->max_games = (long)v->n; break;
     }
 }
 

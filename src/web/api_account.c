@@ -8,9 +8,12 @@
  * 64 MiB and about a tenth of a second each), outside every lock and at most HASHES_AT_ONCE at a
  * time (503 beyond), so guessing is slow and cannot take the server's memory. Only the hash is
  * stored; a password is never stored, logged or sent back. A wrong password and an unknown name
- * get the same answer after the same work. After FAILS_MAX failed logins for a name within
- * FAILS_WINDOW its logins are refused (429) for FAILS_LOCK; a wrong current password given to
- * change the password counts as a failed login.
+ * get the same answer after the same work. Failed logins are counted by the name's key (names.h:
+ * every name that looks the same) and address together, by address, and by name (token buckets,
+ * ratelimit.h): a stranger's guesses close the name to that stranger's address, not to its
+ * owner logging in from another one; a wrong current password given to change the password
+ * counts as a failed login. One address has at most one password hash running at a time, so one
+ * client cannot take the HASHES_AT_ONCE slots from the others.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -19,103 +22,122 @@
 #include "web.h"
 #include "lazy_lock.h"
 #include "apiutil.h"
+#include "names.h"
+#include "ratelimit.h"
 #include "store_sqlite.h"
 
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #define HASHES_AT_ONCE 2
 #define PASSWORD_MIN   8
 #define PASSWORD_MAX   256
 #define ACCOUNT_MIN    3
-#define FAILS_MAX      5      /* failed logins for one name ... */
-#define FAILS_WINDOW   600000 /* ... within this many ms ... */
-#define FAILS_LOCK     60000  /* ... close its logins for this many ms */
-#define FAILS_NAMES    64     /* names watched at once (the oldest goes first) */
-
-/* Failed logins of one name (any case; a name without an account counts alike). */
-typedef struct fails {
-    char name[PLAY_NAME_MAX + 1];
-    int count;
-    int64_t first, until; /* the first failure of the window; logins closed until */
-} fails;
+#define FAILS_WINDOW   600000 /* failed logins are counted over 10 minutes (a token bucket) */
+#define FAILS_PAIR     5      /* ... of one name from one address */
+#define FAILS_ADDR     20     /* ... from one address, any names */
+#define FAILS_NAME     50     /* ... of one name, any addresses */
 
 static struct {
-    mtx_t lock;               /* made on first use: a_lock */
-    int hashing;              /* (lock) argon2id computations running */
-    int ready;                /* (lock) sodium_init succeeded */
-    fails watch[FAILS_NAMES]; /* (lock) */
-} A;
+    mtx_t lock;                                   /* made on first use: a_lock */
+    int hashing;                                  /* (lock) argon2id computations running */
+    char hashing_addr[HASHES_AT_ONCE][PLAY_ADDR]; /* (lock) whose ("" a free slot, or unknown) */
+    int ready;                                    /* (lock) sodium_init succeeded */
+    rate_table pair, addr, name;                  /* (lock) failed logins */
+} A = {.pair = {FAILS_PAIR, FAILS_WINDOW, {{"", 0, 0}}},
+       .addr = {FAILS_ADDR, FAILS_WINDOW, {{"", 0, 0}}},
+       .name = {FAILS_NAME, FAILS_WINDOW, {{"", 0, 0}}}};
 
 WEB_LAZY_LOCK(static, a_lock, A.lock)
 
-/* The entry of name (made, replacing the oldest, when `make`), or NULL. Under A.lock. */
-static fails *fails_of(const char *name, int make)
+/* The keys of a login: the name's key with the address, and the name's key alone. */
+static void login_keys(const char *name, const char *addr, char *pair, char *key)
 {
-    fails *oldest = &A.watch[0];
-    for (int i = 0; i < FAILS_NAMES; i++) {
-        if (A.watch[i].count && !strcasecmp(A.watch[i].name, name))
-            return &A.watch[i];
-        if (A.watch[i].first < oldest->first)
-            oldest = &A.watch[i];
-    }
-    if (!make)
-        return NULL;
-    memset(oldest, 0, sizeof *oldest);
-    snprintf(oldest->name, sizeof oldest->name, "%s", name);
-    return oldest;
+    if (name_key(name, key, RATE_KEY) != 0)
+        snprintf(key, RATE_KEY, "%s", name);
+    if (snprintf(pair, RATE_KEY, "%s %s", addr, key) >= RATE_KEY)
+        pair[RATE_KEY - 1] = 0; /* a key cut short still counts alike */
 }
 
-/* Milliseconds before name may try to log in again (0: now). */
-static int64_t login_closed(const char *name)
+/* Milliseconds before name may try to log in again from addr (0: now). */
+static int64_t login_closed(const char *name, const char *addr)
 {
+    char pair[RATE_KEY], key[RATE_KEY];
+    login_keys(name, addr, pair, key);
     a_lock();
-    fails *f = fails_of(name, 0);
-    int64_t now = play_now(), wait = f && f->until > now ? f->until - now : 0;
+    int64_t now = play_now(), wait = rate_wait(&A.pair, pair, now);
+    int64_t w = rate_wait(&A.name, key, now);
+    wait = w > wait ? w : wait;
+    w = addr[0] ? rate_wait(&A.addr, addr, now) : 0;
+    wait = w > wait ? w : wait;
     mtx_unlock(&A.lock);
     return wait;
 }
 
-/* A login of name failed (ok 0) or succeeded (ok 1). */
-static void login_result(const char *name, int ok)
+/* A login of name from addr failed (ok 0) or succeeded (ok 1: the name's count from that address
+ * starts again). */
+static void login_result(const char *name, const char *addr, int ok)
 {
+    char pair[RATE_KEY], key[RATE_KEY];
+    login_keys(name, addr, pair, key);
     a_lock();
-    fails *f = fails_of(name, !ok);
     int64_t now = play_now();
-    if (f && ok) {
-        memset(f, 0, sizeof *f);
-    } else if (f) {
-        if (now - f->first > FAILS_WINDOW) {
-            f->count = 0;
-            f->first = now;
-        }
-        if (!f->count)
-            f->first = now;
-        if (++f->count >= FAILS_MAX)
-            f->until = now + FAILS_LOCK;
+    if (ok) {
+        rate_forget(&A.pair, pair);
+    } else {
+        rate_charge(&A.pair, pair, now);
+        rate_charge(&A.name, key, now);
+        if (addr[0])
+            rate_charge(&A.addr, addr, now);
     }
     mtx_unlock(&A.lock);
 }
 
-static int hash_begin(void)
+/* A slot to hash a password in, for addr: 0 (take it; hash_end gives it back), 503 (every slot
+ * is busy) or 429 (addr has one already). */
+static unsigned hash_begin(const char *addr)
 {
     a_lock();
     if (!A.ready)
         A.ready = sodium_init() >= 0;
-    int ok = A.ready && A.hashing < HASHES_AT_ONCE;
-    if (ok)
+    unsigned status = A.ready && A.hashing < HASHES_AT_ONCE ? 0 : MHD_HTTP_SERVICE_UNAVAILABLE;
+    int free_slot = -1;
+    for (int i = 0; i < HASHES_AT_ONCE; i++) {
+        if (addr[0] && !strcmp(A.hashing_addr[i], addr))
+            status = MHD_HTTP_TOO_MANY_REQUESTS;
+        if (!A.hashing_addr[i][0] && free_slot < 0)
+            free_slot = i;
+    }
+    if (!status) {
         A.hashing++;
+        if (free_slot >= 0)
+            snprintf(A.hashing_addr[free_slot], PLAY_ADDR, "%s", addr);
+    }
     mtx_unlock(&A.lock);
-    return ok;
+    return status;
 }
 
-static void hash_end(void)
+static void hash_end(const char *addr)
 {
     a_lock();
     A.hashing--;
+    for (int i = 0; addr[0] && i < HASHES_AT_ONCE; i++)
+        if (!strcmp(A.hashing_addr[i], addr)) {
+            A.hashing_addr[i][0] = 0;
+            break;
+        }
     mtx_unlock(&A.lock);
+}
+
+/* The answer when hash_begin refuses. */
+static enum MHD_Result send_hash_busy(reply *c, unsigned status)
+{
+    if (status == MHD_HTTP_TOO_MANY_REQUESTS) {
+        c->retry_after = 1;
+        return send_error(c, status, "one password check at a time from an address");
+    }
+    return send_busy(c, "too many passwords are being checked; try again");
 }
 
 static enum MHD_Result send_name(reply *c, unsigned status, const char *name)
@@ -192,7 +214,7 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     }
     char hash[crypto_pwhash_STRBYTES] = "", canonical[PLAY_NAME_BYTES + 1] = "";
     int known = 0;
-    int64_t closed = registering ? 0 : login_closed(name);
+    int64_t closed = registering ? 0 : login_closed(name, rq->addr);
     if (closed) {
         c->retry_after = (int)(closed / 1000) + 1;
         enum MHD_Result r =
@@ -206,9 +228,11 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
         known = store_account_hash(name, hash, sizeof hash, canonical, sizeof canonical);
         play_unlock();
     }
-    if (!hash_begin()) {
+    unsigned busy = hash_begin(rq->addr);
+    if (busy) {
+        wipe(body, rq);
         cJSON_Delete(body);
-        return send_busy(c, "too many passwords are being checked; try again");
+        return send_hash_busy(c, busy);
     }
     int ok;
     if (registering || !known) /* an unknown name costs as much as a known one */
@@ -216,7 +240,7 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
                                crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
     else
         ok = crypto_pwhash_str_verify(hash, password, strlen(password)) == 0;
-    hash_end();
+    hash_end(rq->addr);
     wipe(body, rq); /* no copies left about */
     unsigned status = MHD_HTTP_OK;
     play_lock();
@@ -239,7 +263,7 @@ static enum MHD_Result account_write(reply *c, request *rq, int registering)
     }
     play_unlock();
     if (!registering)
-        login_result(name, status == MHD_HTTP_OK);
+        login_result(name, rq->addr, status == MHD_HTTP_OK);
     cJSON_Delete(body);
     if (status != MHD_HTTP_OK && status != MHD_HTTP_CREATED)
         return send_error(c, status, "%s", err);
@@ -277,25 +301,26 @@ static enum MHD_Result account_password(reply *c, request *rq)
             snprintf(err, sizeof err, "this browser is not logged in to an account");
         }
     }
-    int64_t closed = status == MHD_HTTP_OK ? login_closed(canonical) : 0;
+    int64_t closed = status == MHD_HTTP_OK ? login_closed(canonical, rq->addr) : 0;
     if (closed) {
         c->retry_after = (int)(closed / 1000) + 1;
         status = MHD_HTTP_TOO_MANY_REQUESTS;
         snprintf(err, sizeof err, "too many failed logins for '%s': try again in %d s", canonical,
                  c->retry_after);
     }
-    if (status == MHD_HTTP_OK && !hash_begin()) {
+    unsigned busy = status == MHD_HTTP_OK ? hash_begin(rq->addr) : 0;
+    if (busy) {
         wipe(body, rq);
         cJSON_Delete(body);
-        return send_busy(c, "too many passwords are being checked; try again");
+        return send_hash_busy(c, busy);
     }
     if (status == MHD_HTTP_OK) {
         int right = crypto_pwhash_str_verify(hash, old, strlen(old)) == 0;
         int made =
             right && crypto_pwhash_str(hash, new, strlen(new), crypto_pwhash_OPSLIMIT_INTERACTIVE,
                                        crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
-        hash_end();
-        login_result(canonical, right);
+        hash_end(rq->addr);
+        login_result(canonical, rq->addr, right);
         if (!right) {
             status = MHD_HTTP_FORBIDDEN;
             snprintf(err, sizeof err, "wrong password");

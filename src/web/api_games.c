@@ -54,6 +54,34 @@ enum MHD_Result api_list(reply *c)
 
 #define NOT_OWNER "this board belongs to another browser (its cd_player cookie)"
 
+/* Save w after a change: 0, or (the file could not be written) w's game put back as `before`
+ * was (NULL: w taken out of the table and freed, a new game) and 507 (the disk is full) or 500,
+ * err set: nothing is claimed as saved. `before` is freed or taken either way. */
+static unsigned saved(web_game *w, cd_game *before, char *err, size_t len)
+{
+    int rc = save_game(w);
+    if (rc == 0) {
+        cd_game_free(before);
+        return 0;
+    }
+    snprintf(err, len, "the game could not be saved%s", rc == -2 ? " (the disk is full)" : "");
+    if (!before) {
+        for (web_game **pp = &srv.games; *pp; pp = &(*pp)->next)
+            if (*pp == w) {
+                *pp = w->next;
+                srv.ngames--;
+                break;
+            }
+        free_game(w);
+    } else {
+        cd_game_free(w->game);
+        w->game = before;
+        w->version++;
+        w->has_last = 0;
+    }
+    return rc == -2 ? MHD_HTTP_INSUFFICIENT_STORAGE : MHD_HTTP_INTERNAL_SERVER_ERROR;
+}
+
 /* Register a new game (takes g) and reply with it (201); orig (owned, may be NULL): the tags of
  * an imported game; warning (may be NULL or empty): the reader's warning, sent as "warning". */
 static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_pdn_tags *orig,
@@ -82,10 +110,13 @@ static enum MHD_Result add_game(reply *c, cd_game *g, int human, int level, cd_p
     w->next = srv.games;
     srv.games = w;
     srv.ngames++;
-    save_game(w);
+    char err[128];
+    unsigned status = saved(w, NULL, err, sizeof err);
     egtb_query q;
-    cJSON *j = game_json(w, &q);
+    cJSON *j = status ? NULL : game_json(w, &q);
     srv_unlock();
+    if (status)
+        return send_error(c, status, "%s", err);
     egtb_fill(j, &q);
     if (j && warning && warning[0])
         cJSON_AddStringToObject(j, "warning", warning);
@@ -282,16 +313,22 @@ enum MHD_Result api_move(reply *c, const char *id, const request *rq)
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game is over");
     } else if (w) {
-        cd_result r = cd_game_play_text(w->game, text, err, sizeof err);
-        if (r != CD_OK) {
+        cd_game *before = copy_game(w->game);
+        cd_result r = before ? cd_game_play_text(w->game, text, err, sizeof err) : CD_ERR_ARG;
+        if (!before) {
+            status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+            snprintf(err, sizeof err, "out of memory");
+        } else if (r != CD_OK) {
+            cd_game_free(before);
             status = MHD_HTTP_BAD_REQUEST;
             if (!err[0])
                 snprintf(err, sizeof err, "%s", cd_result_str(r));
         } else {
             w->version++;
             w->has_last = 0;
-            save_game(w);
-            j = game_json(w, &q);
+            status = saved(w, before, err, sizeof err);
+            j = status ? NULL : game_json(w, &q);
+            status = status ? status : MHD_HTTP_OK;
         }
     }
     srv_unlock();
@@ -317,19 +354,27 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     web_game *w = writable_game(id, rq, &status, err, sizeof err);
     cJSON *j = NULL;
     egtb_query q = {.probe = 0};
-    if (w) {
+    cd_game *before = w ? copy_game(w->game) : NULL;
+    if (w && !before) {
+        status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        snprintf(err, sizeof err, "out of memory");
+    } else if (w) {
         int n = 0;
         for (int i = 0; i < (int)plies && cd_game_undo(w->game); i++)
             n++;
+        unsigned fail = 0;
         if (n || plies == 0) {
             w->version++;
             w->has_last = 0;
-            save_game(w);
+            fail = saved(w, before, err, sizeof err);
+        } else {
+            cd_game_free(before);
         }
-        j = game_json(w, &q);
+        status = fail ? fail : status;
+        j = fail ? NULL : game_json(w, &q);
     }
     srv_unlock();
-    if (!w)
+    if (!j)
         return send_error(c, status, "%s", err);
     egtb_fill(j, &q);
     return send_json(c, MHD_HTTP_OK, j);
@@ -396,10 +441,12 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
     egtb_query q = {.probe = 0};
     srv_lock();
     web_game *w = writable_game(id, rq, &status, err, sizeof err);
+    cd_game *before = w && w->version == version ? copy_game(w->game) : NULL;
     if (w && w->version != version) {
         status = MHD_HTTP_CONFLICT;
         snprintf(err, sizeof err, "the game changed during the search");
-    } else if (w && cd_game_play(w->game, &res.best) != CD_OK) {
+    } else if (w && (!before || cd_game_play(w->game, &res.best) != CD_OK)) {
+        cd_game_free(before);
         status = MHD_HTTP_INTERNAL_SERVER_ERROR;
         snprintf(err, sizeof err, "the engine's move could not be played");
     } else if (w) {
@@ -410,8 +457,9 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
         w->last_depth = res.depth;
         w->last_nodes = res.nodes;
         w->last_time = res.time;
-        save_game(w);
-        j = game_json(w, &q);
+        unsigned fail = saved(w, before, err, sizeof err);
+        status = fail ? fail : status;
+        j = fail ? NULL : game_json(w, &q);
     }
     srv_unlock();
     if (!j)

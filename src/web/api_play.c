@@ -130,14 +130,18 @@ static enum MHD_Result play_create_api(reply *c, request *rq)
         cJSON_Delete(body);
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no random numbers for a secret");
     }
+    n.addr = rq->addr;
     play_lock();
     play_game *g = NULL;
-    unsigned status = play_create(&n, rq->token, &g, err, sizeof err);
+    int64_t retry_ms = 0;
+    unsigned status = play_create(&n, rq->token, &g, &retry_ms, err, sizeof err);
     cJSON *j = status ? NULL : play_json(g, rq->token);
     play_unlock();
     cJSON_Delete(body);
     if (status == 503)
         return send_busy(c, err);
+    if (status == 429)
+        c->retry_after = (int)(retry_ms / 1000) + 1;
     return status ? send_error(c, status, "%s", err) : send_json(c, MHD_HTTP_CREATED, j);
 }
 
@@ -188,7 +192,7 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
         status = play_rematch(g, rq->token, arg, err, sizeof err);
     else
         status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
-    g = status == 500 ? NULL : play_find(id);
+    g = status >= 500 ? NULL : play_find(id); /* a failed save may have freed it */
     cJSON *j = !status && g ? play_json(g, rq->token) : NULL;
     play_unlock();
     cJSON_Delete(body);
@@ -238,10 +242,26 @@ static enum MHD_Result play_pdn_api(reply *c, const char *id)
     return send_buffer(c, MHD_HTTP_OK, "text/plain; charset=utf-8", text, len);
 }
 
-static enum MHD_Result play_lobby_api(reply *c)
+/* A query argument from lo to hi (def when absent); -1 when it is not such a number. */
+static int query_int(query_fn query, void *qctx, const char *name, int lo, int hi, int def)
 {
+    const char *v = query ? query(qctx, name) : NULL;
+    if (!v)
+        return def;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return v[0] && !*end && n >= lo && n <= hi ? (int)n : -1;
+}
+
+static enum MHD_Result play_lobby_api(reply *c, query_fn query, void *qctx)
+{
+    int page = query_int(query, qctx, "page", 0, 1000000, 0);
+    int per = query_int(query, qctx, "per", 1, 100, PLAY_LOBBY_PAGE);
+    if (page < 0 || per < 0)
+        return send_error(c, MHD_HTTP_BAD_REQUEST,
+                          "'page' is a number from 0, 'per' a number from 1 to 100");
     play_lock();
-    cJSON *j = play_lobby_json();
+    cJSON *j = play_lobby_json(page, per);
     play_unlock();
     return send_json(c, MHD_HTTP_OK, j);
 }
@@ -348,14 +368,15 @@ static enum MHD_Result play_events(reply *c, const char *id, const request *rq)
 
 /* ---------------------------------------------------------------- routing */
 
-enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq)
+enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq,
+                         query_fn query, void *qctx)
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
     int post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE");
     if (!path[0] || !strcmp(path, "/"))
         return post ? play_create_api(c, rq) : send_405(c, "POST");
     if (!strcmp(path, "/lobby"))
-        return get ? play_lobby_api(c) : send_405(c, "GET");
+        return get ? play_lobby_api(c, query, qctx) : send_405(c, "GET");
     const char *idp = path + 1;
     const char *slash = strchr(idp, '/');
     size_t n = slash ? (size_t)(slash - idp) : strlen(idp);

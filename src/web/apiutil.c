@@ -11,6 +11,25 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Does the JSON text hold a NUL: a byte 0, or the escape \u0000 in a string (which cJSON would
+ * take as the string's end, silently cutting it)? */
+static int json_has_nul(const char *s, size_t len)
+{
+    if (memchr(s, 0, len))
+        return 1;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"') {
+            in_string = !in_string;
+        } else if (in_string && s[i] == '\\' && i + 1 < len) {
+            if (s[i + 1] == 'u' && i + 5 < len && !strncmp(s + i + 2, "0000", 4))
+                return 1;
+            i++; /* the escaped character (a quote or a backslash does not end or escape) */
+        }
+    }
+    return 0;
+}
+
 cJSON *cd_json_body(const char *body, size_t len, int required, char *err, size_t errlen)
 {
     size_t i = 0;
@@ -22,6 +41,10 @@ cJSON *cd_json_body(const char *body, size_t len, int required, char *err, size_
             return NULL;
         }
         return cJSON_CreateObject();
+    }
+    if (json_has_nul(body, len)) {
+        snprintf(err, errlen, "a NUL character in the JSON body (a string may not hold \\u0000)");
+        return NULL;
     }
     cJSON *j = cJSON_ParseWithLength(body, len);
     if (!j) {

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <threads.h>
 #include <time.h>
@@ -182,6 +184,11 @@ static int job_start(struct MHD_Connection *conn, const char *url, const char *m
 
 /* ---------------------------------------------------------------- HTTP */
 
+#define CSP                                                                                        \
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "              \
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "                 \
+    "frame-ancestors 'none'"
+
 /* Turn a reply into the connection's response (takes what the reply owns). */
 static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
 {
@@ -230,6 +237,12 @@ static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
     }
     if (r->type)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    /* Every answer: the pages (web/) load their scripts, styles and images from this server only
+     * and have no inline script or style; no other site may frame them or sniff a type. */
+    MHD_add_response_header(resp, "Content-Security-Policy", CSP);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "same-origin");
     if (r->cookie[0]) {
         char cookie[160];
         snprintf(cookie, sizeof cookie,
@@ -358,12 +371,53 @@ static int watchdog(void *arg)
 static enum MHD_Result finish(struct MHD_Connection *conn, const char *url, request *rq, reply *out,
                               enum MHD_Result ret);
 
+/* The bytes refused in a URL (after its %XX are decoded: unescape() turns %00 into \x7f). */
+#define URL_CONTROLS                                                                               \
+    "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17" \
+    "\x18\x19"                                                                                     \
+    "\x1a\x1b\x1c\x1d\x1e\x1f\x7f"
+
+/* libmicrohttpd's unescaping of the URL and its arguments, except that %00 becomes \x7f: a NUL
+ * would end the string there and cut the URL (/api/play/ID%00/pdn read as /api/play/ID), so it
+ * is kept as a byte that handler() refuses (400) in the URL and no argument's reader takes. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    for (char *p = s; (p = strstr(p, "%00")) != NULL; p += 3)
+        memcpy(p, "%7f", 3);
+    return MHD_http_unescape(s);
+}
+
+/* MHD_get_connection_values' iterator: the size of the request's headers, as sent, into *cls. */
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4; /* ": ", CRLF */
+    return MHD_YES;
+}
+
+/* The client's address as text ("" when unknown): the key of the limits by address. */
+static void client_address(struct MHD_Connection *conn, char *out, size_t len)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    out[0] = 0;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)len);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)len);
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
                                const char *method, const char *version, const char *upload_data,
                                size_t *upload_data_size, void **con_cls)
 {
     (void)cls;
-    (void)version;
     request *rq = *con_cls;
     reply out;
     reply_init(&out);
@@ -383,25 +437,36 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         guard_token(MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "cd_player"), rq->token);
-        char err[512];
+        client_address(conn, rq->addr, sizeof rq->addr);
+        char err[512] = "";
         int write = strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
-        if (guard_check(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
-                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
-                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"), write,
-                        err, sizeof err) != 0) {
-            rq->too_large = rq->responded = 1; /* the body, if any, is read and dropped */
-            watch_receiving(conn, 0);
-            if (send_error(&out, MHD_HTTP_FORBIDDEN, "%s", err) == MHD_NO)
-                return MHD_NO;
-            return queue_reply(conn, &out);
-        }
+        const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
+        size_t header = strlen(url);
+        MHD_get_connection_values(conn, MHD_HEADER_KIND, add_header_size, &header);
+        unsigned status = 0;
+        if (header > MAX_HEADER) {
+            status = MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE;
+            snprintf(err, sizeof err, "request headers too large (limit %d bytes)", MAX_HEADER);
+        } else if (!host && !strcmp(version, MHD_HTTP_VERSION_1_1)) {
+            status = MHD_HTTP_BAD_REQUEST;
+            snprintf(err, sizeof err, "an HTTP/1.1 request needs a Host header");
+        } else if (strpbrk(url, URL_CONTROLS)) {
+            status = MHD_HTTP_BAD_REQUEST;
+            snprintf(err, sizeof err, "a control character (NUL included) in the URL");
+        } else if (guard_check(host, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
+                               MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"),
+                               write, err, sizeof err) != 0) {
+            status = MHD_HTTP_FORBIDDEN;
+        } else if (cl && strtoull(cl, NULL, 10) > MAX_BODY) {
+            status = MHD_HTTP_CONTENT_TOO_LARGE;
+            snprintf(err, sizeof err, "request body too large (limit %d)", MAX_BODY);
+        }
+        if (status) { /* refused before any handler: the body, if any, is read and dropped */
             rq->too_large = rq->responded = 1;
             watch_receiving(conn, 0);
-            if (send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large (limit %d)",
-                           MAX_BODY) == MHD_NO)
+            if (send_error(&out, status, "%s", err) == MHD_NO)
                 return MHD_NO;
             return queue_reply(conn, &out);
         }
@@ -489,8 +554,9 @@ struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned p
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS, MHD_OPTION_CONNECTION_TIMEOUT,
         IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)MAX_HEADER, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-        MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_END);
+        (size_t)CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        unescape, NULL, MHD_OPTION_END);
     if (!d)
         http_stop(NULL);
     return d;

@@ -16,6 +16,8 @@
 #include "play.h"
 #include "lazy_lock.h"
 #include "apiutil.h"
+#include "names.h"
+#include "ratelimit.h"
 #include "store_sqlite.h"
 
 #include <stdio.h>
@@ -28,12 +30,19 @@
 static struct {
     mtx_t lock;             /* made on first use (play_lock) */
     play_watcher *watchers; /* the live streams waiting for a change (play_watch) */
-    play_game *games;
+    play_game *games;       /* the live games, and the finished ones read lately (play_find) */
     int count;
-    int stored;    /* the store is open */
-    thrd_t ticker; /* the clock thread (play_open with a store) */
+    int max_live;                           /* live games at most (play_create) */
+    int per_address;                        /* limits by address apply */
+    rate_table creates_token, creates_addr; /* games created (PLAY_CREATES_*) */
+    int stored;                             /* the store is open */
+    thrd_t ticker;                          /* the clock thread (play_open with a store) */
     int ticking, stop;
-} P;
+    int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
+    int64_t alive_at;   /* (lock) when the store was last told the server is alive */
+} P = {.max_live = PLAY_MAX,
+       .creates_token = {PLAY_CREATES_TOKEN, PLAY_CREATES_MS, {{"", 0, 0}}},
+       .creates_addr = {PLAY_CREATES_ADDR, PLAY_CREATES_MS, {{"", 0, 0}}}};
 
 WEB_LAZY_LOCK(, play_lock, P.lock)
 
@@ -81,6 +90,8 @@ static void presence(play_game *g, int slot, int delta)
 {
     if (g->online[slot] + delta >= 0)
         g->online[slot] += delta;
+    if (slot < 2)
+        g->seen = play_now();
     g->version++; /* not stored: presence is not part of the game */
     changed(g->id);
 }
@@ -130,12 +141,25 @@ int play_seat(const play_game *g, const char *token)
     return -1;
 }
 
-play_game *play_find(const char *id)
+/* Game id if it is in memory. */
+static play_game *find_mem(const char *id)
 {
     for (play_game *g = P.games; g; g = g->next)
         if (!strcmp(g->id, id))
             return g;
     return NULL;
+}
+
+static void adopt(play_game *g);
+
+play_game *play_find(const char *id)
+{
+    play_game *g = find_mem(id);
+    if (!g && P.stored && store_load(id, adopt) > 0)
+        g = find_mem(id);
+    if (g)
+        g->touched = play_now();
+    return g;
 }
 
 static void unlink_game(play_game *g)
@@ -177,6 +201,24 @@ static int rebuild(play_game *g)
     return 0;
 }
 
+/* At start (P.down_since set), a live game read from the store: the server's downtime, from when
+ * it was last alive to now, is not charged to the side to move: its turn (and the wait for a first
+ * move) starts again that much later and the game says so (outage_ms); play_open saves it so
+ * (not here: store_load is reading the table). */
+static void give_back_outage(play_game *g)
+{
+    int64_t now = play_now(), down = now - P.down_since;
+    if (!P.down_since || down <= 0 || g->state == PLAY_OVER || g->clock == PLAY_CLOCK_NONE ||
+        (!g->turn_start && !g->first_wait))
+        return;
+    if (g->turn_start)
+        g->turn_start += down;
+    if (g->first_wait)
+        g->first_wait += down;
+    g->outage_ms += down;
+    g->outage_new = 1;
+}
+
 /* A game read from the store (store_load's callback). */
 static void adopt(play_game *g)
 {
@@ -185,13 +227,22 @@ static void adopt(play_game *g)
         play_game_free(g);
         return;
     }
-    play_game *old = play_find(g->id);
+    g->touched = play_now();
+    /* a game not begun expires PLAY_AWAY_MS after its players' pages were last seen; after a
+     * restart, PLAY_GRACE_MS after the start at the earliest (time for the pages to reconnect) */
+    g->seen = g->created > g->first_wait ? g->created : g->first_wait;
+    if (g->seen < g->touched - PLAY_AWAY_MS + PLAY_GRACE_MS)
+        g->seen = g->touched - PLAY_AWAY_MS + PLAY_GRACE_MS;
+    give_back_outage(g);
+    play_game *old = find_mem(g->id);
     if (old) { /* read back after a failed write: the store's version wins, in place */
         play_game *next = old->next;
         unsigned version = old->version + 1;
         int online[3] = {old->online[0], old->online[1], old->online[2]};
-        int64_t said[2][PLAY_CHAT_BURST];
+        int64_t said[2][PLAY_CHAT_BURST], seen = old->seen;
+        char addr[PLAY_ADDR];
         memcpy(said, old->said, sizeof said);
+        memcpy(addr, old->addr, sizeof addr);
         cd_game_free(old->game);
         free(old->moves);
         play_chat_free(old);
@@ -200,6 +251,8 @@ static void adopt(play_game *g)
         old->version = version;
         memcpy(old->online, online, sizeof online);
         memcpy(old->said, said, sizeof said);
+        memcpy(old->addr, addr, sizeof addr);
+        old->seen = seen;
         free(g);
         return;
     }
@@ -213,7 +266,8 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
     changed(g->id);
-    if (!P.stored || store_save(g, from) == 0) {
+    int rc = P.stored ? store_save(g, from) : 0;
+    if (rc == 0) {
         g->rate_now = 0;
         return 0;
     }
@@ -226,8 +280,8 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     } else if (n < 0) {
         fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
     }
-    snprintf(err, len, "the game could not be saved");
-    return 500;
+    snprintf(err, len, "the game could not be saved%s", rc == -2 ? " (the disk is full)" : "");
+    return rc == -2 ? 507 : 500;
 }
 
 /* The clock thread: a relative sleep (thrd_sleep), so a step of the wall clock does not stall it
@@ -238,6 +292,9 @@ static int ticker(void *arg)
     for (;;) {
         play_lock();
         int stop = P.stop;
+        int64_t now = play_now();
+        if (P.stored && (now - P.alive_at >= PLAY_ALIVE_MS || stop) && store_alive(now) == 0)
+            P.alive_at = now;
         play_unlock();
         if (stop)
             return 0;
@@ -247,25 +304,35 @@ static int ticker(void *arg)
     }
 }
 
-int play_open(const char *db_path, char *err, size_t errlen)
+int play_open(const char *db_path, int max_live, int per_address, char *err, size_t errlen)
 {
+    P.max_live = max_live > 0 ? max_live : PLAY_MAX;
+    P.per_address = per_address;
     if (!db_path)
         return 0;
     P.stop = 0;
     P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
     if (store_open(db_path, err, errlen) != 0)
         return -1;
-    P.stored = 1;
+    int64_t last_alive = store_last_alive(); /* before the clock thread writes it anew */
     play_lock();
+    P.stored = 1;
+    P.down_since = last_alive;
     int n = store_load(NULL, adopt);
+    P.down_since = 0;
+    for (play_game *g = P.games; g; g = g->next)
+        if (g->outage_new) {
+            g->outage_new = 0;
+            store_save(g, g->nmoves);
+        }
     play_unlock();
     if (n < 0) {
         snprintf(err, errlen, "cannot read the games of %s", db_path);
         return -1;
     }
     if (n > 0)
-        fprintf(stderr, "condraughts: %d game%s between people from %s\n", n, n == 1 ? "" : "s",
-                db_path);
+        fprintf(stderr, "condraughts: %d live game%s between people from %s\n", n,
+                n == 1 ? "" : "s", db_path);
     return 0;
 }
 
@@ -343,6 +410,13 @@ static void rate(play_game *g)
 
 static void finish(play_game *g, int end, int loser)
 {
+    if (g->turn_start && (end == END_RESIGN || end == END_AGREED || end == END_ABORTED)) {
+        /* a game ended by resignation, agreement or abort: the side to move's time of this move
+         * is spent (a move or a flag fall has charged it already) */
+        int s = side_to_move(g);
+        int64_t left = g->ms[s] - (play_now() - g->turn_start);
+        g->ms[s] = left > 0 ? left : 0;
+    }
     g->state = PLAY_OVER;
     g->end = end;
     g->loser = loser;
@@ -380,13 +454,64 @@ static int check_flag(play_game *g, int64_t now)
     return 1;
 }
 
+/* Is g a game not begun that nobody came back to (docs/api.md, "Limits of a client")? 1: a
+ * waiting game to delete, 2: a game to abort, 0: neither. */
+static int expired(const play_game *g, int64_t now)
+{
+    if (g->online[CD_WHITE] || g->online[CD_BLACK])
+        return 0;
+    if (g->state == PLAY_WAITING)
+        return now - g->seen >= PLAY_AWAY_MS;
+    if (g->state != PLAY_ONGOING || g->nmoves >= 2)
+        return 0;
+    if (g->clock == PLAY_CLOCK_NONE)
+        return now - g->seen >= PLAY_AWAY_MS ? 2 : 0;
+    if (g->clock == PLAY_CLOCK_CORRESPONDENCE)
+        return g->first_wait && now - g->first_wait >= g->base_ms ? 2 : 0;
+    return 0; /* real time: check_flag's PLAY_FIRST_MOVE_MS */
+}
+
+/* Take g out of memory (and, when `erase`, out of the store): its streams see it gone or read
+ * it back. */
+static void drop_game(play_game *g, int erase)
+{
+    if (erase && P.stored && store_delete(g->id) != 0)
+        return;
+    unlink_game(g);
+    if (erase)
+        changed(g->id);
+    play_game_free(g);
+}
+
 void play_tick(void)
 {
     play_lock();
     int64_t now = play_now();
+    int kept = 0;
     for (play_game *g = P.games, *next; g; g = next) {
         next = g->next; /* a failed save may free g */
-        check_flag(g, now);
+        if (check_flag(g, now))
+            continue;
+        int e = expired(g, now);
+        if (e == 1) {
+            drop_game(g, 1);
+        } else if (e == 2) {
+            finish(g, END_ABORTED, -1);
+            char err[64];
+            commit(g, g->nmoves, err, sizeof err);
+        } else if (g->state == PLAY_OVER) {
+            kept++;
+        }
+    }
+    /* finished games leave memory once nobody watches them and nobody read them lately (the
+     * oldest first when more than PLAY_KEPT stay): the store has them */
+    for (play_game *g = P.games, *next; g && P.stored; g = next) {
+        next = g->next;
+        if (g->state == PLAY_OVER && !g->online[0] && !g->online[1] && !g->online[2] &&
+            (now - g->touched >= PLAY_KEEP_MS || (kept > PLAY_KEPT && now - g->touched >= 1000))) {
+            drop_game(g, 0);
+            kept--;
+        }
     }
     play_unlock();
 }
@@ -413,27 +538,11 @@ static int actor(play_game *g, const char *token, int need_ongoing, unsigned *st
     return seat;
 }
 
-/* A name: up to PLAY_NAME_MAX characters of UTF-8 without control characters; NULL or "": "". */
+/* A name (names.h: checked, in NFKC) into dst[PLAY_NAME_BYTES + 1]; NULL or "": "". */
 static int set_name(char *dst, const char *name, char *err, size_t len)
 {
     dst[0] = 0;
-    if (!name)
-        return 0;
-    size_t chars = 0, n = strlen(name);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        if (ch < 0x20 || ch == 0x7f) {
-            snprintf(err, len, "'name' may not hold control characters");
-            return -1;
-        }
-        chars += (ch & 0xc0) != 0x80;
-    }
-    if (chars > PLAY_NAME_MAX || n > 4 * PLAY_NAME_MAX) {
-        snprintf(err, len, "'name' is longer than %d characters", PLAY_NAME_MAX);
-        return -1;
-    }
-    memcpy(dst, name, n + 1);
-    return 0;
+    return name ? name_clean(name, dst, PLAY_NAME_BYTES + 1, "'name'", err, len) : 0;
 }
 
 /* The name of g's seat c for token: its account's when the token is logged in to one, else the
@@ -441,7 +550,7 @@ static int set_name(char *dst, const char *name, char *err, size_t len)
 static int seat_name(play_game *g, int c, const char *token, const char *name, char *err,
                      size_t len)
 {
-    char acct[PLAY_NAME_BYTES + 1], hash[256];
+    char acct[PLAY_NAME_BYTES + 1] = "", key[4 * PLAY_NAME_BYTES];
     if (P.stored && store_login_name(token, acct, sizeof acct)) {
         snprintf(g->name[c], sizeof g->name[c], "%s", acct);
         return 0;
@@ -449,8 +558,9 @@ static int seat_name(play_game *g, int c, const char *token, const char *name, c
     if (set_name(g->name[c], name, err, len))
         return -1;
     if (P.stored && g->name[c][0] &&
-        store_account_hash(g->name[c], hash, sizeof hash, acct, sizeof acct)) {
-        snprintf(err, len, "the name '%s' belongs to an account: log in to use it", acct);
+        (name_key(g->name[c], key, sizeof key) != 0 ||
+         store_account_like(key, acct, sizeof acct))) {
+        snprintf(err, len, "the name '%s' is (or looks like) an account's: log in to use it", acct);
         g->name[c][0] = 0;
         return -1;
     }
@@ -476,16 +586,70 @@ static play_game *game_new(const play_new *n, char *err, size_t len)
     g->open = n->open;
     g->state = PLAY_WAITING;
     g->draw_offer = g->takeback = g->rematch = -1;
-    g->created = play_now();
+    g->created = g->seen = g->touched = play_now();
     return g;
 }
 
-unsigned play_create(const play_new *n, const char *token, play_game **out, char *err, size_t len)
+/* May token (from addr) create one more game now? 0 (the creation counted), or 429 with
+ * *retry_ms and err set. */
+static unsigned may_create(const char *token, const char *addr, int64_t *retry_ms, char *err,
+                           size_t len)
 {
-    if (P.count >= PLAY_MAX) {
+    int by_addr = P.per_address && addr && addr[0];
+    int waiting_token = 0, waiting_addr = 0;
+    int64_t now = play_now(), oldest = now;
+    for (const play_game *g = P.games; g; g = g->next) {
+        if (g->state != PLAY_WAITING)
+            continue;
+        int mine = play_seat(g, token) >= 0, here = by_addr && !strcmp(g->addr, addr);
+        waiting_token += mine;
+        waiting_addr += here;
+        if ((mine || here) && g->seen < oldest)
+            oldest = g->seen;
+    }
+    if (waiting_token >= PLAY_WAITING_TOKEN || waiting_addr >= PLAY_WAITING_ADDR) {
+        *retry_ms = oldest + PLAY_AWAY_MS - now;
+        snprintf(err, len,
+                 "%d games of yours wait for an opponent: wait for one, or delete one (they expire "
+                 "%d minutes after your page left them)",
+                 waiting_token >= PLAY_WAITING_TOKEN ? waiting_token : waiting_addr,
+                 PLAY_AWAY_MS / 60000);
+        return 429;
+    }
+    char key[PLAY_NAME_BYTES + 2]; /* the account when the token is logged in to one */
+    if (P.stored)
+        store_player(token, key, sizeof key);
+    else
+        snprintf(key, sizeof key, "%s", token);
+    int64_t wait = rate_wait(&P.creates_token, key, now);
+    int64_t wait_addr = by_addr ? rate_wait(&P.creates_addr, addr, now) : 0;
+    if (wait_addr > wait)
+        wait = wait_addr;
+    if (wait) {
+        *retry_ms = wait;
+        snprintf(err, len, "too many games created: %d a minute from a browser, %d from an address",
+                 PLAY_CREATES_TOKEN, PLAY_CREATES_ADDR);
+        return 429;
+    }
+    rate_charge(&P.creates_token, key, now);
+    if (by_addr)
+        rate_charge(&P.creates_addr, addr, now);
+    return 0;
+}
+
+unsigned play_create(const play_new *n, const char *token, play_game **out, int64_t *retry_ms,
+                     char *err, size_t len)
+{
+    int live = 0;
+    for (const play_game *g = P.games; g; g = g->next)
+        live += g->state != PLAY_OVER;
+    if (live >= P.max_live) {
         snprintf(err, len, "too many games");
         return 503;
     }
+    unsigned status = may_create(token, n->addr, retry_ms, err, len);
+    if (status)
+        return status;
     int colour = n->colour;
     if (colour < 0) {
         unsigned char b = 0;
@@ -501,6 +665,7 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, char
         return 400;
     }
     memcpy(g->token[colour], token, PLAY_TOKEN + 1);
+    snprintf(g->addr, sizeof g->addr, "%s", n->addr ? n->addr : "");
     seat_rating(g, colour);
     link_game(g);
     *out = g;
@@ -697,7 +862,7 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
     if (status)
         return status;
     if (accepted) {
-        play_new n = {g->rules, 0, g->clock, g->base_ms, g->inc_ms, NULL, 0};
+        play_new n = {g->rules, 0, g->clock, g->base_ms, g->inc_ms, NULL, 0, NULL};
         play_game *r = game_new(&n, err, len);
         if (!r)
             return 500;

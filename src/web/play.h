@@ -17,8 +17,8 @@
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
  * wakes the live streams that watch the game (play_watch). Every change is written to the store
  * (store_sqlite.h) in one transaction before it is answered (a chat message: its row alone); when
- * the write fails the game is read back from the store and the request fails (500), so memory never
- * runs ahead of the disk.
+ * the write fails the game is read back from the store and the request fails (507 when the disk is
+ * full, else 500), so memory never runs ahead of the disk.
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -33,12 +33,30 @@
 #define PLAY_TOKEN         32 /* hex digits of a player token (128 bits) */
 #define PLAY_NAME_MAX      24 /* characters of a player's name (UTF-8 bytes: 4 times that) */
 #define PLAY_NAME_BYTES    (4 * PLAY_NAME_MAX)
-#define PLAY_MAX           5000
+#define PLAY_MAX           5000  /* live games (waiting or in progress) by default */
 #define PLAY_FIRST_MOVE_MS 30000 /* a real-time game's first moves: each within this */
 #define PLAY_CHAT_CHARS    140   /* characters (code points) of a chat message */
 #define PLAY_CHAT_MAX      200   /* chat messages kept with a game (then it refuses more) */
 #define PLAY_CHAT_BURST    5     /* chat messages a seat may post ... */
 #define PLAY_CHAT_WINDOW   10000 /* ... within this many ms */
+#define PLAY_ADDR          64    /* bytes of a client's address (text) */
+/* Limits of one client (docs/api.md, "Limits of a client"): games waiting for a second player
+ * (open challenges and invitations) of one player token and of one address, and games created a
+ * minute by each (a token bucket: that many at once, then one every 60/N s). */
+#define PLAY_WAITING_TOKEN 5
+#define PLAY_WAITING_ADDR  20
+#define PLAY_CREATES_TOKEN 10
+#define PLAY_CREATES_ADDR  30
+#define PLAY_CREATES_MS    60000
+/* A game nobody came to (its second seat open) is deleted, and a game without a clock whose first
+ * moves are not both made is aborted, when its players' pages have been away this long. */
+#define PLAY_AWAY_MS 600000
+#define PLAY_GRACE_MS                                                                              \
+    10000 /* ... or, after a restart, this long (time for the pages to come back) */
+#define PLAY_KEEP_MS    60000 /* a finished game stays in memory this long after it was last read */
+#define PLAY_KEPT       1000  /* ... and at most this many finished games stay */
+#define PLAY_LOBBY_PAGE 50    /* entries of each list of a lobby page (at most 100: ?per=) */
+#define PLAY_ALIVE_MS   1000  /* the store is told the server is alive this often (downtime) */
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -76,13 +94,19 @@ typedef struct play_game {
     int64_t turn_start; /* the running clock's start (0: no clock runs) */
     int64_t first_wait; /* while a side's first move is awaited (fewer than 2 plies), since when
                          * (0: none, or a game stored before the rule) */
+    int64_t outage_ms;  /* the server's downtime given back to this game's clocks (play_open) */
+    int outage_new;     /* (play_open) outage_ms grew at this start: to be saved */
     int draw_offer, takeback, rematch; /* the colour asking, or -1 */
     char rematch_id[PLAY_ID_HEX + 1];  /* the rematch game, once accepted */
     int64_t created;
-    int online[3];    /* live streams open: of the white seat, the black seat, spectators */
-    glicko rating[2]; /* each seat's rating in the variant when it sat down (rating 0: none) */
-    glicko after[2];  /* after the game, once rated (rating 0: not rated) */
-    int rate_now;     /* the ratings in after[] are to be written with the game (store_save) */
+    char addr[PLAY_ADDR]; /* the creator's address (memory only; "" unknown) */
+    int64_t seen;         /* when a seat's page was last open (memory: the expiry of a game not
+                           * begun) */
+    int64_t touched;      /* when it was last looked up (memory: a finished game leaves then) */
+    int online[3];        /* live streams open: of the white seat, the black seat, spectators */
+    glicko rating[2];     /* each seat's rating in the variant when it sat down (rating 0: none) */
+    glicko after[2];      /* after the game, once rated (rating 0: not rated) */
+    int rate_now;         /* the ratings in after[] are to be written with the game (store_save) */
     play_move *moves;
     int nmoves, cap;
     play_chat *chat;
@@ -102,8 +126,10 @@ int play_chat_append(play_game *g, int seat, const char *text, int64_t at);
 void play_chat_free(play_game *g);
 void play_game_free(play_game *g);
 
-/* Start the service: games from the store at path (NULL: in memory only). 0, or -1 with err. */
-int play_open(const char *db_path, char *err, size_t errlen);
+/* Start the service: the live games from the store at path (NULL: in memory only); at most
+ * max_live live games (0: PLAY_MAX); per_address 0: no limits by address (every client comes
+ * through one address: a proxy, a benchmark). 0, or -1 with err. */
+int play_open(const char *db_path, int max_live, int per_address, char *err, size_t errlen);
 void play_close(void);
 /* Is there a store (accounts and ratings need one)? */
 int play_stored(void);
@@ -112,8 +138,10 @@ void play_tick(void);
 
 void play_lock(void);
 void play_unlock(void);
+/* Game id: a live game, or a finished one read back from the store (it stays in memory while it
+ * is watched or was read within PLAY_KEEP_MS); NULL when there is none. Locked. */
 play_game *play_find(const char *id);
-/* The first game of the list (then ->next), for the lobby. */
+/* The first game in memory (then ->next), for the lobby. */
 const play_game *play_first(void);
 /* A live stream of game id opens for token: returns the slot it counts in (CD_WHITE, CD_BLACK,
  * 2 a spectator), -1 when there is no such game; it closes: play_absent with that slot. The
@@ -151,8 +179,12 @@ typedef struct play_new {
     int64_t base_ms, inc_ms;
     const char *name;
     int open;
+    const char *addr; /* the creator's address ("" or NULL: unknown, no limit by address) */
 } play_new;
-unsigned play_create(const play_new *n, const char *token, play_game **out, char *err, size_t len);
+/* A new game: 429 with *retry_ms when the creator's token or address is over its limits, 503
+ * when the server holds max_live live games. */
+unsigned play_create(const play_new *n, const char *token, play_game **out, int64_t *retry_ms,
+                     char *err, size_t len);
 unsigned play_join(play_game *g, const char *token, const char *name, char *err, size_t len);
 unsigned play_move_text(play_game *g, const char *token, const char *move, char *err, size_t len);
 unsigned play_resign(play_game *g, const char *token, char *err, size_t len);
@@ -169,8 +201,9 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
 
 /* The game as the viewer holding `token` sees it (docs/api.md). */
 cJSON *play_json(const play_game *g, const char *token);
-/* The lobby: open challenges and games in progress. */
-cJSON *play_lobby_json(void);
+/* The lobby: open challenges and games in progress, page `page` (0 the first) of `per` entries
+ * of each list. */
+cJSON *play_lobby_json(int page, int per);
 /* The game as PDN (malloc'ed, *len its length), NULL when out of memory. */
 char *play_pdn(const play_game *g, size_t *len);
 

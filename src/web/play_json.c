@@ -110,6 +110,7 @@ cJSON *play_json(const play_game *g, const char *token)
     cJSON_AddNumberToObject(o, "now", (double)now);
     cJSON_AddBoolToObject(o, "open", g->open);
     cJSON_AddNumberToObject(o, "watching", g->online[2]);
+    cJSON_AddNumberToObject(o, "outage_ms", (double)g->outage_ms);
     game_board_json(o, g->game);
     if (g->state != PLAY_ONGOING) /* nobody may move (yet, or any more) */
         cJSON_ReplaceItemInObjectCaseSensitive(o, "moves", cJSON_CreateArray());
@@ -146,18 +147,22 @@ cJSON *play_json(const play_game *g, const char *token)
  * made (a page that never opens the game's stream does not leave it in the lobby for ever). */
 #define LOBBY_GRACE_MS 60000
 
-cJSON *play_lobby_json(void)
+cJSON *play_lobby_json(int page, int per)
 {
     int64_t now = play_now();
     cJSON *o = cJSON_CreateObject();
     cJSON *open = cJSON_AddArrayToObject(o, "open");
     cJSON *live = cJSON_AddArrayToObject(o, "live");
     char buf[64];
+    int n[2] = {0, 0}, from = page * per; /* [0] open, [1] live: entries so far */
     for (const play_game *g = play_first(); g; g = g->next) {
         if (g->state == PLAY_OVER || (g->state == PLAY_WAITING && !g->open))
             continue;
         int creator = g->token[CD_WHITE][0] ? CD_WHITE : CD_BLACK;
         if (g->state == PLAY_WAITING && !g->online[creator] && now - g->created > LOBBY_GRACE_MS)
+            continue;
+        int k = g->state != PLAY_WAITING;
+        if (n[k]++ < from || n[k] > from + per)
             continue;
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "id", g->id);
@@ -180,6 +185,10 @@ cJSON *play_lobby_json(void)
             cJSON_AddItemToArray(live, e);
         }
     }
+    cJSON_AddNumberToObject(o, "page", page);
+    cJSON_AddNumberToObject(o, "per", per);
+    cJSON_AddNumberToObject(o, "open_total", n[0]);
+    cJSON_AddNumberToObject(o, "live_total", n[1]);
     return o;
 }
 

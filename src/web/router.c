@@ -107,7 +107,7 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
         return t.body ? send_buffer(c, t.status, "application/json", t.body, t.len) : MHD_NO;
     }
     if (!strncmp(p, "/play", 5) && (!p[5] || p[5] == '/'))
-        return api_play(c, p + 5, method, rq);
+        return api_play(c, p + 5, method, rq, query, qctx);
     if (!strncmp(p, "/account", 8) && (!p[8] || p[8] == '/'))
         return api_account(c, p + 8, method, rq);
     if (!strcmp(p, "/variants"))

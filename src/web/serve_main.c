@@ -22,6 +22,25 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/* Can a file be written, synced and removed in dir (not read-only, not full)? 0, or -1 (errno
+ * set): the server refuses to start rather than answer 201 for games it cannot keep. */
+static int write_probe(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.write-probe-%ld", dir, (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    int ok = write(fd, "probe\n", 6) == 6 && fsync(fd) == 0;
+    int saved = errno;
+    close(fd);
+    unlink(path);
+    errno = ok ? 0 : saved ? saved : ENOSPC;
+    return ok ? 0 : -1;
+}
 
 /* ---------------------------------------------------------------- main */
 
@@ -49,6 +68,10 @@ int cd_serve_run(const cd_serve_config *c)
     }
     if (mkdir(srv.data, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "condraughts serve: cannot create %s: %s\n", srv.data, strerror(errno));
+        return 1;
+    }
+    if (write_probe(srv.data) != 0) {
+        fprintf(stderr, "condraughts serve: cannot write in %s: %s\n", srv.data, strerror(errno));
         return 1;
     }
 
@@ -104,7 +127,7 @@ int cd_serve_run(const cd_serve_config *c)
     signal(SIGPIPE, SIG_IGN);
 
     char err[1024];
-    if (play_open(db, err, sizeof err) != 0) {
+    if (play_open(db, (int)c->max_games, c->per_ip != 0, err, sizeof err) != 0) {
         fprintf(stderr, "condraughts serve: %s\n", err);
         return 1;
     }

@@ -18,7 +18,9 @@
 typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
-    long per_ip; /* connections at once from one address (0: no limit; the CLI: CD_SERVE_PER_IP) */
+    long per_ip;    /* connections at once from one address (0: no limit, and no other limit by
+                     * address; the CLI: CD_SERVE_PER_IP) */
+    long max_games; /* live games between people at most (0: PLAY_MAX) */
     const cd_eval *eval; /* the learned evaluation every search uses (not owned; kept while the
                             server runs), or NULL: by hand */
 } cd_serve_config;

@@ -141,12 +141,21 @@ int save_game(const web_game *w)
     }
     if (ok && rename(tmp, path) != 0)
         ok = 0;
+    static int failing; /* (srv.lock) the last save failed: not logged again until one works */
     if (!ok) {
-        fprintf(stderr, "condraughts: cannot save game %s in %s: %s\n", w->id, srv.data,
-                strerror(errno));
+        int full = errno == ENOSPC || errno == EDQUOT;
+        if (!failing)
+            fprintf(stderr,
+                    "condraughts: cannot save game %s in %s: %s (further failures are not logged "
+                    "until a save works)\n",
+                    w->id, srv.data, strerror(errno));
+        failing = 1;
         unlink(tmp);
-        return -1;
+        return full ? -2 : -1;
     }
+    if (failing)
+        fprintf(stderr, "condraughts: games are saved in %s again\n", srv.data);
+    failing = 0;
     return 0;
 }
 

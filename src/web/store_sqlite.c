@@ -7,6 +7,7 @@
 #endif
 
 #include "store_sqlite.h"
+#include "names.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -46,18 +47,52 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS chat ("
     " game TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,"
-    " at INTEGER NOT NULL, PRIMARY KEY (game, n));";
+    " at INTEGER NOT NULL, PRIMARY KEY (game, n));"
+    "CREATE TABLE IF NOT EXISTS alive (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS games_state ON games (state);";
 
 /* Columns added since the first schema, each added to a database made before it (its default for
  * the rows there): ratings.at, when the rating last changed (ms since the epoch; 0: not aged);
- * games.first_wait (play.h; 0: no first-move limit). */
+ * games.first_wait (play.h; 0: no first-move limit); games.outage_ms (play.h); accounts.skey. */
 static const struct {
     const char *probe, *add;
 } added[] = {
     {"SELECT at FROM ratings", "ALTER TABLE ratings ADD COLUMN at INTEGER NOT NULL DEFAULT 0"},
     {"SELECT first_wait FROM games",
      "ALTER TABLE games ADD COLUMN first_wait INTEGER NOT NULL DEFAULT 0"},
+    {"SELECT outage_ms FROM games",
+     "ALTER TABLE games ADD COLUMN outage_ms INTEGER NOT NULL DEFAULT 0"},
+    {"SELECT skey FROM accounts", "ALTER TABLE accounts ADD COLUMN skey TEXT NOT NULL DEFAULT ''"},
 };
+
+/* Every account without its name's key (accounts.skey: names.h; made before the column) given
+ * one, and the keys indexed. 0, or -1 with *msg. */
+static int key_accounts(char **msg)
+{
+    sqlite3_stmt *st = NULL, *up = NULL;
+    int ok = sqlite3_prepare_v2(db, "SELECT name FROM accounts WHERE skey = ''", -1, &st, NULL) ==
+                 SQLITE_OK &&
+             sqlite3_prepare_v2(db, "UPDATE accounts SET skey = ?2 WHERE name = ?1", -1, &up,
+                                NULL) == SQLITE_OK;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        char key[4 * PLAY_NAME_BYTES];
+        if (!name || name_key(name, key, sizeof key) != 0)
+            continue;
+        sqlite3_reset(up);
+        sqlite3_bind_text(up, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(up, 2, key, -1, SQLITE_TRANSIENT);
+        ok = sqlite3_step(up) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    if (!ok)
+        return -1;
+    return sqlite3_exec(db, "CREATE INDEX IF NOT EXISTS accounts_skey ON accounts (skey)", NULL,
+                        NULL, msg) == SQLITE_OK
+               ? 0
+               : -1;
+}
 
 /* Add the columns a database made before them lacks. 0, or -1 with *msg (sqlite3_free it). */
 static int add_columns(char **msg)
@@ -70,6 +105,24 @@ static int add_columns(char **msg)
             return -1;
     }
     return 0;
+}
+
+/* Can the database be written (not read-only, room for a page)? 0, or -1 with *msg. */
+static int write_probe(char **msg)
+{
+    if (sqlite3_db_readonly(db, "main") == 1) {
+        *msg = sqlite3_mprintf("the database is read-only");
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int version = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", version);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
 }
 
 int store_open(const char *path, char *err, size_t errlen)
@@ -85,7 +138,8 @@ int store_open(const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
-    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0) {
+    if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0 ||
+        key_accounts(&msg) != 0 || write_probe(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -107,7 +161,7 @@ static int save_row(const play_game *g)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)";
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -143,6 +197,7 @@ static int save_row(const play_game *g)
         }
     }
     sqlite3_bind_int64(st, i++, g->first_wait);
+    sqlite3_bind_int64(st, i++, g->outage_ms);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
@@ -243,8 +298,8 @@ int store_account_hash(const char *name, char *hash, size_t cap, char *canonical
     return query_text("SELECT hash FROM accounts WHERE name = ?1", name, hash, cap);
 }
 
-/* Run a statement with up to two text parameters; 1 when it is done. */
-static int run2(const char *sql, const char *a, const char *b)
+/* Run a statement with up to three text parameters; 1 when it is done. */
+static int run3(const char *sql, const char *a, const char *b, const char *c)
 {
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -252,20 +307,33 @@ static int run2(const char *sql, const char *a, const char *b)
     sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
     if (b)
         sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+    if (c)
+        sqlite3_bind_text(st, 3, c, -1, SQLITE_STATIC);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
 }
 
+static int run2(const char *sql, const char *a, const char *b) { return run3(sql, a, b, NULL); }
+
+int store_account_like(const char *key, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM accounts WHERE skey = ?1", key, name, cap);
+}
+
 int store_account_add(const char *name, const char *hash, const char *token)
 {
-    char row[PLAY_NAME_BYTES + 1];
-    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
+    char row[PLAY_NAME_BYTES + 1], key[4 * PLAY_NAME_BYTES];
+    if (name_key(name, key, sizeof key) != 0)
+        return -1;
+    if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row) ||
+        store_account_like(key, row, sizeof row))
         return 1;
     if (!exec("BEGIN IMMEDIATE"))
         return -1;
-    if (run2("INSERT INTO accounts VALUES (?1, ?2, CAST(strftime('%s', 'now') AS INTEGER))", name,
-             hash) &&
+    if (run3("INSERT INTO accounts (name, hash, created, skey) VALUES "
+             "(?1, ?2, CAST(strftime('%s', 'now') AS INTEGER), ?3)",
+             name, hash, key) &&
         run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) && exec("COMMIT"))
         return 0;
     exec("ROLLBACK");
@@ -320,15 +388,25 @@ glicko store_rating(const char *token, const char *variant)
 
 int store_save(const play_game *g, int from)
 {
+    static int failing; /* the last save failed: not logged again until one works */
     if (!db)
         return -1;
-    if (!exec("BEGIN IMMEDIATE"))
-        return -1;
-    if (save_row(g) && save_moves(g, from) && (!g->rate_now || save_ratings(g)) && exec("COMMIT"))
+    if (exec("BEGIN IMMEDIATE") && save_row(g) && save_moves(g, from) &&
+        (!g->rate_now || save_ratings(g)) && exec("COMMIT")) {
+        if (failing)
+            fprintf(stderr, "condraughts: games between people are saved again\n");
+        failing = 0;
         return 0;
-    fprintf(stderr, "condraughts: cannot save game %s: %s\n", g->id, sqlite3_errmsg(db));
+    }
+    int full = sqlite3_errcode(db) == SQLITE_FULL;
+    if (!failing)
+        fprintf(stderr,
+                "condraughts: cannot save game %s: %s (further failures are not logged until a "
+                "save works)\n",
+                g->id, sqlite3_errmsg(db));
+    failing = 1;
     exec("ROLLBACK");
-    return -1;
+    return full ? -2 : -1;
 }
 
 static int delete_from(const char *sql, const char *id)
@@ -340,6 +418,30 @@ static int delete_from(const char *sql, const char *id)
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     return ok;
+}
+
+int store_alive(int64_t now)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO alive VALUES (1, ?1)", -1, &st,
+                                  NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, now);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok ? 0 : -1;
+}
+
+int64_t store_last_alive(void)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t at = 0;
+    if (db &&
+        sqlite3_prepare_v2(db, "SELECT at FROM alive WHERE id = 1", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        at = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return at;
 }
 
 int store_delete(const char *id)
@@ -427,7 +529,8 @@ int store_load(const char *id, void (*add)(play_game *g))
     if (!db)
         return -1;
     sqlite3_stmt *st = NULL, *mv = NULL, *ch = NULL;
-    const char *sql = id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games";
+    const char *sql =
+        id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games WHERE state != ?1";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "SELECT move, white_ms, black_ms, at FROM moves WHERE game = ?1 "
@@ -441,6 +544,8 @@ int store_load(const char *id, void (*add)(play_game *g))
     }
     if (id)
         sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_int(st, 1, PLAY_OVER);
     int n = 0, rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         play_game *g = calloc(1, sizeof *g);
@@ -480,6 +585,7 @@ int store_load(const char *id, void (*add)(play_game *g))
             }
         }
         g->first_wait = sqlite3_column_int64(st, c++);
+        g->outage_ms = sqlite3_column_int64(st, c++);
         if (!g->rules || !row_sane(g) || load_moves(g, mv) != 0 || load_chat(g, ch) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",

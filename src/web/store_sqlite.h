@@ -19,15 +19,22 @@
 #define CD_WEB_STORE_SQLITE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "play.h"
 
-/* Open (create) the database at path. 0, or -1 with err set. */
+/* Open (create) the database at path; it must be writable (a page is written). 0, or -1 with
+ * err set. */
 int store_open(const char *path, char *err, size_t errlen);
 void store_close(void);
-/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0 or -1. */
+/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0, -2 (the
+ * disk is full) or -1; the first of a run of failures is logged, and the first success after. */
 int store_save(const play_game *g, int from);
 int store_delete(const char *id);
+/* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
+ * store_last_alive: when it last was (0: never). */
+int store_alive(int64_t now);
+int64_t store_last_alive(void);
 /* Write message i of g's chat (its own row: the game's is unchanged). 0 or -1. */
 int store_chat(const play_game *g, int i);
 /* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
@@ -47,9 +54,12 @@ void store_player(const char *token, char *key, size_t cap);
 int store_login_name(const char *token, char *name, size_t cap);
 int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap);
 int store_account_add(const char *name, const char *hash, const char *token);
+/* The name of the account whose name has the key `key` (names.h: it looks the same) into name
+ * (1), or 0 (none). store_account_add refuses (1) a name whose key an account has. */
+int store_account_like(const char *key, char *name, size_t cap);
 int store_login(const char *token, const char *name);
 int store_account_rehash(const char *name, const char *hash, const char *keep);
-/* Read every game (id NULL) or one: each is handed to add (which takes it: its cd_game is not
+/* Read the live games (id NULL: every game not over) or one: each is handed to add (which takes it: its cd_game is not
  * made, moves[] holds the moves to replay). Returns the number read, -1 on a database error. */
 int store_load(const char *id, void (*add)(play_game *g));
 

@@ -18,6 +18,9 @@
  *   play.c, play_game.c, play_json.c, api_play.c, store_sqlite.c: games between people
  *   (play.h), glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
+ *   names.c        players' names checked, in NFKC, keyed by their look (names.h; ICU)
+ *   ratelimit.c    token buckets by key in a table of fixed size (ratelimit.h): the limits of a
+ *                  client (games created, failed logins)
  *   lazy_lock.h    WEB_LAZY_LOCK: a module's static mutex, made on first use
  *
  * Handlers fill a `reply` and know nothing of sockets; http.c turns it into an HTTP response
@@ -38,7 +41,10 @@
 #include "play.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
-#define MAX_HEADER      (32 * 1024) /* memory for a request's headers (and body chunks) */
+#define MAX_HEADER      (32 * 1024) /* a request's headers (431 beyond, in JSON) */
+#define CONN_MEMORY     (128 * 1024) /* libmicrohttpd's memory for a request's headers and body
+                                      * chunks (mapped as touched): headers over it get its own
+                                      * 431, in HTML */
 #define MAX_CONNECTIONS 1024u       /* open connections (served by POOL_THREADS threads) */
 #define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
 #define KEEPALIVE_MS    1000        /* a waiting event stream sends a comment line after this */
@@ -104,7 +110,8 @@ void game_path(const char *id, int tmp, char *buf, size_t len);
 cd_pdn_tags *make_tags(const web_game *w, int with_owner);
 /* May the request's player token change w? (Yes when w has no owner.) */
 int owner_ok(const web_game *w, const char *token);
-/* Save w atomically. Called with the lock held. Returns 0 on success. */
+/* Save w atomically. Called with the lock held. Returns 0 on success, -2 when the disk is full,
+ * -1 on another failure (the first of a run of failures is logged, and the first success after). */
 int save_game(const web_game *w);
 int parse_human(const char *s);
 /* Load every <hex id>.pdn of the data directory. */
@@ -183,6 +190,7 @@ typedef struct request {
     size_t len;
     int too_large, responded;
     char token[PLAY_TOKEN + 1]; /* the cd_player cookie (the player's secret), or "" */
+    char addr[PLAY_ADDR];       /* the client's address (text; "" without HTTP) */
     struct http_job *job;       /* http.c: route() running off the pool threads, or NULL */
 } request;
 
@@ -239,7 +247,8 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
 /* Everything under /api/account (api_account.c; path: the rest of the URL). */
 enum MHD_Result api_account(reply *c, const char *path, const char *method, request *rq);
 /* Everything under /api/play (api_play.c; path: the rest of the URL, "" or "/..."). */
-enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq);
+enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq,
+                         query_fn query, void *qctx);
 ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);
 void play_live_free(void *cls);
 
