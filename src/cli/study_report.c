@@ -21,7 +21,6 @@
 
 #include "cliutil.h"
 #include "stats.h"
-#include "slurp.h"
 #include "study_report.h"
 
 #define KING_ENDING_PIECES 6  /* a king ending: only kings, or this many pieces with a king each */
@@ -142,18 +141,17 @@ static ending ending_of_reason(cd_reason why, int decisive)
 }
 
 /*
- * Read game j of variant v: 0 and *out NULL when its file is missing, 0 with the game read and
+ * Read game j of variant v (its file, else the game kept): 0 and *out NULL when it is missing, 0 with the game read and
  * checked, 2 after an error message (unreadable, of other settings, or a Termination that the
  * moves do not give).
  */
 static int read_game(const study *s, int v, int j, cd_game **out, game_rec *rec)
 {
     const study_config *c = study_config_of(s);
-    char path[PATH_MAX + 32], err[1024];
-    study_game_path(s, v, j, path, sizeof path);
+    char path[PATH_MAX + 64], err[1024];
     *out = NULL;
     size_t len;
-    char *buf = cd_slurp(path, STUDY_MAX_FILE, &len);
+    char *buf = study_game_text(s, v, j, &len, path, sizeof path);
     if (!buf)
         return errno == ENOENT ? 0 : report_error("cannot read %s: %s", path, strerror(errno));
     cd_pdn_tags *tags = malloc(sizeof *tags);
