@@ -1,7 +1,7 @@
 /*
- * study_report.c -- DIR/report.md of `condraughts study`, built from the game files alone
- * (DIR/VARIANT/NNNNN.pdn), so a single process, an MPI run and a resumed run give the same
- * report: per variant the results with the draw rate and its 95% Wilson interval, the draw
+ * study_report.c -- DIR/report.md of `condraughts study`, built from the games alone (the files
+ * DIR/VARIANT/NNNNN.pdn, else the games kept in DIR/VARIANT.pdn.xz), so a single process, an MPI
+ * run, a resumed run and a study grown across machines give the same report: per variant the results with the draw rate and its 95% Wilson interval, the draw
  * rate against the base rules (Newcombe's interval of the difference), game lengths, how the
  * games ended, how decisive games were won (material 20 plies before the end, king endings),
  * and two plots drawn by gnuplot (SVG). Every game is replayed under its variant's rules with
