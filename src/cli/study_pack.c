@@ -257,10 +257,8 @@ static const cli_opt pack_opts[] = {
 
 const cli_command study_pack_command = {
     .name = "study pack",
-    .about = "Move a study's game files into its kept games, DIR/VARIANT.pdn.xz.",
+    .about = "Move a study's game files into DIR/VARIANT.pdn.xz, which the study reads as played.",
     .opts = pack_opts,
-    .notes = "A study kept so, in a git repository, grows across machines: the same study command\n"
-             "with --out DIR plays only the games not kept yet (README, \"Draw-rate studies\").\n",
     .run = study_pack_main,
 };
 
