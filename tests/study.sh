@@ -1,10 +1,10 @@
 #!/bin/sh
 # condraughts study: a tiny study and its report's totals, the report without gnuplot, a run
-# killed (SIGKILL) and resumed against an uninterrupted one, two MPI ranks against one process
-# (byte-identical game files), games kept in DIR/VARIANT.pdn.xz (study pack: a study stopped,
-# packed and continued, grown from 4 to 8 games, with holes; damaged kept files and games of
-# other settings refused), a folder of other settings, and bad arguments (exit status 2, one
-# line on stderr). Prints "study: N passed, M failed".
+# killed (SIGKILL) and resumed against an uninterrupted one, games kept in DIR/VARIANT.pdn.xz
+# (study pack: a study stopped, packed and continued, grown from 4 to 8 games, with holes;
+# damaged kept files and games of other settings refused), two MPI ranks against one process
+# (byte-identical game files, also after study pack), a folder of other settings, and bad
+# arguments (exit status 2, one line on stderr). Prints "study: N passed, M failed".
 set -u
 BIN=build/condraughts
 while [ $# -gt 1 ]; do
@@ -276,9 +276,24 @@ if command -v mpirun >/dev/null 2>&1; then
             "$(row "$DIR/m/report.md" $v)"
     done
     check_eq "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
+    # games 1 and 4 of each variant packed, the others played by two ranks
+    mkdir "$DIR/mk"
+    for v in $V; do
+        mkdir "$DIR/mk/$v" && cp "$DIR/a/$v/00001.pdn" "$DIR/a/$v/00004.pdn" "$DIR/mk/$v/"
+    done
+    "$BIN" study pack --out "$DIR/mk" >/dev/null 2>&1
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$BIN" study $ARGS \
+        --out "$DIR/mk" >"$DIR/mk.out" 2>/dev/null
+    check_eq "MPI after study pack: the single process's summary" \
+        "$(grep games "$DIR/a.out")" "$(grep games "$DIR/mk.out")"
+    same=0
+    for f in $(files "$DIR/mk"); do cmp -s "$DIR/a/$f" "$DIR/mk/$f" && same=$((same + 1)); done
+    check_eq "MPI after study pack: the 4 games not kept played, byte-identical" 4 $same
 else
-    # the checks above: exit status, both ranks, files, bytes, a total a variant, the summary
-    for c in $(seq $((5 + $(echo $V | wc -w)))); do
+    # the checks above: exit status, both ranks, files, bytes, a total a variant, the summary;
+    # the two after study pack
+    for c in $(seq $((7 + $(echo $V | wc -w)))); do
         skip "the MPI run ($c): SKIPPED, mpirun is not installed (sh tools/deps.sh build)"
     done
 fi
