@@ -373,8 +373,7 @@ static const cli_opt study_opts[] = {
      .required = 1},
     {0}};
 
-static const cli_command *const study_subs[] = {&study_openings_command, &study_pack_command,
-                                                 NULL};
+static const cli_command *const study_subs[] = {&study_openings_command, &study_pack_command, NULL};
 const cli_command cd_study_command = {
     .name = "study",
     .about = "Self-play draw rates of variants: the games and DIR/report.md.",

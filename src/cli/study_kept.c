@@ -89,8 +89,10 @@ int kept_read(const char *path, const cd_rules *rules, kept_games *k, char *err,
         else if (!round)
             snprintf(err, errlen, "%s: game %d: no Round tag with its number", path, game);
         else if (k->n && round <= k->round[k->n - 1])
-            snprintf(err, errlen, "%s: game %d: Round %d after Round %d (the games must be in "
-                     "the order of their numbers)", path, game, round, k->round[k->n - 1]);
+            snprintf(err, errlen,
+                     "%s: game %d: Round %d after Round %d (the games must be in "
+                     "the order of their numbers)",
+                     path, game, round, k->round[k->n - 1]);
         else if (!cd_pdn_tag(tags, "Termination"))
             snprintf(err, errlen, "%s: game %d (Round %d): no Termination tag", path, game, round);
         else if (grow(k, &cap) != 0)

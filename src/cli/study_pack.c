@@ -23,8 +23,8 @@
 #include "xz.h"
 
 /* The tags that name a study's settings: the games kept together share them. */
-static const char *const settings_tags[] = {"Event", "White",   "Black",      "GameType", "Seed",
-                                            "Limit", "Hash",    "MaxPlies",   "Tablebases", NULL};
+static const char *const settings_tags[] = {"Event", "White", "Black",    "GameType",   "Seed",
+                                            "Limit", "Hash",  "MaxPlies", "Tablebases", NULL};
 
 #define fail(...) cli_fail(&study_pack_command, __VA_ARGS__)
 
@@ -209,7 +209,8 @@ static void pack_variant(const char *out, const cd_rules *r)
         unsigned char *again = back ? cd_xz_decode(back, xzlen, &back_len, &why) : NULL;
         if (!again || back_len != total || memcmp(again, all, total))
             fail("%s: the file written does not read back; the game files are left as they "
-                 "were", kpath);
+                 "were",
+                 kpath);
         free(back);
         free(again);
         free(all);
@@ -251,8 +252,7 @@ static const cd_rules *variant_named(const char *name, size_t len)
 enum { O_OUT };
 
 static const cli_opt pack_opts[] = {
-    {CLI_TEXT_OPT(O_OUT, "out", "DIR", "the study's folder (the --out of its run)"),
-     .required = 1},
+    {CLI_TEXT_OPT(O_OUT, "out", "DIR", "the study's folder (the --out of its run)"), .required = 1},
     {0}};
 
 const cli_command study_pack_command = {

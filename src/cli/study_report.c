@@ -1,11 +1,12 @@
 /*
  * study_report.c -- DIR/report.md of `condraughts study`, built from the games alone (the files
  * DIR/VARIANT/NNNNN.pdn, else the games kept in DIR/VARIANT.pdn.xz), so a single process, an MPI
- * run, a resumed run and a study grown across machines give the same report: per variant the results with the draw rate and its 95% Wilson interval, the draw
- * rate against the base rules (Newcombe's interval of the difference), game lengths, how the
- * games ended, how decisive games were won (material 20 plies before the end, king endings),
- * and two plots drawn by gnuplot (SVG). Every game is replayed under its variant's rules with
- * the draw rules on, which checks the Termination tag the file gives.
+ * run, a resumed run and a study grown across machines give the same report: per variant the
+ * results with the draw rate and its 95% Wilson interval, the draw rate against the base rules
+ * (Newcombe's interval of the difference), game lengths, how the games ended, how decisive games
+ * were won (material 20 plies before the end, king endings), and two plots drawn by gnuplot
+ * (SVG). Every game is replayed under its variant's rules with the draw rules on, which checks
+ * the Termination tag the file gives.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -141,9 +142,9 @@ static ending ending_of_reason(cd_reason why, int decisive)
 }
 
 /*
- * Read game j of variant v (its file, else the game kept): 0 and *out NULL when it is missing, 0 with the game read and
- * checked, 2 after an error message (unreadable, of other settings, or a Termination that the
- * moves do not give).
+ * Read game j of variant v (its file, else the game kept): 0 and *out NULL when it is missing,
+ * 0 with the game read and checked, 2 after an error message (unreadable, of other settings, or
+ * a Termination that the moves do not give).
  */
 static int read_game(const study *s, int v, int j, cd_game **out, game_rec *rec)
 {

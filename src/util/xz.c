@@ -39,8 +39,8 @@ unsigned char *cd_xz_encode(const void *data, size_t len, size_t *outlen, const 
         *why = "out of memory";
         return NULL;
     }
-    if (lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, NULL, data, len, x,
-                                &out, cap) != LZMA_OK) {
+    if (lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, NULL, data, len, x, &out,
+                                cap) != LZMA_OK) {
         free(x);
         *why = "the compression failed";
         return NULL;
