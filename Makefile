@@ -80,7 +80,8 @@ WEB_SRC := $(wildcard src/web/*.c)
 WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
 endif
 # NO_TRAIN=1: a program without `train` (it says so) and its library (liblzma, for the game
-# corpus), for the same machines.
+# corpus and the games a study keeps: `study` then says it cannot read them), for the same
+# machines.
 ifeq ($(NO_TRAIN),1)
 TRAIN_SRC :=
 TRAIN_LIBS :=
@@ -177,7 +178,7 @@ turkish-test: $(BUILD)/test_turkish
 
 # The trainer's game corpus (src/train/train_corpus.c) on games made by the test itself.
 TRAIN_TEST_OBJ := $(BUILD)/train/train_corpus.o $(BUILD)/train/train_io.o $(BUILD)/train/train_gen.o \
-                  $(BUILD)/util/slurp.o
+                  $(BUILD)/util/slurp.o $(BUILD)/util/xz.o
 $(BUILD)/test_corpus: tests/test_corpus.c tests/check.h $(TRAIN_TEST_OBJ) $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/train -Isrc/util $< $(TRAIN_TEST_OBJ) $(LIB) \
 	  -llzma -pthread -o $@

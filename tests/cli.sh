@@ -132,7 +132,7 @@ out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | gre
 readme=${README:-$(dirname "$0")/../README.md}
 syn=$("$bin" help | grep '^condraughts \|^    ')
 cmds=$(printf '%s\n' "$syn" | awk '/^condraughts / { c = $2; if ($3 ~ /^[a-z]+$/) c = c " " $3; print c }')
-[ "$(printf '%s\n' "$cmds" | wc -l)" -eq 31 ] && ok || bad "help lists only: $cmds"
+[ "$(printf '%s\n' "$cmds" | wc -l)" -eq 32 ] && ok || bad "help lists only: $cmds"
 printf '%s\n' "$cmds" | while read -r c; do
     # shellcheck disable=SC2086
     out=$("$bin" $c --help 2>/dev/null); st=$?
@@ -146,7 +146,7 @@ for c in egtb towers study pdn train; do
     "$bin" $c --help | grep -q "^subcommands" && ok || bad "$c --help: no subcommands"
 done
 for c in perft moves show analyse play bench match hub dxp serve "pdn check" study "study openings" \
-    "egtb build" "egtb probe" "towers moves" "train gen" "train unpack" "train fit" "train label" variants \
+    "study pack" "egtb build" "egtb probe" "towers moves" "train gen" "train unpack" "train fit" "train label" variants \
     version; do
     # shellcheck disable=SC2086
     expect_error 2 "^condraughts $c: unknown option '--frob' (try: condraughts $c --help)\$" $c --frob

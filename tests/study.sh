@@ -1,8 +1,10 @@
 #!/bin/sh
 # condraughts study: a tiny study and its report's totals, the report without gnuplot, a run
-# killed (SIGKILL) and resumed against an uninterrupted one, two MPI ranks against one process
-# (byte-identical game files), a folder of other settings, and bad arguments (exit status 2,
-# one line on stderr). Prints "study: N passed, M failed".
+# killed (SIGKILL) and resumed against an uninterrupted one, games kept in DIR/VARIANT.pdn.xz
+# (study pack: a study stopped, packed and continued, grown from 4 to 8 games, with holes;
+# damaged kept files and games of other settings refused), two MPI ranks against one process
+# (byte-identical game files, also after study pack), a folder of other settings, and bad
+# arguments (exit status 2, one line on stderr). Prints "study: N passed, M failed".
 set -u
 BIN=build/condraughts
 while [ $# -gt 1 ]; do
@@ -125,6 +127,133 @@ check_eq "killed and resumed: the same report" "$(body "$DIR/ref/report.md")" \
     "$(body "$DIR/k/report.md")"
 check_eq "no temporary file is left" 0 "$(find "$DIR/k" -name '*.tmp' | wc -l | tr -d ' ')"
 
+# ---- kept games (study pack): DIR/VARIANT.pdn.xz, a study grown across machines. A run of the
+# first 4 games a variant packed, then continued to 8: the same games and report as the
+# uninterrupted run above ($DIR/ref); a run with holes packed and continued; damaged kept files
+# and game files of other settings refused, nothing lost
+P="$DIR/p"
+kept() { xz -dc "$1/$2.pdn.xz"; } # the kept games of a variant, as text
+sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+$BIN study ${KARGS%--games*}--games 4 --nodes 2000 --seed 5 --out "$P" >/dev/null 2>&1
+check_eq "4 games a variant: exit 0" 0 $?
+$BIN study pack --out "$P" >"$DIR/p.out" 2>"$DIR/p.err"
+check_eq "study pack exits 0" 0 $?
+check_eq "study pack says what it kept" "$P/constitutional.pdn.xz: 4 games kept (4 new), 4 game files removed
+$P/international.pdn.xz: 4 games kept (4 new), 4 game files removed" "$(cat "$DIR/p.out")"
+check_eq "study pack removes the game files it kept" 0 "$(find "$P" -name '*.pdn' | wc -l | tr -d ' ')"
+check_eq "study pack leaves no temporary file" 0 "$(find "$P" -name '*.tmp' | wc -l | tr -d ' ')"
+if command -v xz >/dev/null 2>&1; then
+    for v in $V; do
+        check_eq "$v: the kept file holds the first 4 game files, one after another" \
+            "$(cat "$DIR/ref/$v"/0000[1-4].pdn | md5sum)" "$(kept "$P" $v | md5sum)"
+    done
+    kept "$P" international >"$DIR/p4.pdn"
+    check_eq "the kept games pass pdn check" "ok 4 games" "$($BIN pdn check "$DIR/p4.pdn")"
+else
+    for v in $V; do skip "$v: the kept file holds the game files: SKIPPED, xz is not installed"; done
+    skip "the kept games pass pdn check: SKIPPED, xz is not installed"
+fi
+$BIN study $KARGS --out "$P" >/dev/null 2>"$DIR/p2.err"
+check_eq "continued to 8 games a variant: exit 0" 0 $?
+check_eq "continued: the kept games are not played again" 1 \
+    "$(grep -c '^study: 8 of 16 games already played' "$DIR/p2.err")"
+check_eq "continued: kept games and files give the uninterrupted run's report" \
+    "$(body "$DIR/ref/report.md")" "$(body "$P/report.md")"
+same=0
+for f in $(cd "$P" && ls */*.pdn); do cmp -s "$DIR/ref/$f" "$P/$f" && same=$((same + 1)); done
+check_eq "continued: games 5 to 8 byte-identical to the uninterrupted run's" 8 $same
+$BIN study pack --out "$P" >"$DIR/p.out" 2>&1
+check_eq "packed again: the new games appended" "$P/constitutional.pdn.xz: 8 games kept (4 new), 4 game files removed
+$P/international.pdn.xz: 8 games kept (4 new), 4 game files removed" "$(cat "$DIR/p.out")"
+if command -v xz >/dev/null 2>&1; then
+    for v in $V; do
+        check_eq "$v: grown to 8 games, the kept file is the uninterrupted run's game files" \
+            "$(cat "$DIR/ref/$v"/*.pdn | md5sum)" "$(kept "$P" $v | md5sum)"
+    done
+    check_eq "grown from 4 games to 8: the first 4 kept byte for byte" "$(md5sum <"$DIR/p4.pdn")" \
+        "$(kept "$P" international | head -c "$(wc -c <"$DIR/p4.pdn")" | md5sum)"
+else
+    for c in 1 2 3; do skip "grown to 8 games ($c): SKIPPED, xz is not installed"; done
+fi
+rm "$P/report.md"
+$BIN study $KARGS --out "$P" >"$DIR/p3.out" 2>"$DIR/p3.err"
+check_eq "all kept: exit 0" 0 $?
+check_eq "all kept: nothing played" "study: 16 of 16 games already played in $P" "$(cat "$DIR/p3.err")"
+check_eq "the report from the kept games is the report from the game files" \
+    "$(body "$DIR/ref/report.md")" "$(body "$P/report.md")"
+
+# holes: games 2, 3 and 7 of each variant missing when packed (a killed MPI run), then continued
+H="$DIR/h"
+cp -r "$DIR/ref" "$H"
+rm "$H"/*/00002.pdn "$H"/*/00003.pdn "$H"/*/00007.pdn "$H/report.md"
+$BIN study pack --out "$H" >/dev/null 2>&1
+check_eq "a folder with holes packed: exit 0" 0 $?
+$BIN study $KARGS --out "$H" >/dev/null 2>"$DIR/h.err"
+check_eq "with holes: only the missing games played" 1 \
+    "$(grep -c '^study: 10 of 16 games already played' "$DIR/h.err")"
+check_eq "with holes, continued: the uninterrupted run's report" "$(body "$DIR/ref/report.md")" \
+    "$(body "$H/report.md")"
+$BIN study pack --out "$H" >/dev/null 2>&1
+if command -v xz >/dev/null 2>&1; then
+    check_eq "with holes, packed again: the uninterrupted run's games in order" \
+        "$(cat "$DIR/ref/international"/*.pdn | md5sum)" "$(kept "$H" international | md5sum)"
+else
+    skip "with holes, packed again: SKIPPED, xz is not installed"
+fi
+
+# a damaged kept file: refused, with its name and what is wrong; nothing written or removed
+D="$DIR/d"
+cp -r "$P" "$D"
+cp "$DIR/ref/international/00001.pdn" "$DIR/ref/international/00002.pdn" "$D/" 2>/dev/null
+mkdir -p "$D/international" && mv "$D"/0000[12].pdn "$D/international/"
+size=$(wc -c <"$D/international.pdn.xz")
+printf 'X' | dd of="$D/international.pdn.xz" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+sums "$D" >"$DIR/d.md5"
+expect_fail 2 "$D/international.pdn.xz: not a valid xz file (damaged or truncated)" \
+    $BIN study $KARGS --out "$D"
+expect_fail 2 "$D/international.pdn.xz: not a valid xz file (damaged or truncated)" \
+    $BIN study pack --out "$D"
+check_eq "a damaged kept file: nothing written or removed" "$(cat "$DIR/d.md5")" "$(sums "$D")"
+head -c $((size - 20)) "$P/international.pdn.xz" >"$D/international.pdn.xz"
+sums "$D" >"$DIR/d.md5"
+expect_fail 2 "$D/international.pdn.xz: truncated" $BIN study $KARGS --out "$D"
+expect_fail 2 "$D/international.pdn.xz: truncated" $BIN study pack --out "$D"
+check_eq "a truncated kept file: nothing written or removed" "$(cat "$DIR/d.md5")" "$(sums "$D")"
+if command -v xz >/dev/null 2>&1; then
+    kept "$P" international | sed 's/^\[Round "3"\]/[Round "9"]/' | xz >"$D/international.pdn.xz"
+    expect_fail 2 "international.pdn.xz: game 4: Round 4 after Round 9" $BIN study $KARGS --out "$D"
+    kept "$P" international | sed '1,/^\[Round "2"\]/s/^\[Seed "5"\]/[Seed "6"]/' |
+        xz >"$D/international.pdn.xz"
+    mv "$D/international" "$D/files"
+    expect_fail 2 "international.pdn.xz (game 1) is not a game of this study (Seed is \"6\"" \
+        $BIN study $KARGS --out "$D"
+    mv "$D/files" "$D/international"
+    cp "$P/international.pdn.xz" "$D/"
+    sed 's/^\[Adjudication "\(.*\)"\]/[Adjudication "\1, edited"]/' \
+        "$DIR/ref/international/00001.pdn" >"$D/international/00001.pdn"
+    sums "$D" >"$DIR/d.md5"
+    expect_fail 2 "international/00001.pdn differs from game 1 kept in" $BIN study pack --out "$D"
+    check_eq "a game file unlike its kept game: nothing written or removed" "$(cat "$DIR/d.md5")" \
+        "$(sums "$D")"
+else
+    for c in 1 2 3 4; do skip "a kept file out of order or of other settings ($c): SKIPPED, no xz"; done
+fi
+
+# game files of other settings are not packed with the kept games
+rm -rf "$D" && cp -r "$P" "$D" && mkdir -p "$D/international"
+cp "$DIR/a/international/00004.pdn" "$D/international/00009.pdn"
+sums "$D" >"$DIR/d.md5"
+expect_fail 2 "its Round tag is 4, not 9" $BIN study pack --out "$D"
+sed 's/^\[Round "4"\]/[Round "9"]/' "$DIR/a/international/00004.pdn" >"$D/international/00009.pdn"
+sums "$D" >"$DIR/d.md5"
+expect_fail 2 "00009.pdn: its Seed is \"7\", the other games' \"5\": games of other settings" \
+    $BIN study pack --out "$D"
+check_eq "a game file of other settings: nothing written or removed" "$(cat "$DIR/d.md5")" \
+    "$(sums "$D")"
+mkdir "$DIR/empty"
+expect_fail 2 "holds no study games" $BIN study pack --out "$DIR/empty"
+expect_fail 2 "give the study's folder\|--out" $BIN study pack
+
 # ---- two MPI ranks against one process
 if command -v mpirun >/dev/null 2>&1; then
     # the sanitizer builds: Open MPI keeps memory until exit, which is not this program's leak
@@ -147,9 +276,24 @@ if command -v mpirun >/dev/null 2>&1; then
             "$(row "$DIR/m/report.md" $v)"
     done
     check_eq "MPI: the same summary" "$(grep games "$DIR/a.out")" "$(grep games "$DIR/m.out")"
+    # games 1 and 4 of each variant packed, the others played by two ranks
+    mkdir "$DIR/mk"
+    for v in $V; do
+        mkdir "$DIR/mk/$v" && cp "$DIR/a/$v/00001.pdn" "$DIR/a/$v/00004.pdn" "$DIR/mk/$v/"
+    done
+    "$BIN" study pack --out "$DIR/mk" >/dev/null 2>&1
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$BIN" study $ARGS \
+        --out "$DIR/mk" >"$DIR/mk.out" 2>/dev/null
+    check_eq "MPI after study pack: the single process's summary" \
+        "$(grep games "$DIR/a.out")" "$(grep games "$DIR/mk.out")"
+    same=0
+    for f in $(files "$DIR/mk"); do cmp -s "$DIR/a/$f" "$DIR/mk/$f" && same=$((same + 1)); done
+    check_eq "MPI after study pack: the 4 games not kept played, byte-identical" 4 $same
 else
-    # the checks above: exit status, both ranks, files, bytes, a total a variant, the summary
-    for c in $(seq $((5 + $(echo $V | wc -w)))); do
+    # the checks above: exit status, both ranks, files, bytes, a total a variant, the summary;
+    # the two after study pack
+    for c in $(seq $((7 + $(echo $V | wc -w)))); do
         skip "the MPI run ($c): SKIPPED, mpirun is not installed (sh tools/deps.sh build)"
     done
 fi

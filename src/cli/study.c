@@ -4,14 +4,15 @@
  *
  * The game list is a function of the settings alone (study_games.c). Each game is
  * written at once to DIR/VARIANT/NNNNN.pdn (temporary file, rename); a game whose file exists
- * is not played again, so a killed run resumes where it stopped. Under mpirun (Open MPI, built
- * in when mpicc was found) rank r of K plays the games v * N + j with index % K == r and tells
- * rank 0 of each result for the progress line; rank 0 waits for every rank, then builds the
- * report from the files (study_report.c) as a single process does.
+ * is not played again, so a killed run resumes where it stopped; nor is a game kept in
+ * DIR/VARIANT.pdn.xz (`study pack`, study_pack.c), so a study kept in a repository grows across
+ * machines. The games are played an opening's pair of each variant in turn. Under mpirun (Open
+ * MPI, built in when mpicc was found) rank r of K plays the games of that order whose index % K
+ * == r and tells rank 0 of each result for the progress line; rank 0 waits for every rank, then
+ * builds the report from the games (study_report.c) as a single process does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cliutil.h"
-#include "slurp.h"
 #include "study.h"
 #include "study_games.h"
 #include "study_report.h"
@@ -99,14 +100,13 @@ static int default_openings(const cd_rules *r, char *path, size_t len)
 
 /* ------------------------------------------------------------------ games already played */
 
-/* A game file of this study that exists: 1 if it is there and right, 0 if there is none; a
- * file of other settings or an unreadable one stops the run. */
+/* A game of this study already played, in its file or kept: 1 if it is there and right, 0 if
+ * there is none; a game of other settings or an unreadable one stops the run. */
 static int game_done(const study *s, int v, int j)
 {
-    char path[PATH_MAX + 32], err[1024], why[600] = "";
-    study_game_path(s, v, j, path, sizeof path);
+    char path[PATH_MAX + 64], err[1024], why[600] = "";
     size_t len;
-    char *text = cd_slurp(path, STUDY_MAX_FILE, &len);
+    char *text = study_game_text(s, v, j, &len, path, sizeof path);
     if (!text) {
         if (errno == ENOENT)
             return 0;
@@ -369,7 +369,7 @@ static const cli_opt study_opts[] = {
      .required = 1},
     {0}};
 
-static const cli_command *const study_subs[] = {&study_openings_command, NULL};
+static const cli_command *const study_subs[] = {&study_openings_command, &study_pack_command, NULL};
 const cli_command cd_study_command = {
     .name = "study",
     .about = "Self-play draw rates of variants: the games and DIR/report.md.",
@@ -496,7 +496,7 @@ int cmd_study(int argc, char **argv)
     parse_args(argc, argv, &config, paths);
     char err[4096];
     study *s = study_load(&config, err, sizeof err);
-    if (!s)
+    if (!s || study_load_kept(s, err, sizeof err) != 0)
         fail("%s", err);
     const study_config *c = study_config_of(s);
     if (!join_world()) {
@@ -510,12 +510,15 @@ int cmd_study(int argc, char **argv)
         make_dir(path);
     }
 
-    /* this rank's games still to play */
+    /* this rank's games still to play (v * N + j), an opening's pair of each variant in turn:
+     * a run stopped early has played about as many games of each */
     long total = (long)c->nvariants * c->games, mine = 0;
     int *todo = xmalloc((size_t)total * sizeof *todo);
-    for (long i = 0; i < total; i++)
-        if (i % world.size == world.rank && !game_done(s, (int)(i / c->games), (int)(i % c->games)))
-            todo[mine++] = (int)i;
+    for (long i = 0; i < total; i++) {
+        int v = (int)(i / 2 % c->nvariants), j = (int)(i / (2 * c->nvariants) * 2 + i % 2);
+        if (i % world.size == world.rank && !game_done(s, v, j))
+            todo[mine++] = v * c->games + j;
+    }
     progress p;
     memset(&p, 0, sizeof p);
     p.total = mine;

@@ -7,8 +7,10 @@
  *   study_games.c     the games of a study: settings, openings, each game's file and tags
  *   study_report.c    DIR/report.md and its plots, built from the game files
  *   study_openings.c  `study openings`: balanced short openings for the openings files
+ *   study_pack.c      `study pack`: the game files moved into the kept games (study_kept.c)
  *
- * One way down: study.c -> study_report.c -> study_games.c, and study.c -> study_games.c.
+ * One way down: study.c -> study_report.c -> study_games.c -> study_kept.c, study.c ->
+ * study_games.c, and study_pack.c -> study_games.c, study_kept.c.
  */
 #ifndef CD_STUDY_H
 #define CD_STUDY_H
@@ -19,7 +21,9 @@
 int cmd_study(int argc, char **argv);
 /* `condraughts study openings ...` (study_openings.c). */
 int study_openings_main(int argc, char **argv);
-/* The two commands and their options (`condraughts study --help`, `study openings --help`). */
-extern const cli_command cd_study_command, study_openings_command;
+/* `condraughts study pack ...` (study_pack.c). */
+int study_pack_main(int argc, char **argv);
+/* The commands and their options (`condraughts study --help`, `study openings --help`, ...). */
+extern const cli_command cd_study_command, study_openings_command, study_pack_command;
 
 #endif

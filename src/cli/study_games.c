@@ -4,10 +4,13 @@
  * openings file (shuffled by the seed), as written when j is even and with colours reversed when
  * j is odd (study_mirror: with a node limit the engine is deterministic, so swapping the engines
  * alone would replay the same game). Game j is DIR/VARIANT/NNNNN.pdn, with tags that name the
- * settings, so a file of other settings is told apart.
+ * settings, so a file of other settings is told apart. A game without its file may be kept in
+ * DIR/VARIANT.pdn.xz (study_kept.h): a game is read from its file, else from there.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "study_games.h"
+#include "slurp.h"
+#include "study_kept.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +35,7 @@ struct study {
     int *order[STUDY_MAX_VARIANTS];
     char limit[64];
     char paths[STUDY_MAX_VARIANTS][PATH_MAX];
+    kept_games kept[STUDY_MAX_VARIANTS];
 };
 
 /* ------------------------------------------------------------------ files */
@@ -256,6 +260,7 @@ void study_free(study *s)
         }
         free(s->open[v]);
         free(s->order[v]);
+        kept_free(&s->kept[v]);
     }
     free(s);
 }
@@ -292,6 +297,48 @@ int study_opening_plies(const study *s, int v, int j)
 void study_game_path(const study *s, int v, int j, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/%s/%05d.pdn", s->c.out, s->c.variants[v]->name, j + 1);
+}
+
+void study_kept_path(const study *s, int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.pdn.xz", s->c.out, s->c.variants[v]->name);
+}
+
+int study_load_kept(study *s, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    for (int v = 0; v < s->c.nvariants; v++) {
+        study_kept_path(s, v, path, sizeof path);
+        if (kept_read(path, s->c.variants[v], &s->kept[v], err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+char *study_game_text(const study *s, int v, int j, size_t *len, char *where, size_t wlen)
+{
+    study_game_path(s, v, j, where, wlen);
+    char *text = cd_slurp(where, STUDY_MAX_FILE, len);
+    if (text || errno != ENOENT)
+        return text;
+    const kept_games *k = &s->kept[v];
+    int i = kept_find(k, j + 1);
+    if (i < 0) {
+        errno = ENOENT;
+        return NULL;
+    }
+    size_t n = k->end[i] - k->start[i];
+    if (!(text = malloc(n + 2))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memcpy(text, k->text + k->start[i], n);
+    memcpy(text + n, "\n", 2);
+    *len = n + 1;
+    char path[PATH_MAX + 32];
+    study_kept_path(s, v, path, sizeof path);
+    snprintf(where, wlen, "%s (game %d)", path, j + 1);
+    return text;
 }
 
 void study_game_tags(const study *s, int v, int j, cd_pdn_tags *t)

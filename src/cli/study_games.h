@@ -53,6 +53,16 @@ int study_opening_plies(const study *s, int v, int j);
 
 /* DIR/VARIANT/NNNNN.pdn of game j (0-based) of variant v. */
 void study_game_path(const study *s, int v, int j, char *buf, size_t len);
+/* DIR/VARIANT.pdn.xz: the games of variant v kept (study_kept.h). */
+void study_kept_path(const study *s, int v, char *buf, size_t len);
+/* Read every variant's kept games, if any: 0, or -1 with err set (the file and what is wrong:
+ * damaged, not PDN, out of order). */
+int study_load_kept(study *s, char *err, size_t errlen);
+/* The text of game j of variant v: its file's, else the kept game's (after study_load_kept);
+ * malloc'ed, NUL-terminated, its length in *len; where names it for messages (the file, or
+ * "DIR/VARIANT.pdn.xz (game N)"). NULL with errno ENOENT when the game is in neither, another
+ * errno when its file cannot be read. */
+char *study_game_text(const study *s, int v, int j, size_t *len, char *where, size_t wlen);
 /* The tags game j of variant v is written with. */
 void study_game_tags(const study *s, int v, int j, cd_pdn_tags *tags);
 /* 0 when the tags read from a game file are those of game (v, j) of this study, else 1 with

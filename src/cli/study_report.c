@@ -1,11 +1,12 @@
 /*
- * study_report.c -- DIR/report.md of `condraughts study`, built from the game files alone
- * (DIR/VARIANT/NNNNN.pdn), so a single process, an MPI run and a resumed run give the same
- * report: per variant the results with the draw rate and its 95% Wilson interval, the draw
- * rate against the base rules (Newcombe's interval of the difference), game lengths, how the
- * games ended, how decisive games were won (material 20 plies before the end, king endings),
- * and two plots drawn by gnuplot (SVG). Every game is replayed under its variant's rules with
- * the draw rules on, which checks the Termination tag the file gives.
+ * study_report.c -- DIR/report.md of `condraughts study`, built from the games alone (the files
+ * DIR/VARIANT/NNNNN.pdn, else the games kept in DIR/VARIANT.pdn.xz), so a single process, an MPI
+ * run, a resumed run and a study grown across machines give the same report: per variant the
+ * results with the draw rate and its 95% Wilson interval, the draw rate against the base rules
+ * (Newcombe's interval of the difference), game lengths, how the games ended, how decisive games
+ * were won (material 20 plies before the end, king endings), and two plots drawn by gnuplot
+ * (SVG). Every game is replayed under its variant's rules with the draw rules on, which checks
+ * the Termination tag the file gives.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -21,7 +22,6 @@
 
 #include "cliutil.h"
 #include "stats.h"
-#include "slurp.h"
 #include "study_report.h"
 
 #define KING_ENDING_PIECES 6  /* a king ending: only kings, or this many pieces with a king each */
@@ -142,18 +142,17 @@ static ending ending_of_reason(cd_reason why, int decisive)
 }
 
 /*
- * Read game j of variant v: 0 and *out NULL when its file is missing, 0 with the game read and
- * checked, 2 after an error message (unreadable, of other settings, or a Termination that the
- * moves do not give).
+ * Read game j of variant v (its file, else the game kept): 0 and *out NULL when it is missing,
+ * 0 with the game read and checked, 2 after an error message (unreadable, of other settings, or
+ * a Termination that the moves do not give).
  */
 static int read_game(const study *s, int v, int j, cd_game **out, game_rec *rec)
 {
     const study_config *c = study_config_of(s);
-    char path[PATH_MAX + 32], err[1024];
-    study_game_path(s, v, j, path, sizeof path);
+    char path[PATH_MAX + 64], err[1024];
     *out = NULL;
     size_t len;
-    char *buf = cd_slurp(path, STUDY_MAX_FILE, &len);
+    char *buf = study_game_text(s, v, j, &len, path, sizeof path);
     if (!buf)
         return errno == ENOENT ? 0 : report_error("cannot read %s: %s", path, strerror(errno));
     cd_pdn_tags *tags = malloc(sizeof *tags);

@@ -6,7 +6,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
-#include <lzma.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "slurp.h"
 #include "train_data.h"
+#include "xz.h"
 
 #define CORPUS_VERSION 1
 #define CORPUS_HDR 96
@@ -124,13 +124,11 @@ void corpus_put_game(corpus_buf *b, const cd_game *g, uint32_t game, int opening
 
 void corpus_write(corpus_buf *b, const char *path)
 {
-    size_t cap = lzma_stream_buffer_bound(b->len), out = 0;
-    unsigned char *x = malloc(cap);
+    size_t out = 0;
+    const char *why;
+    unsigned char *x = cd_xz_encode(b->data, b->len, &out, &why);
     if (!x)
-        fail("out of memory");
-    if (lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, NULL, b->data, b->len,
-                                x, &out, cap) != LZMA_OK)
-        fail("%s: the compression failed", path);
+        fail("%s: %s", path, why);
     /* written beside it, then renamed: a killed run leaves no half file under the name */
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp)
@@ -162,43 +160,6 @@ static uint64_t get_varint(reader *rd)
             return v;
     }
     fail("%s: a number is too long (damaged)", rd->path);
-}
-
-/* The decompressed payload of an xz file (concatenated streams allowed). */
-static unsigned char *unxz(const char *path, const unsigned char *in, size_t inlen, size_t *len)
-{
-    lzma_stream s = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-        fail("out of memory");
-    size_t cap = inlen * 8 + 4096;
-    unsigned char *out = malloc(cap);
-    if (!out)
-        fail("out of memory");
-    s.next_in = in;
-    s.avail_in = inlen;
-    s.next_out = out;
-    s.avail_out = cap;
-    for (;;) {
-        lzma_ret ret = lzma_code(&s, LZMA_FINISH);
-        if (ret == LZMA_STREAM_END)
-            break;
-        if (ret != LZMA_OK && ret != LZMA_BUF_ERROR)
-            fail("%s: not a valid xz file (damaged or truncated)", path);
-        if (s.avail_out == 0) {
-            size_t used = cap;
-            cap *= 2;
-            unsigned char *bigger = realloc(out, cap);
-            if (!bigger)
-                fail("out of memory");
-            out = bigger;
-            s.next_out = out + used;
-            s.avail_out = cap - used;
-        } else if (ret == LZMA_BUF_ERROR)
-            fail("%s: truncated", path);
-    }
-    *len = cap - s.avail_out;
-    lzma_end(&s);
-    return out;
 }
 
 int corpus_is(const char *path)
@@ -272,8 +233,11 @@ record *corpus_read(const char *path, const cd_rules *r, size_t *n)
     unsigned char *xz = (unsigned char *)cd_slurp(path, (size_t)1 << 30, &xzlen);
     if (!xz)
         fail("cannot read %s", path);
-    unsigned char *data = unxz(path, xz, xzlen, &len);
+    const char *why;
+    unsigned char *data = cd_xz_decode(xz, xzlen, &len, &why);
     free(xz);
+    if (!data)
+        fail("%s: %s", path, why);
     if (len < CORPUS_HDR || memcmp(data, "CDGC", 4))
         fail("%s: not a condraughts game corpus file", path);
     if (cd_get_le(data + 4, 4) != CORPUS_VERSION)
