@@ -41,19 +41,8 @@ page=$(curl -s "$URL/" | head -c 2000)
 case $page in *"<html"*|*"<!DOCTYPE"*|*"<!doctype"*) ok ;; *) bad "installed serve's page: '$page'" ;; esac
 kill "$pid" 2> /dev/null
 wait "$pid" 2> /dev/null
-cat > "$tmp/perft.c" << 'C'
-#include <condraughts.h>
-#include <stdio.h>
-int main(void)
-{
-    cd_position p;
-    cd_position_start(&p, cd_rules_find("international"));
-    printf("%llu\n", (unsigned long long)cd_perft(&p, 4));
-    return 0;
-}
-C
 # shellcheck disable=SC2046
-cc -std=c11 "$tmp/perft.c" $(pkg-config --cflags --libs condraughts) -o "$tmp/perft" \
+cc -std=c11 "$(dirname "$0")/install/perft.c" $(pkg-config --cflags --libs condraughts) -o "$tmp/perft" \
     2> "$tmp/cc.log" && ok || bad "cc with the installed pkg-config file: $(head -3 "$tmp/cc.log")"
 # International perft 4 from the start: 4,265 (tests/perft/international.drop.perft)
 [ "$("$tmp/perft")" = 4265 ] && ok || bad "perft 4 through the installed shared library"

@@ -60,22 +60,11 @@ out=$(cd "$tmp" && env -u CD_WEIGHTS "$tmp/bare/condraughts" bench | sed -n 's/^
     bad "a bare copy's bench signature $out, tests/bench.expected says $(cat "$root/tests/bench.expected")"
 
 # a C program against the installed library, through pkg-config
-cat > "$tmp/perft.c" << 'C'
-#include <condraughts.h>
-#include <stdio.h>
-int main(void)
-{
-    cd_position p;
-    cd_position_start(&p, cd_rules_find("international"));
-    printf("%llu\n", (unsigned long long)cd_perft(&p, 4));
-    return 0;
-}
-C
 flags=$(PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
     pkg-config --cflags --libs condraughts)
 case $flags in *"-I$dest/usr/include"*"-lcondraughts"*) ok ;; *) bad "pkg-config: '$flags'" ;; esac
 # shellcheck disable=SC2086
-cc -std=c11 "$tmp/perft.c" $flags -o "$tmp/perft" 2> "$tmp/cc.log" && ok ||
+cc -std=c11 "$(dirname "$0")/install/perft.c" $flags -o "$tmp/perft" 2> "$tmp/cc.log" && ok ||
     bad "cc with pkg-config's flags: $(head -3 "$tmp/cc.log")"
 ldd "$tmp/perft" 2>/dev/null | grep -q 'libcondraughts\.so\.0' && ok ||
     bad "the program is not linked to libcondraughts.so.0"
