@@ -9,13 +9,16 @@
  *   - with tick, every i runs on a new thread while the caller calls tick(ctx) at once and then
  *     once a second (progress lines, writing finished work in order) until it returns nonzero,
  *     then joins the threads.
- * A slot whose thread cannot be started is run by the caller in turn, so every fn call happens
- * whatever the machine allows; the return value counts those slots (0 normally).
+ * A slot whose thread cannot be started (or past the first CD_POOL_MAX) is run by the caller in
+ * turn, so every fn call happens whatever the machine allows; the return value counts those
+ * slots (0 normally). The pool allocates no memory of its own.
  */
 #ifndef CD_POOL_H
 #define CD_POOL_H
 
 #include <stddef.h>
+
+enum { CD_POOL_MAX = 256 };
 
 int cd_pool_run(int n, int (*fn)(void *), void *args, size_t stride, int (*tick)(void *),
                 void *ctx);
