@@ -70,6 +70,11 @@ void train_set_count(FILE *f, uint64_t records);
  * with probability share (all for share 1), as train label and train siblings draw them; *n: how
  * many. */
 size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n);
+/* The records of a data file (train_read) cut to its first limit (0: all), *total of them, and
+ * the indices drawn among those (train_draw: *n of them), as train label and train siblings take
+ * their sample. */
+record *train_read_sample(const char *path, const cd_rules *r, long limit, double share,
+                          uint64_t seed, size_t *total, size_t **drawn, size_t *n);
 /* The position of a record (pieces, side to move, key). */
 void train_position(const cd_rules *r, const record *x, cd_position *p);
 /* The name a data file's header holds for variant r: its learned family's (pattern.c: at most

@@ -163,6 +163,16 @@ record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t
     return rec;
 }
 
+record *train_read_sample(const char *path, const cd_rules *r, long limit, double share,
+                          uint64_t seed, size_t *total, size_t **drawn, size_t *n)
+{
+    record *rec = train_read(path, r, total);
+    if (limit > 0 && *total > (size_t)limit)
+        *total = (size_t)limit;
+    *drawn = train_draw(*total, share, seed, n);
+    return rec;
+}
+
 size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n)
 {
     size_t *drawn = malloc(total * sizeof *drawn + 1), k = 0;

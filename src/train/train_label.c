@@ -102,12 +102,9 @@ static int label_tick(void *arg)
 
 int train_label(const label_options *o)
 {
-    size_t total;
-    record *rec = train_read(o->data, o->rules, &total);
-    if (o->limit > 0 && total > (size_t)o->limit)
-        total = (size_t)o->limit;
-    size_t n;
-    size_t *drawn = train_draw(total, o->share, o->seed, &n);
+    size_t total, n, *drawn;
+    record *rec =
+        train_read_sample(o->data, o->rules, o->limit, o->share, o->seed, &total, &drawn, &n);
     label_shared s = {o, rec, drawn, calloc(n + 1, sizeof(atomic_int)), n, 0, 0};
     if (!s.finished)
         fail("out of memory");
