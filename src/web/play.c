@@ -202,12 +202,13 @@ static int rebuild(play_game *g)
 }
 
 /* At start (P.down_since set), a live game read from the store: the server's downtime, from when
- * it was last alive to now, is not charged to the side to move: its turn (and the wait for a first
- * move) starts again that much later and the game says so (outage_ms); play_open saves it so
- * (not here: store_load is reading the table). */
+ * it was last alive (its last mark, or this turn's start if later) to now, is not charged to the
+ * side to move: its turn (and the wait for a first move) starts again that much later and the
+ * game says so (outage_ms); play_open saves it so (not here: store_load is reading the table). */
 static void give_back_outage(play_game *g)
 {
-    int64_t now = play_now(), down = now - P.down_since;
+    int64_t since = g->turn_start > P.down_since ? g->turn_start : P.down_since;
+    int64_t now = play_now(), down = now - since;
     if (!P.down_since || down <= 0 || g->state == PLAY_OVER || g->clock == PLAY_CLOCK_NONE ||
         (!g->turn_start && !g->first_wait))
         return;
