@@ -301,12 +301,15 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
         if (s->stopped)
             break;
         unstable = unstable * 0.5 + (depth > 1 && !cd_move_equal(&before, &out->best) ? 1.0 : 0.0);
-        /* soft limit: no new iteration; a single legal move needs no search */
+        /* soft limit: no new iteration. A single legal move needs no search on a clock (the
+         * time is kept for later moves); with a fixed time a move, which cannot be kept, it is
+         * searched on to the limit, so the next move finds the table filled */
         if (!atomic_load(&e->pondering) && s->soft >= 0) {
             long long start = s->start, ph = atomic_load(&e->ponderhit_ms);
             if (ph > start)
                 start = ph;
-            if (cd_now_ms() - start >= soft_limit(s, unstable, drop) || nroot == 1)
+            if (cd_now_ms() - start >= soft_limit(s, unstable, drop) ||
+                (nroot == 1 && !(limits->movetime > 0)))
                 break;
         }
         if (CD_SCORE_IS_WIN(prev) && depth >= 2 && CD_SCORE_WIN - abs(prev) < depth &&
