@@ -318,7 +318,19 @@ $(BUILD)/pic/towers/%.o: src/towers/%.c $(BUILD)/.flags
 $(SHLIB): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcondraughts.so.$(SOVERSION) $^ -lm -pthread -o $@
 INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt)
-install: $(BIN) $(LIB) $(SHLIB)
+# The Python module (python/, docs/python.md): PYTHON is Debian's interpreter (python3-dev's
+# headers match it); another one with its headers may be named.
+PYTHON ?= /usr/bin/python3
+PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_MODULE = $(BUILD)/python/condraughts$(PY_EXT)
+# make install puts the module where the interpreter of PREFIX looks (Debian's python3 reads
+# /usr/lib/python3/dist-packages and /usr/local/lib/python3.X/dist-packages), when PYTHON's
+# headers are there to build it; PYDIR names another folder.
+PY_HAVE = $(wildcard $(PY_INCLUDE)/Python.h)
+PY_VER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VER)/dist-packages)
+install: $(BIN) $(LIB) $(SHLIB) $(if $(PY_HAVE),python)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/man/man1
@@ -333,11 +345,13 @@ install: $(BIN) $(LIB) $(SHLIB)
 	  "$$(sed -n 's/^#define CD_VERSION "\(.*\)"/\1/p' include/condraughts.h)" \
 	  > $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc
 	for f in $(INSTALLED_DATA); do install -m 644 $$f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
+	$(if $(PY_HAVE),install -d $(DESTDIR)$(PYDIR) && install -m 644 $(PY_MODULE) $(DESTDIR)$(PYDIR)/,\
+	  @echo 'make install: the Python module left out: no Python.h for $(PYTHON) (Debian: python3-dev)')
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/condraughts $(DESTDIR)$(LIBDIR)/libcondraughts.a \
 	  $(DESTDIR)$(LIBDIR)/libcondraughts.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libcondraughts.so \
 	  $(DESTDIR)$(PREFIX)/include/condraughts.h $(DESTDIR)$(LIBDIR)/pkgconfig/condraughts.pc \
-	  $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1
+	  $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1 $(DESTDIR)$(PYDIR)/condraughts$(PY_EXT)
 	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
 	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
@@ -348,9 +362,9 @@ DEB_ROOT := $(BUILD)/deb-root
 deb: $(BIN) $(LIB) $(SHLIB)
 	rm -rf $(DEB_ROOT)
 	$(MAKE) --no-print-directory PREFIX=/usr DESTDIR=$(abspath $(DEB_ROOT)) install > /dev/null
-	sh tools/deb.sh $(DEB_ROOT) $(BIN) $(BUILD)/condraughts.deb
+	sh tools/deb.sh $(DEB_ROOT) $(BIN) $(BUILD)/condraughts.deb $(BUILD)/python3-condraughts.deb
 deb-test: deb
-	sh tests/deb.sh --deb $(BUILD)/condraughts.deb
+	sh tests/deb.sh --deb $(BUILD)/condraughts.deb --pydeb $(BUILD)/python3-condraughts.deb
 install-test: $(BIN) $(LIB) $(SHLIB)
 	sh tests/install.sh --make "$(MAKE)" --build $(BUILD)
 
@@ -505,13 +519,8 @@ screenshots: $(BIN)
 # ---------------------------------------------------------------- Python (python/, docs/python.md)
 # make python: the module condraughts (python/condraughts.c over the library's PIC objects, with
 # the shipped weights built in as the program has them) in $(BUILD)/python/; make python-test:
-# its unittest suite. PYTHON is Debian's interpreter (python3-dev's headers match it); another
-# one with its headers may be named.
+# its unittest suite (PYTHON and the module's name: above, beside install).
 .PHONY: python python-test
-PYTHON ?= /usr/bin/python3
-PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-PY_MODULE = $(BUILD)/python/condraughts$(PY_EXT)
 PY_EVAL_OBJ := $(BUILD)/pic/eval_io/eval_io.o $(BUILD)/pic/eval_io/eval_builtin.o
 $(BUILD)/pic/eval_io/%.o: src/eval_io/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)

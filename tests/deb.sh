@@ -3,8 +3,9 @@
 # dependencies named, `condraughts perft` and `serve` from another folder, a C program built
 # with pkg-config against the installed library; then removed, leaving no file of it. Needs
 # root (or sudo without a password): otherwise its checks are SKIPPED and counted.
-# Usage: tests/deb.sh --deb FILE.deb
-deb=$2
+# The Python module's package (python3-condraughts) likewise: `import condraughts` from /usr.
+# Usage: tests/deb.sh --deb FILE.deb --pydeb FILE.deb
+deb=$2 pydeb=$4
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,11 +18,18 @@ for f in ./usr/bin/condraughts ./usr/share/condraughts/weights/international.cdw
     ./usr/lib/libcondraughts.so.0 ./usr/include/condraughts.h ./usr/lib/pkgconfig/condraughts.pc; do
     case $files in *" $f"*) ok ;; *) bad "the package has no $f" ;; esac
 done
+info=$(dpkg-deb --field "$pydeb" Package Depends)
+case $info in *"Package: python3-condraughts"*"Depends: python3 (>= 3."*"python3 (<< 3."*) ok ;;
+*) bad "the Python package's fields: $info" ;; esac
+case $(dpkg-deb --contents "$pydeb") in *" ./usr/lib/python3/dist-packages/condraughts."*.so*) ok ;;
+*) bad "the Python package has no module" ;; esac
+case $files in *python3*) bad "the program's package holds the Python module" ;; *) ok ;; esac
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
 if ! $sudo true 2>/dev/null; then
-    for c in "dpkg -i" perft analyse serve cc "perft through the library" "dpkg -r"; do
+    for c in "dpkg -i" perft analyse serve cc "perft through the library" "dpkg -i python3-condraughts" \
+        "import condraughts" "dpkg -r"; do
         skip "$c: neither root nor sudo without a password"
     done
     summary deb
@@ -46,7 +54,12 @@ cc -std=c11 "$(dirname "$0")/install/perft.c" $(pkg-config --cflags --libs condr
     2> "$tmp/cc.log" && ok || bad "cc with the installed pkg-config file: $(head -3 "$tmp/cc.log")"
 # International perft 4 from the start: 4,265 (tests/perft/international.drop.perft)
 [ "$("$tmp/perft")" = 4265 ] && ok || bad "perft 4 through the installed shared library"
-$sudo dpkg -r condraughts > "$tmp/dpkg.log" 2>&1 && [ ! -e /usr/bin/condraughts ] &&
-    [ ! -e /usr/lib/libcondraughts.so.0 ] && [ ! -e /usr/share/condraughts ] && ok ||
+$sudo dpkg -i "$pydeb" > "$tmp/dpkg.log" 2>&1 && ok || bad "dpkg -i python3-condraughts: $(tail -3 "$tmp/dpkg.log")"
+out=$(cd "$tmp" && /usr/bin/python3 -c \
+    'import condraughts as c; print(c.__file__.startswith("/usr/lib/python3/dist-packages/"), c.perft(c.Board("international"), 3))' 2>&1)
+[ "$out" = "True 658" ] && ok || bad "import condraughts from the package: '$out'"
+$sudo dpkg -r python3-condraughts condraughts > "$tmp/dpkg.log" 2>&1 && [ ! -e /usr/bin/condraughts ] &&
+    [ ! -e /usr/lib/libcondraughts.so.0 ] && [ ! -e /usr/share/condraughts ] &&
+    ! ls /usr/lib/python3/dist-packages/condraughts* > /dev/null 2>&1 && ok ||
     bad "dpkg -r: $(tail -3 "$tmp/dpkg.log")"
 summary deb

@@ -72,6 +72,21 @@ ldd "$tmp/perft" 2>/dev/null | grep -q 'libcondraughts\.so\.0' && ok ||
 out=$(LD_LIBRARY_PATH="$dest/usr/lib" "$tmp/perft")
 [ "$out" = 4265 ] && ok || bad "perft 4 through the shared library: '$out'"
 
+# the Python module where Debian's python3 looks for /usr, imported from there and used
+python=/usr/bin/python3
+py=$($python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+if [ -f "$($python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then
+    [ -f "$dest/usr/lib/python3/dist-packages/condraughts$py" ] && ok ||
+        bad "make install: no usr/lib/python3/dist-packages/condraughts$py"
+    # International perft 3 from the start: 658 (tests/perft/international.drop.perft)
+    out=$(cd "$tmp" && PYTHONPATH="$dest/usr/lib/python3/dist-packages" $python -c \
+        'import condraughts as c; print(c.__file__.startswith("'"$dest"'"), c.perft(c.Board("international"), 3))' 2>&1)
+    [ "$out" = "True 658" ] && ok || bad "the installed Python module: '$out'"
+else
+    skip "the Python module: no Python.h (python3-dev)"
+    skip "the installed Python module"
+fi
+
 $make -C "$root" --no-print-directory BUILD="$build" PREFIX=/usr DESTDIR="$dest" uninstall \
     > "$tmp/uninstall.log" 2>&1 && ok || bad "make uninstall: $(tail -3 "$tmp/uninstall.log")"
 left=$(find "$dest" -type f -o -type l | head -5)
