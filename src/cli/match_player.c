@@ -1,31 +1,20 @@
 /*
  * match_player.c -- the players of `condraughts match` (see match_player.h): the built-in engine
- * called directly, or an engine process on pipes speaking Hub 2 or the older Hub 1 (Scan 2.0).
- * Every read from an engine has a deadline (poll on the pipe), so a silent engine cannot stall
- * the referee; the time a move takes is measured here, on CLOCK_MONOTONIC (cli_now), from the
+ * called directly, or an engine process on pipes (proc.h) speaking Hub 2 or the older Hub 1
+ * (Scan 2.0). Every read from an engine has a deadline, so a silent engine cannot stall the
+ * referee; the time a move takes is measured here, on CLOCK_MONOTONIC (cli_now), from the
  * moment the request is written to the moment the answer line is read.
- *
- * Engines run as `/bin/sh -c CMD` in their own process group, so a hung engine is killed with
- * everything it started (`cd DIR && ./scan hub` keeps a shell as parent). Pipes are close-on-exec,
- * so an engine does not hold another engine's pipes open.
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "match_player.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cliutil.h"
 
@@ -70,18 +59,11 @@ static int read_line(match_player *p, double deadline, char *out, size_t len)
                 return -1;
             ms = (int)(left * 1000.0) + 1;
         }
-        struct pollfd pfd = {p->from, POLLIN, 0};
-        int r = poll(&pfd, 1, ms);
-        if (r < 0 && errno != EINTR)
+        long got = proc_read(&p->proc, p->buf + p->blen, sizeof p->buf - p->blen, ms);
+        if (got == 0)
             return 0;
-        if (r <= 0)
-            continue;
-        ssize_t got = read(p->from, p->buf + p->blen, sizeof p->buf - p->blen);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return 0;
-        p->blen += (size_t)got;
+        if (got > 0)
+            p->blen += (size_t)got;
     }
 }
 
@@ -97,14 +79,7 @@ static void send_line(match_player *p, const char *fmt, ...)
     if ((size_t)n > sizeof line - 2)
         n = (int)sizeof line - 2;
     line[n++] = '\n';
-    for (int off = 0; off < n;) {
-        ssize_t w = write(p->to, line + off, (size_t)(n - off));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return; /* the engine is gone: the next read says so */
-        off += (int)w;
-    }
+    proc_write(&p->proc, line, (size_t)n); /* failing: the engine is gone, the next read says so */
 }
 
 /* Does the line start with the word `w` (followed by a blank or the end)? */
@@ -207,57 +182,8 @@ static int start_self(match_player *p, char *err, size_t errlen)
 
 static int spawn(match_player *p, char *err, size_t errlen)
 {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
-        set_err(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        set_err(err, errlen, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        execl("/bin/sh", "sh", "-c", p->spec, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also from the parent: no race with a kill right after */
-    close(in[0]);
-    close(out[1]);
-    p->pid = pid;
-    p->to = in[1];
-    p->from = out[0];
     p->blen = 0;
-    return 0;
-}
-
-static void reap(match_player *p, double wait)
-{
-    if (p->pid <= 0)
-        return;
-    double end = cli_now() + wait;
-    while (waitpid(p->pid, NULL, WNOHANG) == 0) {
-        if (cli_now() >= end) {
-            kill(-p->pid, SIGKILL); /* the group: the shell and the engine it started */
-            waitpid(p->pid, NULL, 0);
-            break;
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    p->pid = 0; /* reaped: its process group id may not be used again */
-}
-
-static void close_pipes(match_player *p)
-{
-    if (p->to >= 0)
-        close(p->to);
-    if (p->from >= 0)
-        close(p->from);
-    p->to = p->from = -1;
+    return proc_start(&p->proc, p->spec, err, errlen);
 }
 
 /* The handshake: hub ... wait, then init ... ready (Hub 2 sets the variant first). */
@@ -316,8 +242,7 @@ int mp_start(match_player *p, char *err, size_t errlen)
     p->depth = 0;
     p->nodes = 0;
     p->movetime = 0;
-    p->pid = 0;
-    p->to = p->from = -1;
+    proc_init(&p->proc);
     p->blen = 0;
     if (p->proto == MP_SELF || !strncmp(p->spec, "self", 4)) {
         if (p->spec[4] && p->spec[4] != ':') {
@@ -339,10 +264,9 @@ void mp_stop(match_player *p)
     }
     cd_egtb_close(p->tb);
     p->tb = NULL;
-    if (p->pid > 0) {
+    if (proc_running(&p->proc)) {
         send_line(p, "quit");
-        close_pipes(p);
-        reap(p, 1.0);
+        proc_end(&p->proc, 1.0);
     }
 }
 
@@ -350,11 +274,7 @@ int mp_restart(match_player *p, char *err, size_t errlen)
 {
     if (p->engine)
         return 0;
-    if (p->pid > 0) {
-        kill(-p->pid, SIGKILL);
-        close_pipes(p);
-        reap(p, 1.0);
-    }
+    proc_kill(&p->proc);
     if (spawn(p, err, errlen))
         return -1;
     return handshake(p, err, errlen);

@@ -25,9 +25,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "condraughts.h"
+#include "proc.h"
 
 typedef enum mp_proto { MP_AUTO = 0, MP_SELF, MP_HUB2, MP_HUB1 } mp_proto;
 
@@ -44,8 +44,7 @@ typedef struct match_player {
     int depth;         /* MP_SELF: its own limits from the spec (0: the match's) */
     uint64_t nodes;
     double movetime; /* MP_SELF: its own seconds a move from the spec (0: the match's) */
-    pid_t pid;       /* Hub engines: the process group leader */
-    int to, from;    /* pipes to its stdin and from its stdout */
+    cli_proc proc;   /* Hub engines: the process and its pipes */
     size_t blen;
     char buf[MP_BUF]; /* bytes read but not yet split into lines */
 } match_player;
