@@ -90,12 +90,13 @@ else
 TRAIN_SRC := $(wildcard src/train/*.c)
 TRAIN_LIBS := -llzma
 endif
-# Windows leaves out what needs POSIX processes (match and its external engines, study):
-# src/compat/win/unported.c answers for those commands. DXP's sockets are Winsock's there
-# (src/compat/win/socket.c).
+# Windows leaves out study (child processes, fsync, MPI): src/compat/win/unported.c answers for
+# it. DXP's sockets are Winsock's there (src/compat/win/socket.c), match's engine processes
+# Windows' own (src/compat/win/proc.c).
 ifneq ($(EXE),)
-UNPORTED := src/cli/match.c src/cli/match_player.c $(wildcard src/cli/study*.c)
-CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c
+UNPORTED := src/cli/proc.c $(wildcard src/cli/study*.c)
+CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c \
+  src/compat/win/proc.c
 PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
 endif
 UTIL_SRC := $(wildcard src/util/*.c)
@@ -678,8 +679,9 @@ portable-test:
 
 # ---------------------------------------------------------------- Windows (make windows)
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
-# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without match and study
-# (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c). The weights are copied beside it ($(WIN)/weights/: the Windows
+# (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without study
+# (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c), match's engines as
+# Windows processes (src/compat/win/proc.c). The weights are copied beside it ($(WIN)/weights/: the Windows
 # program looks in its own folder). docs/gui.md: the program in the Hub GUI.
 .PHONY: windows windows-test
 WIN := build-windows
@@ -693,9 +695,9 @@ windows:
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
 # WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
-# two DXP games of the program against itself over loopback TCP (Winsock) and the commands left
-# out. $(WIN)/condraughts-wine runs the program as the test scripts run the native one (Windows
-# writes CR LF: the CRs are dropped).
+# two DXP games of the program against itself over loopback TCP (Winsock), matches against its
+# own Hub engine (tests/match_windows.sh) and the command left out. $(WIN)/condraughts-wine runs
+# the program as the test scripts run the native one (Windows writes CR LF: the CRs are dropped).
 WIN_PERFT_MAX ?= 2000000
 WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
 windows-test: windows
@@ -711,7 +713,8 @@ windows-test: windows
 	@$(call bench_signature,$(WIN)/condraughts-wine, (condraughts.exe under wine))
 	bash tests/hub.sh --bin $(WIN)/condraughts-wine
 	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
-	for c in match study; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	sh tests/match_windows.sh --bin $(WIN)/condraughts-wine
+	$(WIN)/condraughts-wine study 2>&1 | grep 'not available on Windows'
 	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
 	$(WINE_ENV) wineserver -k
 

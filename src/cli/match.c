@@ -361,6 +361,11 @@ static void on_interrupt(int sig)
 
 static void catch_interrupts(void)
 {
+#ifdef _WIN32 /* Ctrl-C arrives as SIGINT (the console's handler); there is no SIGTERM, SIGPIPE */
+    catch_int = 1;
+    signal(SIGINT, on_interrupt);
+#else
+    signal(SIGPIPE, SIG_IGN);
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
@@ -370,6 +375,7 @@ static void catch_interrupts(void)
     if (catch_int)
         sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+#endif
 }
 
 static int run_worker(void *arg)
@@ -396,7 +402,6 @@ static int run_worker(void *arg)
 int cd_match_main(const match_options *o)
 {
     const cd_rules *r = o->rules;
-    signal(SIGPIPE, SIG_IGN);
     catch_interrupts();
     shared sh;
     memset(&sh, 0, sizeof sh);
