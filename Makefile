@@ -518,7 +518,7 @@ screenshots: $(BIN)
 	  node screenshots.mjs --bin $(abspath $(BIN))
 
 # ---------------------------------------------------------------- Python (python/, docs/python.md)
-# make python: the module condraughts (python/condraughts.c over the library's PIC objects, with
+# make python: the module condraughts (python/module.c over the library's PIC objects, with
 # the shipped weights built in as the program has them) in $(BUILD)/python/; make python-test:
 # its unittest suite (PYTHON and the module's name: above, beside install).
 .PHONY: python python-test
@@ -527,13 +527,13 @@ $(BUILD)/pic/eval_io/%.o: src/eval_io/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) -c $< -o $@
 $(BUILD)/pic/eval_io/eval_builtin.o: $(wildcard weights/*.cdw)
-$(BUILD)/python/condraughts.o: python/condraughts.c include/condraughts.h src/eval_io/eval_io.h \
+$(BUILD)/python/module.o: python/module.c include/condraughts.h src/eval_io/eval_io.h \
   $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Isrc/eval_io \
 	  -I$(PY_INCLUDE) -c $< -o $@
-python: $(BUILD)/python/condraughts.o $(PIC_OBJ) $(PY_EVAL_OBJ)
-	$(CC) $(CFLAGS) -shared $(BUILD)/python/condraughts.o $(PIC_OBJ) $(PY_EVAL_OBJ) -lm -pthread \
+python: $(BUILD)/python/module.o $(PIC_OBJ) $(PY_EVAL_OBJ)
+	$(CC) $(CFLAGS) -shared $(BUILD)/python/module.o $(PIC_OBJ) $(PY_EVAL_OBJ) -lm -pthread \
 	  -o $(PY_MODULE)
 python-test: python
 	PYTHONPATH=$(BUILD)/python $(PYTHON) -m unittest -v python/test_condraughts.py

@@ -1,5 +1,5 @@
 /*
- * condraughts.c -- the Python module over the library (CPython's C API; docs/python.md):
+ * module.c -- the Python module condraughts over the library (CPython's C API; docs/python.md):
  * Board (a cd_game: positions, legal moves, push/pop, FEN, result), Move, perft, variants,
  * Engine (cd_search with the learned weights built in, as the program has them) and Tablebase
  * (cd_egtb). Searches, perft and table builds and probes run without the GIL, each on its own
