@@ -18,7 +18,7 @@
 #include "apiutil.h"
 #include "names.h"
 #include "ratelimit.h"
-#include "store_sqlite.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

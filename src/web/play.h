@@ -16,7 +16,7 @@
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
  * wakes the live streams that watch the game (play_watch). Every change is written to the store
- * (store_sqlite.h) in one transaction before it is answered (a chat message: its row alone); when
+ * (store.h) in one transaction before it is answered (a chat message: its row alone); when
  * the write fails the game is read back from the store and the request fails (507 when the disk is
  * full, else 500), so memory never runs ahead of the disk.
  */
