@@ -70,14 +70,15 @@ $(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
 # NO_WEB=1: a program without `serve` (it says so) and without its libraries (libmicrohttpd,
-# cJSON, SQLite, libsodium), for a machine that lacks them (the aarch64 cross build).
+# cJSON, SQLite, libpq, libsodium), for a machine that lacks them (the aarch64 cross build).
 ifeq ($(NO_WEB),1)
 WEB_SRC :=
 WEB_LIBS :=
 WEB_CPPFLAGS := -DCD_NO_WEB
 else
 WEB_SRC := $(wildcard src/web/*.c)
-WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
+WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lpq -lsodium -licui18n -licuuc
+WEB_CPPFLAGS := -I/usr/include/postgresql
 endif
 # NO_TRAIN=1: a program without `train` (it says so) and its library (liblzma, for the game
 # corpus and the games a study keeps: `study` then says it cannot read them), for the same
@@ -547,7 +548,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC))
-FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
+FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lpq -lsodium -licui18n -licuuc
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

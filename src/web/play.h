@@ -113,6 +113,7 @@ typedef struct play_game {
     int nchat, chat_cap;
     int64_t said[2][PLAY_CHAT_BURST]; /* each seat's last chat messages (memory only: the rate) */
     unsigned version;
+    int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
     struct play_game *next;
 } play_game;
 

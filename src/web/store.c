@@ -3,6 +3,7 @@
  * given, then passes each call to the one open.
  */
 #include "store.h"
+#include "store_pg.h"
 #include "store_sqlite.h"
 
 #include <ctype.h>
@@ -23,11 +24,7 @@ int store_is_pg(const char *where)
 
 int store_open(const char *where, char *err, size_t errlen)
 {
-    if (store_is_pg(where)) {
-        snprintf(err, errlen, "this build has no PostgreSQL store (%s)", where);
-        return -1;
-    }
-    const store_ops *ops = &store_sqlite;
+    const store_ops *ops = store_is_pg(where) ? &store_pg : &store_sqlite;
     if (ops->open(where, err, errlen) != 0)
         return -1;
     S = ops;
@@ -41,11 +38,11 @@ void store_close(void)
     S = NULL;
 }
 
-int store_save(const play_game *g, int from) { return S ? S->save(g, from) : -1; }
+int store_save(play_game *g, int from) { return S ? S->save(g, from) : -1; }
 int store_delete(const char *id) { return S ? S->del(id) : -1; }
 int store_alive(int64_t now) { return S ? S->alive(now) : -1; }
 int64_t store_last_alive(void) { return S ? S->last_alive() : 0; }
-int store_chat(const play_game *g, int i) { return S ? S->chat(g, i) : -1; }
+int store_chat(play_game *g, int i) { return S ? S->chat(g, i) : -1; }
 
 glicko store_rating(const char *token, const char *variant)
 {
@@ -88,3 +85,12 @@ int store_account_rehash(const char *name, const char *hash, const char *keep)
 }
 
 int store_load(const char *id, void (*add)(play_game *g)) { return S ? S->load(id, add) : -1; }
+
+int store_shared(void) { return S && S->shared; }
+
+int store_rev(const char *id, int64_t *rev) { return S && S->rev ? S->rev(id, rev) : -1; }
+
+int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+{
+    return S && S->heard ? S->heard(timeout_ms, heard) : -1;
+}

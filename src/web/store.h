@@ -8,6 +8,13 @@
  * a game in one transaction, so a server killed at any moment leaves each game as it was after
  * its last answered change.
  *
+ * Several servers (processes) may share a PostgreSQL store (store_shared): each game's row has a
+ * revision, `rev`, raised by every change; a change is written only over the revision it was
+ * made from (play_game.rev), else refused (-3: another server changed the game first), so every
+ * decision (a move, a flag fall) is taken once. Every change is announced (PostgreSQL NOTIFY) to
+ * the servers, which hear it through store_heard. SQLite serves one server: it keeps no revision
+ * and never refuses.
+ *
  * Representation: one open store at a time (a store_ops table of the chosen implementation, NULL
  * when none is open); every call but store_open on a closed store fails (-1, 0 or GLICKO_NEW).
  * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held.
@@ -25,11 +32,11 @@ typedef struct store_ops {
     const char *name; /* "sqlite", "postgresql" */
     int (*open)(const char *where, char *err, size_t errlen);
     void (*close)(void);
-    int (*save)(const play_game *g, int from);
+    int (*save)(play_game *g, int from);
     int (*del)(const char *id);
     int (*alive)(int64_t now);
     int64_t (*last_alive)(void);
-    int (*chat)(const play_game *g, int i);
+    int (*chat)(play_game *g, int i);
     glicko (*rating)(const char *token, const char *variant);
     void (*player)(const char *token, char *key, size_t cap);
     int (*login_name)(const char *token, char *name, size_t cap);
@@ -39,6 +46,9 @@ typedef struct store_ops {
     int (*login)(const char *token, const char *name);
     int (*account_rehash)(const char *name, const char *hash, const char *keep);
     int (*load)(const char *id, void (*add)(play_game *g));
+    int shared;                                  /* several servers may share it */
+    int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
+    int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
 } store_ops;
 
 /* Is `where` a PostgreSQL connection (a URI or a conninfo string) rather than a file? */
@@ -47,16 +57,19 @@ int store_is_pg(const char *where);
 /* Open the store `where` (above); it must be writable. 0, or -1 with err set. */
 int store_open(const char *where, char *err, size_t errlen);
 void store_close(void);
-/* Write g: its row, and its moves from ply `from` on (the later rows are replaced). 0, -2 (the
- * disk is full) or -1; the first of a run of failures is logged, and the first success after. */
-int store_save(const play_game *g, int from);
+/* Write g: its row, and its moves from ply `from` on (the later rows are replaced), and in a
+ * shared store raise g->rev. 0, -2 (the disk is full), -3 (shared: the stored game is no longer
+ * at g->rev; nothing written) or -1; the first of a run of failures is logged, and the first
+ * success after. */
+int store_save(play_game *g, int from);
 int store_delete(const char *id);
 /* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
  * store_last_alive: when it last was (0: never). */
 int store_alive(int64_t now);
 int64_t store_last_alive(void);
-/* Write message i of g's chat (its own row: the game's is unchanged). 0 or -1. */
-int store_chat(const play_game *g, int i);
+/* Write message i of g's chat (its own row; a shared store raises g->rev too). 0, -3 (as
+ * store_save) or -1. */
+int store_chat(play_game *g, int i);
 /* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
  * of its account when the token is logged in to one, else the token's own; its deviation grown
  * by the whole days (GLICKO_PERIOD_MS) since it last changed (glicko_idle). */
@@ -83,5 +96,16 @@ int store_account_rehash(const char *name, const char *hash, const char *keep);
  * it: its cd_game is not made, moves[] holds the moves to replay). Returns the number read, -1 on
  * a database error. */
 int store_load(const char *id, void (*add)(play_game *g));
+
+/* Do several servers share the store (PostgreSQL)? */
+int store_shared(void);
+/* Game id's revision in a shared store into *rev: 1, 0 (no such game), -1 (an error). */
+int store_rev(const char *id, int64_t *rev);
+/* Wait up to timeout_ms for the changes other servers (and this one) announce, and call heard
+ * for each: the game's id and its new revision (-1: it was deleted); heard(NULL, 0) first when
+ * announcements may have been missed (the listening connection was made again: read every game
+ * again). The number heard, or -1 (no shared store, or the connection failed: it is made again
+ * on the next call). Its own connection: call it from one thread, without play_lock() held. */
+int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
 
 #endif

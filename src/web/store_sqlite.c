@@ -389,7 +389,7 @@ static glicko sq_rating(const char *token, const char *variant)
     return r;
 }
 
-static int sq_save(const play_game *g, int from)
+static int sq_save(play_game *g, int from)
 {
     static int failing; /* the last save failed: not logged again until one works */
     if (!db)
@@ -459,7 +459,7 @@ static int sq_delete(const char *id)
     return -1;
 }
 
-static int sq_chat(const play_game *g, int i)
+static int sq_chat(play_game *g, int i)
 {
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO chat VALUES (?1,?2,?3,?4,?5)", -1,
@@ -609,4 +609,4 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_delete,       sq_alive,         sq_last_alive,   sq_chat,
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
-                                sq_load};
+                                sq_load,         0,                NULL,            NULL};
