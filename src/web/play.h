@@ -19,6 +19,13 @@
  * (store.h) in one transaction before it is answered (a chat message: its row alone); when
  * the write fails the game is read back from the store and the request fails (507 when the disk is
  * full, else 500), so memory never runs ahead of the disk.
+ *
+ * With a store several servers share (store.h, PostgreSQL), the list is each server's copy of the
+ * store's live games: play_find reads a game again when another server changed it (its revision,
+ * play_game.rev), a listener thread reads each change another server announces and wakes the
+ * streams, and a change written after another server's on the same game is refused (409, the
+ * game read back), so each decision is taken once. Presence (online[], seen) is each server's
+ * own; a game not begun expires only when no server has seen its players' pages (store_seen).
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H

@@ -94,3 +94,10 @@ int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
 {
     return S && S->heard ? S->heard(timeout_ms, heard) : -1;
 }
+
+int store_seen(const char *const *ids, int n, int64_t now)
+{
+    return S && S->seen ? S->seen(ids, n, now) : -1;
+}
+
+int64_t store_seen_at(const char *id) { return S && S->seen_at ? S->seen_at(id) : 0; }

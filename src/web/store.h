@@ -49,6 +49,8 @@ typedef struct store_ops {
     int shared;                                  /* several servers may share it */
     int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
     int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+    int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
+    int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
 } store_ops;
 
 /* Is `where` a PostgreSQL connection (a URI or a conninfo string) rather than a file? */
@@ -107,5 +109,11 @@ int store_rev(const char *id, int64_t *rev);
  * again). The number heard, or -1 (no shared store, or the connection failed: it is made again
  * on the next call). Its own connection: call it from one thread, without play_lock() held. */
 int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+/* Presence in a shared store (a game not begun expires when its players' pages have been away
+ * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this
+ * server at `now` (0 or -1); store_seen_at, the latest such time any server wrote for game id
+ * (0: none, or an error). */
+int store_seen(const char *const *ids, int n, int64_t now);
+int64_t store_seen_at(const char *id);
 
 #endif

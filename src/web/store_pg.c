@@ -38,7 +38,8 @@ static const char schema[] =
     " black_rating DOUBLE PRECISION NOT NULL, black_rd DOUBLE PRECISION NOT NULL,"
     " black_vol DOUBLE PRECISION NOT NULL, black_after DOUBLE PRECISION NOT NULL,"
     " black_after_rd DOUBLE PRECISION NOT NULL, black_after_vol DOUBLE PRECISION NOT NULL,"
-    " first_wait BIGINT NOT NULL, outage_ms BIGINT NOT NULL, rev BIGINT NOT NULL DEFAULT 0);"
+    " first_wait BIGINT NOT NULL, outage_ms BIGINT NOT NULL, rev BIGINT NOT NULL DEFAULT 0,"
+    " seen BIGINT NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, ply INTEGER NOT NULL,"
     " move TEXT NOT NULL, white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL,"
@@ -101,6 +102,9 @@ static long changed_rows(const char *sql, int n, const char *const *p)
     return rows;
 }
 
+static int listen_connect(void);
+
+/* Connect, make the schema, and listen (before the games are read: no change falls between). */
 static int pg_open(const char *where, char *err, size_t errlen)
 {
     free(conninfo);
@@ -119,8 +123,11 @@ static int pg_open(const char *where, char *err, size_t errlen)
     PGresult *r = PQexec(pg, "SET client_min_messages = warning");
     PQclear(r);
     if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
-        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT")) {
+        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !listen_connect()) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n')
+            err[--n] = 0;
         PQfinish(pg);
         pg = NULL;
         return -1;
@@ -496,23 +503,51 @@ static int pg_rev(const char *id, int64_t *rev)
     return found;
 }
 
+static int pg_seen(const char *const *ids, int n, int64_t now)
+{
+    char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
+    if (!list)
+        return -1;
+    *at++ = '{';
+    for (int i = 0; i < n; i++)
+        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
+    strcpy(at, "}");
+    numbufs b = {.used = 0};
+    const char *p[2] = {list, num_i(&b, now)};
+    int ok = exec_n("UPDATE games SET seen = GREATEST(seen, $2) WHERE id = ANY($1::TEXT[])", 2, p);
+    free(list);
+    return ok ? 0 : -1;
+}
+
+static int64_t pg_seen_at(const char *id)
+{
+    PGresult *r = run("SELECT seen FROM games WHERE id = $1", 1, &id);
+    int64_t at = ok_res(r, 0) && PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    PQclear(r);
+    return at;
+}
+
+/* The listening connection made (LISTEN): 1, or 0 (lconn NULL). */
+static int listen_connect(void)
+{
+    lconn = PQconnectdb(conninfo ? conninfo : "");
+    PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
+    if (ok_res(r, 1))
+        return 1;
+    PQfinish(lconn);
+    lconn = NULL;
+    return 0;
+}
+
 static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
 {
-    static int before; /* a listening connection was made before: announcements may be lost */
-    if (!lconn) {
-        lconn = PQconnectdb(conninfo ? conninfo : "");
-        PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
-        int ok = ok_res(r, 1);
-        if (!ok) {
-            PQfinish(lconn);
-            lconn = NULL;
+    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
+        if (!listen_connect()) {
             struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
             nanosleep(&ts, NULL);
             return -1;
         }
-        if (before)
-            heard(NULL, 0);
-        before = 1;
+        heard(NULL, 0);
     }
     int n = 0;
     struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
@@ -659,4 +694,5 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_delete,      pg_alive,        pg_last_alive,   pg_chat,
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
-                            pg_load,        1,               pg_rev,          pg_heard};
+                            pg_load,        1,               pg_rev,          pg_heard,
+                            pg_seen,        pg_seen_at};

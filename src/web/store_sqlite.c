@@ -609,4 +609,5 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_delete,       sq_alive,         sq_last_alive,   sq_chat,
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
-                                sq_load,         0,                NULL,            NULL};
+                                sq_load,         0,                NULL,            NULL,
+                                NULL,            NULL};
