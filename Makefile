@@ -40,7 +40,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts$(EXE)
 
-.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -158,7 +158,7 @@ CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egt
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
-	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test
+	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test pg-test
 
 # Install the Debian packages the tests need when missing (no-op otherwise).
 deps-test:
@@ -480,6 +480,16 @@ $(BUILD)/test_glicko: tests/test_glicko.c src/web/glicko.c src/web/glicko.h
 play-test: $(BUILD)/test_glicko $(BIN)
 	$(BUILD)/test_glicko
 	sh tests/play.sh --bin $(BIN)
+
+# Several servers on one PostgreSQL store behind nginx (docs/deploy.md): a private cluster, two
+# servers, docs/deploy/nginx.conf with TLS in front; moves across them, SIGKILL, a flag decided
+# once (tests/pg.sh, about 40 s). play-pg-test: the whole play suite on the PostgreSQL store
+# (about 4 min: .ci/run).
+pg-test: $(BIN)
+	sh tests/pg.sh --bin $(BIN)
+
+play-pg-test: $(BIN)
+	sh tests/play.sh --bin $(BIN) --pg
 
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
 # Ctrl-C stops).

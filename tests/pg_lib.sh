@@ -15,9 +15,10 @@ pg_find() {
     [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] && command -v psql >/dev/null
 }
 
-# pg_as CMD...: CMD as the cluster's owner (nobody when we are root)
+# pg_as CMD...: CMD as the cluster's owner (nobody when we are root), from / (a folder nobody
+# may not enter is no working directory for it)
 pg_as() {
-    if [ "$(id -u)" -eq 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
+    if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u nobody -- "$@"); else "$@"; fi
 }
 
 pg_start() {
