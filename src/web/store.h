@@ -4,8 +4,8 @@
  *   - a PostgreSQL connection (store_pg.c): a URI (postgresql://... or postgres://...) or a
  *     libpq conninfo string (keyword=value pairs: a text whose first word holds '=');
  *   - else the path of an SQLite file (store_sqlite.c), the embedded default.
- * Both keep the same tables and columns (store_sqlite.h describes them) and write every change of
- * a game in one transaction, so a server killed at any moment leaves each game as it was after
+ * Both keep the same tables and columns (store_sqlite.h describes them; PostgreSQL's games add
+ * `rev` and `seen`, below) and write every change of a game in one transaction, so a server killed at any moment leaves each game as it was after
  * its last answered change.
  *
  * Several servers (processes) may share a PostgreSQL store (store_shared): each game's row has a
@@ -17,7 +17,8 @@
  *
  * Representation: one open store at a time (a store_ops table of the chosen implementation, NULL
  * when none is open); every call but store_open on a closed store fails (-1, 0 or GLICKO_NEW).
- * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held.
+ * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held (store_heard
+ * alone, on a connection of its own, from one thread without the lock).
  */
 #ifndef CD_WEB_STORE_H
 #define CD_WEB_STORE_H
