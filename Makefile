@@ -40,7 +40,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts$(EXE)
 
-.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -70,14 +70,15 @@ $(LIB): $(CORE_OBJ) $(TOWERS_OBJ)
 CLI_SRC := $(wildcard src/cli/*.c)
 PROTO_SRC := $(wildcard src/proto/*.c)
 # NO_WEB=1: a program without `serve` (it says so) and without its libraries (libmicrohttpd,
-# cJSON, SQLite, libsodium), for a machine that lacks them (the aarch64 cross build).
+# cJSON, SQLite, libpq, libsodium), for a machine that lacks them (the aarch64 cross build).
 ifeq ($(NO_WEB),1)
 WEB_SRC :=
 WEB_LIBS :=
 WEB_CPPFLAGS := -DCD_NO_WEB
 else
 WEB_SRC := $(wildcard src/web/*.c)
-WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
+WEB_LIBS := -lmicrohttpd -lcjson -lsqlite3 -lpq -lsodium -licui18n -licuuc
+WEB_CPPFLAGS := -I/usr/include/postgresql
 endif
 # NO_TRAIN=1: a program without `train` (it says so) and its library (liblzma, for the game
 # corpus and the games a study keeps: `study` then says it cannot read them), for the same
@@ -158,7 +159,7 @@ CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egt
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
-	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test
+	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test pg-test
 
 # Install the Debian packages the tests need when missing (no-op otherwise).
 deps-test:
@@ -495,6 +496,16 @@ play-test: $(BUILD)/test_glicko $(BIN)
 	$(BUILD)/test_glicko
 	sh tests/play.sh --bin $(BIN)
 
+# Several servers on one PostgreSQL store behind nginx (docs/deploy.md): a private cluster, two
+# servers, docs/deploy/nginx.conf with TLS in front; moves across them, SIGKILL, a flag decided
+# once (tests/pg.sh, about 40 s). play-pg-test: the whole play suite on the PostgreSQL store
+# (about 4 min: .ci/run).
+pg-test: $(BIN)
+	sh tests/pg.sh --bin $(BIN)
+
+play-pg-test: $(BIN)
+	sh tests/play.sh --bin $(BIN) --pg
+
 # Play in the browser: serves web/ and the API on the URL it prints (games are kept in ./games;
 # Ctrl-C stops).
 PLAY_PORT ?= 8080
@@ -557,7 +568,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_OBJ_dxp := $(BUILD)/proto/dxp_codec.o
 FUZZ_OBJ_hub := $(BUILD)/proto/hub.o $(BUILD)/proto/hub_codec.o
 FUZZ_OBJ_http := $(patsubst src/%.c,$(BUILD)/%.o,$(WEB_SRC))
-FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lsodium -licui18n -licuuc
+FUZZ_LIBS_http := -lmicrohttpd -lcjson -lsqlite3 -lpq -lsodium -licui18n -licuuc
 FUZZ_DEPS := tests/fuzz/fuzz.h $(FUZZ_OBJ_dxp) $(FUZZ_OBJ_hub) $(FUZZ_OBJ_http) \
              $(wildcard src/proto/*.h src/web/*.h)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -5,14 +5,18 @@
 # rematch, the lobby, the live stream, the players' chat, the PDN export, accounts and a password
 # change, and a server killed with SIGKILL mid-game whose restart shows every game exactly as it
 # was.
-#   sh tests/play.sh [--bin build/condraughts]      Prints "play: N passed, M failed".
+#   sh tests/play.sh [--bin build/condraughts] [--pg]      Prints "play: N passed, M failed".
+# --pg: the same on the PostgreSQL store (serve --db CONNINFO) of a private cluster (pg_lib.sh);
+# SKIPPED when PostgreSQL is not installed.
 set -u
 [ -n "${PLAY_DEBUG:-}" ] && set -x
 BIN=build/condraughts
+PG=
 while [ $# -gt 0 ]; do
     case "$1" in
     --bin) BIN=$2; shift 2 ;;
-    *) echo "usage: sh tests/play.sh [--bin BIN]" >&2; exit 2 ;;
+    --pg) PG=1; shift ;;
+    *) echo "usage: sh tests/play.sh [--bin BIN] [--pg]" >&2; exit 2 ;;
     esac
 done
 command -v curl >/dev/null 2>&1 || { echo "play: curl is required" >&2; exit 1; }
@@ -23,13 +27,39 @@ TMP=$(mktemp -d)
 PID=
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    [ -n "$PG" ] && pg_stop
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
 
 . "$(dirname "$0")/lib.sh"
-
-DB=$TMP/play.db
+. "$(dirname "$0")/pg_lib.sh"
+NAME=play
+if [ -n "$PG" ]; then
+    NAME="play (PostgreSQL)"
+    if ! pg_find; then
+        echo "play (PostgreSQL): SKIPPED (no PostgreSQL: tools/deps.sh test installs it)"
+        exit 0
+    fi
+    pg_start || exit 1
+fi
+# new_db NAME: DB becomes a new, empty database (a file, or a database of the cluster)
+new_db() {
+    if [ -n "$PG" ]; then DB=$(pg_createdb "$1") || exit 1; else DB=$TMP/$1.db; fi
+}
+# sql STATEMENTS: run on DB
+sql() {
+    if [ -n "$PG" ]; then
+        psql -q -X -v ON_ERROR_STOP=1 "$DB" -c "$1" >/dev/null
+    else
+        sqlite3 "$DB" "$1"
+    fi
+}
+# db_dump: a command that writes all of DB (its files, or a dump of the database)
+db_dump() {
+    if [ -n "$PG" ]; then echo "'$PGBIN/pg_dump' '$DB'"; else echo "cat '$DB'*"; fi
+}
+new_db play
 start_server() { # start_server [SERVE OPTION...]: on the database $DB
     : >"$TMP/out"
     : >"$TMP/err"
@@ -270,7 +300,7 @@ check_eq "unknown name: the same 403" "403 wrong name or password" "$CODE $(j d.
 req e GET /api/account
 check_eq "a failed login logs nobody in" null "$(j d.name)"
 check_that "the password is stored nowhere in clear" sh -c \
-    "! cat '$TMP/play.db'* | grep -aq 'correct horse battery'"
+    "! $(db_dump) | grep -aq 'correct horse battery'"
 req - POST /api/play '{"name":"DORA"}'
 check_eq "an account's name is not for others" 400 "$CODE"
 req e POST /api/account/login '{"name":"dora","password":"correct horse battery"}'
@@ -373,7 +403,7 @@ check_eq "the old password no longer logs in" 403 "$CODE"
 req i POST /api/account/login '{"name":"hal","password":"second password"}'
 check_eq "the new one does" "200 Hal" "$CODE $(j d.name)"
 check_that "neither password is stored in clear" sh -c \
-    "! cat '$TMP/play.db'* | grep -aqE 'first password|second password'"
+    "! $(db_dump) | grep -aqE 'first password|second password'"
 check_that "nor written to the server's output" sh -c \
     "! cat '$TMP/out' '$TMP/err' | grep -qE 'first password|second password'"
 req e POST /api/play/$AC/rematch '{"action":"offer"}'
@@ -507,7 +537,7 @@ age_ratings() { # age_ratings DAYS: every rating RD 50, last changed DAYS ago
     kill "$PID" 2>/dev/null
     wait "$PID" 2>/dev/null
     PID=
-    sqlite3 "$TMP/play.db" "UPDATE ratings SET rd = 50, at = (strftime('%s','now') - $1 * 86400) * 1000"
+    sql "UPDATE ratings SET rd = 50, at = $(($(date +%s) - $1 * 86400))000"
     start_server
 }
 req b GET /api/play/$B2
@@ -541,7 +571,7 @@ req b POST /api/play/$A3/join '{}'
 kill "$PID" 2>/dev/null
 wait "$PID" 2>/dev/null
 PID=
-sqlite3 "$TMP/play.db" "UPDATE games SET first_wait = first_wait - 31000 WHERE first_wait > 0"
+sql "UPDATE games SET first_wait = first_wait - 31000 WHERE first_wait > 0"
 start_server
 sleep 0.5 # the clock thread looks every 100 ms
 req - GET /api/play/$A0
@@ -588,7 +618,7 @@ kill -9 "$PID"
 wait "$PID" 2>/dev/null
 PID=
 # as if the server had died 20 s ago, with white's move begun 20 s before that too
-sqlite3 "$DB" "UPDATE alive SET at = at - 20000; UPDATE games SET turn_start = turn_start - 20000 WHERE id = '$DT'"
+sql "UPDATE alive SET at = at - 20000; UPDATE games SET turn_start = turn_start - 20000 WHERE id = '$DT'"
 start_server
 req - GET /api/play/$DT
 check_that "20 s of downtime are not charged to white ($(j d.white.ms) ms left of 60000)" \
@@ -598,7 +628,7 @@ restart
 req - GET /api/play/$DT
 check_that "... once: a second restart gives back its own downtime only" test "$(j d.white.ms)" -gt 56000
 
-DB=$TMP/limits.db
+new_db limits
 restart
 # a waiting game whose creator left, and an unclocked game not begun, both 11 minutes ago: gone
 # PLAY_GRACE_MS (10 s) after the restart; a correspondence game whose first move is a day late:
@@ -615,7 +645,7 @@ req w1 POST /api/play/$EXP_CORR/move '{"move":"c3-d4"}'
 kill "$PID" 2>/dev/null
 wait "$PID" 2>/dev/null
 PID=
-sqlite3 "$DB" "UPDATE games SET created = created - 660000, first_wait = first_wait - 660000;
+sql "UPDATE games SET created = created - 660000, first_wait = first_wait - 660000;
     UPDATE games SET first_wait = first_wait - 86400000 WHERE id = '$EXP_CORR'"
 start_server
 EXP_START=$(date +%s)
@@ -639,10 +669,11 @@ check_eq "another client still creates games" 201 "$CODE"
 # every 6 s: refused at the eleventh game, and one game more for every 6 s the requests took)
 n=0
 t0=$(date +%s)
-while [ $n -lt 30 ]; do
+while [ $n -lt 30 ]; do # (the id read with sed, not a node per game: quicker on a loaded machine)
     req cr POST /api/play '{}' --interface 127.0.0.5
     [ "$CODE" = 201 ] || break
-    req cr DELETE "/api/play/$(j d.id)" "" --interface 127.0.0.5
+    req cr DELETE "/api/play/$(printf '%s' "$BODY" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')" "" \
+        --interface 127.0.0.5
     n=$((n + 1))
 done
 T=$(($(date +%s) - t0 + 1))
@@ -668,7 +699,7 @@ check_eq "a game without a clock not begun, its players away 10 minutes: aborted
     "$(j d.state) $(j d.end)"
 
 # the cap counts live games: finished games leave it, a restart does not bring them back
-DB=$TMP/cap.db
+new_db cap
 restart --max-games 3
 i=0
 CAP_OK=0
@@ -710,13 +741,22 @@ kill "$PID" 2>/dev/null
 wait "$PID" 2>/dev/null
 PID=
 T0=$(date +%s%N)
-sqlite3 "$DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+if [ -n "$PG" ]; then
+    sql "INSERT INTO games SELECT lpad(to_hex(i), 12, '0'), 'international', '', 2, 180000, 2000,
+        lpad(to_hex(i), 32, '0'), lpad(to_hex(i + $NBIG), 32, '0'), 'White ' || i, 'Black ' || i,
+        1, 2, 2, 1, 170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600,
+        300, 0.06, 1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM generate_series(1, $NBIG) i;
+    INSERT INTO moves SELECT lpad(to_hex(i), 12, '0'), 0, '32-28', 180000, 180000,
+        1700000000000 + i FROM generate_series(1, $NBIG) i;"
+else
+    sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
     INSERT INTO games SELECT printf('%012x', i), 'international', '', 2, 180000, 2000,
         printf('%032x', i), printf('%032x', i + $NBIG), 'White ' || i, 'Black ' || i, 1, 2, 2, 1,
         170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600, 300, 0.06,
         1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM n;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
     INSERT INTO moves SELECT printf('%012x', i), 0, '32-28', 180000, 180000, 1700000000000 + i FROM n;"
+fi
 T1=$(date +%s%N)
 start_server --max-games 3
 T2=$(date +%s%N)
@@ -732,10 +772,10 @@ PDN_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x
 check_that "... and its PDN" grep -q 'Black 99999' "$TMP/body"
 req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
-echo "play: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
+echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
     "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s"
 for t in "$LOBBY_S" "$GAME_S" "$PDN_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 
-summary play
+summary "$NAME"

@@ -16,6 +16,8 @@ if [ "$profile" != windows ]; then
     [ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
     [ -f /usr/include/cjson/cJSON.h ] || need="$need libcjson-dev"
     [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
+    # serve --db postgresql://...: games between people shared by several servers (store_pg.c)
+    [ -f /usr/include/postgresql/libpq-fe.h ] || need="$need libpq-dev"
     [ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
     # players' names: Unicode NFKC and the confusable skeleton of TR39 (src/web/names.c)
     [ -f /usr/include/unicode/uspoof.h ] || need="$need libicu-dev"
@@ -37,6 +39,9 @@ if [ "$profile" = test ]; then
     command -v curl >/dev/null 2>&1 || need="$need curl"
     command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config" # make install-test, deb-test
     command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3" # tests/play.sh ages ratings
+    # make pg-test: a private PostgreSQL cluster (initdb, pg_ctl) and nginx in front of two servers
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+    [ -x /usr/sbin/nginx ] || need="$need nginx"
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
     # make python-test: the module's build needs Debian's interpreter and its headers

@@ -69,8 +69,9 @@ static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
     {CLI_TEXT_OPT(S_HOST, "host", "127.0.0.1", "the address to listen on")},
     {CLI_TEXT_OPT(S_DATA, "data", "DIR", "where games are kept (games)")},
-    {CLI_TEXT_OPT(S_DB, "db", "FILE",
-                  "the SQLite store of games between people (DIR.sqlite beside --data)")},
+    {CLI_TEXT_OPT(S_DB, "db", "DB",
+                  "games between people: an SQLite file (DIR.sqlite beside --data), or "
+                  "PostgreSQL (postgresql://... or a conninfo)")},
     {CLI_TEXT_OPT(S_WEB, "web", "DIR", "the page's files (web)")},
     {CLI_TEXT_OPT(S_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {CLI_INT_OPT(S_PER_IP, "per-ip", "64", 0, 1024,

@@ -2,7 +2,7 @@
  * api_account.c -- accounts for games between people (docs/api.md, "Accounts"): register, log
  * in, log out, who am I, change the password. An account is a name and a password; logging in binds
  * the browser's player token (its cd_player cookie) to the account, so its seats carry the
- * account's name and its ratings are the account's (store_sqlite.h).
+ * account's name and its ratings are the account's (store.h).
  *
  * Passwords are hashed with libsodium's argon2id (crypto_pwhash_str with the interactive limits:
  * 64 MiB and about a tenth of a second each), outside every lock and at most HASHES_AT_ONCE at a
@@ -24,7 +24,7 @@
 #include "apiutil.h"
 #include "names.h"
 #include "ratelimit.h"
-#include "store_sqlite.h"
+#include "store.h"
 
 #include <sodium.h>
 #include <stdio.h>

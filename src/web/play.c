@@ -18,7 +18,7 @@
 #include "apiutil.h"
 #include "names.h"
 #include "ratelimit.h"
-#include "store_sqlite.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,8 @@ static struct {
     rate_table creates_token, creates_addr; /* games created (PLAY_CREATES_*) */
     int stored;                             /* the store is open */
     thrd_t ticker;                          /* the clock thread (play_open with a store) */
-    int ticking, stop;
+    thrd_t listener;                        /* hears other servers' changes (a shared store) */
+    int ticking, listening, stop;
     int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
     int64_t alive_at;   /* (lock) when the store was last told the server is alive */
 } P = {.max_live = PLAY_MAX,
@@ -151,11 +152,36 @@ static play_game *find_mem(const char *id)
 }
 
 static void adopt(play_game *g);
+static void unlink_game(play_game *g);
+
+/* A shared store (store.h): g read again when another server has changed it since (its streams
+ * woken), or taken out when another server deleted it (NULL). When the store does not answer,
+ * g as it is. */
+static play_game *refresh(play_game *g)
+{
+    int64_t rev = 0;
+    int found = store_rev(g->id, &rev);
+    if (found < 0 || (found && rev == g->rev))
+        return g;
+    char id[PLAY_ID_HEX + 1];
+    memcpy(id, g->id, sizeof id);
+    if (!found) {
+        unlink_game(g);
+        changed(id);
+        play_game_free(g);
+        return NULL;
+    }
+    store_load(id, adopt);
+    changed(id);
+    return find_mem(id);
+}
 
 play_game *play_find(const char *id)
 {
     play_game *g = find_mem(id);
-    if (!g && P.stored && store_load(id, adopt) > 0)
+    if (g && store_shared())
+        g = refresh(g);
+    else if (!g && P.stored && store_load(id, adopt) > 0)
         g = find_mem(id);
     if (g)
         g->touched = play_now();
@@ -274,16 +300,31 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     }
     char id[PLAY_ID_HEX + 1];
     memcpy(id, g->id, sizeof id);
+    if (rc == -3) { /* another server changed the game first: its version wins, in place */
+        g->rate_now = 0;
+        if (g->rev == 0) { /* a new game whose id another server took meanwhile */
+            unlink_game(g);
+            play_game_free(g);
+        } else {
+            store_load(id, adopt);
+            changed(id);
+        }
+        snprintf(err, len, "the game changed meanwhile (another server): try again");
+        return 409;
+    }
     int n = store_load(id, adopt);
     if (n == 0) {
         unlink_game(g);
         play_game_free(g);
     } else if (n < 0) {
         fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
+        g->rev = -1; /* a shared store: read again (refresh) once the store answers */
     }
     snprintf(err, len, "the game could not be saved%s", rc == -2 ? " (the disk is full)" : "");
     return rc == -2 ? 507 : 500;
 }
+
+static void mark_seen(int64_t now);
 
 /* The clock thread: a relative sleep (thrd_sleep), so a step of the wall clock does not stall it
  * (the flags themselves are read on the wall clock: play.h). */
@@ -294,14 +335,53 @@ static int ticker(void *arg)
         play_lock();
         int stop = P.stop;
         int64_t now = play_now();
-        if (P.stored && (now - P.alive_at >= PLAY_ALIVE_MS || stop) && store_alive(now) == 0)
+        if (P.stored && (now - P.alive_at >= PLAY_ALIVE_MS || stop) && store_alive(now) == 0) {
             P.alive_at = now;
+            if (store_shared())
+                mark_seen(now);
+        }
         play_unlock();
         if (stop)
             return 0;
         play_tick();
         struct timespec ts = {0, 100 * 1000000L};
         thrd_sleep(&ts, NULL);
+    }
+}
+
+/* A change another server announced (store_heard): game id is at revision rev (-1: deleted);
+ * id NULL: every live game read again. */
+static void heard(const char *id, int64_t rev)
+{
+    play_lock();
+    if (!id) {
+        store_load(NULL, adopt);
+        for (play_game *g = P.games; g; g = g->next)
+            changed(g->id);
+    } else {
+        play_game *g = find_mem(id);
+        if (rev < 0 && g) {
+            unlink_game(g);
+            changed(id);
+            play_game_free(g);
+        } else if (rev > 0 && (!g || rev > g->rev) && store_load(id, adopt) > 0) {
+            changed(id);
+        }
+    }
+    play_unlock();
+}
+
+/* The thread that hears other servers' changes (a shared store), until play_close. */
+static int listener(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        play_lock();
+        int stop = P.stop;
+        play_unlock();
+        if (stop)
+            return 0;
+        store_heard(200, heard);
     }
 }
 
@@ -316,6 +396,8 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
     if (store_open(db_path, err, errlen) != 0)
         return -1;
     int64_t last_alive = store_last_alive(); /* before the clock thread writes it anew */
+    if (store_shared() && play_now() - last_alive < 3 * PLAY_ALIVE_MS)
+        last_alive = 0; /* another server is alive: it has kept the clocks, nothing to give back */
     play_lock();
     P.stored = 1;
     P.down_since = last_alive;
@@ -331,6 +413,8 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
         snprintf(err, errlen, "cannot read the games of %s", db_path);
         return -1;
     }
+    if (store_shared())
+        P.listening = thrd_create(&P.listener, listener, NULL) == thrd_success;
     if (n > 0)
         fprintf(stderr, "condraughts: %d live game%s between people from %s\n", n,
                 n == 1 ? "" : "s", db_path);
@@ -341,12 +425,16 @@ int play_stored(void) { return P.stored; }
 
 void play_close(void)
 {
+    play_lock();
+    P.stop = 1;
+    play_unlock();
     if (P.ticking) {
-        play_lock();
-        P.stop = 1;
-        play_unlock();
         thrd_join(P.ticker, NULL);
         P.ticking = 0;
+    }
+    if (P.listening) {
+        thrd_join(P.listener, NULL);
+        P.listening = 0;
     }
     play_lock();
     while (P.games) {
@@ -457,7 +545,7 @@ static int check_flag(play_game *g, int64_t now)
 
 /* Is g a game not begun that nobody came back to (docs/api.md, "Limits of a client")? 1: a
  * waiting game to delete, 2: a game to abort, 0: neither. */
-static int expired(const play_game *g, int64_t now)
+static int expired_here(const play_game *g, int64_t now)
 {
     if (g->online[CD_WHITE] || g->online[CD_BLACK])
         return 0;
@@ -470,6 +558,37 @@ static int expired(const play_game *g, int64_t now)
     if (g->clock == PLAY_CLOCK_CORRESPONDENCE)
         return g->first_wait && now - g->first_wait >= g->base_ms ? 2 : 0;
     return 0; /* real time: check_flag's PLAY_FIRST_MOVE_MS */
+}
+
+/* expired_here, and with a shared store as other servers see it too: a page open on another
+ * server (store_seen) keeps the game. */
+static int expired(play_game *g, int64_t now)
+{
+    int e = expired_here(g, now);
+    if (!e || !store_shared() || g->clock == PLAY_CLOCK_CORRESPONDENCE)
+        return e;
+    int64_t seen = store_seen_at(g->id);
+    if (seen > g->seen)
+        g->seen = seen;
+    return expired_here(g, now);
+}
+
+/* A shared store: the games not begun whose players have a page open here are marked seen now,
+ * for the other servers' expired(). */
+static void mark_seen(int64_t now)
+{
+    const char *ids[256];
+    int n = 0;
+    for (const play_game *g = P.games; g; g = g->next)
+        if (g->state != PLAY_OVER && g->nmoves < 2 && (g->online[0] || g->online[1])) {
+            ids[n++] = g->id;
+            if (n == (int)(sizeof ids / sizeof ids[0])) {
+                store_seen(ids, n, now);
+                n = 0;
+            }
+        }
+    if (n)
+        store_seen(ids, n, now);
 }
 
 /* Take g out of memory (and, when `erase`, out of the store): its streams see it gone or read
@@ -981,8 +1100,15 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
         snprintf(err, len, "out of memory");
         return 500;
     }
-    if (P.stored && store_chat(g, g->nchat - 1) != 0) {
+    int rc = P.stored ? store_chat(g, g->nchat - 1) : 0;
+    if (rc != 0) {
         free(g->chat[--g->nchat].text);
+        if (rc == -3) { /* another server changed the game first: read it again */
+            store_load(g->id, adopt);
+            changed(g->id);
+            snprintf(err, len, "the game changed meanwhile (another server): try again");
+            return 409;
+        }
         snprintf(err, len, "the message could not be saved");
         return 500;
     }

@@ -16,9 +16,16 @@
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
  * wakes the live streams that watch the game (play_watch). Every change is written to the store
- * (store_sqlite.h) in one transaction before it is answered (a chat message: its row alone); when
+ * (store.h) in one transaction before it is answered (a chat message: its row alone); when
  * the write fails the game is read back from the store and the request fails (507 when the disk is
  * full, else 500), so memory never runs ahead of the disk.
+ *
+ * With a store several servers share (store.h, PostgreSQL), the list is each server's copy of the
+ * store's live games: play_find reads a game again when another server changed it (its revision,
+ * play_game.rev), a listener thread reads each change another server announces and wakes the
+ * streams, and a change written after another server's on the same game is refused (409, the
+ * game read back), so each decision is taken once. Presence (online[], seen) is each server's
+ * own; a game not begun expires only when no server has seen its players' pages (store_seen).
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -113,6 +120,7 @@ typedef struct play_game {
     int nchat, chat_cap;
     int64_t said[2][PLAY_CHAT_BURST]; /* each seat's last chat messages (memory only: the rate) */
     unsigned version;
+    int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
     struct play_game *next;
 } play_game;
 

@@ -1,7 +1,7 @@
 /*
  * play_game.c -- a game between people as a value (play.h): its moves and chat lists grown and
  * freed, and the clock it is timed by. Below both the service (play.c) and the store
- * (store_sqlite.c), which builds games from its rows with these.
+ * (store_sqlite.c, store_pg.c), which build games from their rows with these.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L

@@ -1,12 +1,13 @@
 /*
- * store_sqlite.c -- the games between people in SQLite (store_sqlite.h): the schema, one
- * transaction per change, and reading the games back at start.
+ * store_sqlite.c -- the games between people in SQLite (store_sqlite.h), behind store.h: the
+ * schema, one transaction per change, and reading the games back at start.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 
 #include "store_sqlite.h"
+#include "store.h"
 #include "names.h"
 
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 static sqlite3 *db;
+
+static void sq_player(const char *token, char *key, size_t cap);
 
 static const char schema[] =
     "PRAGMA journal_mode=WAL;"
@@ -125,7 +128,7 @@ static int write_probe(char **msg)
     return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
 }
 
-int store_open(const char *path, char *err, size_t errlen)
+static int sq_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
     if (fd >= 0)
@@ -149,7 +152,7 @@ int store_open(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-void store_close(void)
+static void sq_close(void)
 {
     sqlite3_close(db);
     db = NULL;
@@ -244,7 +247,7 @@ static int save_ratings(const play_game *g)
     int ok = 1;
     for (int c = 0; ok && c < 2; c++) {
         char key[PLAY_NAME_BYTES + 2];
-        store_player(g->token[c], key, sizeof key);
+        sq_player(g->token[c], key, sizeof key);
         sqlite3_reset(st);
         sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, g->rules->name, -1, SQLITE_STATIC);
@@ -275,21 +278,21 @@ static int query_text(const char *sql, const char *arg, char *out, size_t cap)
     return found;
 }
 
-int store_login_name(const char *token, char *name, size_t cap)
+static int sq_login_name(const char *token, char *name, size_t cap)
 {
     return query_text("SELECT name FROM logins WHERE token = ?1", token, name, cap);
 }
 
-void store_player(const char *token, char *key, size_t cap)
+static void sq_player(const char *token, char *key, size_t cap)
 {
     char name[PLAY_NAME_BYTES + 1];
-    if (store_login_name(token, name, sizeof name))
+    if (sq_login_name(token, name, sizeof name))
         snprintf(key, cap, "@%s", name);
     else
         snprintf(key, cap, "%s", token);
 }
 
-int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
+static int sq_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
 {
     char row[PLAY_NAME_BYTES + 1];
     if (!query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row))
@@ -316,18 +319,18 @@ static int run3(const char *sql, const char *a, const char *b, const char *c)
 
 static int run2(const char *sql, const char *a, const char *b) { return run3(sql, a, b, NULL); }
 
-int store_account_like(const char *key, char *name, size_t cap)
+static int sq_account_like(const char *key, char *name, size_t cap)
 {
     return query_text("SELECT name FROM accounts WHERE skey = ?1", key, name, cap);
 }
 
-int store_account_add(const char *name, const char *hash, const char *token)
+static int sq_account_add(const char *name, const char *hash, const char *token)
 {
     char row[PLAY_NAME_BYTES + 1], key[4 * PLAY_NAME_BYTES];
     if (name_key(name, key, sizeof key) != 0)
         return -1;
     if (query_text("SELECT name FROM accounts WHERE name = ?1", name, row, sizeof row) ||
-        store_account_like(key, row, sizeof row))
+        sq_account_like(key, row, sizeof row))
         return 1;
     if (!exec("BEGIN IMMEDIATE"))
         return -1;
@@ -340,14 +343,14 @@ int store_account_add(const char *name, const char *hash, const char *token)
     return -1;
 }
 
-int store_login(const char *token, const char *name)
+static int sq_login(const char *token, const char *name)
 {
     if (name)
         return run2("INSERT OR REPLACE INTO logins VALUES (?1, ?2)", token, name) ? 0 : -1;
     return run2("DELETE FROM logins WHERE token = ?1", token, NULL) ? 0 : -1;
 }
 
-int store_account_rehash(const char *name, const char *hash, const char *keep)
+static int sq_account_rehash(const char *name, const char *hash, const char *keep)
 {
     if (!db || !exec("BEGIN IMMEDIATE"))
         return -1;
@@ -360,11 +363,11 @@ int store_account_rehash(const char *name, const char *hash, const char *keep)
     return -1;
 }
 
-glicko store_rating(const char *token, const char *variant)
+static glicko sq_rating(const char *token, const char *variant)
 {
     glicko r = GLICKO_NEW;
     char key[PLAY_NAME_BYTES + 2];
-    store_player(token, key, sizeof key);
+    sq_player(token, key, sizeof key);
     token = key;
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db,
@@ -386,7 +389,7 @@ glicko store_rating(const char *token, const char *variant)
     return r;
 }
 
-int store_save(const play_game *g, int from)
+static int sq_save(play_game *g, int from)
 {
     static int failing; /* the last save failed: not logged again until one works */
     if (!db)
@@ -420,7 +423,7 @@ static int delete_from(const char *sql, const char *id)
     return ok;
 }
 
-int store_alive(int64_t now)
+static int sq_alive(int64_t now)
 {
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO alive VALUES (1, ?1)", -1, &st,
@@ -432,7 +435,7 @@ int store_alive(int64_t now)
     return ok ? 0 : -1;
 }
 
-int64_t store_last_alive(void)
+static int64_t sq_last_alive(void)
 {
     sqlite3_stmt *st = NULL;
     int64_t at = 0;
@@ -444,7 +447,7 @@ int64_t store_last_alive(void)
     return at;
 }
 
-int store_delete(const char *id)
+static int sq_delete(const char *id)
 {
     if (!db || !exec("BEGIN IMMEDIATE"))
         return -1;
@@ -456,7 +459,7 @@ int store_delete(const char *id)
     return -1;
 }
 
-int store_chat(const play_game *g, int i)
+static int sq_chat(play_game *g, int i)
 {
     sqlite3_stmt *st = NULL;
     if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO chat VALUES (?1,?2,?3,?4,?5)", -1,
@@ -524,7 +527,7 @@ static int load_chat(play_game *g, sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int store_load(const char *id, void (*add)(play_game *g))
+static int sq_load(const char *id, void (*add)(play_game *g))
 {
     if (!db)
         return -1;
@@ -601,3 +604,10 @@ int store_load(const char *id, void (*add)(play_game *g))
     sqlite3_finalize(ch);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : -1;
 }
+
+const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,        sq_save,
+                                sq_delete,       sq_alive,         sq_last_alive,   sq_chat,
+                                sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
+                                sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
+                                sq_load,         0,                NULL,            NULL,
+                                NULL,            NULL};

@@ -15,8 +15,8 @@
  *   http.c         libmicrohttpd glue: requests in, replies out, the slow-client watchdog,
  *                  event streams that wait (stream_hook), slow handlers off the pool threads
  *   serve_main.c   `condraughts serve`: options, binding, signals
- *   play.c, play_game.c, play_json.c, api_play.c, store_sqlite.c: games between people
- *   (play.h), glicko.c their ratings, api_account.c accounts
+ *   play.c, play_game.c, play_json.c, api_play.c, store.c (store_sqlite.c, store_pg.c): games
+ *   between people (play.h), glicko.c their ratings, api_account.c accounts
  *   guard.c        Host and Origin checks (DNS rebinding, other sites' pages)
  *   names.c        players' names checked, in NFKC, keyed by their look (names.h; ICU)
  *   ratelimit.c    token buckets by key in a table of fixed size (ratelimit.h): the limits of a

@@ -1,0 +1,103 @@
+/*
+ * store.c -- the store of games between people (store.h): picks SQLite or PostgreSQL by the text
+ * given, then passes each call to the one open.
+ */
+#include "store.h"
+#include "store_pg.h"
+#include "store_sqlite.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static const store_ops *S; /* the open store, NULL when none */
+
+int store_is_pg(const char *where)
+{
+    if (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11))
+        return 1;
+    for (const char *p = where; *p && !isspace((unsigned char)*p); p++)
+        if (*p == '=')
+            return p > where; /* a conninfo's first keyword=value */
+    return 0;
+}
+
+int store_open(const char *where, char *err, size_t errlen)
+{
+    const store_ops *ops = store_is_pg(where) ? &store_pg : &store_sqlite;
+    if (ops->open(where, err, errlen) != 0)
+        return -1;
+    S = ops;
+    return 0;
+}
+
+void store_close(void)
+{
+    if (S)
+        S->close();
+    S = NULL;
+}
+
+int store_save(play_game *g, int from) { return S ? S->save(g, from) : -1; }
+int store_delete(const char *id) { return S ? S->del(id) : -1; }
+int store_alive(int64_t now) { return S ? S->alive(now) : -1; }
+int64_t store_last_alive(void) { return S ? S->last_alive() : 0; }
+int store_chat(play_game *g, int i) { return S ? S->chat(g, i) : -1; }
+
+glicko store_rating(const char *token, const char *variant)
+{
+    return S ? S->rating(token, variant) : GLICKO_NEW;
+}
+
+void store_player(const char *token, char *key, size_t cap)
+{
+    if (S)
+        S->player(token, key, cap);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+int store_login_name(const char *token, char *name, size_t cap)
+{
+    return S ? S->login_name(token, name, cap) : 0;
+}
+
+int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
+{
+    return S ? S->account_hash(name, hash, cap, canonical, ncap) : 0;
+}
+
+int store_account_add(const char *name, const char *hash, const char *token)
+{
+    return S ? S->account_add(name, hash, token) : -1;
+}
+
+int store_account_like(const char *key, char *name, size_t cap)
+{
+    return S ? S->account_like(key, name, cap) : 0;
+}
+
+int store_login(const char *token, const char *name) { return S ? S->login(token, name) : -1; }
+
+int store_account_rehash(const char *name, const char *hash, const char *keep)
+{
+    return S ? S->account_rehash(name, hash, keep) : -1;
+}
+
+int store_load(const char *id, void (*add)(play_game *g)) { return S ? S->load(id, add) : -1; }
+
+int store_shared(void) { return S && S->shared; }
+
+int store_rev(const char *id, int64_t *rev) { return S && S->rev ? S->rev(id, rev) : -1; }
+
+int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+{
+    return S && S->heard ? S->heard(timeout_ms, heard) : -1;
+}
+
+int store_seen(const char *const *ids, int n, int64_t now)
+{
+    return S && S->seen ? S->seen(ids, n, now) : -1;
+}
+
+int64_t store_seen_at(const char *id) { return S && S->seen_at ? S->seen_at(id) : 0; }

@@ -1,0 +1,120 @@
+/*
+ * store.h -- where the games between people (play.h), their ratings and the accounts are kept:
+ * one interface, two stores behind it. store_open picks one by the text it is given:
+ *   - a PostgreSQL connection (store_pg.c): a URI (postgresql://... or postgres://...) or a
+ *     libpq conninfo string (keyword=value pairs: a text whose first word holds '=');
+ *   - else the path of an SQLite file (store_sqlite.c), the embedded default.
+ * Both keep the same tables and columns (store_sqlite.h describes them; PostgreSQL's games add
+ * `rev` and `seen`, below) and write every change of a game in one transaction, so a server killed at any moment leaves each game as it was after
+ * its last answered change.
+ *
+ * Several servers (processes) may share a PostgreSQL store (store_shared): each game's row has a
+ * revision, `rev`, raised by every change; a change is written only over the revision it was
+ * made from (play_game.rev), else refused (-3: another server changed the game first), so every
+ * decision (a move, a flag fall) is taken once. Every change is announced (PostgreSQL NOTIFY) to
+ * the servers, which hear it through store_heard. SQLite serves one server: it keeps no revision
+ * and never refuses.
+ *
+ * Representation: one open store at a time (a store_ops table of the chosen implementation, NULL
+ * when none is open); every call but store_open on a closed store fails (-1, 0 or GLICKO_NEW).
+ * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held (store_heard
+ * alone, on a connection of its own, from one thread without the lock).
+ */
+#ifndef CD_WEB_STORE_H
+#define CD_WEB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "play.h"
+
+/* One implementation: the functions below, each with the meaning given there. */
+typedef struct store_ops {
+    const char *name; /* "sqlite", "postgresql" */
+    int (*open)(const char *where, char *err, size_t errlen);
+    void (*close)(void);
+    int (*save)(play_game *g, int from);
+    int (*del)(const char *id);
+    int (*alive)(int64_t now);
+    int64_t (*last_alive)(void);
+    int (*chat)(play_game *g, int i);
+    glicko (*rating)(const char *token, const char *variant);
+    void (*player)(const char *token, char *key, size_t cap);
+    int (*login_name)(const char *token, char *name, size_t cap);
+    int (*account_hash)(const char *name, char *hash, size_t cap, char *canonical, size_t ncap);
+    int (*account_add)(const char *name, const char *hash, const char *token);
+    int (*account_like)(const char *key, char *name, size_t cap);
+    int (*login)(const char *token, const char *name);
+    int (*account_rehash)(const char *name, const char *hash, const char *keep);
+    int (*load)(const char *id, void (*add)(play_game *g));
+    int shared;                                  /* several servers may share it */
+    int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
+    int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+    int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
+    int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
+} store_ops;
+
+/* Is `where` a PostgreSQL connection (a URI or a conninfo string) rather than a file? */
+int store_is_pg(const char *where);
+
+/* Open the store `where` (above); it must be writable. 0, or -1 with err set. */
+int store_open(const char *where, char *err, size_t errlen);
+void store_close(void);
+/* Write g: its row, and its moves from ply `from` on (the later rows are replaced), and in a
+ * shared store raise g->rev. 0, -2 (the disk is full), -3 (shared: the stored game is no longer
+ * at g->rev; nothing written) or -1; the first of a run of failures is logged, and the first
+ * success after. */
+int store_save(play_game *g, int from);
+int store_delete(const char *id);
+/* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
+ * store_last_alive: when it last was (0: never). */
+int store_alive(int64_t now);
+int64_t store_last_alive(void);
+/* Write message i of g's chat (its own row; a shared store raises g->rev too). 0, -3 (as
+ * store_save) or -1. */
+int store_chat(play_game *g, int i);
+/* The Glicko-2 rating of a player token in a variant (GLICKO_NEW when it has none): the rating
+ * of its account when the token is logged in to one, else the token's own; its deviation grown
+ * by the whole days (GLICKO_PERIOD_MS) since it last changed (glicko_idle). */
+glicko store_rating(const char *token, const char *variant);
+
+/* Accounts (`accounts`: name, argon2id hash; `logins`: which token is logged in to which name).
+ * store_player: the key ratings are kept under ("@name" for a logged-in token, else the token);
+ * store_login_name: the account name of a token into name (1), or 0 (not logged in);
+ * store_account_hash: the hash and the name as registered of an account (1), or 0 (no such);
+ * store_account_add: a new account with the token logged in to it: 0, 1 (the name is taken), -1;
+ * store_login: log the token in to name (NULL: out). 0 or -1;
+ * store_account_rehash: a new hash for the account name, and every other token logged in to it
+ * logged out (keep: the token that stays logged in), in one transaction. 0 or -1. */
+void store_player(const char *token, char *key, size_t cap);
+int store_login_name(const char *token, char *name, size_t cap);
+int store_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap);
+int store_account_add(const char *name, const char *hash, const char *token);
+/* The name of the account whose name has the key `key` (names.h: it looks the same) into name
+ * (1), or 0 (none). store_account_add refuses (1) a name whose key an account has. */
+int store_account_like(const char *key, char *name, size_t cap);
+int store_login(const char *token, const char *name);
+int store_account_rehash(const char *name, const char *hash, const char *keep);
+/* Read the live games (id NULL: every game not over) or one: each is handed to add (which takes
+ * it: its cd_game is not made, moves[] holds the moves to replay). Returns the number read, -1 on
+ * a database error. */
+int store_load(const char *id, void (*add)(play_game *g));
+
+/* Do several servers share the store (PostgreSQL)? */
+int store_shared(void);
+/* Game id's revision in a shared store into *rev: 1, 0 (no such game), -1 (an error). */
+int store_rev(const char *id, int64_t *rev);
+/* Wait up to timeout_ms for the changes other servers (and this one) announce, and call heard
+ * for each: the game's id and its new revision (-1: it was deleted); heard(NULL, 0) first when
+ * announcements may have been missed (the listening connection was made again: read every game
+ * again). The number heard, or -1 (no shared store, or the connection failed: it is made again
+ * on the next call). Its own connection: call it from one thread, without play_lock() held. */
+int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+/* Presence in a shared store (a game not begun expires when its players' pages have been away
+ * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this
+ * server at `now` (0 or -1); store_seen_at, the latest such time any server wrote for game id
+ * (0: none, or an error). */
+int store_seen(const char *const *ids, int n, int64_t now);
+int64_t store_seen_at(const char *id);
+
+#endif

@@ -1,0 +1,698 @@
+/*
+ * store_pg.c -- the games between people in PostgreSQL (store_pg.h), behind store.h: the schema,
+ * one transaction per change, reading the games back; through libpq, one connection.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "store_pg.h"
+#include "names.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static PGconn *pg;     /* the store's connection (play_lock) */
+static PGconn *lconn; /* store_heard's (its one thread) */
+static char *conninfo; /* how to connect again (lconn) */
+
+/* Made once, under an advisory lock so that servers starting together do not race on it. */
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS games ("
+    " id TEXT PRIMARY KEY, variant TEXT NOT NULL, fen TEXT NOT NULL, clock INTEGER NOT NULL,"
+    " base_ms BIGINT NOT NULL, inc_ms BIGINT NOT NULL,"
+    " white_token TEXT NOT NULL, black_token TEXT NOT NULL,"
+    " white_name TEXT NOT NULL, black_name TEXT NOT NULL, open INTEGER NOT NULL,"
+    " state INTEGER NOT NULL, ending INTEGER NOT NULL, loser INTEGER NOT NULL,"
+    " white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL, turn_start BIGINT NOT NULL,"
+    " draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL, rematch INTEGER NOT NULL,"
+    " rematch_id TEXT NOT NULL, created BIGINT NOT NULL,"
+    " white_rating DOUBLE PRECISION NOT NULL, white_rd DOUBLE PRECISION NOT NULL,"
+    " white_vol DOUBLE PRECISION NOT NULL, white_after DOUBLE PRECISION NOT NULL,"
+    " white_after_rd DOUBLE PRECISION NOT NULL, white_after_vol DOUBLE PRECISION NOT NULL,"
+    " black_rating DOUBLE PRECISION NOT NULL, black_rd DOUBLE PRECISION NOT NULL,"
+    " black_vol DOUBLE PRECISION NOT NULL, black_after DOUBLE PRECISION NOT NULL,"
+    " black_after_rd DOUBLE PRECISION NOT NULL, black_after_vol DOUBLE PRECISION NOT NULL,"
+    " first_wait BIGINT NOT NULL, outage_ms BIGINT NOT NULL, rev BIGINT NOT NULL DEFAULT 0,"
+    " seen BIGINT NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " game TEXT NOT NULL, ply INTEGER NOT NULL,"
+    " move TEXT NOT NULL, white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL,"
+    " at BIGINT NOT NULL, PRIMARY KEY (game, ply));"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    " player TEXT NOT NULL, variant TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+    " rd DOUBLE PRECISION NOT NULL, vol DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL,"
+    " at BIGINT NOT NULL, PRIMARY KEY (player, variant));"
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " name TEXT PRIMARY KEY, hash TEXT NOT NULL, created BIGINT NOT NULL, skey TEXT NOT NULL);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS accounts_lower ON accounts (lower(name));"
+    "CREATE UNIQUE INDEX IF NOT EXISTS accounts_skey ON accounts (skey);"
+    "CREATE TABLE IF NOT EXISTS logins (token TEXT PRIMARY KEY, name TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS chat ("
+    " game TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL,"
+    " at BIGINT NOT NULL, PRIMARY KEY (game, n));"
+    "CREATE TABLE IF NOT EXISTS alive (id INTEGER PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS games_state ON games (state);";
+
+/* The columns of a game's row, in store_load's order. */
+#define GAME_COLUMNS                                                                               \
+    "id, variant, fen, clock, base_ms, inc_ms, white_token, black_token, white_name, black_name, " \
+    "open, state, ending, loser, white_ms, black_ms, turn_start, draw_offer, takeback, rematch, "  \
+    "rematch_id, created, white_rating, white_rd, white_vol, white_after, white_after_rd, "         \
+    "white_after_vol, black_rating, black_rd, black_vol, black_after, black_after_rd, "            \
+    "black_after_vol, first_wait, outage_ms"
+#define GAME_NCOLS 36
+#define CHANNEL    "condraughts_games" /* NOTIFY's channel: "ID REV" (REV -1: deleted) */
+
+/* A statement with n text parameters (NULL: SQL NULL); the result (PQclear it), NULL when the
+ * connection is gone. A broken connection is reset once first (the server restarted). */
+static PGresult *run(const char *sql, int n, const char *const *params)
+{
+    if (!pg)
+        return NULL;
+    if (PQstatus(pg) == CONNECTION_BAD)
+        PQreset(pg);
+    return PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+}
+
+/* Did r succeed (a command, or rows)? r is cleared when `clear`. */
+static int ok_res(PGresult *r, int clear)
+{
+    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (clear)
+        PQclear(r);
+    return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+}
+
+static int exec0(const char *sql) { return ok_res(run(sql, 0, NULL), 1); }
+
+static int exec_n(const char *sql, int n, const char *const *p) { return ok_res(run(sql, n, p), 1); }
+
+/* The rows a statement changed (-1 on failure). */
+static long changed_rows(const char *sql, int n, const char *const *p)
+{
+    PGresult *r = run(sql, n, p);
+    long rows = ok_res(r, 0) ? atol(PQcmdTuples(r)) : -1;
+    PQclear(r);
+    return rows;
+}
+
+static int listen_connect(void);
+
+/* Connect, make the schema, and listen (before the games are read: no change falls between). */
+static int pg_open(const char *where, char *err, size_t errlen)
+{
+    free(conninfo);
+    conninfo = strdup(where);
+    pg = PQconnectdb(where);
+    if (!pg || PQstatus(pg) != CONNECTION_OK) {
+        snprintf(err, errlen, "cannot connect to PostgreSQL: %s",
+                 pg ? PQerrorMessage(pg) : "no memory");
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n')
+            err[--n] = 0;
+        PQfinish(pg);
+        pg = NULL;
+        return -1;
+    }
+    PGresult *r = PQexec(pg, "SET client_min_messages = warning");
+    PQclear(r);
+    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
+        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !listen_connect()) {
+        snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n')
+            err[--n] = 0;
+        PQfinish(pg);
+        pg = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void pg_close(void)
+{
+    PQfinish(pg);
+    pg = NULL;
+    PQfinish(lconn);
+    lconn = NULL;
+    free(conninfo);
+    conninfo = NULL;
+}
+
+/* Numbers as parameters: each call's text in its own slot of a caller's buffer. */
+typedef struct {
+    char buf[48][32];
+    int used;
+} numbufs;
+
+static const char *num_i(numbufs *b, int64_t v)
+{
+    char *s = b->buf[b->used++];
+    snprintf(s, sizeof b->buf[0], "%" PRId64, v);
+    return s;
+}
+
+static const char *num_d(numbufs *b, double v)
+{
+    char *s = b->buf[b->used++];
+    snprintf(s, sizeof b->buf[0], "%.17g", v);
+    return s;
+}
+
+static void pg_player(const char *token, char *key, size_t cap);
+
+/* Write g's row over revision g->rev: 1 with *rev the new one, 0 (-3 in *conflict when the
+ * stored game is at another revision). */
+static int save_row(const play_game *g, int64_t *rev, int *conflict)
+{
+    numbufs b = {.used = 0};
+    const char *p[GAME_NCOLS + 1];
+    int i = 0;
+    p[i++] = g->id;
+    p[i++] = g->rules->name;
+    p[i++] = g->fen;
+    p[i++] = num_i(&b, g->clock);
+    p[i++] = num_i(&b, g->base_ms);
+    p[i++] = num_i(&b, g->inc_ms);
+    p[i++] = g->token[0];
+    p[i++] = g->token[1];
+    p[i++] = g->name[0];
+    p[i++] = g->name[1];
+    p[i++] = num_i(&b, g->open);
+    p[i++] = num_i(&b, g->state);
+    p[i++] = num_i(&b, g->end);
+    p[i++] = num_i(&b, g->loser);
+    p[i++] = num_i(&b, g->ms[0]);
+    p[i++] = num_i(&b, g->ms[1]);
+    p[i++] = num_i(&b, g->turn_start);
+    p[i++] = num_i(&b, g->draw_offer);
+    p[i++] = num_i(&b, g->takeback);
+    p[i++] = num_i(&b, g->rematch);
+    p[i++] = g->rematch_id;
+    p[i++] = num_i(&b, g->created);
+    for (int c = 0; c < 2; c++) {
+        const glicko *r[2] = {&g->rating[c], &g->after[c]};
+        for (int k = 0; k < 2; k++) {
+            p[i++] = num_d(&b, r[k]->rating);
+            p[i++] = num_d(&b, r[k]->rd);
+            p[i++] = num_d(&b, r[k]->vol);
+        }
+    }
+    p[i++] = num_i(&b, g->first_wait);
+    p[i++] = num_i(&b, g->outage_ms);
+    p[i++] = num_i(&b, g->rev);
+    static const char sql[] =
+        "INSERT INTO games (" GAME_COLUMNS ", rev) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,"
+        "$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,"
+        "$35,$36,$37::BIGINT + 1) ON CONFLICT (id) DO UPDATE SET variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
+        " white_token=$7, black_token=$8, white_name=$9, black_name=$10, open=$11, state=$12,"
+        " ending=$13, loser=$14, white_ms=$15, black_ms=$16, turn_start=$17, draw_offer=$18,"
+        " takeback=$19, rematch=$20, rematch_id=$21, created=$22, white_rating=$23, white_rd=$24,"
+        " white_vol=$25, white_after=$26, white_after_rd=$27, white_after_vol=$28,"
+        " black_rating=$29, black_rd=$30, black_vol=$31, black_after=$32, black_after_rd=$33,"
+        " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1"
+        " WHERE games.rev = $37 RETURNING rev";
+    PGresult *r = run(sql, GAME_NCOLS + 1, p);
+    int ok = ok_res(r, 0) && PQntuples(r) == 1;
+    if (ok)
+        *rev = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    else if (ok_res(r, 0))
+        *conflict = -3;
+    PQclear(r);
+    return ok;
+}
+
+/* Announce game id at revision rev (-1: deleted) when the transaction commits. */
+static int announce(const char *id, int64_t rev)
+{
+    char payload[PLAY_ID_HEX + 32];
+    snprintf(payload, sizeof payload, "%s %" PRId64, id, rev);
+    const char *p[1] = {payload};
+    return exec_n("SELECT pg_notify('" CHANNEL "', $1)", 1, p);
+}
+
+static int save_moves(const play_game *g, int from)
+{
+    numbufs b = {.used = 0};
+    const char *del[2] = {g->id, num_i(&b, from)};
+    if (!exec_n("DELETE FROM moves WHERE game = $1 AND ply >= $2", 2, del))
+        return 0;
+    for (int ply = from; ply < g->nmoves; ply++) {
+        const play_move *m = &g->moves[ply];
+        b.used = 0;
+        const char *p[6] = {g->id,           num_i(&b, ply),       m->hub,
+                            num_i(&b, m->ms[0]), num_i(&b, m->ms[1]), num_i(&b, m->at)};
+        if (!exec_n("INSERT INTO moves VALUES ($1,$2,$3,$4,$5,$6)", 6, p))
+            return 0;
+    }
+    return 1;
+}
+
+/* The ratings a game has just changed (g->rate_now). */
+static int save_ratings(const play_game *g)
+{
+    for (int c = 0; c < 2; c++) {
+        char key[PLAY_NAME_BYTES + 2];
+        pg_player(g->token[c], key, sizeof key);
+        numbufs b = {.used = 0};
+        const char *p[6] = {key,
+                            g->rules->name,
+                            num_d(&b, g->after[c].rating),
+                            num_d(&b, g->after[c].rd),
+                            num_d(&b, g->after[c].vol),
+                            num_i(&b, play_now())};
+        if (!exec_n("INSERT INTO ratings (player, variant, rating, rd, vol, games, at) VALUES "
+                    "($1,$2,$3,$4,$5,1,$6) ON CONFLICT (player, variant) DO UPDATE SET rating=$3,"
+                    " rd=$4, vol=$5, games=ratings.games+1, at=$6",
+                    6, p))
+            return 0;
+    }
+    return 1;
+}
+
+/* One text column of the first row of a one-parameter query into out (""/0 when none). */
+static int query_text(const char *sql, const char *arg, char *out, size_t cap)
+{
+    out[0] = 0;
+    PGresult *r = run(sql, 1, &arg);
+    int found = ok_res(r, 0) && PQntuples(r) > 0;
+    if (found)
+        snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return found;
+}
+
+static int pg_login_name(const char *token, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM logins WHERE token = $1", token, name, cap);
+}
+
+static void pg_player(const char *token, char *key, size_t cap)
+{
+    char name[PLAY_NAME_BYTES + 1];
+    if (pg_login_name(token, name, sizeof name))
+        snprintf(key, cap, "@%s", name);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+static int pg_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
+{
+    char row[PLAY_NAME_BYTES + 1];
+    if (!query_text("SELECT name FROM accounts WHERE lower(name) = lower($1)", name, row,
+                    sizeof row))
+        return 0;
+    snprintf(canonical, ncap, "%s", row);
+    return query_text("SELECT hash FROM accounts WHERE lower(name) = lower($1)", name, hash, cap);
+}
+
+static int pg_account_like(const char *key, char *name, size_t cap)
+{
+    return query_text("SELECT name FROM accounts WHERE skey = $1", key, name, cap);
+}
+
+static int pg_account_add(const char *name, const char *hash, const char *token)
+{
+    char row[PLAY_NAME_BYTES + 1], key[4 * PLAY_NAME_BYTES];
+    if (name_key(name, key, sizeof key) != 0)
+        return -1;
+    if (query_text("SELECT name FROM accounts WHERE lower(name) = lower($1)", name, row,
+                   sizeof row) ||
+        pg_account_like(key, row, sizeof row))
+        return 1;
+    const char *acc[3] = {name, hash, key}, *login[2] = {token, name};
+    if (!exec0("BEGIN"))
+        return -1;
+    PGresult *r = run("INSERT INTO accounts (name, hash, created, skey) VALUES "
+                      "($1, $2, EXTRACT(EPOCH FROM now())::BIGINT, $3)",
+                      3, acc);
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    int taken = state && !strcmp(state, "23505"); /* unique_violation: another server's */
+    if (ok_res(r, 1) &&
+        exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET name = $2", 2,
+               login) &&
+        exec0("COMMIT"))
+        return 0;
+    exec0("ROLLBACK");
+    return taken ? 1 : -1;
+}
+
+static int pg_login(const char *token, const char *name)
+{
+    const char *p[2] = {token, name};
+    if (name)
+        return exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET name "
+                      "= $2",
+                      2, p)
+                   ? 0
+                   : -1;
+    return exec_n("DELETE FROM logins WHERE token = $1", 1, p) ? 0 : -1;
+}
+
+static int pg_account_rehash(const char *name, const char *hash, const char *keep)
+{
+    const char *up[2] = {name, hash}, *out[2] = {name, keep};
+    if (!pg || !exec0("BEGIN"))
+        return -1;
+    if (changed_rows("UPDATE accounts SET hash = $2 WHERE name = $1", 2, up) == 1 &&
+        exec_n("DELETE FROM logins WHERE lower(name) = lower($1) AND token != $2", 2, out) &&
+        exec0("COMMIT"))
+        return 0;
+    exec0("ROLLBACK");
+    return -1;
+}
+
+static glicko pg_rating(const char *token, const char *variant)
+{
+    glicko g = GLICKO_NEW;
+    char key[PLAY_NAME_BYTES + 2];
+    pg_player(token, key, sizeof key);
+    const char *p[2] = {key, variant};
+    PGresult *r =
+        run("SELECT rating, rd, vol, at FROM ratings WHERE player = $1 AND variant = $2", 2, p);
+    if (ok_res(r, 0) && PQntuples(r) > 0) {
+        g.rating = strtod(PQgetvalue(r, 0, 0), NULL);
+        g.rd = strtod(PQgetvalue(r, 0, 1), NULL);
+        g.vol = strtod(PQgetvalue(r, 0, 2), NULL);
+        int64_t at = strtoll(PQgetvalue(r, 0, 3), NULL, 10), idle = play_now() - at;
+        if (at > 0 && idle >= GLICKO_PERIOD_MS)
+            g = glicko_idle(g, (double)(idle / GLICKO_PERIOD_MS)); /* whole days without a game */
+    }
+    PQclear(r);
+    return g;
+}
+
+/* Was the last failure the disk (or the server's quota) full? */
+static int disk_full(PGresult *r)
+{
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    return state && !strcmp(state, "53100");
+}
+
+static int pg_save(play_game *g, int from)
+{
+    static int failing; /* the last save failed: not logged again until one works */
+    if (!pg)
+        return -1;
+    int64_t rev = 0;
+    int conflict = 0;
+    if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
+        (!g->rate_now || save_ratings(g)) && announce(g->id, rev)) {
+        PGresult *r = run("COMMIT", 0, NULL);
+        int done = ok_res(r, 0), full = disk_full(r);
+        PQclear(r);
+        if (done) {
+            if (failing)
+                fprintf(stderr, "condraughts: games between people are saved again\n");
+            failing = 0;
+            g->rev = rev;
+            return 0;
+        }
+        if (full) {
+            failing = 1;
+            return -2;
+        }
+    }
+    if (conflict) { /* another server's change came first: not a failure of the store */
+        exec0("ROLLBACK");
+        return conflict;
+    }
+    if (!failing)
+        fprintf(stderr,
+                "condraughts: cannot save game %s: %s(further failures are not logged until a "
+                "save works)\n",
+                g->id, PQerrorMessage(pg));
+    failing = 1;
+    int full = strstr(PQerrorMessage(pg), "No space left") != NULL;
+    exec0("ROLLBACK");
+    return full ? -2 : -1;
+}
+
+static int pg_alive(int64_t now)
+{
+    numbufs b = {.used = 0};
+    const char *p[1] = {num_i(&b, now)};
+    return exec_n("INSERT INTO alive VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = "
+                  "GREATEST(alive.at, $1)",
+                  1, p)
+               ? 0
+               : -1;
+}
+
+static int64_t pg_last_alive(void)
+{
+    PGresult *r = run("SELECT at FROM alive WHERE id = 1", 0, NULL);
+    int64_t at = ok_res(r, 0) && PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    PQclear(r);
+    return at;
+}
+
+static int pg_delete(const char *id)
+{
+    if (!pg || !exec0("BEGIN"))
+        return -1;
+    if (exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
+        exec_n("DELETE FROM chat WHERE game = $1", 1, &id) &&
+        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && announce(id, -1) && exec0("COMMIT"))
+        return 0;
+    exec0("ROLLBACK");
+    return -1;
+}
+
+static int pg_chat(play_game *g, int i)
+{
+    const play_chat *m = &g->chat[i];
+    numbufs b = {.used = 0};
+    const char *p[5] = {g->id, num_i(&b, i), num_i(&b, m->seat), m->text, num_i(&b, m->at)};
+    const char *up[2] = {g->id, num_i(&b, g->rev)};
+    if (!exec0("BEGIN"))
+        return -1;
+    PGresult *r = run("UPDATE games SET rev = rev + 1 WHERE id = $1 AND rev = $2 RETURNING rev", 2,
+                      up);
+    int ok = ok_res(r, 0), moved = ok && PQntuples(r) == 0;
+    int64_t rev = ok && !moved ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    PQclear(r);
+    if (ok && !moved &&
+        exec_n("INSERT INTO chat VALUES ($1,$2,$3,$4,$5) ON CONFLICT (game, n) DO UPDATE SET "
+               "seat = $3, text = $4, at = $5",
+               5, p) &&
+        announce(g->id, rev) && exec0("COMMIT")) {
+        g->rev = rev;
+        return 0;
+    }
+    if (!moved)
+        fprintf(stderr, "condraughts: cannot save a chat message of game %s: %s", g->id,
+                PQerrorMessage(pg));
+    exec0("ROLLBACK");
+    return moved ? -3 : -1;
+}
+
+static int pg_rev(const char *id, int64_t *rev)
+{
+    PGresult *r = run("SELECT rev FROM games WHERE id = $1", 1, &id);
+    int found = ok_res(r, 0) ? PQntuples(r) > 0 : -1;
+    if (found > 0)
+        *rev = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return found;
+}
+
+static int pg_seen(const char *const *ids, int n, int64_t now)
+{
+    char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
+    if (!list)
+        return -1;
+    *at++ = '{';
+    for (int i = 0; i < n; i++)
+        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
+    strcpy(at, "}");
+    numbufs b = {.used = 0};
+    const char *p[2] = {list, num_i(&b, now)};
+    int ok = exec_n("UPDATE games SET seen = GREATEST(seen, $2) WHERE id = ANY($1::TEXT[])", 2, p);
+    free(list);
+    return ok ? 0 : -1;
+}
+
+static int64_t pg_seen_at(const char *id)
+{
+    PGresult *r = run("SELECT seen FROM games WHERE id = $1", 1, &id);
+    int64_t at = ok_res(r, 0) && PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+    PQclear(r);
+    return at;
+}
+
+/* The listening connection made (LISTEN): 1, or 0 (lconn NULL). */
+static int listen_connect(void)
+{
+    lconn = PQconnectdb(conninfo ? conninfo : "");
+    PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
+    if (ok_res(r, 1))
+        return 1;
+    PQfinish(lconn);
+    lconn = NULL;
+    return 0;
+}
+
+static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+{
+    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
+        if (!listen_connect()) {
+            struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+            return -1;
+        }
+        heard(NULL, 0);
+    }
+    int n = 0;
+    struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
+    if (poll(&pfd, 1, timeout_ms) < 0 || !PQconsumeInput(lconn)) {
+        PQfinish(lconn);
+        lconn = NULL;
+        return -1;
+    }
+    for (PGnotify *note; (note = PQnotifies(lconn)); PQfreemem(note)) {
+        char id[PLAY_ID_HEX + 1];
+        long long rev;
+        if (sscanf(note->extra, "%12[0-9a-f] %lld", id, &rev) == 2) {
+            heard(id, (int64_t)rev);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Are the enumerations of a row read back in range (a damaged or edited row)? */
+static int row_sane(const play_game *g)
+{
+    return g->clock >= PLAY_CLOCK_NONE && g->clock <= PLAY_CLOCK_REALTIME &&
+           g->state >= PLAY_WAITING && g->state <= PLAY_OVER && g->end >= END_NONE &&
+           g->end <= END_ABORTED && g->loser >= -1 && g->loser <= 1 && g->draw_offer >= -1 &&
+           g->draw_offer <= 1 && g->takeback >= -1 && g->takeback <= 1 && g->rematch >= -1 &&
+           g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
+}
+
+static int load_moves(play_game *g)
+{
+    const char *id = g->id;
+    PGresult *r = run("SELECT move, white_ms, black_ms, at FROM moves WHERE game = $1 ORDER BY ply",
+                      1, &id);
+    int ok = ok_res(r, 0);
+    for (int i = 0; ok && i < PQntuples(r); i++) {
+        play_move *m = play_move_append(g);
+        if (!m) {
+            ok = 0;
+            break;
+        }
+        snprintf(m->hub, sizeof m->hub, "%s", PQgetvalue(r, i, 0));
+        m->ms[0] = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+        m->ms[1] = strtoll(PQgetvalue(r, i, 2), NULL, 10);
+        m->at = strtoll(PQgetvalue(r, i, 3), NULL, 10);
+    }
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+static int load_chat(play_game *g)
+{
+    const char *id = g->id;
+    PGresult *r = run("SELECT seat, text, at FROM chat WHERE game = $1 ORDER BY n", 1, &id);
+    int ok = ok_res(r, 0);
+    for (int i = 0; ok && i < PQntuples(r); i++) {
+        int seat = atoi(PQgetvalue(r, i, 0));
+        ok = seat >= 0 && seat <= 1 && g->nchat < PLAY_CHAT_MAX &&
+             play_chat_append(g, seat, PQgetvalue(r, i, 1),
+                              strtoll(PQgetvalue(r, i, 2), NULL, 10)) == 0;
+    }
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+static void text_col(const PGresult *r, int row, int col, char *dst, size_t cap)
+{
+    snprintf(dst, cap, "%s", PQgetvalue(r, row, col));
+}
+
+static int64_t int_col(const PGresult *r, int row, int col)
+{
+    return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static int pg_load(const char *id, void (*add)(play_game *g))
+{
+    char over[4];
+    snprintf(over, sizeof over, "%d", PLAY_OVER);
+    const char *arg = id ? id : over;
+    PGresult *r = run(id ? "SELECT " GAME_COLUMNS ", rev FROM games WHERE id = $1"
+                         : "SELECT " GAME_COLUMNS ", rev FROM games WHERE state != $1::INTEGER",
+                      1, &arg);
+    if (!ok_res(r, 0)) {
+        PQclear(r);
+        return -1;
+    }
+    int n = 0;
+    for (int row = 0; row < PQntuples(r); row++) {
+        play_game *g = calloc(1, sizeof *g);
+        if (!g)
+            break;
+        int c = 0;
+        text_col(r, row, c++, g->id, sizeof g->id);
+        char variant[64];
+        text_col(r, row, c++, variant, sizeof variant);
+        g->rules = cd_rules_find(variant);
+        text_col(r, row, c++, g->fen, sizeof g->fen);
+        g->clock = (int)int_col(r, row, c++);
+        g->base_ms = int_col(r, row, c++);
+        g->inc_ms = int_col(r, row, c++);
+        text_col(r, row, c++, g->token[0], sizeof g->token[0]);
+        text_col(r, row, c++, g->token[1], sizeof g->token[1]);
+        text_col(r, row, c++, g->name[0], sizeof g->name[0]);
+        text_col(r, row, c++, g->name[1], sizeof g->name[1]);
+        g->open = (int)int_col(r, row, c++);
+        g->state = (int)int_col(r, row, c++);
+        g->end = (int)int_col(r, row, c++);
+        g->loser = (int)int_col(r, row, c++);
+        g->ms[0] = int_col(r, row, c++);
+        g->ms[1] = int_col(r, row, c++);
+        g->turn_start = int_col(r, row, c++);
+        g->draw_offer = (int)int_col(r, row, c++);
+        g->takeback = (int)int_col(r, row, c++);
+        g->rematch = (int)int_col(r, row, c++);
+        text_col(r, row, c++, g->rematch_id, sizeof g->rematch_id);
+        g->created = int_col(r, row, c++);
+        for (int s = 0; s < 2; s++) {
+            glicko *gl[2] = {&g->rating[s], &g->after[s]};
+            for (int k = 0; k < 2; k++) {
+                gl[k]->rating = strtod(PQgetvalue(r, row, c++), NULL);
+                gl[k]->rd = strtod(PQgetvalue(r, row, c++), NULL);
+                gl[k]->vol = strtod(PQgetvalue(r, row, c++), NULL);
+            }
+        }
+        g->first_wait = int_col(r, row, c++);
+        g->outage_ms = int_col(r, row, c++);
+        g->rev = int_col(r, row, c++);
+        if (!g->rules || !row_sane(g) || load_moves(g) != 0 || load_chat(g) != 0) {
+            fprintf(stderr,
+                    "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
+                    g->id, variant);
+            play_game_free(g);
+            continue;
+        }
+        add(g);
+        n++;
+    }
+    PQclear(r);
+    return n;
+}
+
+const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg_save,
+                            pg_delete,      pg_alive,        pg_last_alive,   pg_chat,
+                            pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
+                            pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
+                            pg_load,        1,               pg_rev,          pg_heard,
+                            pg_seen,        pg_seen_at};

@@ -1,0 +1,273 @@
+#!/bin/sh
+# tests/pg.sh -- two servers on one PostgreSQL store behind nginx (docs/deploy.md): a private
+# PostgreSQL cluster (pg_lib.sh), two `serve --db CONNINFO` processes, and nginx running
+# docs/deploy/nginx.conf (TLS with a throwaway certificate) in front of them. Games are played
+# across the two: a move made through one server reaches a live stream on the other within 100 ms
+# (both ways, and through nginx), both servers show the same history and clocks, a flag falls
+# once (the ratings are written once), one server is killed with SIGKILL mid-game and the game
+# goes on through nginx with nothing lost, the killed server comes back to the same game, and a
+# page open on one server keeps a game not begun from expiring on the other.
+#   sh tests/pg.sh [--bin build/condraughts]      Prints "pg: N passed, M failed" (or SKIPPED).
+set -u
+[ -n "${PG_DEBUG:-}" ] && set -x
+BIN=build/condraughts
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --bin) BIN=$2; shift 2 ;;
+    *) echo "usage: sh tests/pg.sh [--bin BIN]" >&2; exit 2 ;;
+    esac
+done
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+CONF=$HERE/../docs/deploy/nginx.conf
+NGINX=/usr/sbin/nginx
+
+. "$HERE/lib.sh"
+. "$HERE/pg_lib.sh"
+missing=
+pg_find || missing="$missing postgresql"
+[ -x "$NGINX" ] || missing="$missing nginx"
+for c in curl node openssl; do command -v $c >/dev/null 2>&1 || missing="$missing $c"; done
+if [ -n "$missing" ]; then
+    echo "pg: SKIPPED (missing:$missing; tools/deps.sh test installs them)"
+    exit 0
+fi
+
+TMP=$(mktemp -d)
+A= B= NGX=
+cleanup() {
+    for p in $A $B $NGX; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    pg_stop
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+pg_start || exit 1
+DB=$(pg_createdb games) || exit 1
+
+# a database that cannot be used: a clear error, exit status 1
+for bad in "host=$PGSOCK dbname=nosuch user=condraughts" "nosuch=1" "postgresql://condraughts@127.0.0.1:1/x"; do
+    "$BIN" serve --port 0 --data "$TMP/bad" --db "$bad" --web "$TMP" >/dev/null 2>"$TMP/bad.err"
+    check_eq "serve --db '$bad': exit 1" 1 "$?"
+    check_that "... saying why" grep -qE '^condraughts serve: cannot connect to PostgreSQL: .*(does not exist|invalid connection option|refused)' "$TMP/bad.err"
+done
+
+# start NAME PORT: server NAME (a, b) on PORT (0: any) and the shared database; sets its PID
+# variable (A, B) and P_NAME (its port)
+start() {
+    : >"$TMP/$1.out"
+    "$BIN" serve --port "$2" --data "$TMP/$1.games" --db "$DB" --web "$TMP" --per-ip 0 \
+        >"$TMP/$1.out" 2>>"$TMP/$1.err" &
+    eval "$(echo "$1" | tr ab AB)=$!"
+    serve_wait "server $1" "$TMP/$1.out" "$TMP/$1.err"
+    eval "P_$1=$PORT"
+}
+start a 0
+start b 0
+check_that "the two servers are two processes on two ports" test "$A" != "$B" -a "$P_a" != "$P_b"
+
+free_port() {
+    node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+P_tls=$(free_port)
+P_http=$(free_port)
+mkdir -p "$TMP/nginx/logs"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+    -keyout "$TMP/nginx/key.pem" -out "$TMP/nginx/cert.pem" >/dev/null 2>&1
+# docs/deploy/nginx.conf with this test's names, ports and certificate
+sed -e "s|https://draughts.example.org|https://localhost:$P_tls|" \
+    -e "s|draughts.example.org|localhost|g" \
+    -e "s|127.0.0.1:8081|127.0.0.1:$P_a|" -e "s|127.0.0.1:8082|127.0.0.1:$P_b|" \
+    -e "s|listen 443 ssl;|listen 127.0.0.1:$P_tls ssl;|" -e "s|listen 80;|listen 127.0.0.1:$P_http;|" \
+    -e "s|/etc/letsencrypt/live/localhost/fullchain.pem|$TMP/nginx/cert.pem|" \
+    -e "s|/etc/letsencrypt/live/localhost/privkey.pem|$TMP/nginx/key.pem|" \
+    "$CONF" >"$TMP/nginx/condraughts.conf"
+check_that "the example's every site-specific line was replaced" sh -c \
+    "! grep -v '^ *#' '$TMP/nginx/condraughts.conf' | grep -qE 'example|letsencrypt|8081|8082|listen (80|443)'"
+cat >"$TMP/nginx/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+error_log $TMP/nginx/logs/error.log;
+pid $TMP/nginx/nginx.pid;
+events { worker_connections 256; }
+http {
+    access_log $TMP/nginx/logs/access.log;
+    client_body_temp_path $TMP/nginx/body;
+    proxy_temp_path $TMP/nginx/proxy;
+    fastcgi_temp_path $TMP/nginx/fastcgi;
+    uwsgi_temp_path $TMP/nginx/uwsgi;
+    scgi_temp_path $TMP/nginx/scgi;
+    include $TMP/nginx/condraughts.conf;
+}
+EOF
+"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" 2>"$TMP/nginx/start.err" &
+NGX=$!
+N=https://localhost:$P_tls
+i=0
+until curl -sk -o /dev/null "$N/api/play/lobby" || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ $i -ge 50 ]; then
+    echo "pg: nginx did not start:" >&2
+    cat "$TMP/nginx/start.err" "$TMP/nginx/logs/error.log" >&2
+    exit 1
+fi
+
+# req WHO METHOD URL [BODY [CURL OPTION...]]: WHO a cookie jar name or -; sets CODE and BODY
+req() {
+    who=$1 m=$2 u=$3
+    shift 3
+    if [ $# -gt 0 ]; then
+        printf '%s' "$1" >"$TMP/req"
+        [ -n "$1" ] && set -- "$@" --data-binary "@$TMP/req"
+        shift
+    fi
+    if [ "$who" != - ]; then set -- -b "$TMP/$who.jar" -c "$TMP/$who.jar" "$@"; fi
+    CODE=$(curl -sk -o "$TMP/body" -w '%{http_code}' -X "$m" "$@" "$u")
+    BODY=$(cat "$TMP/body")
+}
+j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
+cookie() { printf 'cd_player=%s' "$(awk '$6 == "cd_player" { print $7 }' "$TMP/$1.jar")"; }
+SA=http://127.0.0.1:$P_a
+SB=http://127.0.0.1:$P_b
+
+# ------------------------------------------------------------ nginx in front
+req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+check_eq "plain HTTP is sent to HTTPS" 301 "$CODE"
+req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
+    -H "Origin: https://evil.example"
+check_eq "nginx refuses a write from another site's page" 403 "$CODE"
+req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
+    -H "Origin: $N" -H "Sec-Fetch-Site: same-origin"
+check_eq "a write from the site's own page passes (create 201)" 201 "$CODE"
+G=$(j d.id)
+req b POST "$N/api/play/$G/join" '{"name":"Bob"}' -H "Origin: $N"
+check_eq "the second player joins through nginx" "200 ongoing black" "$CODE $(j d.state) $(j d.you)"
+for s in "$SA" "$SB"; do # the lobby is each server's copy: the join is heard, not read
+    i=0
+    while [ $i -lt 10 ]; do
+        req - GET "$s/api/play/lobby"
+        [ "$(j "d.live.some(e=>e.id==='$G')")" = true ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    check_that "server $s lists the game as live (within 1 s)" test "$i" -lt 10
+done
+
+# the board's games against the engine live in one server's --data: nginx sends them to one
+req - POST "$N/api/games" '{"variant":"international","human":"both","level":1}'
+check_eq "a board game through nginx (201)" 201 "$CODE"
+BG=$(j d.id)
+n200=0
+for i in 1 2 3 4; do
+    req - GET "$N/api/games/$BG"
+    [ "$CODE" = 200 ] && n200=$((n200 + 1))
+done
+check_eq "... is found by the next 4 requests" 4 "$n200"
+
+# ------------------------------------------------------------ a move reaches the other server
+# moves posted to server a, the spectator's stream on server b; then the other way round; then
+# both through nginx. Each move is seen by the stream within 100 ms of its answer.
+WC=$(cookie a)
+BC=$(cookie b)
+timing() { # timing NAME WATCH POST MOVE...: the moves, their times checked
+    name=$1 watch=$2 post=$3
+    shift 3
+    if node "$HERE/pg_stream.mjs" "$watch" "$post" "$WC" "$BC" "$@" >"$TMP/timing" 2>"$TMP/timing.err"; then
+        ok
+    else
+        bad "$name: $(cat "$TMP/timing.err")"
+        return
+    fi
+    worst=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(Math.max(...r.moves.map(m=>m.seen_ms)))' "$TMP/timing")
+    echo "pg: $name: $(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(r.moves.map(m=>m.move+" "+m.answered_ms+"/"+m.seen_ms+" ms").join(", "))' "$TMP/timing")"
+    check_that "$name: every move on the stream within 100 ms of its answer (worst $worst ms)" \
+        awk "BEGIN { exit !($worst < 100) }"
+}
+timing "moves to a, stream on b" "$SB/api/play/$G/events" "$SA/api/play/$G/move" \
+    w:32-28 b:19-23 w:28x19 b:14x23 w:37-32 b:10-14
+timing "moves to b, stream on a" "$SA/api/play/$G/events" "$SB/api/play/$G/move" \
+    w:41-37 b:5-10 w:34-29 b:23x34 w:40x29 b:20-24
+timing "moves and stream through nginx" "$N/api/play/$G/events" "$N/api/play/$G/move" \
+    w:29x20 b:15x24 w:31-26 b:17-21
+
+HIST='["32-28","19-23","28x19","14x23","37-32","10-14","41-37","5-10","34-29","23x34","40x29","20-24","29x20","15x24","31-26","17-21"]'
+req - GET "$SA/api/play/$G"
+A_STATE=$BODY
+check_eq "server a has the whole history" "$HIST" "$(j d.history)"
+req - GET "$SB/api/play/$G"
+check_eq "server b has the same" "$HIST" "$(j d.history)"
+B_STATE=$BODY
+BODY=$A_STATE
+A_CLOCKS="$(j d.running) $(j d.black.ms)"
+BODY=$B_STATE
+check_eq "... and the same clocks (black's, stopped: white to move)" "$A_CLOCKS" "$(j d.running) $(j d.black.ms)"
+BMS=$(j d.black.ms)
+check_that "black's clock was charged for its moves ($BMS ms of 300000)" \
+    awk "BEGIN { exit !($BMS < 300000 && $BMS > 250000) }"
+
+# ------------------------------------------------------------ server a killed mid-game
+kill -9 "$A"
+wait "$A" 2>/dev/null
+A=
+req - GET "$N/api/play/$G"
+check_eq "after SIGKILL of a, nginx still answers with the whole history" "200 $HIST" "$CODE $(j d.history)"
+check_eq "... and black's clock as it was" "$BMS" "$(j d.black.ms)"
+ok_moves=0
+for m in w:26x17 b:12x21 w:46-41 b:7-12; do
+    who=$(echo "$m" | cut -c1 | tr wb ab)
+    req "$who" POST "$N/api/play/$G/move" "{\"move\":\"${m#*:}\"}"
+    [ "$CODE" = 200 ] && ok_moves=$((ok_moves + 1))
+done
+check_eq "the game goes on through nginx (4 moves answered 200)" 4 "$ok_moves"
+HIST2=$(printf '%s' "$HIST" | sed 's/]$/,"26x17","12x21","46-41","7-12"]/')
+check_eq "... with all 20 plies" "$HIST2" "$(j d.history)"
+start a "$P_a"
+req - GET "$SA/api/play/$G"
+check_eq "server a back: the same game from the store" "$HIST2 ongoing" "$(j d.history) $(j d.state)"
+check_that "... its restart gave back no downtime (b kept the clocks)" test "$(j d.outage_ms)" = 0 -o -z "$(j d.outage_ms)"
+timing "after the restart: moves to b, stream on a" "$SA/api/play/$G/events" "$SB/api/play/$G/move" \
+    w:33-28 b:1-7 w:39-33
+
+# ------------------------------------------------------------ a flag falls once
+# a one-second game: both servers' clock threads watch it; one decides, once (the ratings are
+# written once: a second decision would count two games)
+req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
+F=$(j d.id)
+req d POST "$SB/api/play/$F/join" '{}'
+req c POST "$SA/api/play/$F/move" '{"move":"c3-d4"}'
+req d POST "$SB/api/play/$F/move" '{"move":"f6-g5"}'
+check_eq "both first moves made" "200 2" "$CODE $(j d.history.length)"
+sleep 1.5
+req - GET "$SA/api/play/$F"
+RES_A="$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
+req - GET "$SB/api/play/$F"
+check_eq "white's flag fell: the game is lost on time, on both servers" "over time 0-1 0" \
+    "$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
+check_eq "... server a says the same" "$RES_A" "$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
+check_eq "the ratings were written once (one game each)" "1|1" \
+    "$(pg_psql games "SELECT string_agg(games::text, '|') FROM ratings WHERE variant = 'russian'")"
+check_that "no server failed to save" sh -c "! grep -q 'cannot save' '$TMP/a.err' '$TMP/b.err'"
+
+# ------------------------------------------------------------ a page open on one server keeps a game
+# two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody
+# came to goes PLAY_GRACE_MS, 10 s, after a restart): the one whose creator's page is open on
+# server a stays, the other is deleted, on both servers
+req e POST "$SA/api/play" '{"variant":"russian"}'
+W1=$(j d.id)
+req e POST "$SA/api/play" '{"variant":"russian"}'
+W2=$(j d.id)
+curl -s -N -m 30 -b "$TMP/e.jar" "$SA/api/play/$W1/events" >/dev/null &
+SSE=$!
+sleep 1.5 # server a marks the games whose pages are open every second
+kill "$B"
+wait "$B" 2>/dev/null
+pg_psql games "UPDATE games SET created = created - 660000 WHERE id IN ('$W1', '$W2')"
+start b "$P_b"
+sleep 11
+req - GET "$SB/api/play/$W1"
+check_eq "the game whose page is open on a stays on b" "200 waiting" "$CODE $(j d.state)"
+req - GET "$SA/api/play/$W2"
+check_eq "the game nobody came back to is gone from a too" 404 "$CODE"
+kill "$SSE" 2>/dev/null
+wait "$SSE" 2>/dev/null
+
+summary pg
