@@ -94,7 +94,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
 sed -e "s|https://draughts.example.org|https://localhost:$P_tls|" \
     -e "s|draughts.example.org|localhost|g" \
     -e "s|127.0.0.1:8081|127.0.0.1:$P_a|" -e "s|127.0.0.1:8082|127.0.0.1:$P_b|" \
-    -e "s|listen 443 ssl;|listen 127.0.0.1:$P_tls ssl;|" -e "s|listen 80;|listen 127.0.0.1:$P_http;|" \
+    -e "s|listen 443 |listen 127.0.0.1:$P_tls |" -e "s|listen 80\([; ]\)|listen 127.0.0.1:$P_http\1|" \
     -e "s|/etc/letsencrypt/live/localhost/fullchain.pem|$TMP/nginx/cert.pem|" \
     -e "s|/etc/letsencrypt/live/localhost/privkey.pem|$TMP/nginx/key.pem|" \
     "$CONF" >"$TMP/nginx/condraughts.conf"
@@ -146,8 +146,14 @@ SA=http://127.0.0.1:$P_a
 SB=http://127.0.0.1:$P_b
 
 # ------------------------------------------------------------ nginx in front
-req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+req - GET "http://localhost:$P_http/api/play/lobby"
 check_eq "plain HTTP is sent to HTTPS" 301 "$CODE"
+req - GET "$N/api/play/lobby" "" -H "Host: rebound.example"
+check_eq "nginx refuses another name in Host (DNS rebinding): the connection closed" 000 "$CODE"
+req - GET "https://rebound.example:$P_tls/api/play/lobby" "" --resolve "rebound.example:$P_tls:127.0.0.1"
+check_eq "... and in TLS's server name: the handshake refused" 000 "$CODE"
+req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+check_eq "... and over plain HTTP (by address)" 000 "$CODE"
 req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
     -H "Origin: https://evil.example"
 check_eq "nginx refuses a write from another site's page" 403 "$CODE"
@@ -168,6 +174,15 @@ for s in "$SA" "$SB"; do # the lobby is each server's copy: the join is heard, n
     check_that "server $s lists the game as live (within 1 s)" test "$i" -lt 10
 done
 
+# 7 live streams at once over HTTP/2 (HTTP/1.1 gives a browser 6 connections to a site): the
+# lobby still answers over the same connection (curl, one connection for all 8)
+set --
+for i in 1 2 3 4 5 6 7; do set -- "$@" -o /dev/null "$N/api/play/$G/events"; done
+curl -sk --http2 -m 3 -w '%{http_version} %{num_connects}\n' --parallel --parallel-max 8 \
+    "$@" -o /dev/null "$N/api/play/lobby" \
+    >"$TMP/h2" 2>/dev/null
+check_eq "nginx speaks HTTP/2: 8 requests, 7 of them live streams, on one connection" "8 8 1" \
+    "$(awk '{ n++; h2 += $1 == 2; c += $2 } END { print n, h2, c }' "$TMP/h2")"
 # the board's games against the engine live in one server's --data: nginx sends them to one
 req - POST "$N/api/games" '{"variant":"international","human":"both","level":1}'
 check_eq "a board game through nginx (201)" 201 "$CODE"
