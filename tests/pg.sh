@@ -5,8 +5,9 @@
 # across the two: a move made through one server reaches a live stream on the other within 100 ms
 # (both ways, and through nginx), both servers show the same history and clocks, a flag falls
 # once (the ratings are written once), one server is killed with SIGKILL mid-game and the game
-# goes on through nginx with nothing lost, the killed server comes back to the same game, and a
-# page open on one server keeps a game not begun from expiring on the other.
+# goes on through nginx with nothing lost, the killed server comes back to the same game, a
+# page open on one server keeps a game not begun from expiring on the other, and PostgreSQL
+# restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed).
 #   sh tests/pg.sh [--bin build/condraughts]      Prints "pg: N passed, M failed" (or SKIPPED).
 set -u
 [ -n "${PG_DEBUG:-}" ] && set -x
@@ -52,6 +53,21 @@ for bad in "host=$PGSOCK dbname=nosuch user=condraughts" "nosuch=1" "postgresql:
     check_that "... saying why" grep -qE '^condraughts serve: cannot connect to PostgreSQL: .*(does not exist|invalid connection option|refused)' "$TMP/bad.err"
 done
 
+# a PostgreSQL that takes the connection and never answers: given up after 5 s (connect_timeout),
+# never a hang (timeout 20: exit 124 when it hangs)
+node -e 'const s=require("net").createServer(()=>{}).listen(0,"127.0.0.1",()=>console.log(s.address().port));setTimeout(()=>process.exit(0),30000)' >"$TMP/mute.port" &
+MUTE=$!
+i=0
+until [ -s "$TMP/mute.port" ] || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+t0=$(date +%s)
+timeout 20 "$BIN" serve --port 0 --data "$TMP/bad" --db "host=127.0.0.1 port=$(cat "$TMP/mute.port") user=x dbname=x" \
+    --web "$TMP" >/dev/null 2>"$TMP/bad.err"
+check_eq "serve --db (a server that never answers): exit 1" 1 "$?"
+check_that "... within 10 s ($(($(date +%s) - t0)) s), saying why" sh -c \
+    "[ $(($(date +%s) - t0)) -le 10 ] && grep -q 'cannot connect to PostgreSQL: .*timeout expired' '$TMP/bad.err'"
+kill "$MUTE" 2>/dev/null
+wait "$MUTE" 2>/dev/null
+
 # start NAME PORT: server NAME (a, b) on PORT (0: any) and the shared database; sets its PID
 # variable (A, B) and P_NAME (its port)
 start() {
@@ -78,7 +94,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
 sed -e "s|https://draughts.example.org|https://localhost:$P_tls|" \
     -e "s|draughts.example.org|localhost|g" \
     -e "s|127.0.0.1:8081|127.0.0.1:$P_a|" -e "s|127.0.0.1:8082|127.0.0.1:$P_b|" \
-    -e "s|listen 443 ssl;|listen 127.0.0.1:$P_tls ssl;|" -e "s|listen 80;|listen 127.0.0.1:$P_http;|" \
+    -e "s|listen 443 |listen 127.0.0.1:$P_tls |" -e "s|listen 80\([; ]\)|listen 127.0.0.1:$P_http\1|" \
     -e "s|/etc/letsencrypt/live/localhost/fullchain.pem|$TMP/nginx/cert.pem|" \
     -e "s|/etc/letsencrypt/live/localhost/privkey.pem|$TMP/nginx/key.pem|" \
     "$CONF" >"$TMP/nginx/condraughts.conf"
@@ -130,8 +146,14 @@ SA=http://127.0.0.1:$P_a
 SB=http://127.0.0.1:$P_b
 
 # ------------------------------------------------------------ nginx in front
-req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+req - GET "http://localhost:$P_http/api/play/lobby"
 check_eq "plain HTTP is sent to HTTPS" 301 "$CODE"
+req - GET "$N/api/play/lobby" "" -H "Host: rebound.example"
+check_eq "nginx refuses another name in Host (DNS rebinding): the connection closed" 000 "$CODE"
+req - GET "https://rebound.example:$P_tls/api/play/lobby" "" --resolve "rebound.example:$P_tls:127.0.0.1"
+check_eq "... and in TLS's server name: the handshake refused" 000 "$CODE"
+req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+check_eq "... and over plain HTTP (by address)" 000 "$CODE"
 req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
     -H "Origin: https://evil.example"
 check_eq "nginx refuses a write from another site's page" 403 "$CODE"
@@ -152,6 +174,15 @@ for s in "$SA" "$SB"; do # the lobby is each server's copy: the join is heard, n
     check_that "server $s lists the game as live (within 1 s)" test "$i" -lt 10
 done
 
+# 7 live streams at once over HTTP/2 (HTTP/1.1 gives a browser 6 connections to a site): the
+# lobby still answers over the same connection (curl, one connection for all 8)
+set --
+for i in 1 2 3 4 5 6 7; do set -- "$@" -o /dev/null "$N/api/play/$G/events"; done
+curl -sk --http2 -m 3 -w '%{http_version} %{num_connects}\n' --parallel --parallel-max 8 \
+    "$@" -o /dev/null "$N/api/play/lobby" \
+    >"$TMP/h2" 2>/dev/null
+check_eq "nginx speaks HTTP/2: 8 requests, 7 of them live streams, on one connection" "8 8 1" \
+    "$(awk '{ n++; h2 += $1 == 2; c += $2 } END { print n, h2, c }' "$TMP/h2")"
 # the board's games against the engine live in one server's --data: nginx sends them to one
 req - POST "$N/api/games" '{"variant":"international","human":"both","level":1}'
 check_eq "a board game through nginx (201)" 201 "$CODE"
@@ -269,5 +300,45 @@ req - GET "$SA/api/play/$W2"
 check_eq "the game nobody came back to is gone from a too" 404 "$CODE"
 kill "$SSE" 2>/dev/null
 wait "$SSE" 2>/dev/null
+
+# ------------------------------------------------------------ PostgreSQL restarted mid-game
+# the cluster restarted (every server's connections cut): the next requests are answered at once
+# (curl -m 5: a hang answers 000), the game goes on on both servers, and a move made on one reaches
+# a stream on the other (the listening connection made again); while the cluster is down a move is
+# refused with 503 and the game as it was stays readable
+req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":300,"increment":0}}'
+R=$(j d.id)
+req d POST "$SB/api/play/$R/join" '{}'
+req c POST "$SA/api/play/$R/move" '{"move":"c3-d4"}'
+check_eq "a game before the restart (its first move made)" "200 1" "$CODE $(j d.history.length)"
+pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -m fast -w -t 30 restart >/dev/null 2>&1
+check_eq "the cluster restarted" 0 "$?"
+req d POST "$SB/api/play/$R/move" '{"move":"f6-g5"}' -m 5
+check_eq "after the restart, a move on b" "200 2" "$CODE $(j d.history.length)"
+req c POST "$SA/api/play/$R/move" '{"move":"a3-b4"}' -m 5
+check_eq "... and the answer on a" "200 3" "$CODE $(j d.history.length)"
+sleep 0.5
+if node "$HERE/pg_stream.mjs" "$SA/api/play/$R/events" "$SB/api/play/$R/move" "$(cookie c)" "$(cookie d)" b:g5-h4 >"$TMP/timing" 2>"$TMP/timing.err"; then
+    ok
+else
+    bad "after the restart, a move on b reaches a stream on a: $(cat "$TMP/timing.err")"
+fi
+pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop >/dev/null 2>&1
+req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
+check_eq "the cluster down: a move is refused as unavailable" "503" "$CODE"
+check_eq "... saying why" "the games' database does not answer: try again shortly" "$(j d.error)"
+req - GET "$SA/api/play/$R" "" -m 5
+check_eq "... the game as it was is read (4 plies)" "200 4" "$CODE $(j d.history.length)"
+req - GET "$SA/api/play/lobby" "" -m 5
+OPEN_BEFORE=$(j d.open.length)
+req e POST "$SA/api/play" '{"variant":"russian","open":true}' -m 5
+check_eq "... a new game is refused as unavailable" "503" "$CODE"
+req - GET "$SA/api/play/lobby" "" -m 5
+check_eq "... and is not left in the lobby" "200 $OPEN_BEFORE" "$CODE $(j d.open.length)"
+pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 30 \
+    -o "-c listen_addresses='' -c unix_socket_directories='$PGSOCK'" start >/dev/null 2>&1
+req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
+check_eq "the cluster back: the move is made" "200 5" "$CODE $(j d.history.length)"
+check_that "both servers are still running" kill -0 "$A" "$B"
 
 summary pg

@@ -174,28 +174,34 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
     play_lock();
     play_game *g = play_find(id);
     unsigned status = 404;
-    if (!g)
+    if (!g) {
         snprintf(err, sizeof err, "unknown game");
-    else if (act == A_JOIN)
+    } else if (play_unanswered()) {
+        status = 503;
+        snprintf(err, sizeof err, "the games' database does not answer: try again shortly");
+    } else if (act == A_JOIN) {
         status = play_join(g, rq->token, arg, err, sizeof err);
-    else if (act == A_MOVE)
+    } else if (act == A_MOVE) {
         status = play_move_text(g, rq->token, arg, err, sizeof err);
-    else if (act == A_RESIGN)
+    } else if (act == A_RESIGN) {
         status = play_resign(g, rq->token, err, sizeof err);
-    else if (act == A_ABORT)
+    } else if (act == A_ABORT) {
         status = play_abort(g, rq->token, err, sizeof err);
-    else if (act == A_DRAW)
+    } else if (act == A_DRAW) {
         status = play_draw(g, rq->token, arg, err, sizeof err);
-    else if (act == A_TAKEBACK)
+    } else if (act == A_TAKEBACK) {
         status = play_takeback(g, rq->token, arg, err, sizeof err);
-    else if (act == A_REMATCH)
+    } else if (act == A_REMATCH) {
         status = play_rematch(g, rq->token, arg, err, sizeof err);
-    else
+    } else {
         status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
+    }
     g = status >= 500 ? NULL : play_find(id); /* a failed save may have freed it */
     cJSON *j = !status && g ? play_json(g, rq->token) : NULL;
     play_unlock();
     cJSON_Delete(body);
+    if (status == 503)
+        return send_busy(c, err);
     if (status == 429)
         c->retry_after = (int)(retry_ms / 1000) + 1;
     if (status || !j)

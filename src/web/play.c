@@ -41,6 +41,7 @@ static struct {
     int ticking, listening, stop;
     int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
     int64_t alive_at;   /* (lock) when the store was last told the server is alive */
+    int unanswered;     /* (lock) the shared store did not answer play_find's last look */
 } P = {.max_live = PLAY_MAX,
        .creates_token = {PLAY_CREATES_TOKEN, PLAY_CREATES_MS, {{"", 0, 0}}},
        .creates_addr = {PLAY_CREATES_ADDR, PLAY_CREATES_MS, {{"", 0, 0}}}};
@@ -161,6 +162,7 @@ static play_game *refresh(play_game *g)
 {
     int64_t rev = 0;
     int found = store_rev(g->id, &rev);
+    P.unanswered = found < 0;
     if (found < 0 || (found && rev == g->rev))
         return g;
     char id[PLAY_ID_HEX + 1];
@@ -178,6 +180,7 @@ static play_game *refresh(play_game *g)
 
 play_game *play_find(const char *id)
 {
+    P.unanswered = 0;
     play_game *g = find_mem(id);
     if (g && store_shared())
         g = refresh(g);
@@ -313,12 +316,16 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
         return 409;
     }
     int n = store_load(id, adopt);
-    if (n == 0) {
+    if (n == 0 || (n < 0 && store_shared() && g->rev == 0)) { /* never stored: a new game */
         unlink_game(g);
         play_game_free(g);
     } else if (n < 0) {
         fprintf(stderr, "condraughts: game %s is ahead of the store\n", id);
         g->rev = -1; /* a shared store: read again (refresh) once the store answers */
+    }
+    if (n < 0 && store_shared()) {
+        snprintf(err, len, "the games' database does not answer: try again shortly");
+        return 503;
     }
     snprintf(err, len, "the game could not be saved%s", rc == -2 ? " (the disk is full)" : "");
     return rc == -2 ? 507 : 500;
@@ -422,6 +429,8 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
 }
 
 int play_stored(void) { return P.stored; }
+
+int play_unanswered(void) { return P.unanswered; }
 
 void play_close(void)
 {

@@ -149,6 +149,10 @@ void play_unlock(void);
 /* Game id: a live game, or a finished one read back from the store (it stays in memory while it
  * is watched or was read within PLAY_KEEP_MS); NULL when there is none. Locked. */
 play_game *play_find(const char *id);
+/* Did the shared store (store_shared) not answer when the last play_find looked for a newer
+ * revision? The game found is then the one in memory, maybe behind the store, and a change to it
+ * could not be saved: changes are refused (503) until the store answers. Locked. */
+int play_unanswered(void);
 /* The first game in memory (then ->next), for the lobby. */
 const play_game *play_first(void);
 /* A live stream of game id opens for token: returns the slot it counts in (CD_WHITE, CD_BLACK,

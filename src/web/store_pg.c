@@ -104,12 +104,26 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 
 static int listen_connect(void);
 
+/* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
+ * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
+ * within about 20 s, by TCP keep-alives (the idle listening connection) and by data sent and not
+ * acknowledged (a statement): play_lock's holders wait that long at most, never the minutes of
+ * TCP's own limits. Over a unix socket the TCP limits do not apply. */
+static PGconn *connect_to(const char *where)
+{
+    static const char *const keys[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
+                                       "keepalives_count", "tcp_user_timeout", "dbname",
+                                       NULL};
+    const char *const values[] = {"5", "10", "5", "2", "20000", where, NULL};
+    return PQconnectdbParams(keys, values, 1); /* where's own settings win: it comes last */
+}
+
 /* Connect, make the schema, and listen (before the games are read: no change falls between). */
 static int pg_open(const char *where, char *err, size_t errlen)
 {
     free(conninfo);
     conninfo = strdup(where);
-    pg = PQconnectdb(where);
+    pg = connect_to(where);
     if (!pg || PQstatus(pg) != CONNECTION_OK) {
         snprintf(err, errlen, "cannot connect to PostgreSQL: %s",
                  pg ? PQerrorMessage(pg) : "no memory");
@@ -530,7 +544,7 @@ static int64_t pg_seen_at(const char *id)
 /* The listening connection made (LISTEN): 1, or 0 (lconn NULL). */
 static int listen_connect(void)
 {
-    lconn = PQconnectdb(conninfo ? conninfo : "");
+    lconn = connect_to(conninfo ? conninfo : "");
     PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
     if (ok_res(r, 1))
         return 1;

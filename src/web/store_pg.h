@@ -9,7 +9,9 @@
  * index on skey). Every change of a game is one transaction (its row, its moves from the first
  * changed ply on, the ratings it changed), so a server killed at any moment leaves each game as it
  * was after its last answered change. The schema is made at open under an advisory lock (servers
- * starting together). A connection found broken is reset before the next statement.
+ * starting together). A connection found broken is reset before the next statement; connecting
+ * is given 5 s, and a peer that stops answering is found within about 20 s (store_pg.c,
+ * connect_to), unless the conninfo sets connect_timeout, keepalives_* or tcp_user_timeout itself.
  *
  * Two libpq connections: the store's, used through store.h with play_lock() held, and the
  * listening one, used by store_heard alone.
