@@ -252,6 +252,12 @@ static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
                  "cd_player=%s; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict", r->cookie);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, cookie);
     }
+    /* The idle timeout counts from here, not from the request's last byte: a handler that waited
+     * (for the play lock, on a loaded machine) must not find its answer's connection timed out
+     * as it queues it (the move applied, its answer lost, a browser sending it again). Setting
+     * no timeout, then IDLE_SECONDS, restarts the timer (microhttpd.h). */
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, IDLE_SECONDS);
     enum MHD_Result ret = MHD_queue_response(conn, r->status, resp);
     MHD_destroy_response(resp);
     return ret;
