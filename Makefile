@@ -492,9 +492,9 @@ api-test: $(BIN)
 $(BUILD)/test_glicko: tests/test_glicko.c src/web/glicko.c src/web/glicko.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) tests/test_glicko.c src/web/glicko.c -lm -o $@
 
-play-test: $(BUILD)/test_glicko $(BIN)
+play-test: $(BUILD)/test_glicko $(BIN) $(BUILD)/sitebench
 	$(BUILD)/test_glicko
-	sh tests/play.sh --bin $(BIN)
+	sh tests/play.sh --bin $(BIN) --sitebench $(BUILD)/sitebench
 
 # Several servers on one PostgreSQL store behind nginx (docs/deploy.md): a private cluster, two
 # servers, docs/deploy/nginx.conf with TLS in front; moves across them, SIGKILL, a flag decided
@@ -661,6 +661,23 @@ $(BUILD)/slowclient: tests/load/slowclient.c
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -o $@
 load-test: $(BIN) $(BUILD)/slowclient
 	sh tests/load/run.sh --bin $(BIN) --slow $(BUILD)/slowclient --seconds $(LOAD_SECONDS)
+
+# Thousands of games between people on one machine (not a test; docs/api.md, "Many games"):
+# SITE_GAMES games, two players each, and SITE_SPECTATORS spectators, every person from a
+# loopback address of its own with its stream and a keep-alive connection (tests/load/sitebench.c,
+# an epoll client), moves SITE_THINK ms apart; figures for SITE_SECONDS. SITE_DB=DIR keeps the
+# server's store in DIR (e.g. /dev/shm: without the disk's fsync per move).
+SITE_GAMES ?= 2000
+SITE_SPECTATORS ?= 400
+SITE_SECONDS ?= 60
+SITE_THINK ?= 1000-2000
+$(BUILD)/sitebench: tests/load/sitebench.c
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $< -lcjson -o $@
+.PHONY: site-bench
+site-bench: $(BIN) $(BUILD)/sitebench
+	sh tests/load/site_bench.sh --bin $(BIN) --client $(BUILD)/sitebench --games $(SITE_GAMES) \
+	  --spectators $(SITE_SPECTATORS) --seconds $(SITE_SECONDS) --think $(SITE_THINK) \
+	  $(if $(SITE_DB),--db-dir $(SITE_DB))
 
 # ---------------------------------------------------------------- portable builds (PORTABLE=1)
 # The baseline x86-64 build (build-portable/) runs the bench on an emulated CPU of the first

@@ -16,6 +16,8 @@
     recvAt: 0,        // performance.now() when it came
     id: null,
     es: null,
+    lostAt: 0,        // performance.now() when the stream was lost (0: it is there)
+    reopen: null,     // the timer that opens a stream the server refused (503) again
     chatShown: 0,     // messages of st.game.chat already in the chat list
     selected: null,
     lobbyTimer: null,
@@ -132,6 +134,9 @@
   function closeGame() {
     if (st.es) st.es.close();
     st.es = null;
+    if (st.reopen) clearTimeout(st.reopen);
+    st.reopen = null;
+    setLost(false);
     st.game = null;
     st.selected = null;
     st.chatShown = 0;
@@ -151,10 +156,34 @@
       } catch (e) { showError(e.message); }
       history.replaceState(null, '', '#' + id);
     }
-    st.es = new EventSource(`api/play/${id}/events`);
-    st.es.addEventListener('state', (ev) => update(JSON.parse(ev.data)));
-    st.es.addEventListener('gone', () => { showError('This game was deleted.'); st.es.close(); });
+    openStream(id);
     $('pdn-link').href = `api/play/${id}/pdn`;
+  }
+
+  /* The game's live stream. When it is lost the page says "Reconnecting" and its clocks stop
+   * counting down (the server's clocks run on; its next state shows them); EventSource tries
+   * again by itself after a dropped connection, and a refusal (the server at its limit: 503)
+   * closes it, so it is opened again after 5 s. */
+  function openStream(id) {
+    const es = new EventSource(`api/play/${id}/events`);
+    st.es = es;
+    es.addEventListener('state', (ev) => { setLost(false); update(JSON.parse(ev.data)); });
+    es.addEventListener('gone', () => { showError('This game was deleted.'); es.close(); });
+    es.onerror = () => {
+      if (st.es !== es) return;
+      setLost(true);
+      if (es.readyState === EventSource.CLOSED) {
+        st.reopen = setTimeout(() => { st.reopen = null; if (st.es === es) openStream(id); }, 5000);
+      }
+    };
+  }
+
+  function setLost(lost) {
+    if (lost && !st.lostAt) st.lostAt = performance.now();
+    if (!lost) st.lostAt = 0;
+    $('reconnecting').hidden = !lost;
+    document.getElementById('app').dataset.stream = lost ? 'lost' : 'live';
+    drawClocks();
   }
 
   /* Take a state from the server unless a newer one is already shown. */
@@ -191,7 +220,7 @@
       const el = $(slot).querySelector('.clock');
       let ms = g[c].ms;
       const running = g.running === c;
-      if (running) ms -= performance.now() - st.recvAt;
+      if (running) ms -= (st.lostAt || performance.now()) - st.recvAt;
       el.textContent = fmtClock(ms);
       el.hidden = ms === null;
       el.classList.toggle('running', running);

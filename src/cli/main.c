@@ -63,7 +63,7 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP, S_MAX_GAMES };
+enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP, S_MAX_GAMES, S_MAX_CONN };
 
 static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
@@ -78,6 +78,8 @@ static const cli_opt serve_opts[] = {
                  "connections at once from one address (0: no limit by address)")},
     {CLI_INT_OPT(S_MAX_GAMES, "max-games", "5000", 1, 1000000,
                  "live games between people at once (waiting or in progress)")},
+    {CLI_INT_OPT(S_MAX_CONN, "max-connections", "0", 0, 1000000,
+                 "connections at once (0: as many as ulimit -Hn allows, at most 32768)")},
     {0}};
 
 static const cli_command serve_cmd;
@@ -96,6 +98,7 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
         break;
     case S_PER_IP: c->per_ip = (long)v->n; break;
     case S_MAX_GAMES: c->max_games = (long)v->n; break;
+    case S_MAX_CONN: c->max_conn = (long)v->n; break;
     }
 }
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -229,6 +230,8 @@ static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         if (r->allow)
             MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+        if (r->close)
+            MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
         if (r->retry_after) {
             char secs[16];
             snprintf(secs, sizeof secs, "%d", r->retry_after);
@@ -249,6 +252,12 @@ static enum MHD_Result queue_reply(struct MHD_Connection *conn, reply *r)
                  "cd_player=%s; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict", r->cookie);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, cookie);
     }
+    /* The idle timeout counts from here, not from the request's last byte: a handler that waited
+     * (for the play lock, on a loaded machine) must not find its answer's connection timed out
+     * as it queues it (the move applied, its answer lost, a browser sending it again). Setting
+     * no timeout, then IDLE_SECONDS, restarts the timer (microhttpd.h). */
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, IDLE_SECONDS);
     enum MHD_Result ret = MHD_queue_response(conn, r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -263,9 +272,10 @@ static const char *mhd_query(void *ctx, const char *name)
 /*
  * The request-time watchdog. Every connection is watched from its start. While it receives a
  * request (from the connection's start or the end of its previous request until the request's
- * headers and body are in) it has REQUEST_SECONDS, or PRESSURE_MS while more than half of
- * MAX_CONNECTIONS are receiving (slow clients trying to take every connection); making and
- * sending the response has no limit here. A connection over its time gets shutdown(2) on its
+ * headers and body are in) it has REQUEST_SECONDS, or PRESSURE_MS while more than half of the
+ * connections allowed (W.limit) are receiving (slow clients trying to take every connection) or
+ * when it came over the limit (it is only to be told 503); making and sending the response has no
+ * limit here. A connection over its time gets shutdown(2) on its
  * socket, so its thread sees the end of the stream and closes it. libmicrohttpd calls
  * NOTIFY_CLOSED before it closes the socket, and that takes the entry out under W.m, so a socket
  * number is never shut after its reuse.
@@ -273,6 +283,7 @@ static const char *mhd_query(void *ctx, const char *name)
 typedef struct watched {
     int fd;
     int receiving;   /* waiting for (the rest of) a request */
+    int over;        /* opened while W.limit connections were open: answered 503, then closed */
     long long since; /* ms, CLOCK_MONOTONIC: when the current request began */
     struct watched *prev, *next;
 } watched;
@@ -283,7 +294,9 @@ static struct {
     int stop;
     unsigned long dropped; /* connections shut for being too slow */
     thrd_t thread;
-    int live; /* the watchdog thread runs */
+    int live;              /* the watchdog thread runs */
+    unsigned limit;        /* connections answered (http_start's max_conn) */
+    atomic_uint open;      /* connections open (notify_connection) */
 } W;
 
 WEB_LAZY_LOCK(static, w_lock, W.m)
@@ -301,6 +314,7 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         w->fd = ci->connect_fd;
         w->receiving = 1;
         w->since = mono_ms();
+        w->over = atomic_fetch_add(&W.open, 1) >= W.limit;
         w_lock();
         w->next = W.head;
         if (W.head)
@@ -320,17 +334,23 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         if (w->next)
             w->next->prev = w->prev;
         mtx_unlock(&W.m);
+        atomic_fetch_sub(&W.open, 1);
         free(w);
         *socket_context = NULL;
     }
 }
 
-/* The connection starts (1) or ends (0) receiving a request. */
-static void watch_receiving(struct MHD_Connection *c, int receiving)
+static watched *watched_of(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    watched *w = ci ? ci->socket_context : NULL;
+    return ci ? ci->socket_context : NULL;
+}
+
+/* The connection starts (1) or ends (0) receiving a request. */
+static void watch_receiving(struct MHD_Connection *c, int receiving)
+{
+    watched *w = watched_of(c);
     if (!w)
         return;
     w_lock();
@@ -356,9 +376,9 @@ static int watchdog(void *arg)
         unsigned waiting = 0;
         for (watched *w = W.head; w; w = w->next)
             waiting += w->receiving != 0;
-        long long limit = waiting > MAX_CONNECTIONS / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
+        long long limit = waiting > W.limit / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
         for (watched *w = W.head; w; w = w->next)
-            if (w->receiving && now - w->since > limit && w->fd >= 0) {
+            if (w->receiving && now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
                 shutdown(w->fd, SHUT_RDWR);
                 w->receiving = 0;
                 W.dropped++;
@@ -446,7 +466,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         size_t header = strlen(url);
         MHD_get_connection_values(conn, MHD_HEADER_KIND, add_header_size, &header);
         unsigned status = 0;
-        if (header > MAX_HEADER) {
+        watched *w = watched_of(conn);
+        if (w && w->over) { /* set when the connection opened, before its first request */
+            status = MHD_HTTP_SERVICE_UNAVAILABLE;
+            out.retry_after = 5;
+            out.close = 1;
+            snprintf(err, sizeof err, "the server is at its limit of %u connections: try again",
+                     W.limit);
+        } else if (header > MAX_HEADER) {
             status = MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE;
             snprintf(err, sizeof err, "request headers too large (limit %d bytes)", MAX_HEADER);
         } else if (!host && !strcmp(version, MHD_HTTP_VERSION_1_1)) {
@@ -541,8 +568,13 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     watch_receiving(c, 1); /* the next request's time starts */
 }
 
-struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip)
+unsigned http_spare(unsigned max_conn) { return max_conn / 16 > 16 ? max_conn / 16 : 16; }
+
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip,
+                              unsigned max_conn)
 {
+    W.limit = max_conn;
+    atomic_store(&W.open, 0);
     s_lock();
     S.stopping = 0;
     mtx_unlock(&S.m);
@@ -552,7 +584,8 @@ struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned p
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, port, NULL,
         NULL, handler, NULL, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sockaddr_in,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS, MHD_OPTION_CONNECTION_TIMEOUT,
-        IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS,
+        IDLE_SECONDS, MHD_OPTION_CONNECTION_LIMIT, max_conn + http_spare(max_conn),
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, max_conn,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
         MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL, MHD_OPTION_UNESCAPE_CALLBACK,

@@ -27,10 +27,16 @@
 #include <threads.h>
 #include <time.h>
 
+/* Lists of waiting live streams, and of the games in memory, by their game id's hash: a change
+ * scans its game's watchers only, a look-up its game's list only. */
+#define WATCH_LISTS 4096
+#define GAME_LISTS  8192
+
 static struct {
-    mtx_t lock;             /* made on first use (play_lock) */
-    play_watcher *watchers; /* the live streams waiting for a change (play_watch) */
+    mtx_t lock;                          /* made on first use (play_lock) */
+    play_watcher *watchers[WATCH_LISTS]; /* the live streams waiting for a change (play_watch) */
     play_game *games;       /* the live games, and the finished ones read lately (play_find) */
+    play_game *by_id[GAME_LISTS]; /* the same games by their id's hash (id_next) */
     int count;
     int max_live;                           /* live games at most (play_create) */
     int per_address;                        /* limits by address apply */
@@ -50,16 +56,27 @@ WEB_LAZY_LOCK(, play_lock, P.lock)
 
 void play_unlock(void) { mtx_unlock(&P.lock); }
 
+static unsigned id_hash(const char *id)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static play_watcher **watch_list(const char *id) { return &P.watchers[id_hash(id) % WATCH_LISTS]; }
+
 void play_watch(play_watcher *w)
 {
     if (w->on)
         return;
+    play_watcher **head = watch_list(w->id);
     w->on = 1;
     w->prev = NULL;
-    w->next = P.watchers;
-    if (P.watchers)
-        P.watchers->prev = w;
-    P.watchers = w;
+    w->next = *head;
+    if (*head)
+        (*head)->prev = w;
+    *head = w;
 }
 
 void play_unwatch(play_watcher *w)
@@ -69,17 +86,17 @@ void play_unwatch(play_watcher *w)
     if (w->prev)
         w->prev->next = w->next;
     else
-        P.watchers = w->next;
+        *watch_list(w->id) = w->next;
     if (w->next)
         w->next->prev = w->prev;
     w->prev = w->next = NULL;
     w->on = 0;
 }
 
-/* Game id changed: wake its watchers (the list is short: one entry a live stream). */
+/* Game id changed: wake its watchers. */
 static void changed(const char *id)
 {
-    for (play_watcher *w = P.watchers, *next; w; w = next) {
+    for (play_watcher *w = *watch_list(id), *next; w; w = next) {
         next = w->next;
         if (!strcmp(w->id, id)) {
             play_unwatch(w);
@@ -88,6 +105,10 @@ static void changed(const char *id)
     }
 }
 
+/* A player's stream opening or closing wakes the game's streams at once; a spectator's does not
+ * (each would wake all the others: 1,500 spectators arriving made over a million states): the
+ * streams show the new count at their next keep-alive (KEEPALIVE_MS), which finds the version
+ * changed. */
 static void presence(play_game *g, int slot, int delta)
 {
     if (g->online[slot] + delta >= 0)
@@ -95,7 +116,8 @@ static void presence(play_game *g, int slot, int delta)
     if (slot < 2)
         g->seen = play_now();
     g->version++; /* not stored: presence is not part of the game */
-    changed(g->id);
+    if (slot < 2)
+        changed(g->id);
 }
 
 int play_present(const char *id, const char *token)
@@ -146,7 +168,7 @@ int play_seat(const play_game *g, const char *token)
 /* Game id if it is in memory. */
 static play_game *find_mem(const char *id)
 {
-    for (play_game *g = P.games; g; g = g->next)
+    for (play_game *g = P.by_id[id_hash(id) % GAME_LISTS]; g; g = g->id_next)
         if (!strcmp(g->id, id))
             return g;
     return NULL;
@@ -193,6 +215,11 @@ play_game *play_find(const char *id)
 
 static void unlink_game(play_game *g)
 {
+    for (play_game **pp = &P.by_id[id_hash(g->id) % GAME_LISTS]; *pp; pp = &(*pp)->id_next)
+        if (*pp == g) {
+            *pp = g->id_next;
+            break;
+        }
     for (play_game **pp = &P.games; *pp; pp = &(*pp)->next)
         if (*pp == g) {
             *pp = g->next;
@@ -205,6 +232,9 @@ static void link_game(play_game *g)
 {
     g->next = P.games;
     P.games = g;
+    unsigned h = id_hash(g->id) % GAME_LISTS;
+    g->id_next = P.by_id[h];
+    P.by_id[h] = g;
     P.count++;
 }
 
@@ -451,6 +481,7 @@ void play_close(void)
         play_game_free(P.games);
         P.games = next;
     }
+    memset(P.by_id, 0, sizeof P.by_id);
     P.count = 0;
     if (P.stored)
         store_close();

@@ -122,6 +122,7 @@ typedef struct play_game {
     unsigned version;
     int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
     struct play_game *next;
+    struct play_game *id_next; /* (play.c) the next game in its id's hash list */
 } play_game;
 
 /* A game as a value (play_game.c, below both the service and the store). */
@@ -161,7 +162,8 @@ const play_game *play_first(void);
 int play_present(const char *id, const char *token);
 void play_absent(const char *id, int slot);
 /* A live stream waiting for the next change of game id: play_watch puts w in the watch list (no
- * effect when it is there); the game's next change (a version bump, its deletion) takes it out
+ * effect when it is there); the game's next change (a version bump, its deletion; not a
+ * spectator's stream opening or closing, which the streams show at their next keep-alive) takes it out
  * and calls w->wake(w) once, with the lock held (so wake must not take it); play_unwatch takes
  * it out unwoken (no effect when it is not there). Both locked. */
 typedef struct play_watcher {

@@ -42,6 +42,44 @@ static int write_probe(const char *dir)
     return ok ? 0 : -1;
 }
 
+/* The connections to answer (*out): a socket each, plus http_spare() more for the 503s, plus
+ * FD_RESERVE descriptors for everything else. The soft RLIMIT_NOFILE is raised as far as needed
+ * (to the hard limit at most); `want` 0 takes all it allows, at most CONN_AUTO_MAX. 0, or -1 with a
+ * message when `want` does not fit. */
+static int size_connections(long want, unsigned *out)
+{
+    struct rlimit fds;
+    if (getrlimit(RLIMIT_NOFILE, &fds) != 0)
+        fds.rlim_cur = fds.rlim_max = 1024;
+    unsigned top = want > 0 ? (unsigned)want : CONN_AUTO_MAX;
+    rlim_t need = (rlim_t)top + http_spare(top) + FD_RESERVE;
+    if (fds.rlim_cur < need && fds.rlim_cur != RLIM_INFINITY) {
+        rlim_t cur = fds.rlim_cur;
+        fds.rlim_cur = fds.rlim_max != RLIM_INFINITY && fds.rlim_max < need ? fds.rlim_max : need;
+        if (setrlimit(RLIMIT_NOFILE, &fds) != 0)
+            fds.rlim_cur = cur;
+    }
+    rlim_t have = fds.rlim_cur == RLIM_INFINITY || fds.rlim_cur > need ? need : fds.rlim_cur;
+    /* the largest n with n + http_spare(n) + FD_RESERVE <= have */
+    unsigned n = have >= need ? top : have > FD_RESERVE + 16 ? (unsigned)(have - FD_RESERVE - 16) : 0;
+    while (n > 0 && (rlim_t)n + http_spare(n) + FD_RESERVE > have)
+        n--;
+    if (want > 0 && n < (unsigned)want) {
+        fprintf(stderr,
+                "condraughts serve: --max-connections %ld needs %llu file descriptors; this "
+                "process may open %llu (ulimit -Hn): at most %u connections here\n",
+                want, (unsigned long long)need, (unsigned long long)fds.rlim_max, n);
+        return -1;
+    }
+    if (n == 0) {
+        fprintf(stderr, "condraughts serve: only %llu file descriptors (ulimit -n): too few\n",
+                (unsigned long long)fds.rlim_cur);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- main */
 
 int cd_serve_run(const cd_serve_config *c)
@@ -108,13 +146,9 @@ int cd_serve_run(const cd_serve_config *c)
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
 
-    /* A socket a connection: allow MAX_CONNECTIONS of them and some files beside. */
-    struct rlimit fds;
-    rlim_t want = MAX_CONNECTIONS + 64;
-    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < want) {
-        fds.rlim_cur = fds.rlim_max < want ? fds.rlim_max : want;
-        setrlimit(RLIMIT_NOFILE, &fds);
-    }
+    unsigned max_conn;
+    if (size_connections(c->max_conn, &max_conn) != 0)
+        return 2;
 
     /* SIGINT/SIGTERM are taken by sigwait below; every thread inherits the mask. The one pthread
      * call of src/web: C11 threads cannot block a signal, and sigwait needs it blocked in every
@@ -132,7 +166,7 @@ int cd_serve_run(const cd_serve_config *c)
         return 1;
     }
     guard_set(host, (unsigned)port);
-    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port, (unsigned)c->per_ip);
+    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port, (unsigned)c->per_ip, max_conn);
     int rc = 0;
     if (!d) {
         fprintf(stderr, "condraughts serve: cannot listen on %s:%ld\n", host, port);
@@ -142,6 +176,7 @@ int cd_serve_run(const cd_serve_config *c)
         unsigned real = info ? info->port : (unsigned)port;
         guard_port(real);
         printf("condraughts: serving http://%s:%u/\n", host, real);
+        printf("condraughts: %u connections at once\n", max_conn);
         if (egtb_dir()[0])
             printf("condraughts: endgame tables from %s\n", egtb_dir());
         fflush(stdout);

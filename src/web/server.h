@@ -21,13 +21,16 @@ typedef struct cd_serve_config {
     long per_ip;    /* connections at once from one address (0: no limit, and no other limit by
                      * address; the CLI: CD_SERVE_PER_IP) */
     long max_games; /* live games between people at most (0: PLAY_MAX) */
+    long max_conn;  /* connections answered at once (0: as many as the file descriptors allow,
+                     * cd_serve_run raising its soft limit to the hard one, at most 32768) */
     const cd_eval *eval; /* the learned evaluation every search uses (not owned; kept while the
                             server runs), or NULL: by hand */
 } cd_serve_config;
 
 /* The default of --per-ip: a browser opens at most 6 connections to a server plus one stream per
  * open game, so 64 leaves room for a household or an office behind one address while one address
- * cannot take more than a sixteenth of the server's 1024 connections. */
+ * cannot take more than a sixteenth of the 1024 connections of the smallest server (a machine
+ * whose ulimit -n is 1024). */
 #define CD_SERVE_PER_IP 64
 
 /* Serve until SIGINT/SIGTERM; the exit status (0, 1 when the server cannot start, 2 for a bad

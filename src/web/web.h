@@ -41,11 +41,19 @@
 #include "play.h"
 
 #define MAX_BODY        (64 * 1024) /* request body limit */
-#define MAX_HEADER      (32 * 1024) /* a request's headers (431 beyond, in JSON) */
-#define CONN_MEMORY     (128 * 1024) /* libmicrohttpd's memory for a request's headers and body
-                                      * chunks (mapped as touched): headers over it get its own
-                                      * 431, in HTML */
-#define MAX_CONNECTIONS 1024u       /* open connections (served by POOL_THREADS threads) */
+#define MAX_HEADER      (16 * 1024) /* a request's headers (431 beyond, in JSON) */
+#define CONN_MEMORY     (32 * 1024) /* libmicrohttpd's memory for a connection's request headers,
+                                     * body chunks and reply headers: headers over it get its own
+                                     * 431, in HTML. At most 32 KiB, libmicrohttpd takes it with
+                                     * malloc; above, it maps each connection's memory (mmap) and
+                                     * unmaps it at close: with thousands of connections the
+                                     * threads then queue on the process's memory map (munmap, page
+                                     * faults), and 2,000 games took 600 MB resident, not 290 */
+#define FD_RESERVE      256         /* file descriptors kept beside the connections: the stores,
+                                     * game files, endgame tables, pages being sent, the pool
+                                     * threads' own (serve_main.c sizes the connections) */
+#define CONN_AUTO_MAX   32768u      /* connections at most when the machine sizes them (each is
+                                     * a socket and up to CONN_MEMORY: 1 GiB for them all) */
 #define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
 #define KEEPALIVE_MS    1000        /* a waiting event stream sends a comment line after this */
 #define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
@@ -177,6 +185,7 @@ typedef struct reply {
     size_t len;
     const char *allow; /* 405: the Allow header */
     int retry_after;   /* 503: seconds (0: no header) */
+    int close;         /* the connection closes after this answer (Connection: close) */
     int fd;            /* a static file to send instead of body (-1: none) */
     uint64_t fd_size;
     struct analysis *stream;     /* an analysis to stream instead of body */
@@ -273,8 +282,13 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
  * in a thread of their own, so that they never hold one of the POOL_THREADS. */
 int route_slow(const char *url, const char *method);
 /* Start the daemon (and the watchdog) on sa, at most per_ip connections from one address (0: no
- * limit); NULL when it cannot listen. */
-struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip);
+ * limit) and max_conn answered connections in all (beyond them, up to http_spare(max_conn) more
+ * are accepted and answered 503 at once, then closed; past those, new connections wait in the
+ * listen backlog); NULL when it cannot listen. */
+struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip,
+                              unsigned max_conn);
+/* The connections accepted beyond max_conn only to be told 503 (a sixteenth, at least 16). */
+unsigned http_spare(unsigned max_conn);
 /* Stop the daemon and the watchdog (d may be NULL): end the parked streams, wait for the slow
  * handlers, then stop. */
 void http_stop(struct MHD_Daemon *d);

@@ -5,7 +5,8 @@
 // reach the other pages (the time from one page's click to the other page's board is measured),
 // chat messages reach both other pages as text (markup in them shows as typed, no script runs),
 // a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
-// server is killed with SIGKILL and restarted (every page finds the game, seats and clocks as they
+// server is killed with SIGKILL (every page says it is reconnecting, its clocks stop) and restarted
+// on its port (every page reconnects by itself, then finds the game, seats and clocks as they
 // were), the game ends by resignation (ratings change), and a rematch starts with colours swapped.
 //   node play.mjs [--bin PATH] [--chromium PATH]     Prints "play-web: N passed, M failed".
 import { chromium } from 'playwright-core';
@@ -54,8 +55,8 @@ async function step(name, fn) {
   }
 }
 
-function startServer() {
-  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
+function startServer(port = 0) {
+  server = spawn(bin, ['serve', '--port', String(port), '--data', path.join(tmp, 'games'), '--db',
     path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -260,12 +261,21 @@ async function main() {
     await clickMove(ann, 34, 29, [bob, eve]);
   });
 
-  await step('the server is killed with SIGKILL mid-game; restarted, every page shows the game as it was', async () => {
+  await step('the server is killed with SIGKILL mid-game: every page says it is reconnecting and its clocks stop; ' +
+    'restarted on its port, every page reconnects by itself and shows the game as it was', async () => {
     const before = await gameOf(eve);
     const dead = new Promise((r) => server.once('exit', r));
     server.kill('SIGKILL');
     await dead;
-    base = await startServer(); // a new port: the cookies (not bound to a port) keep the seats
+    for (const p of [ann, bob, eve]) await p.waitForSelector('#reconnecting', { state: 'visible', timeout: 10000 });
+    const stopped = await eve.textContent('.clock.running');
+    await eve.waitForTimeout(1500);
+    assert(await eve.textContent('.clock.running') === stopped, `the running clock should stop: ${stopped}`);
+    base = await startServer(new URL(base).port);
+    for (const p of [ann, bob, eve]) await p.waitForSelector('#reconnecting', { state: 'hidden', timeout: 15000 });
+    const again = await eve.textContent('.clock.running');
+    await eve.waitForTimeout(1200);
+    assert(await eve.textContent('.clock.running') !== again, `the clock should count down again: ${again}`);
     for (const [p, you] of [[ann, 'white'], [bob, 'black'], [eve, '']]) {
       await p.goto(base + 'play.html#' + id);
       await p.waitForFunction(() => window.condraughtsPlay.game);
