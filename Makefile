@@ -95,18 +95,21 @@ endif
 # it. DXP's sockets are Winsock's there (src/compat/win/socket.c), match's engine processes
 # Windows' own (src/compat/win/proc.c).
 ifneq ($(EXE),)
-UNPORTED := src/cli/proc.c $(wildcard src/cli/study*.c)
+UNPORTED := src/cli/proc.c src/cli/cb_host.c $(wildcard src/cli/study*.c)
 CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c \
   src/compat/win/proc.c
 PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
 endif
 UTIL_SRC := $(wildcard src/util/*.c)
 EVAL_IO_SRC := $(wildcard src/eval_io/*.c)
+# The CheckerBoard API's boards and moves (src/cb/cb_board.c): `match`'s cb: players use them; the
+# engine library over them is `make cb` (below).
+CB_BOARD_SRC := src/cb/cb_board.c
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
 APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC) \
-  $(EVAL_IO_SRC))
+  $(EVAL_IO_SRC) $(CB_BOARD_SRC))
 APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) $(WEB_CPPFLAGS) $(TRAIN_CPPFLAGS) -Isrc/cli -Isrc/proto \
-  -Isrc/web -Isrc/train -Isrc/util -Isrc/eval_io
+  -Isrc/web -Isrc/train -Isrc/util -Isrc/eval_io -Isrc/cb
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
@@ -155,7 +158,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test cb-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
@@ -556,6 +559,39 @@ python-bench: python
 	PYTHONPATH=$(BUILD)/python$(if $(PYDRAUGHTS),:$(PYDRAUGHTS)) $(PYTHON) python/bench_perft.py \
 	  $(PY_BENCH)
 
+# ---------------------------------------------------------------- CheckerBoard (src/cb/, docs/gui.md)
+# make cb: condraughts as a CheckerBoard engine, $(BUILD)/condraughts_cb.so (getmove,
+# enginecommand, islegal over the library's PIC objects, the shipped weights built in); make
+# windows builds condraughts_cb.dll. cb-test: the library called directly on known positions
+# (tests/cb/test_cb.c), then `match` driving CheckerBoard-API engines: tests/cb/cbtest_engine.c,
+# a tiny English engine of its own (answering through the board, through the CBmove only, and
+# one ignoring compulsory captures), and condraughts_cb.so itself (tests/cb/cb.sh).
+.PHONY: cb cb-test
+CB_SO := $(BUILD)/condraughts_cb.so
+CB_SRC := $(wildcard src/cb/*.c)
+CB_PIC_OBJ := $(patsubst src/%.c,$(BUILD)/pic/%.o,$(CB_SRC))
+$(BUILD)/pic/cb/%.o: src/cb/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) \
+	  -c $< -o $@
+$(CB_SO): $(CB_PIC_OBJ) $(PIC_OBJ) $(PY_EVAL_OBJ) src/cb/cb_exports.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/cb/cb_exports.map $(CB_PIC_OBJ) $(PIC_OBJ) \
+	  $(PY_EVAL_OBJ) -lm -pthread -o $@
+cb: $(CB_SO)
+
+$(BUILD)/cbtest_engine.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb $< -o $@
+$(BUILD)/cbtest_engine_cbmove.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_ANSWER_CBMOVE $< -o $@
+$(BUILD)/cbtest_engine_illegal.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_IGNORE_CAPTURE $< -o $@
+$(BUILD)/test_cb: tests/cb/test_cb.c tests/check.h src/cb/cb_api.h $(CB_SO)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/cb -Itests $< -ldl -o $@
+cb-test: $(BUILD)/test_cb $(BUILD)/cbtest_engine.so $(BUILD)/cbtest_engine_cbmove.so \
+  $(BUILD)/cbtest_engine_illegal.so $(CB_SO) $(BIN)
+	$(BUILD)/test_cb $(CB_SO)
+	sh tests/cb/cb.sh --bin $(BIN) --build $(BUILD)
+
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
         load-test
@@ -753,4 +789,5 @@ towers-ref-test: $(BUILD)/test_towers_ref
 	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7
 
 # Header dependencies of every object built so far (-MMD -MP above).
--include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(PY_EVAL_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(PY_EVAL_OBJ:.o=.d) \
+  $(CB_PIC_OBJ:.o=.d)
