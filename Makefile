@@ -587,6 +587,16 @@ $(BUILD)/cbtest_engine_illegal.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_IGNORE_CAPTURE $< -o $@
 $(BUILD)/test_cb: tests/cb/test_cb.c tests/check.h src/cb/cb_api.h $(CB_SO)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/cb -Itests $< -ldl -o $@
+# The Windows library (make windows): the same sources, objects of the Windows build, linked
+# statically (no DLL but Windows' own), exporting the functions marked CB_EXPORT only.
+$(BUILD)/cb/cb_engine.o: src/cb/cb_engine.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) -c $< -o $@
+$(BUILD)/condraughts_cb.dll: $(BUILD)/cb/cb_engine.o $(BUILD)/cb/cb_board.o $(LIB) \
+  $(BUILD)/eval_io/eval_io.o $(BUILD)/eval_io/eval_builtin.o
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) $^ -lm -pthread -o $@
+$(BUILD)/cb_loadtest.exe: tests/cb/cb_loadtest.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(LDFLAGS) -Isrc/cb $< -o $@
 cb-test: $(BUILD)/test_cb $(BUILD)/cbtest_engine.so $(BUILD)/cbtest_engine_cbmove.so \
   $(BUILD)/cbtest_engine_illegal.so $(CB_SO) $(BIN)
 	$(BUILD)/test_cb $(CB_SO)
@@ -736,14 +746,15 @@ WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc P
   NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
 windows:
 	@sh tools/deps.sh windows
-	@$(WIN_MAKE) $(WIN)/condraughts.exe
+	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
 
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
 # WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
 # two DXP games of the program against itself over loopback TCP (Winsock), matches against its
-# own Hub engine (tests/match_windows.sh) and the command left out. $(WIN)/condraughts-wine runs
+# own Hub engine (tests/match_windows.sh), the commands left out, and condraughts_cb.dll loaded and
+# asked for a move as CheckerBoard does (tests/cb/cb_loadtest.c). $(WIN)/condraughts-wine runs
 # the program as the test scripts run the native one (Windows writes CR LF: the CRs are dropped).
 WIN_PERFT_MAX ?= 2000000
 WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
@@ -761,7 +772,12 @@ windows-test: windows
 	bash tests/hub.sh --bin $(WIN)/condraughts-wine
 	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
 	sh tests/match_windows.sh --bin $(WIN)/condraughts-wine
-	$(WIN)/condraughts-wine study 2>&1 | grep 'not available on Windows'
+	for c in study cbhost; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	@echo 'windows: condraughts_cb.dll exports and loads:' && \
+	  x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | tr '\n' ' ' && \
+	  echo && ! x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | \
+	  grep -viE '^(kernel32|msvcrt)\.dll$$'
+	$(WINE_ENV) wine $(WIN)/cb_loadtest.exe $(WIN)/condraughts_cb.dll
 	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
 	$(WINE_ENV) wineserver -k
 
