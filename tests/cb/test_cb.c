@@ -261,6 +261,48 @@ static void test_playnow(void)
     CHECK(b[4][4] == BM && b[2][2] == 0);
 }
 
+/* Every game type from CheckerBoard's start board (Black's men on y = 0..2, White's on y = 5..7,
+ * the same in every game): the first mover (White but in English) answers with one man one row
+ * forward (White's to lower y), and `get movelist` of the start in CheckerBoard's numbers of the
+ * game gives the 7 opening moves (Spanish and Czech number White's men 1-12, the others 21-32). */
+static void test_start_positions(void)
+{
+    static const struct {
+        int gt, first;
+        const char *fen;
+    } games[] = {{21, CB_BLACK, "B:W21-32:B1-12"}, {22, CB_WHITE, "W:W21-32:B1-12"},
+                 {24, CB_WHITE, "W:W1-12:B21-32"}, {25, CB_WHITE, "W:W21-32:B1-12"},
+                 {26, CB_WHITE, "W:W21-32:B1-12"}, {29, CB_WHITE, "W:W1-12:B21-32"}};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        char cmd[64], reply[CB_REPLY_SIZE], str[CB_STR_SIZE] = "";
+        snprintf(cmd, sizeof cmd, "set gametype %d", games[i].gt);
+        CHECK(command(cmd, reply) == 1);
+        int b[8][8], before[8][8];
+        memset(b, 0, sizeof b);
+        for (int y = 0; y < 8; y++)
+            for (int x = y % 2; x < 8; x += 2)
+                b[x][y] = y < 3 ? BM : y > 4 ? WM : 0;
+        memcpy(before, b, sizeof b);
+        struct cb_move m;
+        getmove(b, games[i].first, 0.05, str, NULL, CB_RESET_MOVES, 0, &m);
+        int man = games[i].first | CB_MAN, step = games[i].first == CB_WHITE ? -1 : 1;
+        int changed = 0;
+        for (int x = 0; x < 8; x++)
+            for (int y = 0; y < 8; y++)
+                changed += b[x][y] != before[x][y];
+        CHECKF(changed == 2 && m.jumps == 0 && before[m.from.x][m.from.y] == man &&
+                   b[m.from.x][m.from.y] == 0 && b[m.to.x][m.to.y] == man &&
+                   m.to.y == m.from.y + step && abs(m.to.x - m.from.x) == 1,
+               "game type %d: the first move is not one man one row forward (%s)", games[i].gt,
+               str);
+        snprintf(cmd, sizeof cmd, "get movelist %s", games[i].fen);
+        CHECK(command(cmd, reply) == 1);
+        CHECKF(!strncmp(reply, "movelist 7,", 11), "game type %d: %s", games[i].gt, reply);
+    }
+    char reply[CB_REPLY_SIZE];
+    CHECK(command("set gametype 21", reply) == 1);
+}
+
 /* The game type named in the library's file name (condraughts_cb_russian.so). */
 static void test_file_name(const char *path)
 {
@@ -297,6 +339,7 @@ int main(int argc, char **argv)
     test_bad_input();
     test_gamehist();
     test_playnow();
+    test_start_positions();
     test_file_name(argv[1]);
     printf("test_cb: %d checks, %d failed\n", checks, failures);
     return failures != 0;
