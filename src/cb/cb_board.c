@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The layout cb_api.h states: CheckerBoard reads and writes these structures in place. */
+_Static_assert(sizeof(struct cb_coor) == 8, "struct cb_coor is two ints");
+_Static_assert(sizeof(struct cb_move) == 268, "struct cb_move is 67 ints");
+
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
     if (!err || !len)
