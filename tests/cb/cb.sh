@@ -2,8 +2,8 @@
 # `condraughts match` driving CheckerBoard-API engine libraries (cb:LIB, src/cli/match_player.c):
 # the tests' own tiny English engine (tests/cb/cbtest_engine.c, independent of the library)
 # answering through the board and through the CBmove only, against the built-in engine, every
-# game replayed afterwards by `pdn check`; a copy of it ignoring compulsory captures, caught by
-# the referee; condraughts_cb.so (make cb) against the built-in engine in English and Russian and
+# game replayed afterwards by `pdn check`; copies of it ignoring compulsory captures (caught by
+# the referee), crashing and hanging (lost, the process started again); condraughts_cb.so (make cb) against the built-in engine in English and Russian and
 # against itself; and the errors of a bad cb: player.
 # Usage: tests/cb/cb.sh [--bin PATH] [--build DIR]
 bin=./build/condraughts
@@ -17,6 +17,7 @@ while [ $# -gt 0 ]; do
 done
 here=$(dirname "$0")
 tmp=$(mktemp -d)
+ulimit -c 0 2>/dev/null || true # the crashing engine leaves no core file
 trap 'rm -rf "$tmp"' EXIT
 . "$here/../lib.sh"
 has() { printf '%s\n' "$1" | grep -qF -- "$2" && ok || bad "$3: no '$2' in:
@@ -63,6 +64,20 @@ has "$out" "illegal answer by cbtest-illegal (" illegal
 has "$out" "is the result of none of the " illegal
 has "$out" "+2 =0 -0" illegal
 has "$out" "illegal 2" illegal
+
+# an engine whose process dies (abort at its third move) loses each game and is started again
+out=$($M --variant english --engine1 self --engine2 "cb:$build/cbtest_engine_crash.so" \
+    --games 2 2>&1)
+has "$out" "cbtest-crash (Black) closed its output, restarted" crash
+has "$out" "cbtest-crash (White) closed its output, restarted" crash
+has "$out" "+2 =0 -0" crash
+
+# an engine deaf to *playnow that never answers loses on time, is killed and started again
+out=$($bin match --time 0.05 --timemargin 0.2 --hang 0.5 --variant english --engine1 self \
+    --engine2 "cb:$build/cbtest_engine_hang.so" --games 2 2>&1)
+has "$out" "hung: cbtest-hang (Black) gave no move 0.5 s after its 0.250 s limit, restarted" hang
+has "$out" "hung 2" hang
+has "$out" "+2 =0 -0" hang
 
 # condraughts_cb.so: English and Russian against the built-in engine, and against itself
 out=$($M --variant english --engine1 self --engine2 "cb:$build/condraughts_cb.so" --games 2 \

@@ -10,9 +10,13 @@
  *   -DCBTEST_ANSWER_CBMOVE  answers through the CBmove only (the board untouched)
  *   -DCBTEST_IGNORE_CAPTURE plays a quiet move even when a capture is compulsory, when it has
  *                           one (an illegal answer the referee must catch), through the board
+ *   -DCBTEST_CRASH          aborts (its process dies) at its third move
+ *   -DCBTEST_HANG           at its second move sleeps without end, deaf to *playnow
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cb_api.h"
 
@@ -144,6 +148,18 @@ EXPORT int getmove(int board[8][8], int color, double maxtime, char str[CB_STR_S
         snprintf(str, CB_STR_SIZE, "cbtest: bad colour %d", color);
         return CB_UNKNOWN;
     }
+#if defined(CBTEST_CRASH) || defined(CBTEST_HANG)
+    static int calls;
+    calls++;
+#endif
+#ifdef CBTEST_CRASH
+    if (calls == 3)
+        abort();
+#endif
+#ifdef CBTEST_HANG
+    while (calls == 2)
+        sleep(1);
+#endif
     mv list[MAXM];
     int n = 0;
 #ifdef CBTEST_IGNORE_CAPTURE
@@ -192,6 +208,10 @@ EXPORT int enginecommand(const char *command, char reply[CB_REPLY_SIZE])
         snprintf(reply, CB_REPLY_SIZE, "cbtest-cbmove");
 #elif defined(CBTEST_IGNORE_CAPTURE)
         snprintf(reply, CB_REPLY_SIZE, "cbtest-illegal");
+#elif defined(CBTEST_CRASH)
+        snprintf(reply, CB_REPLY_SIZE, "cbtest-crash");
+#elif defined(CBTEST_HANG)
+        snprintf(reply, CB_REPLY_SIZE, "cbtest-hang");
 #else
         snprintf(reply, CB_REPLY_SIZE, "cbtest-board");
 #endif
