@@ -779,6 +779,8 @@ windows-test: windows
 	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
 	sh tests/match_windows.sh --bin $(WIN)/condraughts-wine
 	for c in study cbhost; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	$(WIN)/condraughts-wine match --variant english --engine2 cb:none.so --games 1 2>&1 | \
+	  grep 'which the Windows program lacks'
 	@echo 'windows: condraughts_cb.dll exports and loads:' && \
 	  x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | tr '\n' ' ' && \
 	  echo && ! x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | \
