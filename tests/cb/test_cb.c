@@ -261,6 +261,28 @@ static void test_playnow(void)
     CHECK(b[4][4] == BM && b[2][2] == 0);
 }
 
+/* The time: maxtime with the "exact" bit, and the incremental clock of info bits 2-3 and
+ * moreinfo (0.2 s left in milliseconds, no increment) in place of a maxtime of 60 s. Bounds
+ * generous for a loaded machine: the point is that neither search takes its own minute. */
+static void test_time(void)
+{
+    int b[8][8];
+    char str[CB_STR_SIZE];
+    struct cb_move m;
+    memset(b, 0, sizeof b);
+    for (int y = 0; y < 8; y++)
+        for (int x = y % 2; x < 8; x += 2)
+            b[x][y] = y < 3 ? BM : y > 4 ? WM : 0;
+    double t0 = now();
+    getmove(b, CB_BLACK, 0.3, str, NULL, CB_RESET_MOVES | CB_EXACT_TIME, 0, &m);
+    double took = now() - t0;
+    CHECKF(took > 0.1 && took < 5.0, "exact 0.3 s took %.2f s", took);
+    t0 = now();
+    getmove(b, CB_WHITE, 60.0, str, NULL, 1 << CB_INCR_TIME_SHIFT, 200 << 16, &m);
+    took = now() - t0;
+    CHECKF(took < 5.0, "a clock of 0.2 s took %.2f s", took);
+}
+
 /* Every game type from CheckerBoard's start board (Black's men on y = 0..2, White's on y = 5..7,
  * the same in every game): the first mover (White but in English) answers with one man one row
  * forward (White's to lower y), and `get movelist` of the start in CheckerBoard's numbers of the
@@ -340,6 +362,7 @@ int main(int argc, char **argv)
     test_gamehist();
     test_playnow();
     test_start_positions();
+    test_time();
     test_file_name(argv[1]);
     printf("test_cb: %d checks, %d failed\n", checks, failures);
     return failures != 0;
