@@ -95,18 +95,21 @@ endif
 # it. DXP's sockets are Winsock's there (src/compat/win/socket.c), match's engine processes
 # Windows' own (src/compat/win/proc.c).
 ifneq ($(EXE),)
-UNPORTED := src/cli/proc.c $(wildcard src/cli/study*.c)
+UNPORTED := src/cli/proc.c src/cli/cb_host.c $(wildcard src/cli/study*.c)
 CLI_SRC := $(filter-out $(UNPORTED),$(CLI_SRC)) src/compat/win/unported.c src/compat/win/socket.c \
   src/compat/win/proc.c
 PROTO_SRC := $(filter-out $(UNPORTED),$(PROTO_SRC))
 endif
 UTIL_SRC := $(wildcard src/util/*.c)
 EVAL_IO_SRC := $(wildcard src/eval_io/*.c)
+# The CheckerBoard API's boards and moves (src/cb/cb_board.c): `match`'s cb: players use them; the
+# engine library over them is `make cb` (below).
+CB_BOARD_SRC := src/cb/cb_board.c
 # The program's objects: src/<room>/<file>.c -> $(BUILD)/<room>/<file>.o.
 APP_OBJ := $(patsubst src/%.c,$(BUILD)/%.o,$(CLI_SRC) $(PROTO_SRC) $(WEB_SRC) $(TRAIN_SRC) $(UTIL_SRC) \
-  $(EVAL_IO_SRC))
+  $(EVAL_IO_SRC) $(CB_BOARD_SRC))
 APP_CPPFLAGS = $(CPPFLAGS) $(MPI_CFLAGS) $(WEB_CPPFLAGS) $(TRAIN_CPPFLAGS) -Isrc/cli -Isrc/proto \
-  -Isrc/web -Isrc/train -Isrc/util -Isrc/eval_io
+  -Isrc/web -Isrc/train -Isrc/util -Isrc/eval_io -Isrc/cb
 # Open MPI for `condraughts study` under mpirun, when mpicc is installed (tools/deps.sh build);
 # without it the study runs as one process.
 ifneq ($(shell command -v mpicc 2>/dev/null),)
@@ -155,7 +158,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 
 # The test suite: unit tests, perft suites to ~20M leaves per position,
 # hand-derived rule tests, the reference generator on random positions.
-CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test \
+CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test cb-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
               turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
 test: deps-test
@@ -556,6 +559,55 @@ python-bench: python
 	PYTHONPATH=$(BUILD)/python$(if $(PYDRAUGHTS),:$(PYDRAUGHTS)) $(PYTHON) python/bench_perft.py \
 	  $(PY_BENCH)
 
+# ---------------------------------------------------------------- CheckerBoard (src/cb/, docs/gui.md)
+# make cb: condraughts as a CheckerBoard engine, $(BUILD)/condraughts_cb.so (getmove,
+# enginecommand, islegal over the library's PIC objects, the shipped weights built in); make
+# windows builds condraughts_cb.dll. cb-test: the library called directly on known positions
+# (tests/cb/test_cb.c), then `match` driving CheckerBoard-API engines: tests/cb/cbtest_engine.c,
+# a tiny English engine of its own (answering through the board, through the CBmove only, one
+# ignoring compulsory captures, one that crashes, one that hangs), and condraughts_cb.so itself
+# (tests/cb/cb.sh).
+.PHONY: cb cb-test
+CB_SO := $(BUILD)/condraughts_cb.so
+CB_SRC := $(wildcard src/cb/*.c)
+CB_PIC_OBJ := $(patsubst src/%.c,$(BUILD)/pic/%.o,$(CB_SRC))
+$(BUILD)/pic/cb/%.o: src/cb/%.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) \
+	  -c $< -o $@
+$(CB_SO): $(CB_PIC_OBJ) $(PIC_OBJ) $(PY_EVAL_OBJ) src/cb/cb_exports.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=src/cb/cb_exports.map $(CB_PIC_OBJ) $(PIC_OBJ) \
+	  $(PY_EVAL_OBJ) -lm -pthread -o $@
+cb: $(CB_SO)
+
+$(BUILD)/cbtest_engine.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb $< -o $@
+$(BUILD)/cbtest_engine_cbmove.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_ANSWER_CBMOVE $< -o $@
+$(BUILD)/cbtest_engine_illegal.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_IGNORE_CAPTURE $< -o $@
+$(BUILD)/cbtest_engine_crash.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_CRASH $< -o $@
+$(BUILD)/cbtest_engine_hang.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_HANG $< -o $@
+$(BUILD)/test_cb: tests/cb/test_cb.c tests/check.h src/cb/cb_api.h $(CB_SO)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/cb -Itests $< -ldl -o $@
+# The Windows library (make windows): the same sources, objects of the Windows build, linked
+# statically (no DLL but Windows' own), exporting the functions marked CB_EXPORT only.
+$(BUILD)/cb/cb_engine.o: src/cb/cb_engine.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/eval_io $(DEPFLAGS) -c $< -o $@
+$(BUILD)/condraughts_cb.dll: $(BUILD)/cb/cb_engine.o $(BUILD)/cb/cb_board.o $(LIB) \
+  $(BUILD)/eval_io/eval_io.o $(BUILD)/eval_io/eval_builtin.o
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) $^ -lm -pthread -o $@
+$(BUILD)/cb_loadtest.exe: tests/cb/cb_loadtest.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(LDFLAGS) -Isrc/cb $< -o $@
+cb-test: $(BUILD)/test_cb $(BUILD)/cbtest_engine.so $(BUILD)/cbtest_engine_cbmove.so \
+  $(BUILD)/cbtest_engine_illegal.so $(BUILD)/cbtest_engine_crash.so $(BUILD)/cbtest_engine_hang.so \
+  $(CB_SO) $(BIN)
+	$(BUILD)/test_cb $(CB_SO)
+	sh tests/cb/cb.sh --bin $(BIN) --build $(BUILD)
+
 # ---------------------------------------------------------------- hostile input (tests/fuzz/)
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-regress pdncheck-test hub-stress hub-games tsan valgrind \
         load-test
@@ -717,14 +769,15 @@ WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc P
   NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
 windows:
 	@sh tools/deps.sh windows
-	@$(WIN_MAKE) $(WIN)/condraughts.exe
+	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
 
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
 # WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
 # two DXP games of the program against itself over loopback TCP (Winsock), matches against its
-# own Hub engine (tests/match_windows.sh) and the command left out. $(WIN)/condraughts-wine runs
+# own Hub engine (tests/match_windows.sh), the commands left out, and condraughts_cb.dll loaded and
+# asked for a move as CheckerBoard does (tests/cb/cb_loadtest.c). $(WIN)/condraughts-wine runs
 # the program as the test scripts run the native one (Windows writes CR LF: the CRs are dropped).
 WIN_PERFT_MAX ?= 2000000
 WINE_ENV = WINEPREFIX=$(abspath $(WIN))/wine WINEDEBUG=-all
@@ -742,7 +795,14 @@ windows-test: windows
 	bash tests/hub.sh --bin $(WIN)/condraughts-wine
 	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
 	sh tests/match_windows.sh --bin $(WIN)/condraughts-wine
-	$(WIN)/condraughts-wine study 2>&1 | grep 'not available on Windows'
+	for c in study cbhost; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
+	$(WIN)/condraughts-wine match --variant english --engine2 cb:none.so --games 1 2>&1 | \
+	  grep 'which the Windows program lacks'
+	@echo 'windows: condraughts_cb.dll exports and loads:' && \
+	  x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | tr '\n' ' ' && \
+	  echo && ! x86_64-w64-mingw32-objdump -p $(WIN)/condraughts_cb.dll | sed -n 's/.*DLL Name: //p' | \
+	  grep -viE '^(kernel32|msvcrt)\.dll$$'
+	$(WINE_ENV) wine $(WIN)/cb_loadtest.exe $(WIN)/condraughts_cb.dll
 	$(WIN)/condraughts-wine serve 2>&1 | grep 'not built in'
 	$(WINE_ENV) wineserver -k
 
@@ -770,4 +830,5 @@ towers-ref-test: $(BUILD)/test_towers_ref
 	$(BUILD)/test_towers_ref --games $(TOWERS_REF_GAMES) --depth 7
 
 # Header dependencies of every object built so far (-MMD -MP above).
--include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(PY_EVAL_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TOWERS_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(PY_EVAL_OBJ:.o=.d) \
+  $(CB_PIC_OBJ:.o=.d)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "board_cmds.h"
+#include "cb_host.h"
 #include "cliutil.h"
 #include "condraughts.h"
 #include "dxp_cmd.h"
@@ -169,6 +170,7 @@ static const cli_command *const commands[] = {&cd_perft_command,
                                               &cd_play_command,
                                               &cd_bench_command,
                                               &cd_match_command,
+                                              &cd_cbhost_command,
                                               &cd_hub_command,
                                               &cd_dxp_command,
                                               &serve_cmd,

@@ -3,8 +3,8 @@
  * instrument behind every strength claim of the project (docs/strength.md).
  *
  * Each opening is played twice with colours reversed (a game pair). A player is the built-in
- * engine ("self", "self:option=value,...") or a Hub engine command line (match_player.c: Hub 2,
- * or Hub 1 as Scan 2.0 speaks it). The referee keeps the clocks: time is measured here on the
+ * engine ("self", "self:option=value,..."), a Hub engine command line (match_player.c: Hub 2,
+ * or Hub 1 as Scan 2.0 speaks it) or a CheckerBoard engine library ("cb:LIB"). The referee keeps the clocks: time is measured here on the
  * monotonic clock, each engine is told its real remaining time, the increment is added after
  * each move. Results that the rules do not give:
  *   time forfeit   a move took longer than the remaining clock (--clock), the move time (--time)
@@ -113,7 +113,7 @@ typedef struct worker {
 
 typedef struct game_end {
     int kind;
-    char why[200];
+    char why[512];
 } game_end;
 
 static void set_end(game_end *e, int kind, const char *fmt, ...)
@@ -219,8 +219,12 @@ static cd_game *play_game(worker *w, int gi, int *e1_side_out, game_end *e)
         }
         if (rep.status == MP_ILLEGAL) {
             cd_game_resign(g, side);
-            set_end(e, END_ILLEGAL, "illegal move '%s' by %s (%s)", rep.text, p->name,
-                    colour_name(side));
+            if (rep.why[0])
+                set_end(e, END_ILLEGAL, "illegal answer by %s (%s): %s", p->name,
+                        colour_name(side), rep.why);
+            else
+                set_end(e, END_ILLEGAL, "illegal move '%s' by %s (%s)", rep.text, p->name,
+                        colour_name(side));
             break;
         }
         if (rep.status == MP_LATE || rep.used > allowed + o->timemargin) {
@@ -438,6 +442,10 @@ int cd_match_main(const match_options *o)
                 fail("engine%d: time= is its own seconds a move in place of the match's --time; "
                      "the match has no --time",
                      k + 1);
+            if (p->proto == MP_CB && (o->depth || o->nodes))
+                fail("engine%d: a CheckerBoard engine takes a time (--time or --clock), not "
+                     "--depth or --nodes",
+                     k + 1);
             if (p->proto == MP_HUB1 && o->nodes)
                 fail("engine%d: Hub 1 has no nodes limit (use --depth or a time)", k + 1);
             if (p->proto == MP_HUB1 && strcmp(r->name, "international"))
@@ -586,9 +594,10 @@ enum {
 
 static const cli_opt match_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", "the variant (default international)"), .alias = 'v'},
-    {CLI_TEXT_OPT(O_ENGINE1, "engine1", "CMD|self",
-                  "a Hub engine's command line, or self[:option=value,...] (default self)")},
-    {CLI_TEXT_OPT(O_ENGINE2, "engine2", "CMD|self", "the other player, as --engine1")},
+    {CLI_TEXT_OPT(O_ENGINE1, "engine1", "CMD|self|cb:LIB",
+                  "a Hub engine's command line, self[:option=value,...] (default self), or "
+                  "cb:LIB a CheckerBoard engine library")},
+    {CLI_TEXT_OPT(O_ENGINE2, "engine2", "CMD|self|cb:LIB", "the other player, as --engine1")},
     {CLI_CHOICE_OPT(O_PROTO1, "engine1-protocol", PROTOCOLS,
                     "engine1's Hub version (default auto: from its answer to `hub`)")},
     {CLI_CHOICE_OPT(O_PROTO2, "engine2-protocol", PROTOCOLS, "engine2's Hub version")},

@@ -10,7 +10,7 @@
 
 typedef struct match_options {
     const cd_rules *rules;
-    const char *engine[2]; /* "self[:opts]" or a Hub command line; NULL = "self" */
+    const char *engine[2]; /* "self[:opts]", a Hub command line or "cb:LIB"; NULL = "self" */
     mp_proto proto[2];     /* MP_AUTO: found from the handshake */
     const char *openings;  /* file: one FEN or move list per line; auto:K; NULL = start position */
     const char *pdn_file;  /* games written here when not NULL */

@@ -1,7 +1,7 @@
 /*
  * match_player.c -- the players of `condraughts match` (see match_player.h): the built-in engine
  * called directly, or an engine process on pipes (proc.h) speaking Hub 2 or the older Hub 1
- * (Scan 2.0). Every read from an engine has a deadline, so a silent engine cannot stall the
+ * (Scan 2.0), or a CheckerBoard engine library run by `condraughts cbhost` (cb_host.h). Every read from an engine has a deadline, so a silent engine cannot stall the
  * referee; the time a move takes is measured here, on CLOCK_MONOTONIC (cli_now), from the
  * moment the request is written to the moment the answer line is read.
  */
@@ -15,14 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifndef _WIN32
+#include <unistd.h> /* readlink */
+#endif
 
+#include "cb_board.h"
+#include "cb_host.h"
 #include "cliutil.h"
 
 #define MP_START_TIMEOUT 60.0 /* seconds for the handshake and `init` (Scan loads its data) */
 
 const char *mp_proto_name(mp_proto proto)
 {
-    return proto == MP_SELF ? "self" : proto == MP_HUB1 ? "hub1" : "hub2";
+    return proto == MP_SELF ? "self" : proto == MP_HUB1 ? "hub1" : proto == MP_CB ? "cb" : "hub2";
 }
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -236,6 +241,273 @@ static int handshake(match_player *p, char *err, size_t errlen)
     }
 }
 
+/* ------------------------------------------------------------------ CheckerBoard engines */
+
+#ifndef _WIN32
+/* s in single quotes for /bin/sh (a quote inside as '\''). 0 if it does not fit. */
+static int sh_quote(const char *s, char *out, size_t len)
+{
+    size_t k = 0;
+    if (len < 3)
+        return 0;
+    out[k++] = '\'';
+    for (; *s; s++) {
+        if (k + 6 >= len)
+            return 0;
+        if (*s == '\'') {
+            memcpy(out + k, "'\\''", 4);
+            k += 4;
+        } else {
+            out[k++] = *s;
+        }
+    }
+    out[k++] = '\'';
+    out[k] = '\0';
+    return 1;
+}
+#endif
+
+/* `cmd TEXT` and its reply's text into out; the reply's return value, or -1 (with err) if the
+ * host gave none by the deadline. */
+static int cb_command(match_player *p, const char *text, char *out, size_t outlen, char *err,
+                      size_t errlen)
+{
+    send_line(p, "cmd %s", text);
+    char line[2048];
+    for (;;) {
+        int r = read_line(p, cli_now() + MP_START_TIMEOUT, line, sizeof line);
+        if (r <= 0) {
+            set_err(err, errlen, "engine '%s' %s '%s'", p->spec,
+                    r < 0 ? "did not answer" : "closed its output at", text);
+            return -1;
+        }
+        int ret, n = 0;
+        if (sscanf(line, "reply %d %n", &ret, &n) == 1 && n > 0) {
+            snprintf(out, outlen, "%s", line + n);
+            return ret;
+        }
+    }
+}
+
+/* Start `condraughts cbhost LIB` and agree on the game type. */
+static int start_cb(match_player *p, char *err, size_t errlen)
+{
+#ifdef _WIN32
+    set_err(err, errlen, "engine '%s': cb: players run `condraughts cbhost`, which the Windows "
+                         "program lacks (CheckerBoard loads condraughts_cb.dll itself: docs/gui.md)",
+            p->spec);
+    return -1;
+#else
+    char self[PATH_MAX], qself[2 * PATH_MAX], qlib[2 * PATH_MAX], cmd[5 * PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        set_err(err, errlen, "cannot find this program (/proc/self/exe) to run cbhost");
+        return -1;
+    }
+    self[n] = '\0';
+    const char *lib = p->spec + 3;
+    if (!*lib) {
+        set_err(err, errlen, "cb: needs the engine library's path (cb:PATH.so)");
+        return -1;
+    }
+    if (!sh_quote(self, qself, sizeof qself) || !sh_quote(lib, qlib, sizeof qlib)) {
+        set_err(err, errlen, "engine library path too long: %.60s", lib);
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "exec %s cbhost %s", qself, qlib);
+    const char *spec = p->spec;
+    p->spec = cmd;
+    int rc = spawn(p, err, errlen);
+    p->spec = spec;
+    if (rc)
+        return -1;
+    char line[2048];
+    int r = read_line(p, cli_now() + MP_START_TIMEOUT, line, sizeof line);
+    if (r <= 0 || strncmp(line, "ready ", 6)) {
+        set_err(err, errlen, "engine '%s': %s", p->spec,
+                r <= 0 ? "cbhost did not start" : !strncmp(line, "error ", 6) ? line + 6 : line);
+        return -1;
+    }
+    snprintf(p->name, sizeof p->name, "%.127s", line + 6);
+    p->cb_gametype = cbb_gametype(p->rules);
+    if (!p->cb_gametype) {
+        set_err(err, errlen, "variant %s has no CheckerBoard game type (english, italian, "
+                             "spanish, russian, brazilian, czech)",
+                p->rules->name);
+        return -1;
+    }
+    char reply[1100];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (cb_command(p, "get gametype", reply, sizeof reply, err, errlen) < 0)
+            return -1;
+        if (atoi(reply) == p->cb_gametype)
+            return 0;
+        if (attempt)
+            break;
+        char set[64];
+        snprintf(set, sizeof set, "set gametype %d", p->cb_gametype);
+        if (cb_command(p, set, reply, sizeof reply, err, errlen) < 0)
+            return -1;
+    }
+    set_err(err, errlen, "engine '%s' plays CheckerBoard game type '%s', not %d (%s)", p->spec,
+            reply, p->cb_gametype, p->rules->name);
+    return -1;
+#endif
+}
+
+/* The time of a getmove: maxtime, and the info bits and moreinfo of an incremental clock. */
+static double cb_time(const match_player *p, const cd_game *g, const mp_limits *l, int *info,
+                      int *moreinfo)
+{
+    *info = 0;
+    *moreinfo = 0;
+    if (!l->clocked) {
+        *info = CB_EXACT_TIME; /* the referee holds it to the move time */
+        return p->movetime > 0 ? p->movetime : l->movetime;
+    }
+    double left = fmax(l->clock[cd_game_position(g)->side], 0.001), inc = l->inc;
+    static const double unit[] = {0.001, 0.01, 0.1};
+    int mode = 1;
+    while (mode < 3 && (left / unit[mode - 1] > 65535 || inc / unit[mode - 1] > 65535))
+        mode++;
+    unsigned hi = (unsigned)fmin(left / unit[mode - 1], 65535);
+    unsigned lo = (unsigned)fmin(inc / unit[mode - 1], 65535);
+    *info = mode << CB_INCR_TIME_SHIFT;
+    *moreinfo = (int)((hi << 16) | lo);
+    return fmin(left, left / 30 + inc); /* for an engine that reads maxtime only */
+}
+
+/* Read a `moved` line's ints (after "moved "): 1 + 64 + CB_HOST_MOVE_INTS. 1, or 0 if short. */
+static int cb_read_moved(const char *s, int *ret, int board[8][8], struct cb_move *m)
+{
+    int v[1 + 64 + CB_HOST_MOVE_INTS];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s)
+            return 0;
+        v[i] = (int)x;
+        s = end;
+    }
+    int k = 0;
+    *ret = v[k++];
+    for (int x = 0; x < 8; x++)
+        for (int y = 0; y < 8; y++)
+            board[x][y] = v[k++];
+    m->jumps = v[k++];
+    m->newpiece = v[k++];
+    m->oldpiece = v[k++];
+    m->from.x = v[k++];
+    m->from.y = v[k++];
+    m->to.x = v[k++];
+    m->to.y = v[k++];
+    for (int i = 0; i < 12; i++) {
+        m->path[i].x = v[k++];
+        m->path[i].y = v[k++];
+    }
+    for (int i = 0; i < 12; i++) {
+        m->del[i].x = v[k++];
+        m->del[i].y = v[k++];
+    }
+    for (int i = 0; i < 12; i++)
+        m->delpiece[i] = v[k++];
+    return 1;
+}
+
+/* The move of a cb engine's answer, checked against the library's generator. */
+static void cb_decode(const cd_position *pos, const int sent[8][8], const char *line,
+                      const char *str, mp_reply *out)
+{
+    int ret, board[8][8];
+    struct cb_move m;
+    out->status = MP_ILLEGAL;
+    snprintf(out->text, sizeof out->text, "(getmove)");
+    if (!cb_read_moved(line, &ret, board, &m)) {
+        snprintf(out->why, sizeof out->why, "malformed answer from cbhost");
+        return;
+    }
+    char why[200];
+    int found;
+    if (memcmp(board, sent, sizeof board)) {
+        found = cbb_find_by_board(pos, (const int(*)[8])board, &out->move, why, sizeof why);
+    } else if (m.jumps || m.from.x != m.to.x || m.from.y != m.to.y) {
+        found = cbb_find_by_cb(pos, &m, &out->move, why, sizeof why);
+    } else {
+        snprintf(why, sizeof why, "neither the board nor the CBmove holds a move (getmove "
+                                  "returned %d, \"%.60s\")",
+                 ret, str);
+        found = 0;
+    }
+    if (found != 1) {
+        snprintf(out->why, sizeof out->why, "%s", why);
+        return;
+    }
+    cd_move_to_text(pos, &out->move, 0, out->text, sizeof out->text);
+    out->status = MP_MOVED;
+}
+
+static void move_cb(match_player *p, const cd_game *g, const mp_limits *l, double limit,
+                    double grace, mp_reply *out)
+{
+    const cd_position *pos = cd_game_position(g);
+    int board[8][8];
+    cbb_from_position(pos, board);
+    char hist[8192], reply[1100], err[256];
+    double t0 = cli_now();
+    if (cbb_write_gamehist(p->cb_gametype, g, hist, sizeof hist - 16)) {
+        char cmd[8200];
+        snprintf(cmd, sizeof cmd, "set gamehist %.8180s", hist);
+        if (cb_command(p, cmd, reply, sizeof reply, err, sizeof err) < 0) {
+            out->status = MP_DIED;
+            out->used = cli_now() - t0;
+            return;
+        }
+    }
+    int info, moreinfo;
+    double maxtime = cb_time(p, g, l, &info, &moreinfo);
+    if (p->cb_reset)
+        info |= CB_RESET_MOVES;
+    p->cb_reset = 0;
+    char line[16384];
+    size_t k = (size_t)snprintf(line, sizeof line, "getmove %d %.6f %d %d",
+                                pos->side == CD_WHITE ? CB_WHITE : CB_BLACK, maxtime, info,
+                                moreinfo);
+    for (int x = 0; x < 8; x++)
+        for (int y = 0; y < 8; y++)
+            k += (size_t)snprintf(line + k, sizeof line - k, " %d", board[x][y]);
+    t0 = cli_now();
+    send_line(p, "%s", line);
+    char str[1100] = "";
+    int late = 0;
+    for (;;) {
+        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
+        int r = read_line(p, deadline, line, sizeof line);
+        if (r < 0) {
+            if (late) {
+                out->status = MP_HUNG;
+                out->used = cli_now() - t0;
+                return;
+            }
+            late = 1;
+            send_line(p, "stop");
+            continue;
+        }
+        if (r == 0) {
+            out->status = MP_DIED;
+            out->used = cli_now() - t0;
+            return;
+        }
+        if (!strncmp(line, "str ", 4))
+            snprintf(str, sizeof str, "%.1000s", line + 4);
+        else if (!strncmp(line, "moved ", 6))
+            break;
+    }
+    out->used = cli_now() - t0;
+    cb_decode(pos, (const int(*)[8])board, line + 6, str, out);
+    if (out->status == MP_MOVED && late)
+        out->status = MP_LATE;
+}
+
 int mp_start(match_player *p, char *err, size_t errlen)
 {
     p->engine = NULL;
@@ -250,6 +522,16 @@ int mp_start(match_player *p, char *err, size_t errlen)
             return -1;
         }
         return start_self(p, err, errlen);
+    }
+    if (!strncmp(p->spec, "cb:", 3)) {
+        if (p->proto != MP_AUTO && p->proto != MP_CB) {
+            set_err(err, errlen, "engine '%s' is a CheckerBoard library, not a %s engine",
+                    p->spec, mp_proto_name(p->proto));
+            return -1;
+        }
+        p->proto = MP_CB;
+        p->cb_reset = 1;
+        return start_cb(p, err, errlen);
     }
     if (spawn(p, err, errlen))
         return -1;
@@ -275,6 +557,10 @@ int mp_restart(match_player *p, char *err, size_t errlen)
     if (p->engine)
         return 0;
     proc_kill(&p->proc);
+    if (p->proto == MP_CB) {
+        p->cb_reset = 1;
+        return start_cb(p, err, errlen);
+    }
     if (spawn(p, err, errlen))
         return -1;
     return handshake(p, err, errlen);
@@ -284,6 +570,8 @@ void mp_new_game(match_player *p)
 {
     if (p->engine)
         cd_engine_clear(p->engine);
+    else if (p->proto == MP_CB)
+        p->cb_reset = 1;
     else
         send_line(p, p->proto == MP_HUB1 ? "new" : "new-game");
 }
@@ -413,6 +701,10 @@ void mp_move(match_player *p, const cd_game *g, const mp_limits *l, double limit
     memset(out, 0, sizeof *out);
     if (p->engine) {
         move_self(p, g, l, out);
+        return;
+    }
+    if (p->proto == MP_CB) {
+        move_cb(p, g, l, limit, grace, out);
         return;
     }
     char line[8192];

@@ -19,6 +19,17 @@
  *          TIME_MS INC_MS; depth N; go -> move M [PONDER]; info DEPTH PLYAVG SCORE NODES TIME
  *          SPEED PV (score in hundredths of a man). No nodes limit, no variants.
  *   auto   hub2 or hub1, from the answer to `hub`: `id ...` is Hub 2, `name ...` is Hub 1.
+ *   cb     a CheckerBoard engine library, "cb:PATH" (a .so exporting getmove and
+ *          enginecommand: src/cb/cb_api.h), run by `condraughts cbhost PATH` in a process of its
+ *          own (cb_host.h) with the library's folder as its working folder. Its game type must
+ *          be the match's variant's (asked by `get gametype`, else set by `set gametype N`).
+ *          Before each getmove it is sent `set gamehist` (the position after the last
+ *          irreversible move and the moves since, so it sees repetitions); getmove gets the board,
+ *          the colour, the time as maxtime with the "exact" bit (--time) or as the incremental
+ *          clock of info bits 2-3 and moreinfo (--clock), and the "reset" bit at a new game. The
+ *          move is read back from the board it returns when that changed, else from the CBmove;
+ *          it must be one legal move of the library's generator, else the answer is illegal and
+ *          .why says why. No depth or nodes limit.
  */
 #ifndef CD_MATCH_PLAYER_H
 #define CD_MATCH_PLAYER_H
@@ -29,7 +40,7 @@
 #include "condraughts.h"
 #include "proc.h"
 
-typedef enum mp_proto { MP_AUTO = 0, MP_SELF, MP_HUB2, MP_HUB1 } mp_proto;
+typedef enum mp_proto { MP_AUTO = 0, MP_SELF, MP_HUB2, MP_HUB1, MP_CB } mp_proto;
 
 #define MP_BUF 65536
 
@@ -44,7 +55,9 @@ typedef struct match_player {
     int depth;         /* MP_SELF: its own limits from the spec (0: the match's) */
     uint64_t nodes;
     double movetime; /* MP_SELF: its own seconds a move from the spec (0: the match's) */
-    cli_proc proc;   /* Hub engines: the process and its pipes */
+    int cb_gametype; /* MP_CB: the CheckerBoard game type of the match's variant */
+    int cb_reset;    /* MP_CB: the next getmove carries the "reset" bit (a new game) */
+    cli_proc proc;   /* Hub and cb engines: the process and its pipes */
     size_t blen;
     char buf[MP_BUF]; /* bytes read but not yet split into lines */
 } match_player;
@@ -73,6 +86,7 @@ typedef struct mp_reply {
     int has_score; /* a score was reported during this search */
     int score;     /* the last one, hundredths of a man, side to move's view */
     char text[64]; /* the move text as sent (Hub engines) */
+    char why[256]; /* MP_ILLEGAL from a cb engine: what was wrong with its answer */
 } mp_reply;
 
 /* Start the player. 0 on success, else -1 with err set. */
@@ -90,7 +104,7 @@ void mp_new_game(match_player *p);
  */
 void mp_move(match_player *p, const cd_game *g, const mp_limits *l, double limit, double grace,
              mp_reply *out);
-/* "self", "hub2", "hub1" */
+/* "self", "hub2", "hub1", "cb" */
 const char *mp_proto_name(mp_proto proto);
 
 #endif
