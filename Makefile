@@ -427,6 +427,7 @@ TRAIN_GAMES_constitutional ?= 6000
 TRAIN_GAMES_russian ?= 9000
 TRAIN_GAMES_killer ?= 6000
 TRAIN_GAMES_modern ?= 6000
+TRAIN_GAMES_english ?= 9000
 train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
     --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
     $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
@@ -443,6 +444,7 @@ weights: $(BIN)
 	$(call train_one,russian)
 	$(call train_one,killer)
 	$(call train_one,modern)
+	$(call train_one,english)
 	$(call train_from,brazilian,russian,brazilian)
 	$(call train_from,russian-constitutional,russian,russian-const)
 	$(call train_from,brazilian-constitutional,russian,brazilian-const)

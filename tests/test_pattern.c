@@ -145,8 +145,11 @@ static cd_position turned(const cd_position *p)
 }
 
 /* The scalars that see the whole board, computed again on a grid of rows and columns (an
- * independent reading of pattern.h's definitions): kings' reach and exposed squares, balance. */
-static void grid_scalars(const cd_position *p, int *reach, int *exposed, int *balance)
+ * independent reading of pattern.h's definitions): kings' reach and exposed squares, balance.
+ * With short rules (English) a king reaches only the squares next to it, and a man takes only
+ * forwards: a white man (White at the bottom) towards row 0, a black man towards the last row. */
+static void grid_scalars(const cd_position *p, int short_rules, int *reach, int *exposed,
+                         int *balance)
 {
     const cd_geom *g = cd_geom_of(p->rules);
     int grid[10][10] = {{0}}; /* 0 empty, +1/-1 man, +2/-2 king (White +) */
@@ -172,11 +175,16 @@ static void grid_scalars(const cd_position *p, int *reach, int *exposed, int *ba
             int sign = grid[r][c] > 0 ? 1 : -1;
             for (int d = 0; d < 4; d++)
                 for (int y = r + dr[d], x = c + dc[d];
-                     y >= 0 && y < g->height && x >= 0 && x < g->width && !grid[y][x];
+                     y >= 0 && y < g->height && x >= 0 && x < g->width && !grid[y][x] &&
+                     (!short_rules || (y == r + dr[d] && x == c + dc[d]));
                      y += dr[d], x += dc[d]) {
                     int danger = 0;
                     for (int e = 0; e < 4; e++) {
                         int my = y + dr[e], mx = x + dc[e], by = y - dr[e], bx = x - dc[e];
+                        /* the man at (my, mx) jumps along the rows by -dr[e]: a white man
+                         * (a black king's enemy) must go up (dr[e] > 0), a black man down */
+                        if (short_rules && (sign > 0 ? dr[e] > 0 : dr[e] < 0))
+                            continue;
                         if (my >= 0 && my < g->height && mx >= 0 && mx < g->width && by >= 0 &&
                             by < g->height && bx >= 0 && bx < g->width && grid[my][mx] == -sign &&
                             !grid[by][bx])
@@ -189,10 +197,12 @@ static void grid_scalars(const cd_position *p, int *reach, int *exposed, int *ba
 
 /* Positions from random games: the score turned round is the negation, the engine's integer
  * score is the trainer's feature sum, and the whole-board scalars agree with grid_scalars. */
-static void test_symmetry_and_features(const char *variant, int geometry)
+static void test_symmetry_and_features(const char *variant, int geometry, int short_rules)
 {
     const cd_rules *r = cd_rules_find(variant);
     cd_pattern_weights *w = random_symmetric(variant, geometry);
+    cd_pattern_layout_family(cd_pattern_family(r), &w->layout);
+    CHECK(w->layout.short_rules == short_rules);
     int positions = 0, kinged = 0;
     for (int game = 0; game < 60; game++) {
         cd_position p;
@@ -218,7 +228,7 @@ static void test_symmetry_and_features(const char *variant, int geometry)
                 eg += sign * w->king_square[v * sign - 1][1];
             }
             int reach, exposed, balance;
-            grid_scalars(&p, &reach, &exposed, &balance);
+            grid_scalars(&p, short_rules, &reach, &exposed, &balance);
             CHECK(f.scalar[CD_PAT_S_REACH] == reach && f.scalar[CD_PAT_S_EXPOSED] == exposed &&
                   f.scalar[CD_PAT_S_BALANCE] == balance);
             kinged += f.kings > 0;
@@ -315,6 +325,11 @@ static void test_shipped(void)
         for (int j = 0; j < i; j++)
             CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
+    /* English: a family of its own whose read layout has the short rules; Russian's has not */
+    const cd_rules *english = cd_rules_find("english");
+    CHECK(cd_eval_learned(ev, english) && !strcmp(cd_eval_for(ev, english)->family, "english") &&
+          cd_eval_for(ev, english)->layout.short_rules == 1 &&
+          cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == 0);
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
         CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
               cd_eval_family(f) == cd_pattern_family_name(f));
@@ -386,8 +401,9 @@ int main(void)
     test_layouts();
     test_start_features();
     test_twins();
-    test_symmetry_and_features("international", CD_GEOM_10X10);
-    test_symmetry_and_features("russian", CD_GEOM_8X8);
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0);
+    test_symmetry_and_features("russian", CD_GEOM_8X8, 0);
+    test_symmetry_and_features("english", CD_GEOM_8X8, 1);
     test_file();
     test_shipped();
     printf("test_pattern: %d checks, %d failures\n", checks, failures);

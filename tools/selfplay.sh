@@ -2,7 +2,7 @@
 # Self-play for the game corpus, in the background, resumable (docs/training.md, "The corpus").
 #
 # Usage: tools/selfplay.sh --variant V --gen NAME --seed S [--nodes N] [--chunk C] [--chunks K]
-#                          [--pieces P] [--threads T] [--bin PATH]
+#                          [--pieces P] [--threads T] [--bin PATH] [--classic 1]
 #
 # Plays chunks of C games (default 2000) into corpus/FAMILY/NAME/sS-J.cdg.xz, J the chunk's first
 # game number (nine digits), with `train gen --seed S --first J --games C --nodes N` (default
@@ -11,10 +11,11 @@
 # a run stopped at any moment (kill, a machine's end) loses at most the chunk under way, and the
 # next run plays it again, the same games (game J depends on the seed and J alone). Stops after
 # K chunks in the folder (default: never). Runs under `nice -n 19` with T threads (default: the
-# machine's cores), so it takes only the time nothing else wants.
+# machine's cores), so it takes only the time nothing else wants. `--classic 1` plays with the
+# hand-set evaluation (a first generation, `train gen --classic`).
 set -eu
 bin=./build/condraughts
-variant="" gen="" seed="" nodes=5000 chunk=2000 chunks=0 pieces=4 threads=$(nproc)
+variant="" gen="" seed="" nodes=5000 chunk=2000 chunks=0 pieces=4 threads=$(nproc) classic=0
 while [ $# -gt 0 ]; do
     case $1 in
     --variant) variant=$2 ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --pieces) pieces=$2 ;;
     --threads) threads=$2 ;;
     --bin) bin=$2 ;;
+    --classic) classic=$2 ;;
     *) echo "selfplay.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
     shift 2
@@ -61,5 +63,6 @@ while :; do
     [ -f "$file" ] && continue
     nice -n 19 "$bin" train gen --variant "$variant" --seed "$seed" --first "$first" \
         --games "$chunk" --nodes "$nodes" --threads "$threads" \
-        ${tables:+--egtb "$tables"} --corpus "$file" 2> /dev/null
+        ${tables:+--egtb "$tables"} $([ "$classic" = 1 ] && echo --classic) --corpus "$file" \
+        2> /dev/null
 done

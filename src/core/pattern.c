@@ -10,20 +10,22 @@
 #include "bytes.h"
 #include "pattern.h"
 
-/* A family's name (the weights file's name and header, at most 15 characters) and the variant
- * it evaluates (its canonical name: the two differ where the variant's name is longer). */
+/* A family's name (the weights file's name and header, at most 15 characters), the variant it
+ * evaluates (its canonical name: the two differ where the variant's name is longer) and whether
+ * its rules have short kings and men that take forwards only (pattern.h, the layout's `short`). */
 static const struct {
     const char *name, *variant;
-    int geometry;
+    int geometry, short_rules;
 } families[CD_PAT_FAMILIES] = {
-    {"international", "international", CD_GEOM_10X10},
-    {"constitutional", "constitutional", CD_GEOM_10X10},
-    {"russian", "russian", CD_GEOM_8X8},
-    {"killer", "killer", CD_GEOM_10X10},
-    {"modern", "modern", CD_GEOM_10X10},
-    {"brazilian", "brazilian", CD_GEOM_8X8},
-    {"russian-const", "russian-constitutional", CD_GEOM_8X8},
-    {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8},
+    {"international", "international", CD_GEOM_10X10, 0},
+    {"constitutional", "constitutional", CD_GEOM_10X10, 0},
+    {"russian", "russian", CD_GEOM_8X8, 0},
+    {"killer", "killer", CD_GEOM_10X10, 0},
+    {"modern", "modern", CD_GEOM_10X10, 0},
+    {"brazilian", "brazilian", CD_GEOM_8X8, 0},
+    {"russian-const", "russian-constitutional", CD_GEOM_8X8, 0},
+    {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8, 0},
+    {"english", "english", CD_GEOM_8X8, 1},
 };
 
 #if defined(__BMI2__)
@@ -66,6 +68,11 @@ int cd_pattern_family(const cd_rules *r)
 const char *cd_pattern_family_name(int family)
 {
     return family >= 0 && family < CD_PAT_FAMILIES ? families[family].name : NULL;
+}
+
+void cd_pattern_layout_family(int family, cd_pattern_layout *l)
+{
+    l->short_rules = family >= 0 && family < CD_PAT_FAMILIES && families[family].short_rules;
 }
 
 /* ternary[b]: the base-3 number whose digits are the bits of b (a constant table). */
@@ -143,10 +150,16 @@ void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *re
     *config2 = c2;
 }
 
-/* The empty squares a king on bit reaches along its four lines, up to the first piece. */
-static inline uint64_t king_reach(int bit, uint64_t empty, int step)
+/* The empty squares a king on bit reaches along its four lines, up to the first piece (a short
+ * king: the empty squares next to it). */
+static inline uint64_t king_reach(int bit, uint64_t empty, int step, int short_kings)
 {
     uint64_t out = 0, from = 1ull << bit;
+    if (short_kings) {
+        for (int d = step; d <= step + 1; d++)
+            out |= (from >> d | from << d) & empty;
+        return out;
+    }
     for (int d = step; d <= step + 1; d++) {
         for (uint64_t x = from >> d; x & empty; x >>= d)
             out |= x;
@@ -157,24 +170,31 @@ static inline uint64_t king_reach(int bit, uint64_t empty, int step)
 }
 
 /* Empty squares where a man of `men` could take a piece standing there: the man diagonally next
- * to the square, the square beyond it (seen from the man) empty. Men take in all four directions
- * in every family. */
-static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step)
+ * to the square, the square beyond it (seen from the man) empty. Men take in all four directions,
+ * or with `forward` only in their direction of travel: +1 white men (towards lower bits, up the
+ * board), -1 black men. */
+static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step, int forward)
 {
     uint64_t x = 0;
-    for (int d = step; d <= step + 1; d++)
-        x |= ((men >> d) & (empty << d)) | ((men << d) & (empty >> d));
+    for (int d = step; d <= step + 1; d++) {
+        if (forward >= 0)
+            x |= (men >> d) & (empty << d);
+        if (forward <= 0)
+            x |= (men << d) & (empty >> d);
+    }
     return x & empty;
 }
 
-/* reach and exposed counts of one side's kings */
+/* reach and exposed counts of one side's kings; enemy_dir: the enemy men's direction (+1 white,
+ * -1 black), used where men take forwards only */
 static inline void king_lines(const cd_pattern_layout *l, uint64_t kings, uint64_t enemy_men,
-                              uint64_t empty, int *reach, int *exposed)
+                              int enemy_dir, uint64_t empty, int *reach, int *exposed)
 {
-    uint64_t danger = exposed_squares(enemy_men, empty, l->step);
+    int sr = l->short_rules;
+    uint64_t danger = exposed_squares(enemy_men, empty, l->step, sr ? enemy_dir : 0);
     int r = 0, e = 0;
     for (uint64_t x = kings; x; x &= x - 1) {
-        uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step);
+        uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step, sr);
         r += __builtin_popcountll(a & ~danger);
         e += __builtin_popcountll(a & danger);
     }
@@ -208,8 +228,8 @@ scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCAL
     if (k) {
         uint64_t empty = l->board & ~(w | b);
         int wr, we, br, be;
-        king_lines(l, wk, bm, empty, &wr, &we);
-        king_lines(l, bk, wm, empty, &br, &be);
+        king_lines(l, wk, bm, -1, empty, &wr, &we);
+        king_lines(l, bk, wm, +1, empty, &br, &be);
         x[CD_PAT_S_REACH] = wr - br;
         x[CD_PAT_S_EXPOSED] = we - be;
     }
@@ -342,6 +362,7 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         return bad(err, errlen, "the weights file's geometry does not match its family");
     if ((int)regions != w->layout.regions)
         cd_pattern_layout_wide((int)geometry, 1, &w->layout);
+    cd_pattern_layout_family(family, &w->layout);
     if ((int)regions != w->layout.regions || configs != CD_PAT_CONFIGS ||
         scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
         (int)squares != w->layout.squares)

@@ -16,11 +16,15 @@
  * lines (up to the first piece) where no enemy man could take a king standing there (a man
  * diagonally next to it with the square beyond empty) exposed  the other squares they reach (an
  * enemy man could take a king there) balance  |Black's skew| - |White's skew|, a side's skew being
- * the sum over its men of 2 * column - (width - 1): men spread evenly over both wings score 0 King
- * squares: a white king on internal square n counts +1 for king-square weight n - 1, a black king
- * on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists twice,
- * for the middle game and for the endgame; the score blends them by the number of pieces on the
- * board: phase = min(pieces, start) / start, where start is the number of pieces in the start
+ * the sum over its men of 2 * column - (width - 1): men spread evenly over both wings score 0.
+ * Short rules (the layout's short_rules, English: kings move one square, men take forwards only):
+ * reach and exposed count the empty squares next to a king (its one step), and a square is
+ * exposed when an enemy man could take a king there moving forwards; the other families' kings
+ * fly and their men take in all four directions.
+ * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a black
+ * king on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists
+ * twice, for the middle game and for the endgame; the score blends them by the number of pieces on
+ * the board: phase = min(pieces, start) / start, where start is the number of pieces in the start
  * position (40 on 10x10, 24 on 8x8).
  *
  *   score(White) = (phase * sum of middle-game weights + (1 - phase) * sum of endgame weights)
@@ -51,7 +55,7 @@
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
-#define CD_PAT_FAMILIES 8
+#define CD_PAT_FAMILIES 9
 
 enum {
     CD_PAT_S_MEN = 0,
@@ -74,6 +78,7 @@ typedef struct cd_pattern_layout {
     uint64_t board;                /* every playable bit */
     uint64_t colbit[4];            /* bit b: the playable bits of the columns c with c & (1 << b) */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
+    int short_rules;               /* 1: short kings, men take forwards only (the family's) */
 } cd_pattern_layout;
 
 struct cd_net;
@@ -105,13 +110,17 @@ typedef struct cd_pattern_features {
 int cd_pattern_family(const cd_rules *r);
 /* The family's name ("international", "constitutional", "russian", "killer", "modern",
  * "brazilian", "russian-const" for russian-constitutional, "brazilian-const" for
- * brazilian-constitutional), which is also its file's name. */
+ * brazilian-constitutional, "english"), which is also its file's name. */
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
 /* The same with wide != 0: the wide layout, the windows above followed by the 4x4 windows whose
  * top-left cell is at an odd row and an odd column (9 more on 10x10, 4 on 8x8). */
 int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out);
+
+/* Set the layout's rules of the family (short_rules; cd_pattern_layout_of and _wide leave them 0,
+ * the flying kings' rules; a read file's layout has its family's). */
+void cd_pattern_layout_family(int family, cd_pattern_layout *l);
 
 /* The window and configuration that (region, config) becomes when the board is turned 180
  * degrees and the colours exchanged. A weights table is colour-symmetric when every weight is

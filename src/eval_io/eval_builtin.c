@@ -35,6 +35,7 @@ EMBED(cd_w_russian, "weights/russian.cdw");
 EMBED(cd_w_brazilian, "weights/brazilian.cdw");
 EMBED(cd_w_russian_const, "weights/russian-const.cdw");
 EMBED(cd_w_brazilian_const, "weights/brazilian-const.cdw");
+EMBED(cd_w_english, "weights/english.cdw");
 
 static const struct {
     const char *family;
@@ -48,6 +49,7 @@ static const struct {
     {"brazilian", cd_w_brazilian, cd_w_brazilian_end},
     {"russian-const", cd_w_russian_const, cd_w_russian_const_end},
     {"brazilian-const", cd_w_brazilian_const, cd_w_brazilian_const_end},
+    {"english", cd_w_english, cd_w_english_end},
 };
 
 cd_eval *eval_io_builtin(char *err, size_t errlen)

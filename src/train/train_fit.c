@@ -347,6 +347,7 @@ int train_fit(const fit_options *o)
     uint64_t seed = o->seed;
     cd_pattern_layout layout;
     cd_pattern_layout_wide(r->geometry, o->wide, &layout);
+    cd_pattern_layout_family(cd_pattern_family(r), &layout);
 
     /* the records of every file; games numbered apart per file */
     size_t nrec, ndeep = 0;
