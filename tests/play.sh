@@ -216,6 +216,20 @@ check_eq "no move after the end" 409 "$CODE"
 req - GET /api/play/$G/pdn
 check_that "PDN has the names" sh -c "printf '%s' '$BODY' | grep -q '\\[White \"Ann\"\\]'"
 check_that "PDN result 0-2" sh -c "printf '%s' '$BODY' | grep -q '^1\\. 33-28 18-22 0-2'"
+# every position of the game, to step through it: the start (20 black men on 1-20, 20 white on
+# 31-50), after 33-28 and after 18-22, each with the squares of the move that led to it
+req - GET /api/play/$G/positions
+INTL_START="bbbbbbbbbbbbbbbbbbbb..........wwwwwwwwwwwwwwwwwwww"
+check_eq "positions: the start, then one a move" "2 3 $INTL_START null" \
+    "$(j d.ply) $(j d.positions.length) $(j d.positions[0].board) $(j d.positions[0].last)"
+check_eq "positions: after 33-28" "bbbbbbbbbbbbbbbbbbbb.......w..ww.wwwwwwwwwwwwwwwww [33,28]" \
+    "$(j d.positions[1].board) $(j d.positions[1].last)"
+check_eq "positions: after 18-22" "bbbbbbbbbbbbbbbbb.bb.b.....w..ww.wwwwwwwwwwwwwwwww [18,22]" \
+    "$(j d.positions[2].board) $(j d.positions[2].last)"
+req - GET /api/play/0123456789ab/positions
+check_eq "positions of an unknown game: 404" 404 "$CODE"
+req - POST /api/play/$G/positions '{}'
+check_eq "positions: POST is 405" 405 "$CODE"
 req b POST /api/play/$G/rematch '{"action":"offer"}'
 req a POST /api/play/$G/rematch '{"action":"accept"}'
 R=$(j d.rematch)
@@ -847,11 +861,14 @@ check_eq "... a finished game among them is read" "White 77777 over resignation 
     "$(j d.white.name) $(j d.state) $(j d.end) $(j d.history[0])"
 PDN_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 99999)/pdn")
 check_that "... and its PDN" grep -q 'Black 99999' "$TMP/body"
+POS_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 88888)/positions")
+BODY=$(cat "$TMP/body")
+check_eq "... and its positions (the move's squares)" "[32,28]" "$(j d.positions[1].last)"
 req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
-    "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s"
-for t in "$LOBBY_S" "$GAME_S" "$PDN_S"; do
+    "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s"
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 

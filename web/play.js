@@ -21,6 +21,9 @@
     chatShown: 0,     // messages of st.game.chat already in the chat list
     selected: null,
     lobbyTimer: null,
+    confirm: null,    // the action waiting for a second click: 'resign', 'abort' or null
+    view: null,       // the ply shown when looking back (null: the current position)
+    positions: null,  // GET api/play/ID/positions: every position of the game so far
   };
 
   const api = window.cdApi; /* api.js */
@@ -40,6 +43,39 @@
   function other(c) { return c === 'white' ? 'black' : 'white'; }
 
   /* ---------- the lobby ---------- */
+
+  /* The time-control presets: minutes + seconds a move, or correspondence (2 days a move). */
+  const PRESETS = { '1+0': [1, 0], '3+2': [3, 2], '5+3': [5, 3], '10+5': [10, 5], '15+10': [15, 10] };
+
+  function applyPreset(name) {
+    if (name === 'correspondence') {
+      $('c-clock').value = 'correspondence';
+      $('c-days').value = '2';
+    } else {
+      $('c-clock').value = 'realtime';
+      $('c-base').value = String(PRESETS[name][0]);
+      $('c-inc').value = String(PRESETS[name][1]);
+    }
+    showClockFields();
+  }
+
+  /* The preset button that matches the form's fields is marked (none after other values). */
+  function markPreset() {
+    const type = $('c-clock').value;
+    for (const b of $('c-presets').querySelectorAll('button')) {
+      const p = PRESETS[b.dataset.preset];
+      const on = p ? type === 'realtime' && Number($('c-base').value) === p[0] && Number($('c-inc').value) === p[1]
+        : type === 'correspondence';
+      b.classList.toggle('on', on);
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+    }
+  }
+
+  function showClockFields() {
+    $('c-rt').hidden = $('c-clock').value !== 'realtime';
+    $('c-corr').hidden = $('c-clock').value !== 'correspondence';
+    markPreset();
+  }
 
   function clockBody() {
     const type = $('c-clock').value;
@@ -139,6 +175,9 @@
     setLost(false);
     st.game = null;
     st.selected = null;
+    st.confirm = null;
+    st.view = null;
+    st.positions = null;
     st.chatShown = 0;
     $('chat-list').textContent = '';
     if (st.lobbyTimer) clearInterval(st.lobbyTimer);
@@ -194,6 +233,7 @@
     st.game = g;
     st.recvAt = performance.now();
     if (g.ply !== prevPly) st.selected = null;
+    if (st.view !== null && st.view >= g.ply) st.view = null; /* a takeback went past it */
     const app = document.getElementById('app');
     app.dataset.ply = String(g.ply);
     app.dataset.state = g.state;
@@ -272,6 +312,8 @@
     $('btn-takeback').disabled = g.takeback === you;
     $('btn-resign').hidden = !(ongoing && you && g.ply >= 2);
     $('btn-abort').hidden = !(you && (g.state === 'waiting' || (ongoing && g.ply < 2)));
+    if (st.confirm && $('btn-' + st.confirm).hidden) st.confirm = null;
+    renderConfirm();
     const canRematch = g.state === 'over' && you && g.end !== 'aborted' && !g.rematch && g[opp].seated;
     $('btn-rematch').hidden = !canRematch;
     $('btn-rematch').disabled = g.rematch_offer === you;
@@ -291,7 +333,7 @@
       (w > 0 ? ` ${w} other${w === 1 ? '' : 's'} watching.` : '');
     renderMoves(g);
     renderChat(g);
-    renderBoard(g);
+    renderView();
   }
 
   /* The players' chat: messages are only ever added, so only the new ones are appended (the
@@ -330,6 +372,79 @@
     update(g);
   }
 
+  /* Resign and abort take a second click, on the bar that the first one opens. */
+  const CONFIRMS = {
+    resign: ['Resign this game?', 'Yes, resign'],
+    abort: ['Abort this game?', 'Yes, abort'],
+  };
+
+  function askConfirm(kind) {
+    st.confirm = kind;
+    renderConfirm();
+  }
+
+  function renderConfirm() {
+    const k = st.confirm;
+    $('confirm').hidden = !k;
+    $('confirm').dataset.kind = k || '';
+    $('confirm-text').textContent = k ? CONFIRMS[k][0] : '';
+    $('btn-confirm-yes').textContent = k ? CONFIRMS[k][1] : '';
+  }
+
+  /* ---------- looking back: the move list, the arrow keys ---------- */
+
+  function shownPly() { return st.view === null ? st.game.ply : st.view; }
+
+  /* The positions, fetched again when the game has moves they lack (the ones they have stay
+   * true: a game's history only grows at its end or loses moves there). */
+  async function loadPositions(upTo) {
+    if (st.positions && st.positions.id === st.id && st.positions.positions.length > upTo) return;
+    const p = await api('GET', `api/play/${st.id}/positions`);
+    if (p.id === st.id) st.positions = p;
+  }
+
+  /* Show the position after n plies (the current one: back to following the game). */
+  function setView(n) {
+    const g = st.game;
+    if (!g) return;
+    n = Math.max(0, Math.min(g.ply, n));
+    st.view = n === g.ply ? null : n;
+    st.selected = null;
+    $('chooser').hidden = true;
+    if (st.view === null) { renderView(); return; }
+    guarded(async () => { await loadPositions(n); renderView(); });
+  }
+
+  function renderView() {
+    const g = st.game;
+    if (!g) return;
+    document.getElementById('app').dataset.view = st.view === null ? '' : String(st.view);
+    $('replay').hidden = st.view === null;
+    if (st.view !== null) {
+      const n = st.view;
+      $('replay-text').textContent = n === 0 ? `The starting position (of ${g.ply} moves)`
+        : `After move ${n} of ${g.ply}: ${g.history[n - 1]}` + (g.state === 'ongoing' ? ' (the game goes on)' : '');
+      $('btn-live').textContent = g.state === 'ongoing' ? 'Back to the game' : 'To the end';
+    }
+    const cur = shownPly();
+    $('btn-first').disabled = $('btn-prev').disabled = cur === 0;
+    $('btn-next').disabled = $('btn-last').disabled = cur === g.ply;
+    for (const m of $('movelist').querySelectorAll('.mv[data-ply]')) {
+      m.classList.toggle('cur', Number(m.dataset.ply) === cur && st.view !== null);
+    }
+    renderBoard(g);
+  }
+
+  function onKey(ev) {
+    if ($('game').hidden || !st.game || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    const cur = shownPly();
+    const to = { ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: st.game.ply }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    setView(to);
+  }
+
   function renderMoves(g) {
     const ol = $('movelist');
     ol.textContent = '';
@@ -343,11 +458,15 @@
         const m = document.createElement('span');
         m.className = 'mv' + (k === g.history.length - 1 ? ' lastmv' : '');
         m.textContent = g.history[k] || '';
+        if (k < g.history.length) {
+          m.dataset.ply = String(k + 1);
+          m.title = 'Show the position after this move (\u2190 \u2192 Home End step)';
+        }
         li.appendChild(m);
       }
       ol.appendChild(li);
     }
-    ol.scrollTop = ol.scrollHeight;
+    if (st.view === null) ol.scrollTop = ol.scrollHeight;
   }
 
   function el(name, attrs, parent) {
@@ -357,7 +476,7 @@
     return e;
   }
 
-  function myTurn(g) { return g.state === 'ongoing' && g.you && g.you === g.side; }
+  function myTurn(g) { return st.view === null && g.state === 'ongoing' && g.you && g.you === g.side; }
 
   function renderBoard(g) {
     const svg = $('board');
@@ -373,11 +492,16 @@
         el('rect', { x: dc * CELL, y: dr * CELL, width: CELL, height: CELL, class: 'light' }, svg);
       }
     }
-    const mine = myTurn(g);
+    /* looking back: the position after st.view plies (the current one until it has come) */
+    const pos = st.view !== null && st.positions && st.positions.id === g.id
+      ? st.positions.positions[st.view] : null;
+    const board = pos ? Array.from(pos.board, (ch) => (ch === '.' ? '' : ch)) : g.board;
+    const mine = !pos && myTurn(g);
     const from = new Set(mine ? g.moves.map((m) => m.from) : []);
-    const dests = new Set(g.moves.filter((m) => m.from === st.selected).map((m) => m.to));
+    const dests = new Set(mine ? g.moves.filter((m) => m.from === st.selected).map((m) => m.to) : []);
     const last = new Set();
-    if (g.last_move) g.last_move.hub.split(/[-x]/).slice(0, 2).forEach((t) => last.add(Number(t)));
+    if (pos) (pos.last || []).forEach((t) => last.add(t));
+    else if (g.last_move) g.last_move.hub.split(/[-x]/).slice(0, 2).forEach((t) => last.add(Number(t)));
     const full = g.squares.length === g.width * g.height;
     for (const sq of g.squares) {
       const [dr, dc] = rc(sq.row, sq.col);
@@ -390,7 +514,7 @@
       el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: full && (sq.row + sq.col) % 2 === 0 ? 'light' : 'dark' }, grp);
       el('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'overlay' }, grp);
       el('text', { x: 5, y: 19, class: 'num' }, grp).textContent = sq.n;
-      const p = g.board[sq.n - 1] || '';
+      const p = board[sq.n - 1] || '';
       if (p) {
         const black = p === 'b' || p === 'B', king = p === 'W' || p === 'B';
         const pc = el('g', { class: 'piece ' + (black ? 'black' : 'white') + (king ? ' king' : ' man') }, grp);
@@ -462,10 +586,13 @@
       $('pw-done').hidden = true;
     });
     $('btn-pw').addEventListener('click', () => guarded(changePassword));
-    $('c-clock').addEventListener('change', () => {
-      $('c-rt').hidden = $('c-clock').value !== 'realtime';
-      $('c-corr').hidden = $('c-clock').value !== 'correspondence';
+    $('c-clock').addEventListener('change', showClockFields);
+    for (const id of ['c-base', 'c-inc', 'c-days']) $(id).addEventListener('input', markPreset);
+    $('c-presets').addEventListener('click', (ev) => {
+      const b = ev.target.closest('button[data-preset]');
+      if (b) applyPreset(b.dataset.preset);
     });
+    markPreset();
     $('c-name').value = localStorage.getItem('cd-name') || '';
     $('c-name').addEventListener('change', () => localStorage.setItem('cd-name', $('c-name').value.trim()));
     $('btn-join').addEventListener('click', () => guarded(async () => {
@@ -475,8 +602,25 @@
     $('chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); guarded(sendChat); });
     $('btn-draw').addEventListener('click', action('draw', { action: 'offer' }));
     $('btn-takeback').addEventListener('click', action('takeback', { action: 'ask' }));
-    $('btn-resign').addEventListener('click', action('resign'));
-    $('btn-abort').addEventListener('click', action('abort'));
+    $('btn-resign').addEventListener('click', () => askConfirm('resign'));
+    $('btn-abort').addEventListener('click', () => askConfirm('abort'));
+    $('btn-confirm-yes').addEventListener('click', () => {
+      const k = st.confirm;
+      st.confirm = null;
+      renderConfirm();
+      if (k) action(k)();
+    });
+    $('btn-confirm-no').addEventListener('click', () => { st.confirm = null; renderConfirm(); });
+    $('movelist').addEventListener('click', (ev) => {
+      const m = ev.target.closest('.mv[data-ply]');
+      if (m) setView(Number(m.dataset.ply));
+    });
+    $('btn-first').addEventListener('click', () => setView(0));
+    $('btn-prev').addEventListener('click', () => setView(shownPly() - 1));
+    $('btn-next').addEventListener('click', () => setView(shownPly() + 1));
+    $('btn-last').addEventListener('click', () => setView(st.game ? st.game.ply : 0));
+    $('btn-live').addEventListener('click', () => setView(st.game ? st.game.ply : 0));
+    document.addEventListener('keydown', onKey);
     $('btn-rematch').addEventListener('click', () => {
       const g = st.game;
       action('rematch', { action: g && g.rematch_offer && g.rematch_offer !== g.you ? 'accept' : 'offer' })();

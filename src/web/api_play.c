@@ -248,6 +248,19 @@ static enum MHD_Result play_pdn_api(reply *c, const char *id)
     return send_buffer(c, MHD_HTTP_OK, "text/plain; charset=utf-8", text, len);
 }
 
+static enum MHD_Result play_positions_api(reply *c, const char *id)
+{
+    play_lock();
+    play_game *g = play_find(id);
+    cJSON *j = g ? play_positions_json(g) : NULL;
+    play_unlock();
+    if (!g)
+        return send_error(c, MHD_HTTP_NOT_FOUND, "unknown game");
+    if (!j)
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    return send_json(c, MHD_HTTP_OK, j);
+}
+
 /* A query argument from lo to hi (def when absent); -1 when it is not such a number. */
 static int query_int(query_fn query, void *qctx, const char *name, int lo, int hi, int def)
 {
@@ -401,6 +414,8 @@ enum MHD_Result api_play(reply *c, const char *path, const char *method, request
         return get ? play_events(c, id, rq) : send_405(c, "GET");
     if (!strcmp(action, "pdn"))
         return get ? play_pdn_api(c, id) : send_405(c, "GET");
+    if (!strcmp(action, "positions"))
+        return get ? play_positions_api(c, id) : send_405(c, "GET");
     static const char *const actions[] = {"join", "move",     "resign",  "abort",
                                           "draw", "takeback", "rematch", "chat"};
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)

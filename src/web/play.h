@@ -218,6 +218,10 @@ cJSON *play_json(const play_game *g, const char *token);
 /* The lobby: open challenges and games in progress, page `page` (0 the first) of `per` entries
  * of each list. */
 cJSON *play_lobby_json(int page, int per);
+/* Every position of the game, from the start to the current one ("positions"[i] the position
+ * after i plies: "board", one character a square, '.' 'w' 'b' 'W' 'B'; "last", the move's two
+ * end squares, null at ply 0); NULL when out of memory. */
+cJSON *play_positions_json(const play_game *g);
 /* The game as PDN (malloc'ed, *len its length), NULL when out of memory. */
 char *play_pdn(const play_game *g, size_t *len);
 

@@ -1,7 +1,7 @@
 /*
  * play_json.c -- what the API shows of games between people (docs/api.md, "Play a friend"): a
  * game as one viewer sees it (which seat is theirs, never a token; the players' chat), the lobby,
- * and the PDN
+ * every position of a game (to step through it), and the PDN
  * export with the players' names, the time control and how the game ended.
  */
 #ifndef _POSIX_C_SOURCE
@@ -189,6 +189,41 @@ cJSON *play_lobby_json(int page, int per)
     cJSON_AddNumberToObject(o, "per", per);
     cJSON_AddNumberToObject(o, "open_total", n[0]);
     cJSON_AddNumberToObject(o, "live_total", n[1]);
+    return o;
+}
+
+cJSON *play_positions_json(const play_game *g)
+{
+    static const char piece_chars[] = ".wbWB";
+    const cd_rules *r = cd_game_position(g->game)->rules;
+    int nsq = cd_rules_squares(r), ply = cd_game_ply(g->game);
+    char *board = malloc((size_t)nsq + 1);
+    if (!board)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", g->id);
+    cJSON_AddNumberToObject(o, "ply", ply);
+    cJSON *list = cJSON_AddArrayToObject(o, "positions");
+    for (int i = 0; i <= ply; i++) {
+        const cd_position *pos = cd_game_position_at(g->game, i);
+        for (int sq = 1; sq <= nsq; sq++) {
+            int pc = cd_position_piece(pos, sq);
+            board[sq - 1] = pc >= 0 && pc <= 4 ? piece_chars[pc] : '.';
+        }
+        board[nsq] = 0;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "board", board);
+        if (i > 0) {
+            const cd_position *prev = cd_game_position_at(g->game, i - 1);
+            const cd_move *m = cd_game_move(g->game, i - 1);
+            int ends[2] = {cd_move_from(prev, m), cd_move_to(prev, m)};
+            cJSON_AddItemToObject(e, "last", cJSON_CreateIntArray(ends, 2));
+        } else {
+            cJSON_AddNullToObject(e, "last");
+        }
+        cJSON_AddItemToArray(list, e);
+    }
+    free(board);
     return o;
 }
 

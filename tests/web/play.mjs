@@ -8,6 +8,9 @@
 // server is killed with SIGKILL (every page says it is reconnecting, its clocks stop) and restarted
 // on its port (every page reconnects by itself, then finds the game, seats and clocks as they
 // were), the game ends by resignation (ratings change), and a rematch starts with colours swapped.
+// The lobby's time-control presets fill the clock fields; resign and abort take a second click on
+// a confirm bar (Cancel leaves the game as it was); a live game's move list and arrow keys look
+// back without disturbing play, and the finished game is stepped through position by position.
 //   node play.mjs [--bin PATH] [--chromium PATH]     Prints "play-web: N passed, M failed".
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -160,15 +163,28 @@ async function main() {
     assert(await ann.isHidden('#error') && await ann.isHidden('#pw-change'), 'the change did not go through');
     await ann.selectOption('#c-variant', 'international');
     await ann.selectOption('#c-colour', 'white');
-    await ann.selectOption('#c-clock', 'realtime');
-    await ann.fill('#c-base', '5');
-    await ann.fill('#c-inc', '3');
+    // the presets fill the clock's fields and mark the one they match
+    const fields = async () => [await ann.inputValue('#c-clock'), await ann.inputValue('#c-base'),
+      await ann.inputValue('#c-inc'), await ann.inputValue('#c-days'),
+      await ann.$$eval('#c-presets button.on', (bs) => bs.map((b) => b.dataset.preset).join())].join(' ');
+    for (const [preset, want] of [['1+0', 'realtime 1 0 2 1+0'], ['15+10', 'realtime 15 10 2 15+10'],
+      ['correspondence', 'correspondence 15 10 2 correspondence'], ['3+2', 'realtime 3 2 2 3+2']]) {
+      await ann.click(`#c-presets [data-preset="${preset}"]`);
+      const f = await fields();
+      assert(f === want, `preset ${preset}: ${f}`);
+    }
+    assert(await ann.isVisible('#c-rt') && await ann.isHidden('#c-corr'), 'the real-time fields are not shown');
+    await ann.fill('#c-inc', '4');
+    assert(await ann.locator('#c-presets button.on').count() === 0, 'a preset is marked for 3+4');
+    await ann.click('#c-presets [data-preset="5+3"]');
     await ann.click('#btn-create');
     await ann.waitForFunction(() => document.getElementById('app').dataset.state === 'waiting');
     id = (await gameOf(ann)).id;
     assert(await ann.isVisible('#invite'), 'no invitation link shown');
     assert((await ann.inputValue('#invite-link')).endsWith('#' + id + '/join'), 'invitation link');
     assert((await ann.getAttribute('#app', 'data-you')) === 'white', 'Ann is not white');
+    const clock = (await gameOf(ann)).clock;
+    assert(JSON.stringify(clock) === '{"type":"realtime","base":300,"increment":3}', 'clock ' + JSON.stringify(clock));
     await ann.screenshot({ path: path.join(outDir, 'play-01-waiting.png') });
   });
 
@@ -261,6 +277,58 @@ async function main() {
     await clickMove(ann, 34, 29, [bob, eve]);
   });
 
+  // a piece of the board on page p: 'w', 'b', 'W', 'B' or '' (an empty square)
+  const pieceOn = (p, sq) => p.$eval(`#board [data-sq="${sq}"]`, (g) => {
+    const pc = g.querySelector('.piece');
+    if (!pc) return '';
+    const c = pc.classList.contains('black') ? 'b' : 'w';
+    return pc.classList.contains('king') ? c.toUpperCase() : c;
+  });
+  const viewOf = (p) => p.getAttribute('#app', 'data-view');
+  // a move of the side to move whose two end squares no other move shares (a click on each makes it)
+  const plainMove = async (p) => {
+    const g = await gameOf(p);
+    const m = g.moves.find((x) => g.moves.filter((y) => y.from === x.from && y.to === x.to).length === 1);
+    return [m.from, m.to];
+  };
+
+  await step('looking back in a live game: the spectator and the player to move step back; play goes on undisturbed', async () => {
+    // history 32-28 19-23 28x19 14x23 34-29: black to move
+    await eve.click('#status'); // the page has the focus, not an input
+    await eve.keyboard.press('ArrowLeft');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '4');
+    assert(await pieceOn(eve, 34) === 'w' && await pieceOn(eve, 29) === '', 'ply 4 shows 34-29 played');
+    assert(await eve.isVisible('#replay') && await eve.isVisible('#movelist .mv.cur[data-ply="4"]'), 'no sign of looking back');
+    await bob.click('#status');
+    await bob.keyboard.press('Home');
+    await bob.waitForFunction(() => document.getElementById('app').dataset.view === '0');
+    assert(await pieceOn(bob, 32) === 'w' && await pieceOn(bob, 19) === 'b' && await pieceOn(bob, 23) === '',
+      'Home does not show the starting position');
+    assert(await bob.locator('#board g.movable').count() === 0, 'pieces movable while looking back');
+    await bob.click('#board [data-sq="18"]');
+    assert(await bob.locator('#board g.sel').count() === 0, 'a piece selected while looking back');
+    await bob.click('#btn-next');
+    await bob.waitForFunction(() => document.getElementById('app').dataset.view === '1');
+    assert(await pieceOn(bob, 32) === '' && await pieceOn(bob, 28) === 'w', 'the next button does not show 32-28');
+    await bob.click('#btn-live');
+    await bob.waitForFunction(() => document.getElementById('app').dataset.view === '');
+    assert(await bob.locator('#board g.movable').count() > 0, 'no movable pieces back in the game');
+    const [f1, t1] = await plainMove(bob);
+    await clickMove(bob, f1, t1, [ann, eve]);
+    const [f2, t2] = await plainMove(ann);
+    await clickMove(ann, f2, t2, [bob, eve]);
+    assert(await viewOf(eve) === '4', 'the spectator\'s look back was disturbed: ' + await viewOf(eve));
+    assert(await pieceOn(eve, 34) === 'w' && await pieceOn(eve, 29) === '', 'the spectator\'s board moved on');
+    assert(await eve.isHidden('#board g.movable'), 'the spectator can move');
+    await eve.keyboard.press('End');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '');
+    const g = await gameOf(eve);
+    for (let sq = 1; sq <= 50; sq++) {
+      assert(await pieceOn(eve, sq) === g.board[sq - 1], `square ${sq} after End: ${await pieceOn(eve, sq)} for ${g.board[sq - 1]}`);
+    }
+    assert(await eve.isHidden('#replay'), 'the look-back bar stays');
+  });
+
   await step('the server is killed with SIGKILL mid-game: every page says it is reconnecting and its clocks stop; ' +
     'restarted on its port, every page reconnects by itself and shows the game as it was', async () => {
     const before = await gameOf(eve);
@@ -290,8 +358,19 @@ async function main() {
     }
   });
 
-  await step('Bob resigns: White wins on every page, the rating changes are shown', async () => {
+  await step('Resign asks first: Cancel leaves the game on; the second click resigns', async () => {
     await bob.click('#btn-resign');
+    await bob.waitForSelector('#confirm[data-kind="resign"]', { state: 'visible' });
+    assert(await bob.textContent('#confirm-text') === 'Resign this game?', 'confirm text ' + await bob.textContent('#confirm-text'));
+    await bob.click('#btn-confirm-no');
+    assert(await bob.isHidden('#confirm'), 'Cancel leaves the bar');
+    await bob.waitForTimeout(300);
+    assert((await gameOf(ann)).state === 'ongoing', 'the game ended on Cancel');
+    await bob.click('#btn-resign');
+    await bob.click('#btn-confirm-yes');
+  });
+
+  await step('Bob resigned: White wins on every page, the rating changes are shown', async () => {
     for (const p of [ann, bob, eve]) {
       await p.waitForFunction(() => document.getElementById('app').dataset.state === 'over');
       const s = await p.textContent('#status');
@@ -303,6 +382,43 @@ async function main() {
     const pdn = await (await ann.request.get(base + `api/play/${id}/pdn`)).text();
     assert(/\[White "Ann"\]/.test(pdn) && /2-0/.test(pdn), 'PDN ' + pdn.slice(0, 200));
     await eve.screenshot({ path: path.join(outDir, 'play-05-over-phone.png'), fullPage: true });
+  });
+
+  await step('the finished game is replayed: a click on a move, the arrow keys, Home and End', async () => {
+    await eve.click('#movelist .mv[data-ply="2"]');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '2');
+    const at = async (sqs) => (await Promise.all(sqs.map((q) => pieceOn(eve, q)))).join(',');
+    assert(await at([32, 28, 19, 23]) === ',w,,b', 'after 32-28 19-23: ' + await at([32, 28, 19, 23]));
+    assert(/After move 2 of \d+: 19-23/.test(await eve.textContent('#replay-text')), await eve.textContent('#replay-text'));
+    await eve.keyboard.press('ArrowRight');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '3');
+    assert(await at([28, 23, 19]) === ',,w', 'after 28x19: ' + await at([28, 23, 19]));
+    assert(await eve.locator('#board g.last').count() === 2, 'the move\'s squares are not marked');
+    await eve.keyboard.press('ArrowRight');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '4');
+    assert(await at([14, 19, 23]) === ',,b', 'after 14x23: ' + await at([14, 19, 23]));
+    await eve.keyboard.press('ArrowLeft');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '3');
+    await eve.keyboard.press('Home');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '0');
+    assert(await at([32, 19, 14]) === 'w,b,b', 'Home: ' + await at([32, 19, 14]));
+    assert(await eve.isDisabled('#btn-prev') && await eve.isDisabled('#btn-first'), 'back buttons at the start');
+    await eve.keyboard.press('ArrowLeft');
+    assert(await viewOf(eve) === '0', 'stepped before the start');
+    await eve.screenshot({ path: path.join(outDir, 'play-06-replay-phone.png'), fullPage: true });
+    await eve.keyboard.press('End');
+    await eve.waitForFunction(() => document.getElementById('app').dataset.view === '');
+    assert(await eve.isDisabled('#btn-next') && await eve.isHidden('#replay'), 'End is not the final position');
+    // every position the server gives is one move from the last: the count of pieces never grows
+    const pos = await (await eve.request.get(base + `api/play/${id}/positions`)).json();
+    const g = await gameOf(eve);
+    assert(pos.ply === g.ply && pos.positions.length === g.ply + 1, 'positions ' + pos.positions.length);
+    assert(pos.positions[g.ply].board === g.board.map((x) => x || '.').join(''), 'the last position is not the game\'s');
+    for (let i = 1; i <= g.ply; i++) {
+      const n = (b) => b.replace(/\./g, '').length;
+      assert(n(pos.positions[i].board) <= n(pos.positions[i - 1].board), `ply ${i} adds pieces`);
+      assert(pos.positions[i].last.length === 2, `ply ${i} has no move squares`);
+    }
   });
 
   await step('rematch: offered, accepted, both pages move to the new game with colours swapped', async () => {
@@ -317,6 +433,23 @@ async function main() {
     }
     const r = await gameOf(ann);
     assert(r.id !== id, 'same game');
+  });
+
+  await step('Abort asks first: Cancel keeps the rematch, the second click aborts it', async () => {
+    await ann.waitForSelector('#btn-abort', { state: 'visible' });
+    await ann.click('#btn-abort');
+    await ann.waitForSelector('#confirm[data-kind="abort"]', { state: 'visible' });
+    assert(await ann.textContent('#btn-confirm-yes') === 'Yes, abort', 'button ' + await ann.textContent('#btn-confirm-yes'));
+    await ann.click('#btn-confirm-no');
+    await ann.waitForTimeout(300);
+    assert((await gameOf(bob)).state === 'ongoing' && await ann.isHidden('#confirm'), 'Cancel aborted the game');
+    await ann.click('#btn-abort');
+    await ann.click('#btn-confirm-yes');
+    for (const p of [ann, bob]) {
+      await p.waitForFunction(() => window.condraughtsPlay.game.state === 'over');
+      assert(await p.textContent('#status') === 'Game aborted', 'status ' + await p.textContent('#status'));
+    }
+    assert(await ann.isHidden('#confirm'), 'the confirm bar stays after the game');
   });
 
   await step('no JavaScript errors and no dialogs on any page', async () => {

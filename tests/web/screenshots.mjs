@@ -1,6 +1,7 @@
 // Screenshots of play.html for the docs (make screenshots; not a test): the lobby, a game between
-// two people with clocks and a chat, and the spectator's view, each at a desktop size (1280x800)
-// and a phone size (390x844, a touch screen), into docs/screenshots/*.png.
+// two people with clocks and a chat, the spectator's view and the spectator looking back at an
+// earlier position, each at a desktop size (1280x800) and a phone size (390x844, a touch screen),
+// and a player's Resign waiting for its second click, into docs/screenshots/*.png.
 // A server on a free port with a fresh database; the players act through the pages' own fetch
 // (their cookies, their origin), then each page is shown as its viewer sees it.
 //   node screenshots.mjs [--bin PATH] [--chromium PATH] [--out DIR]
@@ -105,6 +106,16 @@ try {
     line.length);
     await shot(p, name);
   }
+  for (const name of ['spectator-desktop', 'spectator-phone']) {
+    const p = pages[name];
+    await p.click('#movelist .mv[data-ply="3"]');
+    await p.waitForFunction(() => document.getElementById('app').dataset.view === '3');
+    await shot(p, name.replace('spectator', 'replay'));
+  }
+  await ann.click('#btn-resign');
+  await ann.waitForSelector('#confirm', { state: 'visible' });
+  await shot(ann, 'resign-confirm-desktop');
+  await ann.click('#btn-confirm-no');
   for (const [name, kind] of [['lobby-desktop', DESKTOP], ['lobby-phone', PHONE]]) {
     const p = await open(kind);
     await p.waitForFunction(() => document.querySelectorAll('#open-list tr').length === 2 &&
