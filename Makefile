@@ -587,7 +587,8 @@ python-bench: python
 # windows builds condraughts_cb.dll. cb-test: the library called directly on known positions
 # (tests/cb/test_cb.c), then `match` driving CheckerBoard-API engines: tests/cb/cbtest_engine.c,
 # a tiny English engine of its own (answering through the board, through the CBmove only, one
-# ignoring compulsory captures, one that crashes, one that hangs), and condraughts_cb.so itself
+# ignoring compulsory captures, one that crashes, one that hangs, one that prints to stdout), and
+# condraughts_cb.so itself
 # (tests/cb/cb.sh).
 .PHONY: cb cb-test
 CB_SO := $(BUILD)/condraughts_cb.so
@@ -612,6 +613,8 @@ $(BUILD)/cbtest_engine_crash.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_CRASH $< -o $@
 $(BUILD)/cbtest_engine_hang.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_HANG $< -o $@
+$(BUILD)/cbtest_engine_chatty.so: tests/cb/cbtest_engine.c src/cb/cb_api.h
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared -Isrc/cb -DCBTEST_CHATTY $< -o $@
 $(BUILD)/test_cb: tests/cb/test_cb.c tests/check.h src/cb/cb_api.h $(CB_SO)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Isrc/cb -Itests $< -ldl -o $@
 # The Windows library (make windows): the same sources, objects of the Windows build, linked
@@ -626,7 +629,7 @@ $(BUILD)/cb_loadtest.exe: tests/cb/cb_loadtest.c src/cb/cb_api.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(LDFLAGS) -Isrc/cb $< -o $@
 cb-test: $(BUILD)/test_cb $(BUILD)/cbtest_engine.so $(BUILD)/cbtest_engine_cbmove.so \
   $(BUILD)/cbtest_engine_illegal.so $(BUILD)/cbtest_engine_crash.so $(BUILD)/cbtest_engine_hang.so \
-  $(CB_SO) $(BIN)
+  $(BUILD)/cbtest_engine_chatty.so $(CB_SO) $(BIN)
 	$(BUILD)/test_cb $(CB_SO)
 	sh tests/cb/cb.sh --bin $(BIN) --build $(BUILD)
 

@@ -190,4 +190,13 @@ played=$(printf '%s\n' "$out" | sed -n 's/^match stopped by SIGTERM after \([0-9
 [ -n "$played" ] && [ "$played" -ge 1 ] && [ "$played" -lt 400 ] && ok ||
     bad "games played before SIGTERM: '$played'"
 
+# the shipped English openings, the ACF three-move ballots (openings/english-3move.txt): 156
+# distinct lines (the 174 three-move sequences less the 18 barred), every one legal (match checks
+# each line of the file before the first game), the first ACF 1 (9-13 21-17 5-9)
+ballots=$here/../openings/english-3move.txt
+check_eq "english-3move: ballots" 156 "$(grep -v '^#' "$ballots" | sed 's/ *#.*//' | sort -u | wc -l)"
+out=$("$bin" match --variant english --depth 1 --openings "$ballots" --games 2 --pdn "$tmp/acf.pdn" 2>&1)
+has "$out" ": 2 games, " english-3move
+has "$(cat "$tmp/acf.pdn")" "1. 9-13 21-17 2. 5-9 " english-3move-first
+
 summary "match tests"

@@ -31,12 +31,15 @@ typedef struct request {
 } request;
 
 static mtx_t out_lock;
+/* The lines to match: the process's first stdout. Descriptor 1 itself goes to stderr before the
+ * library loads, so that what a library prints (Cake++ prints its book's size) cannot break them. */
+static FILE *proto;
 
 static void put(const char *s)
 {
     mtx_lock(&out_lock);
-    fputs(s, stdout);
-    fflush(stdout);
+    fputs(s, proto);
+    fflush(proto);
     mtx_unlock(&out_lock);
 }
 
@@ -119,42 +122,49 @@ static int cbhost_run(int argc, char **argv)
     cli_parse(&cd_cbhost_command, argc, argv, NULL, NULL, args, 1);
     if (!args[0])
         cli_fail(&cd_cbhost_command, "give the engine library (a .so file)");
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    proto = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!proto || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        printf("error cannot keep stdout for the protocol: %s\n", strerror(errno));
+        return 1;
+    }
     char path[PATH_MAX];
     if (!realpath(args[0], path)) {
-        printf("error cannot find engine library %s: %s\n", args[0], strerror(errno));
+        fprintf(proto, "error cannot find engine library %s: %s\n", args[0], strerror(errno));
         return 1;
     }
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     *strrchr(dir, '/') = '\0';
     if (chdir(*dir ? dir : "/")) {
-        printf("error cannot enter %s: %s\n", dir, strerror(errno));
+        fprintf(proto, "error cannot enter %s: %s\n", dir, strerror(errno));
         return 1;
     }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         char *e = dlerror();
         one_line(e);
-        printf("error cannot load %s: %s\n", path, e);
+        fprintf(proto, "error cannot load %s: %s\n", path, e);
         return 1;
     }
     *(void **)&lib_getmove = dlsym(h, "getmove");
     *(void **)&lib_enginecommand = dlsym(h, "enginecommand");
     if (!lib_getmove || !lib_enginecommand) {
-        printf("error %s exports no %s: not a CheckerBoard engine\n", path,
+        fprintf(proto, "error %s exports no %s: not a CheckerBoard engine\n", path,
                lib_getmove ? "enginecommand" : "getmove");
         return 1;
     }
     if (mtx_init(&out_lock, mtx_plain) != thrd_success) {
-        printf("error cannot make a lock\n");
+        fprintf(proto, "error cannot make a lock\n");
         return 1;
     }
     char reply[CB_REPLY_SIZE] = "";
     lib_enginecommand("name", reply);
     reply[CB_REPLY_SIZE - 1] = '\0';
     one_line(reply);
-    printf("ready %s\n", *reply ? reply : path);
-    fflush(stdout);
+    fprintf(proto, "ready %s\n", *reply ? reply : path);
+    fflush(proto);
 
     static request rq;
     thrd_t th;

@@ -15,7 +15,8 @@
  *                                     delpiece[12]
  * At the start: `ready NAME` (enginecommand "name"), or `error MESSAGE` and exit status 1. The
  * library's working folder is its own folder (cb_api_reference.htm: an engine finds its files
- * there).
+ * there). These lines go to the stdout cbhost started with; descriptor 1 is pointed at stderr
+ * before the library loads, so whatever the library prints itself never reaches the pipe.
  */
 #ifndef CD_CB_HOST_H
 #define CD_CB_HOST_H

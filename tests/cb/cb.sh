@@ -79,6 +79,16 @@ has "$out" "hung: cbtest-hang (Black) gave no move 0.5 s after its 0.250 s limit
 has "$out" "hung 2" hang
 has "$out" "+2 =0 -0" hang
 
+# an engine that prints to stdout (as Cake++ 1.22 does: its book's size when loaded): cbhost keeps
+# its lines on a stdout of their own and sends the library's to stderr
+out=$("$bin" cbhost "$build/cbtest_engine_chatty.so" </dev/null 2>/dev/null)
+check_eq "chatty: cbhost's first line" "ready cbtest-chatty" "$out"
+out=$($M --variant english --engine1 self --engine2 "cb:$build/cbtest_engine_chatty.so" --games 2 \
+    --pdn "$tmp/chatty.pdn" 2>/dev/null)
+has "$out" "engine2: cbtest-chatty (cb)" chatty
+games 2 "$out" chatty
+replayed "$tmp/chatty.pdn" 2 chatty
+
 # condraughts_cb.so: English and Russian against the built-in engine, and against itself
 out=$($M --variant english --engine1 self --engine2 "cb:$build/condraughts_cb.so" --games 2 \
     --pdn "$tmp/en.pdn" 2>&1)

@@ -5,13 +5,15 @@
  * White's to lower y; captures are compulsory, a capture goes on while it can, a man reaching the
  * far row is crowned and the move ends), and a random legal move from a fixed seed.
  *
- * Built three ways (Makefile, cb-test):
+ * Built six ways (Makefile, cb-test):
  *   default                 answers by writing the board after its move (the CBmove untouched)
  *   -DCBTEST_ANSWER_CBMOVE  answers through the CBmove only (the board untouched)
  *   -DCBTEST_IGNORE_CAPTURE plays a quiet move even when a capture is compulsory, when it has
  *                           one (an illegal answer the referee must catch), through the board
  *   -DCBTEST_CRASH          aborts (its process dies) at its third move
  *   -DCBTEST_HANG           at its second move sleeps without end, deaf to *playnow
+ *   -DCBTEST_CHATTY         prints to stdout when loaded, at every move and every command, as
+ *                           Cake++ 1.22's Linux build does (cbhost's lines must stay clean)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,17 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAXM   64
+
+#ifdef CBTEST_CHATTY
+__attribute__((constructor)) static void chatty_load(void)
+{
+    printf("cbtest: loaded\n\n");
+    fflush(stdout);
+}
+#define CHAT(what) (printf("cbtest: %s\n", what), fflush(stdout))
+#else
+#define CHAT(what) ((void)0)
+#endif
 
 typedef struct mv {
     int fx, fy, tx, ty;
@@ -144,6 +157,7 @@ EXPORT int getmove(int board[8][8], int color, double maxtime, char str[CB_STR_S
     (void)playnow;
     (void)info;
     (void)moreinfo;
+    CHAT("thinking");
     if (color != CB_WHITE && color != CB_BLACK) {
         snprintf(str, CB_STR_SIZE, "cbtest: bad colour %d", color);
         return CB_UNKNOWN;
@@ -203,6 +217,7 @@ EXPORT int getmove(int board[8][8], int color, double maxtime, char str[CB_STR_S
 
 EXPORT int enginecommand(const char *command, char reply[CB_REPLY_SIZE])
 {
+    CHAT(command);
     if (!strcmp(command, "name")) {
 #if defined(CBTEST_ANSWER_CBMOVE)
         snprintf(reply, CB_REPLY_SIZE, "cbtest-cbmove");
@@ -212,6 +227,8 @@ EXPORT int enginecommand(const char *command, char reply[CB_REPLY_SIZE])
         snprintf(reply, CB_REPLY_SIZE, "cbtest-crash");
 #elif defined(CBTEST_HANG)
         snprintf(reply, CB_REPLY_SIZE, "cbtest-hang");
+#elif defined(CBTEST_CHATTY)
+        snprintf(reply, CB_REPLY_SIZE, "cbtest-chatty");
 #else
         snprintf(reply, CB_REPLY_SIZE, "cbtest-board");
 #endif
