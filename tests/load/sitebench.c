@@ -296,8 +296,10 @@ static void sse_take(conn *c)
             on_state(c->who, c, ev + 19);
         off = (size_t)(end - c->body) + 2;
     }
-    memmove(c->body, c->body + off, c->blen - off);
-    c->blen -= off;
+    if (off) { /* (nothing read yet: no body, and nothing to move) */
+        memmove(c->body, c->body + off, c->blen - off);
+        c->blen -= off;
+    }
 }
 
 static void body_add(conn *c, const char *p, size_t n)
