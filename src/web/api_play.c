@@ -322,9 +322,7 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
             l->gone = 1;
             live_event(l, "gone", NULL);
         } else if (!l->started || g->version != l->seen) {
-            cJSON *j = play_json(g, l->token);
-            json = cJSON_PrintUnformatted(j);
-            cJSON_Delete(j);
+            json = play_json_text(g, l->token);
             l->seen = g->version;
             l->started = 1;
         }

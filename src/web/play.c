@@ -296,7 +296,7 @@ static void adopt(play_game *g)
     give_back_outage(g);
     play_game *old = find_mem(g->id);
     if (old) { /* read back after a failed write: the store's version wins, in place */
-        play_game *next = old->next;
+        play_game *next = old->next, *id_next = old->id_next;
         unsigned version = old->version + 1;
         int online[3] = {old->online[0], old->online[1], old->online[2]};
         int64_t said[2][PLAY_CHAT_BURST], seen = old->seen;
@@ -306,8 +306,11 @@ static void adopt(play_game *g)
         cd_game_free(old->game);
         free(old->moves);
         play_chat_free(old);
+        for (int k = 0; k < 3; k++)
+            free(old->shown[k]);
         *old = *g;
         old->next = next;
+        old->id_next = id_next;
         old->version = version;
         memcpy(old->online, online, sizeof online);
         memcpy(old->said, said, sizeof said);

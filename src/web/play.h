@@ -120,6 +120,10 @@ typedef struct play_game {
     int nchat, chat_cap;
     int64_t said[2][PLAY_CHAT_BURST]; /* each seat's last chat messages (memory only: the rate) */
     unsigned version;
+    char *shown[3]; /* (play_json_text) the last state rendered for each slot (white, black, a
+                     * spectator; NULL: none), of version shown_version[slot] at time shown_at */
+    unsigned shown_version[3];
+    int64_t shown_at[3];
     int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
     struct play_game *next;
     struct play_game *id_next; /* (play.c) the next game in its id's hash list */
@@ -215,6 +219,12 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
 
 /* The game as the viewer holding `token` sees it (docs/api.md). */
 cJSON *play_json(const play_game *g, const char *token);
+/* The same as text (malloc'ed; NULL when out of memory). The viewers of one slot (a seat, or the
+ * spectators) share one render while the game's version holds, for at most PLAY_SHARE_MS (its
+ * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times.
+ * Locked. */
+#define PLAY_SHARE_MS 100
+char *play_json_text(play_game *g, const char *token);
 /* The lobby: open challenges and games in progress, page `page` (0 the first) of `per` entries
  * of each list. */
 cJSON *play_lobby_json(int page, int per);

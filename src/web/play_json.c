@@ -143,6 +143,25 @@ cJSON *play_json(const play_game *g, const char *token)
     return o;
 }
 
+char *play_json_text(play_game *g, const char *token)
+{
+    int seat = play_seat(g, token), slot = seat == CD_WHITE || seat == CD_BLACK ? seat : 2;
+    int64_t now = play_now();
+    if (!g->shown[slot] || g->shown_version[slot] != g->version ||
+        now - g->shown_at[slot] >= PLAY_SHARE_MS || now < g->shown_at[slot]) {
+        cJSON *j = play_json(g, token);
+        char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+        cJSON_Delete(j);
+        if (!text)
+            return NULL;
+        free(g->shown[slot]);
+        g->shown[slot] = text;
+        g->shown_version[slot] = g->version;
+        g->shown_at[slot] = now;
+    }
+    return strdup(g->shown[slot]);
+}
+
 /* An open challenge is listed while its creator's page is open, or for a minute after it is
  * made (a page that never opens the game's stream does not leave it in the lobby for ever). */
 #define LOBBY_GRACE_MS 60000

@@ -120,6 +120,7 @@ typedef struct conn {
     double t0;     /* the request was sent (a stream: its connect) */
     int got_first; /* a stream's first state came */
     void (*done)(struct conn *c); /* a request's answer is in (status, body) */
+    struct conn *prev, *next;     /* every open connection, in one list (live) */
 } conn;
 
 typedef struct person {
@@ -135,6 +136,7 @@ typedef struct person {
 } person;
 
 static int ep, port;
+static conn *live; /* the open connections, closed at the end by close_all */
 
 static void addr_of(struct sockaddr_in *sa, int block, int k)
 {
@@ -152,6 +154,12 @@ static void conn_close(conn *c)
         c->who->ka = NULL;
     if (c->who && c->who->sse == c)
         c->who->sse = NULL;
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (live == c)
+        live = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
     free(c->in);
     free(c->body);
     free(c);
@@ -165,6 +173,10 @@ static conn *conn_open(person *who, int kind)
         abort();
     c->kind = kind;
     c->who = who;
+    c->next = live;
+    if (live)
+        live->prev = c;
+    live = c;
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     struct sockaddr_in to;
     memset(&to, 0, sizeof to);
@@ -549,6 +561,17 @@ static void loop_once(int wait_ms)
     }
 }
 
+/* The end: every connection closed, every figure freed (the figures are printed by then). */
+static void close_all(void)
+{
+    while (live)
+        conn_close(live);
+    free(F.lat.v);
+    free(F.first.v);
+    free(F.lobby.v);
+    close(ep);
+}
+
 static void raise_fds(void)
 {
     struct rlimit r;
@@ -632,6 +655,10 @@ int main(int argc, char **argv)
                F.lobby.n, F.errors, F.errors ? ": " : "", F.kinds);
         printf("result: first %zu late %ld errors %ld p99 0 lobby %.0f\n", F.first.n, late, F.errors,
                pct(&F.lobby, 1));
+        close_all();
+        free(streams);
+        free(viewers);
+        free(games);
         return 0;
     }
 
@@ -721,5 +748,8 @@ int main(int argc, char **argv)
            pct(&F.lobby, 1), F.lobby.n, F.resent, F.errors, F.errors ? ": " : "", F.kinds);
     printf("result: first %zu late %ld errors %ld p99 %.1f lobby %.0f\n", F.first.n, late, F.errors,
            p99, pct(&F.lobby, 1));
+    close_all();
+    free(people);
+    free(games);
     return 0;
 }
