@@ -32,9 +32,11 @@ static void close_handle(void **h)
     *h = NULL;
 }
 
-static int fail(char *err, size_t errlen, const char *what)
+/* code: GetLastError() read at once after the call that failed (a CloseHandle between would
+ * overwrite it) */
+static int fail(char *err, size_t errlen, const char *what, DWORD code)
 {
-    snprintf(err, errlen, "%s: Windows error %lu", what, (unsigned long)GetLastError());
+    snprintf(err, errlen, "%s: Windows error %lu", what, (unsigned long)code);
     return -1;
 }
 
@@ -44,11 +46,12 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE in_r = NULL, in_w = NULL, out_r = NULL, out_w = NULL;
     if (!CreatePipe(&in_r, &in_w, &sa, 0))
-        return fail(err, errlen, "CreatePipe");
+        return fail(err, errlen, "CreatePipe", GetLastError());
     if (!CreatePipe(&out_r, &out_w, &sa, 0)) {
+        DWORD code = GetLastError();
         CloseHandle(in_r);
         CloseHandle(in_w);
-        return fail(err, errlen, "CreatePipe");
+        return fail(err, errlen, "CreatePipe", code);
     }
     /* the parent's ends stay in the parent */
     SetHandleInformation(in_w, HANDLE_FLAG_INHERIT, 0);
@@ -79,7 +82,7 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
               CreateProcessA(NULL, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si, &pi);
     int rc = 0;
     if (!ok) {
-        rc = fail(err, errlen, "CreateProcess");
+        rc = fail(err, errlen, "CreateProcess", GetLastError());
         if (job)
             CloseHandle(job);
     } else {
