@@ -276,9 +276,16 @@ study-test: $(BUILD)/test_stats $(BIN)
 	$(BUILD)/test_stats
 	sh tests/study.sh --bin $(BIN)
 
-# condraughts match, the referee: fake Hub engines that hang, overrun, resign, move illegally or
-# die; adjudications; clocks; Hub 1; the SPRT (its formulas: test_stats in study-test).
-match-test: $(BIN)
+# condraughts match, the referee: its engine processes (test_proc: SIGPIPE's default action in
+# the child, a write's deadline), then fake Hub engines that hang, overrun, resign, move illegally
+# or die; adjudications; clocks; Hub 1; the SPRT (its formulas: test_stats in study-test).
+$(BUILD)/test_proc: tests/test_proc.c tests/check.h src/cli/proc.h $(BUILD)/cli/proc.o $(BUILD)/cli/cliutil.o \
+  $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/cli tests/test_proc.c $(BUILD)/cli/proc.o $(BUILD)/cli/cliutil.o \
+	  $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB) -lm -o $@
+
+match-test: $(BUILD)/test_proc $(BIN)
+	$(BUILD)/test_proc
 	sh tests/match.sh --bin $(BIN)
 
 # Sanitizers: a separate build tree, smaller perft budget.
