@@ -103,6 +103,28 @@ static int deaf_reply(const match_player *p, double t0, mp_reply *out)
     return 1;
 }
 
+/* The next line of the answer to a move request written at t0: 1, or 0 with out->status and
+ * out->used set: MP_HUNG when nothing came by `limit` seconds (<= 0: no limit), then `stop`
+ * (*late set) and `grace` seconds more; MP_DIED when the engine closed its output. */
+static int answer_line(match_player *p, double t0, double limit, double grace, int *late,
+                       char *line, size_t len, mp_reply *out)
+{
+    for (;;) {
+        double deadline = limit > 0 ? t0 + limit + (*late ? grace : 0) : 0;
+        int r = read_line(p, deadline, line, len);
+        if (r > 0)
+            return 1;
+        if (r < 0 && !*late) {
+            *late = 1;
+            send_line(p, "stop");
+            continue;
+        }
+        out->status = r < 0 ? MP_HUNG : MP_DIED;
+        out->used = cli_now() - t0;
+        return 0;
+    }
+}
+
 /* Does the line start with the word `w` (followed by a blank or the end)? */
 static int starts(const char *line, const char *w)
 {
@@ -506,23 +528,8 @@ static void move_cb(match_player *p, const cd_game *g, const mp_limits *l, doubl
     char str[1100] = "";
     int late = 0;
     for (;;) {
-        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
-        int r = read_line(p, deadline, line, sizeof line);
-        if (r < 0) {
-            if (late) {
-                out->status = MP_HUNG;
-                out->used = cli_now() - t0;
-                return;
-            }
-            late = 1;
-            send_line(p, "stop");
-            continue;
-        }
-        if (r == 0) {
-            out->status = MP_DIED;
-            out->used = cli_now() - t0;
+        if (!answer_line(p, t0, limit, grace, &late, line, sizeof line, out))
             return;
-        }
         if (!strncmp(line, "str ", 4))
             snprintf(str, sizeof str, "%.1000s", line + 4);
         else if (!strncmp(line, "moved ", 6))
@@ -740,23 +747,8 @@ void mp_move(match_player *p, const cd_game *g, const mp_limits *l, double limit
         return;
     int late = 0;
     for (;;) {
-        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
-        int r = read_line(p, deadline, line, sizeof line);
-        if (r < 0) {
-            if (late) {
-                out->status = MP_HUNG;
-                out->used = cli_now() - t0;
-                return;
-            }
-            late = 1;
-            send_line(p, "stop");
-            continue;
-        }
-        if (r == 0) {
-            out->status = MP_DIED;
-            out->used = cli_now() - t0;
+        if (!answer_line(p, t0, limit, grace, &late, line, sizeof line, out))
             return;
-        }
         int sc;
         if (starts(line, "info") && info_score(p, line, &sc)) {
             out->has_score = 1;
