@@ -307,7 +307,9 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
             return MHD_CONTENT_READER_END_OF_STREAM;
         play_lock();
         play_game *g = play_find(l->id);
-        if (g && l->started && g->version == l->seen && !l->waited) {
+        /* a change not yet on disk is not shown (play.h): the stream waits for it */
+        int ready = g && play_synced(g);
+        if (g && ((l->started && g->version == l->seen) || !ready) && !l->waited) {
             int parked = stream_park(&l->hook);
             if (parked) {
                 play_watch(&l->watch);
@@ -321,7 +323,7 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
         if (!g) {
             l->gone = 1;
             live_event(l, "gone", NULL);
-        } else if (!l->started || g->version != l->seen) {
+        } else if (ready && (!l->started || g->version != l->seen)) {
             json = play_json_text(g, l->token);
             l->seen = g->version;
             l->started = 1;

@@ -7,6 +7,7 @@
 #endif
 
 #include "store_sqlite.h"
+#include "sqlite_sync.h"
 #include "store.h"
 #include "names.h"
 
@@ -23,7 +24,7 @@ static void sq_player(const char *token, char *key, size_t cap);
 
 static const char schema[] =
     "PRAGMA journal_mode=WAL;"
-    "PRAGMA synchronous=FULL;"
+    "PRAGMA synchronous=NORMAL;" /* each commit is synced by sqlite_sync.c */
     "CREATE TABLE IF NOT EXISTS games ("
     " id TEXT PRIMARY KEY, variant TEXT NOT NULL, fen TEXT NOT NULL, clock INTEGER NOT NULL,"
     " base_ms INTEGER NOT NULL, inc_ms INTEGER NOT NULL,"
@@ -149,11 +150,17 @@ static int sq_open(const char *path, char *err, size_t errlen)
         db = NULL;
         return -1;
     }
+    if (sqlite_sync_start(db, path, err, errlen) != 0) {
+        sqlite3_close(db);
+        db = NULL;
+        return -1;
+    }
     return 0;
 }
 
 static void sq_close(void)
 {
+    sqlite_sync_stop();
     sqlite3_close(db);
     db = NULL;
 }
