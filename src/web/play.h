@@ -226,7 +226,8 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
 cJSON *play_json(const play_game *g, const char *token);
 /* The same as text (malloc'ed; NULL when out of memory). The viewers of one slot (a seat, or the
  * spectators) share one render while the game's version holds, for at most PLAY_SHARE_MS (its
- * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times.
+ * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times,
+ * and the answer to a seat's action is the render its own stream then shows.
  * Locked. */
 #define PLAY_SHARE_MS 100
 char *play_json_text(play_game *g, const char *token);
