@@ -21,13 +21,14 @@
 static struct {
     mtx_t m;           /* guards frames, stop and the wait on more */
     cnd_t more;        /* a commit was written, or stop */
+    cnd_t full;        /* the WAL holds SYNC_CHECKPOINT_FRAMES pages, or stop */
     _Atomic uint64_t written, synced;
     int frames;        /* (m) pages in the WAL at the last commit */
     int stop;          /* (m) sqlite_sync_stop began */
     int fd;            /* the WAL file */
     sqlite3 *ck;       /* the checkpointing connection */
-    thrd_t thread;
-    int running;
+    thrd_t thread, ckthread;
+    int running; /* 1: the sync thread runs, 2: the checkpoint thread too */
 } Y = {.fd = -1};
 
 static once_flag y_once = ONCE_FLAG_INIT;
@@ -36,6 +37,7 @@ static void y_init(void)
 {
     mtx_init(&Y.m, mtx_plain);
     cnd_init(&Y.more);
+    cnd_init(&Y.full);
 }
 
 /* sqlite3_wal_hook: a commit is written (its write lock released), nframe pages in the WAL. */
@@ -48,6 +50,8 @@ static int committed(void *arg, sqlite3 *db, const char *name, int nframe)
     atomic_fetch_add(&Y.written, 1);
     Y.frames = nframe;
     cnd_signal(&Y.more);
+    if (nframe >= SYNC_CHECKPOINT_FRAMES)
+        cnd_signal(&Y.full);
     mtx_unlock(&Y.m);
     return SQLITE_OK;
 }
@@ -60,7 +64,7 @@ static int syncer(void *arg)
         while (!Y.stop && atomic_load(&Y.synced) == atomic_load(&Y.written))
             cnd_wait(&Y.more, &Y.m);
         uint64_t target = atomic_load(&Y.written);
-        int frames = Y.frames, stop = Y.stop;
+        int stop = Y.stop;
         mtx_unlock(&Y.m);
         if (target != atomic_load(&Y.synced)) {
             if (fsync(Y.fd) != 0) {
@@ -73,20 +77,31 @@ static int syncer(void *arg)
             atomic_store(&Y.synced, target);
             store_synced_report(target);
         }
-        if (frames >= SYNC_CHECKPOINT_FRAMES) {
-            int log = 0, done = 0;
-            if (sqlite3_wal_checkpoint_v2(Y.ck, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) ==
-                    SQLITE_OK &&
-                log == done) {
-                mtx_lock(&Y.m);
-                if (Y.frames == frames)
-                    Y.frames = 0; /* all of it copied: the next commit starts the WAL again */
-                mtx_unlock(&Y.m);
-            }
-        }
         mtx_lock(&Y.m);
         if (stop && atomic_load(&Y.synced) == atomic_load(&Y.written))
             break;
+    }
+    mtx_unlock(&Y.m);
+    return 0;
+}
+
+/* The checkpoints, in a thread of their own (a checkpoint syncs the WAL and the database and may
+ * take a while: the commits' syncs go on meanwhile). A checkpoint that could not copy the whole
+ * WAL is tried again after the next commit. */
+static int checkpointer(void *arg)
+{
+    (void)arg;
+    uint64_t tried = 0;
+    mtx_lock(&Y.m);
+    while (!Y.stop) {
+        if (Y.frames < SYNC_CHECKPOINT_FRAMES || atomic_load(&Y.written) == tried) {
+            cnd_wait(&Y.full, &Y.m);
+            continue;
+        }
+        tried = atomic_load(&Y.written);
+        mtx_unlock(&Y.m);
+        sqlite3_wal_checkpoint_v2(Y.ck, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        mtx_lock(&Y.m);
     }
     mtx_unlock(&Y.m);
     return 0;
@@ -137,7 +152,14 @@ int sqlite_sync_start(sqlite3 *db, const char *path, char *err, size_t errlen)
         sqlite_sync_stop();
         return -1;
     }
-    Y.running = 1;
+    if (thrd_create(&Y.ckthread, checkpointer, NULL) != thrd_success) {
+        Y.running = 1; /* the sync thread is stopped below */
+        sqlite3_wal_hook(db, NULL, NULL);
+        snprintf(err, errlen, "cannot start a thread");
+        sqlite_sync_stop();
+        return -1;
+    }
+    Y.running = 2;
     return 0;
 }
 
@@ -148,8 +170,11 @@ void sqlite_sync_stop(void)
         mtx_lock(&Y.m);
         Y.stop = 1;
         cnd_signal(&Y.more);
+        cnd_signal(&Y.full);
         mtx_unlock(&Y.m);
         thrd_join(Y.thread, NULL);
+        if (Y.running == 2)
+            thrd_join(Y.ckthread, NULL);
         Y.running = 0;
     }
     if (Y.fd >= 0)

@@ -11,9 +11,10 @@
  * disk when synced >= its number; the server answers a change (and shows it) only then (store.h,
  * store_written), so nothing answered is lost even when the machine loses power.
  *
- * Checkpoints (copying the WAL into the database file) are this thread's too, on a connection of
- * its own and outside the play lock (the writer's automatic checkpoints are off: the WAL hook
- * replaces them): a passive checkpoint once the WAL holds SYNC_CHECKPOINT_FRAMES pages; with
+ * Checkpoints (copying the WAL into the database file) are a second thread's, on a connection of
+ * its own and outside the play lock, so the commits' syncs go on meanwhile (the writer's automatic
+ * checkpoints are off: the WAL hook replaces them): a passive checkpoint once the WAL holds
+ * SYNC_CHECKPOINT_FRAMES pages; with
  * synchronous=NORMAL SQLite syncs the WAL before a checkpoint and the database after it, so the
  * WAL is reused only once what it held is in the database on disk.
  *
