@@ -197,16 +197,18 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
         status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
     }
     g = status >= 500 ? NULL : play_find(id); /* a failed save may have freed it */
-    cJSON *j = !status && g ? play_json(g, rq->token) : NULL;
+    /* the seat's shared render (play_json_text): the mover's own stream shows the same one */
+    char *text = !status && g ? play_json_text(g, rq->token) : NULL;
     play_unlock();
     cJSON_Delete(body);
     if (status == 503)
         return send_busy(c, err);
     if (status == 429)
         c->retry_after = (int)(retry_ms / 1000) + 1;
-    if (status || !j)
-        return send_error(c, status ? status : 404, "%s", status ? err : "unknown game");
-    return send_json(c, MHD_HTTP_OK, j);
+    if (status || !text)
+        return send_error(c, status ? status : g ? 500 : 404, "%s",
+                          status ? err : g ? "out of memory" : "unknown game");
+    return send_buffer(c, MHD_HTTP_OK, "application/json", text, strlen(text));
 }
 
 static enum MHD_Result play_get(reply *c, const char *id, const request *rq)
@@ -307,7 +309,9 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
             return MHD_CONTENT_READER_END_OF_STREAM;
         play_lock();
         play_game *g = play_find(l->id);
-        if (g && l->started && g->version == l->seen && !l->waited) {
+        /* a change not yet on disk is not shown (play.h): the stream waits for it */
+        int ready = g && play_synced(g);
+        if (g && ((l->started && g->version == l->seen) || !ready) && !l->waited) {
             int parked = stream_park(&l->hook);
             if (parked) {
                 play_watch(&l->watch);
@@ -321,7 +325,7 @@ ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)
         if (!g) {
             l->gone = 1;
             live_event(l, "gone", NULL);
-        } else if (!l->started || g->version != l->seen) {
+        } else if (ready && (!l->started || g->version != l->seen)) {
             json = play_json_text(g, l->token);
             l->seen = g->version;
             l->started = 1;

@@ -8,6 +8,7 @@
 #endif
 
 #include "web.h"
+#include "lazy_lock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,68 @@ const char *status_name(cd_status s)
     }
 }
 
+/* An integer as a raw JSON item: the text cJSON would print for it, without its double
+ * formatting (cJSON 1.7.15 prints every number with "%1.15g" and reads it back with sscanf: a
+ * board's few hundred numbers were a tenth of the server's CPU under load). */
+static cJSON *raw_int(long v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%ld", v);
+    return cJSON_CreateRaw(buf);
+}
+
+static void add_int(cJSON *o, const char *name, long v) { cJSON_AddItemToObject(o, name, raw_int(v)); }
+
 static cJSON *int_array(const int *v, int n)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
+    char buf[128 * 12 + 3];
+    size_t len = 0;
+    buf[len++] = '[';
+    for (int i = 0; i < n && len < sizeof buf - 14; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, i ? ",%d" : "%d", v[i]);
+    buf[len++] = ']';
+    buf[len] = 0;
+    return cJSON_CreateRaw(buf);
+}
+
+/* The "squares" array of a variant (its number, row and column each), made once per variant and
+ * kept for the run (the rules are static). NULL when out of memory. */
+#define SQUARES_KEPT 64
+static struct {
+    mtx_t m;
+    const cd_rules *rules[SQUARES_KEPT];
+    char *text[SQUARES_KEPT];
+} SQ;
+WEB_LAZY_LOCK(static, squares_lock, SQ.m)
+
+static const char *squares_text(const cd_rules *r)
+{
+    squares_lock();
+    const char *found = NULL;
+    int i = 0;
+    for (; i < SQUARES_KEPT && SQ.rules[i]; i++)
+        if (SQ.rules[i] == r) {
+            found = SQ.text[i];
+            break;
+        }
+    if (!found && i < SQUARES_KEPT) {
+        int nsq = cd_rules_squares(r);
+        size_t cap = (size_t)nsq * 40 + 3, len = 0;
+        char *t = malloc(cap);
+        if (t) {
+            t[len++] = '[';
+            for (int sq = 1; sq <= nsq; sq++)
+                len += (size_t)snprintf(t + len, cap - len, "%s{\"n\":%d,\"row\":%d,\"col\":%d}",
+                                        sq > 1 ? "," : "", sq, cd_square_row(r, sq),
+                                        cd_square_col(r, sq));
+            snprintf(t + len, cap - len, "]");
+            SQ.rules[i] = r;
+            SQ.text[i] = t;
+            found = t;
+        }
+    }
+    mtx_unlock(&SQ.m);
+    return found;
 }
 
 void game_board_json(cJSON *o, const cd_game *g)
@@ -41,8 +98,8 @@ void game_board_json(cJSON *o, const cd_game *g)
     char buf[1024];
     cJSON_AddStringToObject(o, "variant", r->name);
     cJSON_AddStringToObject(o, "title", r->title);
-    cJSON_AddNumberToObject(o, "width", cd_rules_width(r));
-    cJSON_AddNumberToObject(o, "height", cd_rules_height(r));
+    add_int(o, "width", cd_rules_width(r));
+    add_int(o, "height", cd_rules_height(r));
     cJSON_AddStringToObject(o, "side", pos->side == CD_WHITE ? "white" : "black");
     cd_position_to_fen(pos, 0, buf, sizeof buf);
     cJSON_AddStringToObject(o, "fen", buf);
@@ -51,20 +108,26 @@ void game_board_json(cJSON *o, const cd_game *g)
     cJSON_AddStringToObject(o, "status", status_name(st));
     cJSON_AddStringToObject(o, "reason", reason == CD_REASON_NONE ? "" : cd_reason_str(reason));
     cJSON_AddStringToObject(o, "result", cd_status_pdn(r, st));
-    cJSON_AddNumberToObject(o, "ply", cd_game_ply(g));
+    add_int(o, "ply", cd_game_ply(g));
 
     static const char *const piece_names[] = {"", "w", "b", "W", "B"};
-    cJSON *board = cJSON_AddArrayToObject(o, "board");
-    cJSON *squares = cJSON_AddArrayToObject(o, "squares");
-    for (int sq = 1; sq <= nsq; sq++) {
-        int pc = cd_position_piece(pos, sq);
-        cJSON_AddItemToArray(board, cJSON_CreateString(pc >= 0 && pc <= 4 ? piece_names[pc] : ""));
-        cJSON *s = cJSON_CreateObject();
-        cJSON_AddNumberToObject(s, "n", sq);
-        cJSON_AddNumberToObject(s, "row", cd_square_row(r, sq));
-        cJSON_AddNumberToObject(s, "col", cd_square_col(r, sq));
-        cJSON_AddItemToArray(squares, s);
+    char *bt = malloc((size_t)nsq * 5 + 3);
+    if (bt) { /* ["w","",...]: one raw item, not a string item a square */
+        size_t len = 0;
+        bt[len++] = '[';
+        for (int sq = 1; sq <= nsq; sq++) {
+            int pc = cd_position_piece(pos, sq);
+            len += (size_t)sprintf(bt + len, "%s\"%s\"", sq > 1 ? "," : "",
+                                   pc >= 0 && pc <= 4 ? piece_names[pc] : "");
+        }
+        bt[len++] = ']';
+        bt[len] = 0;
+        cJSON_AddItemToObject(o, "board", cJSON_CreateRaw(bt));
+        free(bt);
     }
+    const char *squares = squares_text(r);
+    if (squares)
+        cJSON_AddItemToObject(o, "squares", cJSON_CreateRaw(squares));
 
     cJSON *moves = cJSON_AddArrayToObject(o, "moves");
     cd_movelist *list = st == CD_ONGOING ? malloc(sizeof *list) : NULL;
@@ -77,8 +140,8 @@ void game_board_json(cJSON *o, const cd_game *g)
             cJSON_AddStringToObject(mo, "text", buf);
             cd_move_to_hub(pos, m, buf, sizeof buf);
             cJSON_AddStringToObject(mo, "hub", buf);
-            cJSON_AddNumberToObject(mo, "from", cd_move_from(pos, m));
-            cJSON_AddNumberToObject(mo, "to", cd_move_to(pos, m));
+            add_int(mo, "from", cd_move_from(pos, m));
+            add_int(mo, "to", cd_move_to(pos, m));
             int sqs[128];
             int n = cd_move_path(pos, m, sqs, 128);
             cJSON_AddItemToObject(mo, "path", int_array(sqs, n < 128 ? n : 128));

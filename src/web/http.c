@@ -16,6 +16,7 @@
 
 #include "web.h"
 #include "lazy_lock.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,9 @@ static struct {
     mtx_t m;           /* made on first use (s_lock) */
     cnd_t idle;        /* jobs fell to 0 */
     stream_hook *head; /* (m) the parked streams */
+    struct http_job *held; /* (m) the replies waiting for the store's disk (hold_reply) */
     int stopping;      /* (m) http_stop began: no stream parks, no job starts */
-    int jobs;          /* (m) slow handlers running */
+    int jobs;          /* (m) slow handlers running, and replies held */
 } S;
 
 static once_flag s_once = ONCE_FLAG_INIT;
@@ -121,21 +123,34 @@ static void wake_parked(int all)
     mtx_unlock(&S.m);
 }
 
-/* A request whose route() runs in a thread of its own (route_slow). */
+/* A request whose route() runs in a thread of its own (route_slow), or whose reply waits for the
+ * store's disk (held: web.h, reply.hold). */
 typedef struct http_job {
     struct MHD_Connection *conn;
     char *url, *method;
     request *rq;
     reply out;
     enum MHD_Result ret;
+    uint64_t until;        /* held: the store's change number to be on disk first */
+    struct http_job *next; /* (S.m) held, in S.held */
 } http_job;
 
 static const char *mhd_query(void *ctx, const char *name);
+
+/* An API answer (not a stream) is sent once every change the store had committed when it was
+ * made is on disk (store.h, store_written): nothing is answered, and no state shown, that a
+ * machine losing power could take back. */
+static void hold_from(reply *out, const char *url)
+{
+    if (!strncmp(url, "/api/", 5) && !out->stream && !out->live)
+        out->hold = store_written();
+}
 
 static int job_run(void *arg)
 {
     http_job *j = arg;
     j->ret = route(&j->out, j->url, j->method, j->rq, mhd_query, j->conn);
+    hold_from(&j->out, j->url);
     s_lock();
     MHD_resume_connection(j->conn); /* the handler is called again and sends j->out */
     if (--S.jobs == 0)
@@ -181,6 +196,54 @@ static int job_start(struct MHD_Connection *conn, const char *url, const char *m
         free(j);
     }
     return ok;
+}
+
+/* Hold out (route()'s reply, ret MHD_YES) until the store has synced out->hold, the connection
+ * suspended meanwhile; 0 when it need not wait (or cannot: out of memory): send it now. */
+static int hold_reply(struct MHD_Connection *conn, request *rq, reply *out)
+{
+    if (!out->hold || store_synced() >= out->hold)
+        return 0;
+    http_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return 0;
+    j->conn = conn;
+    j->rq = rq;
+    j->out = *out;
+    j->out.hold = 0;
+    j->until = out->hold;
+    j->ret = MHD_YES;
+    s_lock();
+    int wait = store_synced() < out->hold;
+    if (wait) {
+        S.jobs++;
+        rq->job = j;
+        j->next = S.held;
+        S.held = j;
+        MHD_suspend_connection(conn);
+    }
+    mtx_unlock(&S.m);
+    if (!wait)
+        free(j);
+    return wait;
+}
+
+/* store_on_synced: the replies held for the changes up to `synced` are sent. */
+static void http_synced(uint64_t synced)
+{
+    s_lock();
+    for (http_job **pp = &S.held; *pp;) {
+        http_job *j = *pp;
+        if (j->until <= synced) {
+            *pp = j->next;
+            MHD_resume_connection(j->conn); /* the handler is called again and sends j->out */
+            if (--S.jobs == 0)
+                cnd_broadcast(&S.idle);
+        } else {
+            pp = &j->next;
+        }
+    }
+    mtx_unlock(&S.m);
 }
 
 /* ---------------------------------------------------------------- HTTP */
@@ -529,6 +592,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     enum MHD_Result ret = rq->too_large ? send_error(&out, MHD_HTTP_CONTENT_TOO_LARGE,
                                                      "request body too large (limit %d)", MAX_BODY)
                                         : route(&out, url, method, rq, mhd_query, conn);
+    hold_from(&out, url);
     return finish(conn, url, rq, &out, ret);
 }
 
@@ -551,6 +615,8 @@ static enum MHD_Result finish(struct MHD_Connection *conn, const char *url, requ
     if (!rq->token[0] && !out->cookie[0] && !strncmp(url, "/api/", 5) &&
         play_new_token(out->cookie) != 0)
         out->cookie[0] = 0;
+    if (hold_reply(conn, rq, out))
+        return MHD_YES; /* called again when the store has synced the change */
     return queue_reply(conn, out);
 }
 
@@ -579,6 +645,7 @@ struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned p
     S.stopping = 0;
     mtx_unlock(&S.m);
     W.stop = 0;
+    store_on_synced(http_synced);
     W.live = thrd_create(&W.thread, watchdog, NULL) == thrd_success;
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, port, NULL,

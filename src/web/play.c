@@ -48,6 +48,11 @@ static struct {
     int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
     int64_t alive_at;   /* (lock) when the store was last told the server is alive */
     int unanswered;     /* (lock) the shared store did not answer play_find's last look */
+    struct unsynced {   /* (lock) games changed, their streams to wake once the change is on */
+        char id[PLAY_ID_HEX + 1]; /* disk (store_synced), in the order of their numbers */
+        uint64_t saved;
+    } *unsynced;
+    int nunsynced, unsynced_cap;
 } P = {.max_live = PLAY_MAX,
        .creates_token = {PLAY_CREATES_TOKEN, PLAY_CREATES_MS, {{"", 0, 0}}},
        .creates_addr = {PLAY_CREATES_ADDR, PLAY_CREATES_MS, {{"", 0, 0}}}};
@@ -104,6 +109,43 @@ static void changed(const char *id)
         }
     }
 }
+
+/* g's change is in the store (g->saved its number, play.h): its streams are woken once it is on
+ * disk, at once when it is already. */
+static void published(play_game *g)
+{
+    g->saved = store_written();
+    if (g->saved <= store_synced()) {
+        changed(g->id);
+        return;
+    }
+    if (P.nunsynced == P.unsynced_cap) {
+        int cap = P.unsynced_cap ? 2 * P.unsynced_cap : 256;
+        struct unsynced *u = realloc(P.unsynced, (size_t)cap * sizeof *u);
+        if (!u) { /* out of memory: woken now, the streams wait for the disk at their keep-alive */
+            changed(g->id);
+            return;
+        }
+        P.unsynced = u;
+        P.unsynced_cap = cap;
+    }
+    memcpy(P.unsynced[P.nunsynced].id, g->id, sizeof g->id);
+    P.unsynced[P.nunsynced++].saved = g->saved;
+}
+
+/* store_on_synced: the changes up to `synced` are on disk: their games' streams are woken. */
+static void synced_now(uint64_t synced)
+{
+    play_lock();
+    int n = 0;
+    while (n < P.nunsynced && P.unsynced[n].saved <= synced)
+        changed(P.unsynced[n++].id);
+    memmove(P.unsynced, P.unsynced + n, (size_t)(P.nunsynced - n) * sizeof *P.unsynced);
+    P.nunsynced -= n;
+    play_unlock();
+}
+
+int play_synced(const play_game *g) { return g->saved <= store_synced(); }
 
 /* A player's stream opening or closing wakes the game's streams at once; a spectator's does not
  * (each would wake all the others: 1,500 spectators arriving made over a million states): the
@@ -300,6 +342,7 @@ static void adopt(play_game *g)
         unsigned version = old->version + 1;
         int online[3] = {old->online[0], old->online[1], old->online[2]};
         int64_t said[2][PLAY_CHAT_BURST], seen = old->seen;
+        uint64_t saved = old->saved;
         char addr[PLAY_ADDR];
         memcpy(said, old->said, sizeof said);
         memcpy(addr, old->addr, sizeof addr);
@@ -316,6 +359,7 @@ static void adopt(play_game *g)
         memcpy(old->said, said, sizeof said);
         memcpy(old->addr, addr, sizeof addr);
         old->seen = seen;
+        old->saved = saved;
         free(g);
         return;
     }
@@ -328,12 +372,13 @@ static void adopt(play_game *g)
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
-    changed(g->id);
     int rc = P.stored ? store_save(g, from) : 0;
     if (rc == 0) {
         g->rate_now = 0;
+        published(g);
         return 0;
     }
+    changed(g->id);
     char id[PLAY_ID_HEX + 1];
     memcpy(id, g->id, sizeof id);
     if (rc == -3) { /* another server changed the game first: its version wins, in place */
@@ -433,6 +478,7 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
         return 0;
     P.stop = 0;
     P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
+    store_on_synced(synced_now);
     if (store_open(db_path, err, errlen) != 0)
         return -1;
     int64_t last_alive = store_last_alive(); /* before the clock thread writes it anew */
@@ -478,6 +524,8 @@ void play_close(void)
         thrd_join(P.listener, NULL);
         P.listening = 0;
     }
+    if (P.stored)
+        store_close(); /* unlocked: its sync thread's last report (synced_now) takes the lock */
     play_lock();
     while (P.games) {
         play_game *next = P.games->next;
@@ -486,8 +534,9 @@ void play_close(void)
     }
     memset(P.by_id, 0, sizeof P.by_id);
     P.count = 0;
-    if (P.stored)
-        store_close();
+    free(P.unsynced);
+    P.unsynced = NULL;
+    P.nunsynced = P.unsynced_cap = 0;
     P.stored = 0;
     play_unlock();
 }
@@ -1157,7 +1206,7 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
     }
     *oldest = now;
     g->version++;
-    changed(g->id);
+    published(g);
     return 0;
 }
 

@@ -15,7 +15,8 @@
  * request find it. The clock of a correspondence game is `days` per move, reset after each move.
  *
  * The games live in one list guarded by play_lock(); every change bumps the game's version and
- * wakes the live streams that watch the game (play_watch). Every change is written to the store
+ * wakes the live streams that watch the game (play_watch) once it is on disk (store_synced: the
+ * SQLite store syncs the changes of many games at once). Every change is written to the store
  * (store.h) in one transaction before it is answered (a chat message: its row alone); when
  * the write fails the game is read back from the store and the request fails (507 when the disk is
  * full, else 500), so memory never runs ahead of the disk.
@@ -125,6 +126,8 @@ typedef struct play_game {
     unsigned shown_version[3];
     int64_t shown_at[3];
     int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
+    uint64_t saved; /* the store's number of its last change (store_written): its live streams
+                     * show it once store_synced() reaches it (0: nothing to wait for) */
     struct play_game *next;
     struct play_game *id_next; /* (play.c) the next game in its id's hash list */
 } play_game;
@@ -158,6 +161,8 @@ play_game *play_find(const char *id);
  * revision? The game found is then the one in memory, maybe behind the store, and a change to it
  * could not be saved: changes are refused (503) until the store answers. Locked. */
 int play_unanswered(void);
+/* Is g's last change on disk (play_game.saved)? Until then its streams do not show it. Locked. */
+int play_synced(const play_game *g);
 /* The first game in memory (then ->next), for the lobby. */
 const play_game *play_first(void);
 /* A live stream of game id opens for token: returns the slot it counts in (CD_WHITE, CD_BLACK,
@@ -221,7 +226,8 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
 cJSON *play_json(const play_game *g, const char *token);
 /* The same as text (malloc'ed; NULL when out of memory). The viewers of one slot (a seat, or the
  * spectators) share one render while the game's version holds, for at most PLAY_SHARE_MS (its
- * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times.
+ * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times,
+ * and the answer to a seat's action is the render its own stream then shows.
  * Locked. */
 #define PLAY_SHARE_MS 100
 char *play_json_text(play_game *g, const char *token);

@@ -5,12 +5,16 @@
 #include "store.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
+#include "sqlite_sync.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 static const store_ops *S; /* the open store, NULL when none */
+typedef void (*synced_fn)(uint64_t synced);
+static _Atomic(synced_fn) synced_hooks[STORE_SYNCED_HOOKS]; /* store_on_synced */
 
 int store_is_pg(const char *where)
 {
@@ -101,3 +105,26 @@ int store_seen(const char *const *ids, int n, int64_t now)
 }
 
 int64_t store_seen_at(const char *id) { return S && S->seen_at ? S->seen_at(id) : 0; }
+
+uint64_t store_written(void) { return S == &store_sqlite ? sqlite_sync_written() : 0; }
+
+uint64_t store_synced(void) { return S == &store_sqlite ? sqlite_sync_synced() : 0; }
+
+void store_on_synced(void (*fn)(uint64_t synced))
+{
+    for (int i = 0; i < STORE_SYNCED_HOOKS; i++) {
+        synced_fn none = NULL;
+        if (atomic_load(&synced_hooks[i]) == fn ||
+            atomic_compare_exchange_strong(&synced_hooks[i], &none, fn))
+            return;
+    }
+}
+
+void store_synced_report(uint64_t synced)
+{
+    for (int i = 0; i < STORE_SYNCED_HOOKS; i++) {
+        synced_fn fn = atomic_load(&synced_hooks[i]);
+        if (fn)
+            fn(synced);
+    }
+}

@@ -18,7 +18,8 @@
  * Representation: one open store at a time (a store_ops table of the chosen implementation, NULL
  * when none is open); every call but store_open on a closed store fails (-1, 0 or GLICKO_NEW).
  * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held (store_heard
- * alone, on a connection of its own, from one thread without the lock).
+ * alone, on a connection of its own, from one thread without the lock; store_written and
+ * store_synced from any thread).
  */
 #ifndef CD_WEB_STORE_H
 #define CD_WEB_STORE_H
@@ -65,6 +66,19 @@ void store_close(void);
  * at g->rev; nothing written) or -1; the first of a run of failures is logged, and the first
  * success after. */
 int store_save(play_game *g, int from);
+/* Group commit (SQLite: sqlite_sync.h): a change committed is numbered, store_written() the
+ * number of the last one, and it is on disk once store_synced() reaches its number; until then it
+ * must not be answered or shown (a process killed keeps it, a machine losing power may not). The
+ * sync thread calls every function given to store_on_synced (at most STORE_SYNCED_HOOKS, each
+ * kept once, from any thread, for the rest of the run) with the new store_synced() after each
+ * sync, no lock held.
+ * PostgreSQL commits each change to disk itself: both numbers stay 0. store_synced_report is the
+ * sync thread's. */
+#define STORE_SYNCED_HOOKS 2
+uint64_t store_written(void);
+uint64_t store_synced(void);
+void store_on_synced(void (*fn)(uint64_t synced));
+void store_synced_report(uint64_t synced);
 int store_delete(const char *id);
 /* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
  * store_last_alive: when it last was (0: never). */

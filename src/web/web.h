@@ -192,6 +192,7 @@ typedef struct reply {
     struct play_live *live;      /* a game's live stream instead of body (api_play.c) */
     stream_hook *hook;           /* the stream's hook (stream or live), or NULL */
     char cookie[PLAY_TOKEN + 1]; /* a new player token to set as the cd_player cookie, or "" */
+    uint64_t hold; /* (http.c) sent once store_synced() reaches it (0: at once) */
 } reply;
 
 typedef struct request {
@@ -290,7 +291,7 @@ struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned p
 /* The connections accepted beyond max_conn only to be told 503 (a sixteenth, at least 16). */
 unsigned http_spare(unsigned max_conn);
 /* Stop the daemon and the watchdog (d may be NULL): end the parked streams, wait for the slow
- * handlers, then stop. */
+ * handlers and the replies held for the store's disk (reply.hold), then stop. */
 void http_stop(struct MHD_Daemon *d);
 
 #endif
