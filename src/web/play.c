@@ -140,7 +140,8 @@ static void synced_now(uint64_t synced)
     int n = 0;
     while (n < P.nunsynced && P.unsynced[n].saved <= synced)
         changed(P.unsynced[n++].id);
-    memmove(P.unsynced, P.unsynced + n, (size_t)(P.nunsynced - n) * sizeof *P.unsynced);
+    if (n > 0 && n < P.nunsynced) /* (P.unsynced is NULL until the first change) */
+        memmove(P.unsynced, P.unsynced + n, (size_t)(P.nunsynced - n) * sizeof *P.unsynced);
     P.nunsynced -= n;
     play_unlock();
 }
