@@ -101,3 +101,24 @@ int store_seen(const char *const *ids, int n, int64_t now)
 }
 
 int64_t store_seen_at(const char *id) { return S && S->seen_at ? S->seen_at(id) : 0; }
+
+int store_results(const char *player, int offset, int n, profile_result *out)
+{
+    return S ? S->results(player, offset, n, out) : -1;
+}
+
+int store_game_results(const char *game, profile_result out[2])
+{
+    return S ? S->game_results(game, out) : -1;
+}
+
+int store_records(const char *player, profile_record *out, int cap)
+{
+    return S ? S->records(player, out, cap) : -1;
+}
+
+int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+{
+    *total = 0;
+    return S ? S->board(variant, offset, n, out, total) : -1;
+}

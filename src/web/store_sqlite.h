@@ -9,7 +9,7 @@
  * transaction of the game that changes it; and the accounts: `accounts` (a name and its password's
  * argon2id hash, never the password) and `logins` (which player token is logged in to which
  * account); and `chat`, one row per message of a game's players' chat (its seat, text and
- * time), deleted with the game. The journal is WAL with synchronous=FULL and every change of a game
+ * time), deleted with the game; and the profiles' `results` and `records` (profile.h). The journal is WAL with synchronous=FULL and every change of a game
  * is one transaction (its row, and its moves from the first changed ply on), so a server killed at
  * any moment leaves each game as it was after its last answered change. The file is created mode
  * 0600: it holds the seats' tokens.
