@@ -57,6 +57,14 @@ sql() {
         sqlite3 "$DB" "$1"
     fi
 }
+# sql_value QUERY: the one value QUERY selects from DB
+sql_value() {
+    if [ -n "$PG" ]; then
+        psql -q -X -t -A -v ON_ERROR_STOP=1 "$DB" -c "$1"
+    else
+        sqlite3 "$DB" "$1"
+    fi
+}
 # db_dump: a command that writes all of DB (its files, or a dump of the database)
 db_dump() {
     if [ -n "$PG" ]; then echo "'$PGBIN/pg_dump' '$DB'"; else echo "cat '$DB'*"; fi
@@ -895,6 +903,13 @@ check_eq "a browser's profile: its latest name, 1 win" "200 Rob false $RID 1 1 0
     "$CODE $(j d.player.name) $(j d.player.account) $(j d.player.id) $(j d.games) $(j d.wins) \
 $(j d.draws) $(j d.losses) $(j d.list[0].result) $(j d.list[0].id)"
 check_that "... no token in it" sh -c "! printf '%s' '$BODY' | grep -q '$RTOKEN'"
+req r GET /api/players/me
+check_eq "'me': a browser's own profile" "200 Rob $RID 1" "$CODE $(j d.player.name) $(j d.player.id) $(j d.games)"
+req p GET /api/players/me
+check_eq "... an account's own, when its browser is logged in" "200 Pia true 3" \
+    "$CODE $(j d.player.name) $(j d.player.account) $(j d.games)"
+req - GET /api/players/me
+check_eq "... none without a cookie: 404" 404 "$CODE"
 req - GET /api/players/Quin
 check_eq "Quin: 1 win, 1 draw" "2 1 1 0 $QUIN_AFTER" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.records[0].rating)"
@@ -905,7 +920,7 @@ check_eq "the Frisian leaderboard: the accounts, best first (Rob has none)" \
 check_eq "... with each one's games" "2 3" "$(j "d.list.map(e=>e.games).join(' ')")"
 req - GET /api/leaderboard/international
 check_eq "the international leaderboard counts every account rated there" \
-    "$(sql "SELECT count(*) FROM ratings WHERE variant = 'international' AND player LIKE '@%'" | tr -d ' ')" \
+    "$(sql_value "SELECT count(*) FROM ratings WHERE variant = 'international' AND player LIKE '@%'")" \
     "$(j d.total)"
 # bad input: a clear error, in JSON
 for q in 0 -1 abc 1.5 10001 ''; do

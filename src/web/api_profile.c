@@ -92,13 +92,25 @@ static cJSON *result_json(const profile_result *r)
     return o;
 }
 
-/* GET /api/players/KEY: KEY an account's name, or "~" and a browser's public id. */
-static enum MHD_Result profile(reply *c, const char *key_text, query_fn query, void *qctx)
+/* GET /api/players/KEY: KEY an account's name, or "~" and a browser's public id, or "me": the
+ * player whose token the request carries (token; "" none). */
+static enum MHD_Result profile(reply *c, const char *key_text, const char *token, query_fn query,
+                               void *qctx)
 {
     int page = page_arg(query, qctx);
     if (!page)
         return bad_page(c);
-    char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "";
+    char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "", me[PROFILE_KEY];
+    if (!strcmp(key_text, "me")) { /* 2 letters: never an account's name (3 at least) */
+        if (!token[0])
+            return send_error(c, MHD_HTTP_NOT_FOUND, "no player: this browser has no token yet");
+        char player[PROFILE_KEY];
+        play_lock();
+        store_player(token, player, sizeof player);
+        play_unlock();
+        profile_key(player, me);
+        key_text = me[0] == '@' ? me + 1 : me;
+    }
     if (key_text[0] == '~') {
         if (!profile_key_ok(key_text))
             return send_error(c, MHD_HTTP_BAD_REQUEST,
@@ -224,8 +236,8 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
     return send_json(c, MHD_HTTP_OK, o);
 }
 
-enum MHD_Result api_players(reply *c, const char *path, const char *method, query_fn query,
-                            void *qctx)
+enum MHD_Result api_players(reply *c, const char *path, const char *method, const request *rq,
+                            query_fn query, void *qctx)
 {
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
         return send_405(c, "GET, HEAD");
@@ -233,7 +245,7 @@ enum MHD_Result api_players(reply *c, const char *path, const char *method, quer
         return send_error(c, MHD_HTTP_NOT_FOUND, "this server keeps no games (no store)");
     if (!strcmp(path, "") || !strcmp(path, "/"))
         return game_players(c, query, qctx);
-    return profile(c, path + 1, query, qctx);
+    return profile(c, path + 1, rq->token, query, qctx);
 }
 
 enum MHD_Result api_leaderboard(reply *c, const char *path, const char *method, query_fn query,

@@ -111,7 +111,7 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
     if (!strncmp(p, "/account", 8) && (!p[8] || p[8] == '/'))
         return api_account(c, p + 8, method, rq);
     if (!strncmp(p, "/players", 8) && (!p[8] || p[8] == '/'))
-        return api_players(c, p + 8, method, query, qctx);
+        return api_players(c, p + 8, method, rq, query, qctx);
     if (!strncmp(p, "/leaderboard", 12) && (!p[12] || p[12] == '/'))
         return api_leaderboard(c, p + 12, method, query, qctx);
     if (!strcmp(p, "/variants"))
