@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VARIANTS 64 /* records a profile shows (one a variant: more than there are) */
+#define PROFILE_VARIANTS 64  /* records a profile shows (one a variant: more than there are) */
 #define PROVISIONAL_RD   110 /* a rating with a larger deviation is provisional (play_json.c) */
 
 static const char *const colours[2] = {"white", "black"};
@@ -119,7 +119,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
     } else if (strlen(key_text) > PLAY_NAME_BYTES) {
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such player");
     }
-    static profile_record rec[PROFILE_VARIANTS]; /* play_lock: one answer at a time */
+    profile_record rec[PROFILE_VARIANTS];
     profile_result rows[PROFILE_PAGE];
     play_lock();
     if (key_text[0] != '~') {

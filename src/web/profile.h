@@ -23,25 +23,25 @@
 
 #include "play.h"
 
-#define PROFILE_ID   16                    /* hex digits of a browser's public id (64 bits) */
-#define PROFILE_KEY  (PLAY_NAME_BYTES + 2) /* bytes of a key with its '\0' */
-#define PROFILE_PAGE 20                    /* games on a profile page, players on a leaderboard's */
-#define PROFILE_PAGES 10000                /* pages that may be asked for (1 to this) */
-#define PROFILE_VARIANT 32                 /* bytes of a variant's name with its '\0' */
+#define PROFILE_ID      16                    /* hex digits of a browser's public id (64 bits) */
+#define PROFILE_KEY     (PLAY_NAME_BYTES + 2) /* bytes of a key with its '\0' */
+#define PROFILE_PAGE    20    /* games on a profile page, players on a leaderboard's */
+#define PROFILE_PAGES   10000 /* pages that may be asked for (1 to this) */
+#define PROFILE_VARIANT 32    /* bytes of a variant's name with its '\0' */
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {
-    char player[PROFILE_KEY];             /* the seat's key */
+    char player[PROFILE_KEY]; /* the seat's key */
     char game[PLAY_ID_HEX + 1];
-    int64_t ended;                        /* when it ended (ms since the epoch) */
+    int64_t ended; /* when it ended (ms since the epoch) */
     char variant[PROFILE_VARIANT];
-    int colour;                           /* CD_WHITE, CD_BLACK */
-    int score;                            /* 2 a win, 1 a draw, 0 a loss */
-    char name[PLAY_NAME_BYTES + 1];       /* the seat's name in the game */
-    char opponent[PROFILE_KEY];           /* the other seat's key and name */
+    int colour;                     /* CD_WHITE, CD_BLACK */
+    int score;                      /* 2 a win, 1 a draw, 0 a loss */
+    char name[PLAY_NAME_BYTES + 1]; /* the seat's name in the game */
+    char opponent[PROFILE_KEY];     /* the other seat's key and name */
     char opponent_name[PLAY_NAME_BYTES + 1];
-    int ending;                           /* END_* (play.h) */
-    double rating, after;                 /* the seat's rating before and after (0: not rated) */
+    int ending;           /* END_* (play.h) */
+    double rating, after; /* the seat's rating before and after (0: not rated) */
     int plies;
 } profile_result;
 
@@ -49,13 +49,13 @@ typedef struct profile_result {
 typedef struct profile_record {
     char variant[PROFILE_VARIANT];
     int wins, draws, losses;
-    glicko rating;                        /* after its latest rated game (rating 0: none) */
-    int64_t at;                           /* when that game ended (ms; 0: none) */
+    glicko rating; /* after its latest rated game (rating 0: none) */
+    int64_t at;    /* when that game ended (ms; 0: none) */
 } profile_record;
 
 /* A line of a leaderboard. */
 typedef struct profile_rank {
-    char name[PLAY_NAME_BYTES + 1];       /* the account's name */
+    char name[PLAY_NAME_BYTES + 1]; /* the account's name */
     glicko rating;
     int games;
 } profile_rank;

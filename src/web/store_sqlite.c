@@ -733,8 +733,8 @@ static int profile_tables(char **msg)
     sqlite3_finalize(st);
     if (backfill_ok && exec("COMMIT"))
         return 0;
-    *msg = sqlite3_mprintf("cannot write the results of the finished games: %s",
-                           sqlite3_errmsg(db));
+    *msg =
+        sqlite3_mprintf("cannot write the results of the finished games: %s", sqlite3_errmsg(db));
     exec("ROLLBACK");
     return -1;
 }
