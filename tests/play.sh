@@ -910,6 +910,21 @@ check_eq "... an account's own, when its browser is logged in" "200 Pia true 3" 
     "$CODE $(j d.player.name) $(j d.player.account) $(j d.games)"
 req - GET /api/players/me
 check_eq "... none without a cookie: 404" 404 "$CODE"
+req - GET "/api/players/pia/ratings?variant=frisian"
+check_eq "Pia's rating graph: her rating after each rated game, oldest first" \
+    "200 frisian $(echo "$PIA1" | awk '{print $1 + $2}'),$(echo "$PIA2" | awk '{print $1 + $2}'),$PIA_AFTER" \
+    "$CODE $(j d.variant) $(j "d.points.map(p=>p[1]).join()")"
+check_eq "... each point when its game ended (in order)" true "$(j "d.points.every((p,i,a)=>i===0||a[i-1][0]<=p[0])")"
+req - "GET" "/api/players/pia/ratings?variant=russian"
+check_eq "... none in a variant she has not played" "200 0" "$CODE $(j d.points.length)"
+req - "GET" "/api/players/pia/ratings"
+check_eq "... the variant is required: 400" 400 "$CODE"
+req - "GET" "/api/players/pia/ratings?variant=nosuch"
+check_eq "... an unknown variant: 404" 404 "$CODE"
+req - "GET" "/api/players/Nobody/ratings?variant=frisian"
+check_eq "... an unknown player: 404" 404 "$CODE"
+req - "GET" "/api/players/Pia/nosuch"
+check_eq "an unknown route under a player: 404" 404 "$CODE"
 req - GET /api/players/Quin
 check_eq "Quin: 1 win, 1 draw" "2 1 1 0 $QUIN_AFTER" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.records[0].rating)"
@@ -1039,6 +1054,10 @@ PROF3_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/~$(printf 
 BODY=$(cat "$TMP/body")
 check_eq "... a browser among its opponents" "Black 77777 1 loss Many" \
     "$(j d.player.name) $(j d.losses) $(j d.list[0].result) $(j d.list[0].opponent.name)"
+GRAPH_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many/ratings?variant=international")
+BODY=$(cat "$TMP/body")
+check_eq "... its rating graph: the latest 200 rated games, oldest first" "200 1600 $((1700000000000 + NBIG - 199))" \
+    "$(j d.points.length) $(j d.points[0][1]) $(j d.points[0][0])"
 BOARD1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian")
 BODY=$(cat "$TMP/body")
 check_eq "a leaderboard of $NBIG accounts: the best first" "$NBIG 5000 1 P$NBIG 2000 2 P99999 2000" \
@@ -1049,9 +1068,10 @@ check_eq "... its last page" "99981 P20 1000 100000 P1 1000" \
     "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
     "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s;" \
-    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s), a browser's ${PROF3_S} s;" \
+    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s, its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
     "a leaderboard of $NBIG ${BOARD1_S} s (its last page ${BOARD2_S} s)"
-for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$BOARD1_S" "$BOARD2_S"; do
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$GRAPH_S" "$BOARD1_S" \
+    "$BOARD2_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 

@@ -59,6 +59,45 @@
       d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   }
 
+  /* The rating graph of `variant`: GET api/players/PLAYER/ratings, the rating after each of the
+   * latest rated games, one step a game, oldest on the left. */
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  async function showGraph(path, variant) {
+    const h = await api('GET', path + '/ratings?variant=' + encodeURIComponent(variant));
+    const svg = $('graph');
+    svg.textContent = '';
+    const pts = h.points;
+    svg.dataset.points = String(pts.length);
+    if (pts.length === 0) {
+      $('graph-text').textContent = 'No rated game in ' + cap(variant) + ' yet.';
+      return;
+    }
+    const W = 640, H = 200, L = 44, R = 8, T = 10, B = 10;
+    let lo = Math.min(...pts.map((p) => p[1])), hi = Math.max(...pts.map((p) => p[1]));
+    const pad = Math.max(10, (hi - lo) * 0.1);
+    lo -= pad; hi += pad;
+    const x = (i) => pts.length === 1 ? (L + W - R) / 2 : L + (W - L - R) * i / (pts.length - 1);
+    const y = (r) => T + (H - T - B) * (hi - r) / (hi - lo);
+    const el = (name, attrs, text) => {
+      const e = document.createElementNS(SVGNS, name);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text !== undefined) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+    const step = Math.max(10, Math.pow(10, Math.floor(Math.log10((hi - lo) / 2))));
+    for (let r = Math.ceil(lo / step) * step; r <= hi; r += step) {
+      el('line', { x1: L, x2: W - R, y1: y(r), y2: y(r), class: 'grid' });
+      el('text', { x: L - 4, y: y(r) + 4, class: 'axis' }, String(r));
+    }
+    el('polyline', { points: pts.map((p, i) => x(i).toFixed(1) + ',' + y(p[1]).toFixed(1)).join(' '), class: 'line' });
+    const last = pts[pts.length - 1];
+    el('circle', { cx: x(pts.length - 1), cy: y(last[1]), r: 3.5, class: 'dot' });
+    $('graph-text').textContent = cap(variant) + ': ' + pts.length + (pts.length === 1 ? ' rated game' : ' rated games') +
+      (pts.length > 1 ? ', from ' + pts[0][1] + ' to ' + last[1] : ', ' + last[1]) +
+      ' (' + dateText(pts[0][0]) + (pts.length > 1 ? ' to ' + dateText(last[0]) : '') + ').';
+  }
+
   async function showProfile() {
     const name = args.get('name'), id = args.get('id');
     if (!name && !id) throw new Error('No player given (profile.html?name=NAME or ?id=ID)');
@@ -109,6 +148,19 @@
     $('games').hidden = p.list.length === 0;
     pager(p.page, p.pages, name ? { name } : { id });
     $('profile').hidden = false;
+    const rated = p.records.filter((r) => r.rating !== null).sort((a, b) => b.games - a.games);
+    if (rated.length) {
+      const sel = $('graph-variant');
+      for (const r of rated) {
+        const o = document.createElement('option');
+        o.value = r.variant;
+        o.textContent = cap(r.variant);
+        sel.appendChild(o);
+      }
+      sel.addEventListener('change', () => showGraph(path, sel.value).catch((e) => showError(e.message)));
+      $('graph-box').hidden = false;
+      await showGraph(path, rated[0].variant);
+    }
   }
 
   async function showBoard() {

@@ -92,18 +92,18 @@ static cJSON *result_json(const profile_result *r)
     return o;
 }
 
-/* GET /api/players/KEY: KEY an account's name, or "~" and a browser's public id, or "me": the
- * player whose token the request carries (token; "" none). */
-static enum MHD_Result profile(reply *c, const char *key_text, const char *token, query_fn query,
-                               void *qctx)
+/* The key of the player named key_text in a URL: an account's name, "~" and a browser's public
+ * id, or "me" (the player whose token the request carries: token, "" none) into key. 0, or an
+ * HTTP status with err set. */
+static unsigned player_key(const char *key_text, const char *token, char *key, char *err,
+                           size_t len)
 {
-    int page = page_arg(query, qctx);
-    if (!page)
-        return bad_page(c);
-    char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "", me[PROFILE_KEY];
+    char me[PROFILE_KEY];
     if (!strcmp(key_text, "me")) { /* 2 letters: never an account's name (3 at least) */
-        if (!token[0])
-            return send_error(c, MHD_HTTP_NOT_FOUND, "no player: this browser has no token yet");
+        if (!token[0]) {
+            snprintf(err, len, "no player: this browser has no token yet");
+            return MHD_HTTP_NOT_FOUND;
+        }
         char player[PROFILE_KEY];
         play_lock();
         store_player(token, player, sizeof player);
@@ -112,24 +112,45 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
         key_text = me[0] == '@' ? me + 1 : me;
     }
     if (key_text[0] == '~') {
-        if (!profile_key_ok(key_text))
-            return send_error(c, MHD_HTTP_BAD_REQUEST,
-                              "a browser's id is '~' and %d lowercase hex digits", PROFILE_ID);
-        snprintf(key, sizeof key, "%s", key_text);
-    } else if (strlen(key_text) > PLAY_NAME_BYTES) {
-        return send_error(c, MHD_HTTP_NOT_FOUND, "no such player");
+        if (!profile_key_ok(key_text)) {
+            snprintf(err, len, "a browser's id is '~' and %d lowercase hex digits", PROFILE_ID);
+            return MHD_HTTP_BAD_REQUEST;
+        }
+        snprintf(key, PROFILE_KEY, "%s", key_text);
+        return 0;
     }
+    char hash[256], canonical[PLAY_NAME_BYTES + 1];
+    int found = 0;
+    if (strlen(key_text) <= PLAY_NAME_BYTES) {
+        play_lock();
+        found = store_account_hash(key_text, hash, sizeof hash, canonical, sizeof canonical) == 1;
+        play_unlock();
+    }
+    if (!found) {
+        if (strlen(key_text) > PLAY_NAME_BYTES)
+            snprintf(err, len, "no such player");
+        else
+            snprintf(err, len, "no such player: '%s'", key_text);
+        return MHD_HTTP_NOT_FOUND;
+    }
+    snprintf(key, PROFILE_KEY, "@%s", canonical);
+    return 0;
+}
+
+/* GET /api/players/KEY (player_key). */
+static enum MHD_Result profile(reply *c, const char *key_text, const char *token, query_fn query,
+                               void *qctx)
+{
+    int page = page_arg(query, qctx);
+    if (!page)
+        return bad_page(c);
+    char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "", err[PLAY_NAME_BYTES + 64];
+    unsigned status = player_key(key_text, token, key, err, sizeof err);
+    if (status)
+        return send_error(c, status, "%s", err);
     profile_record rec[PROFILE_VARIANTS];
     profile_result rows[PROFILE_PAGE];
     play_lock();
-    if (key_text[0] != '~') {
-        char hash[256], canonical[PLAY_NAME_BYTES + 1];
-        if (store_account_hash(key_text, hash, sizeof hash, canonical, sizeof canonical) != 1) {
-            play_unlock();
-            return send_error(c, MHD_HTTP_NOT_FOUND, "no such player: '%s'", key_text);
-        }
-        snprintf(key, sizeof key, "@%s", canonical);
-    }
     int nrec = store_records(key, rec, PROFILE_VARIANTS);
     int nrows = nrec >= 0 ? store_results(key, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, rows) : -1;
     profile_result latest;
@@ -174,6 +195,45 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
     cJSON *list = cJSON_AddArrayToObject(o, "list");
     for (int i = 0; i < nrows; i++)
         cJSON_AddItemToArray(list, result_json(&rows[i]));
+    return send_json(c, MHD_HTTP_OK, o);
+}
+
+/* GET /api/players/KEY/ratings?variant=V: the player's rating after each of its latest
+ * PROFILE_POINTS rated games in V, oldest first. */
+static enum MHD_Result ratings(reply *c, const char *key_text, const char *token, query_fn query,
+                               void *qctx)
+{
+    const char *variant = query ? query(qctx, "variant") : NULL;
+    if (!variant || !variant[0])
+        return send_error(c, MHD_HTTP_BAD_REQUEST, "'variant' is required (GET /api/variants)");
+    const cd_rules *rules = cd_rules_find(variant);
+    if (!rules)
+        return send_error(c, MHD_HTTP_NOT_FOUND, "no such variant: '%s' (GET /api/variants)",
+                          variant);
+    char key[PROFILE_KEY], err[PLAY_NAME_BYTES + 64];
+    unsigned status = player_key(key_text, token, key, err, sizeof err);
+    if (status)
+        return send_error(c, status, "%s", err);
+    profile_point pts[PROFILE_POINTS];
+    profile_record rec[1];
+    play_lock();
+    int known = key[0] == '@' ? 1 : store_records(key, rec, 1);
+    int n = known > 0 ? store_history(key, rules->name, PROFILE_POINTS, pts) : 0;
+    play_unlock();
+    if (known < 0 || n < 0)
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the store cannot be read");
+    if (!known)
+        return send_error(c, MHD_HTTP_NOT_FOUND, "no such player (no finished game): '%s'",
+                          key_text);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", rules->name);
+    cJSON *list = cJSON_AddArrayToObject(o, "points");
+    for (int i = n - 1; i >= 0; i--) {
+        cJSON *e = cJSON_CreateArray();
+        cJSON_AddItemToArray(e, cJSON_CreateNumber((double)pts[i].at));
+        cJSON_AddItemToArray(e, cJSON_CreateNumber(rounded(pts[i].rating)));
+        cJSON_AddItemToArray(list, e);
+    }
     return send_json(c, MHD_HTTP_OK, o);
 }
 
@@ -245,7 +305,18 @@ enum MHD_Result api_players(reply *c, const char *path, const char *method, cons
         return send_error(c, MHD_HTTP_NOT_FOUND, "this server keeps no games (no store)");
     if (!strcmp(path, "") || !strcmp(path, "/"))
         return game_players(c, query, qctx);
-    return profile(c, path + 1, rq->token, query, qctx);
+    char key_text[PROFILE_KEY + 8];
+    const char *slash = strchr(path + 1, '/');
+    size_t n = slash ? (size_t)(slash - path - 1) : strlen(path + 1);
+    if (n >= sizeof key_text)
+        return send_error(c, MHD_HTTP_NOT_FOUND, "no such player");
+    memcpy(key_text, path + 1, n);
+    key_text[n] = 0;
+    if (!slash)
+        return profile(c, key_text, rq->token, query, qctx);
+    if (!strcmp(slash, "/ratings"))
+        return ratings(c, key_text, rq->token, query, qctx);
+    return send_error(c, MHD_HTTP_NOT_FOUND, "unknown route: /api/players/PLAYER[/ratings]");
 }
 
 enum MHD_Result api_leaderboard(reply *c, const char *path, const char *method, query_fn query,

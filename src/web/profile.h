@@ -28,6 +28,7 @@
 #define PROFILE_PAGE    20    /* games on a profile page, players on a leaderboard's */
 #define PROFILE_PAGES   10000 /* pages that may be asked for (1 to this) */
 #define PROFILE_VARIANT 32    /* bytes of a variant's name with its '\0' */
+#define PROFILE_POINTS  200   /* rated games a rating graph shows (the latest) */
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {
@@ -52,6 +53,12 @@ typedef struct profile_record {
     glicko rating; /* after its latest rated game (rating 0: none) */
     int64_t at;    /* when that game ended (ms; 0: none) */
 } profile_record;
+
+/* A point of a player's rating graph: its rating after a rated game, and when that game ended. */
+typedef struct profile_point {
+    int64_t at;
+    double rating;
+} profile_point;
 
 /* A line of a leaderboard. */
 typedef struct profile_rank {

@@ -122,3 +122,8 @@ int store_board(const char *variant, int offset, int n, profile_rank *out, int64
     *total = 0;
     return S ? S->board(variant, offset, n, out, total) : -1;
 }
+
+int store_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    return S ? S->history(player, variant, n, out) : -1;
+}

@@ -718,6 +718,8 @@ static const char profile_schema[] =
     " opponent_name TEXT NOT NULL, ending INTEGER NOT NULL, rating DOUBLE PRECISION NOT NULL,"
     " after DOUBLE PRECISION NOT NULL, plies INTEGER NOT NULL, PRIMARY KEY (game, colour));"
     "CREATE INDEX IF NOT EXISTS results_player ON results (player, ended DESC, game DESC);"
+    "CREATE INDEX IF NOT EXISTS results_history ON results (player, variant, ended DESC)"
+    " WHERE after > 0;"
     "CREATE TABLE IF NOT EXISTS records ("
     " player TEXT NOT NULL, variant TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,"
     " losses INTEGER NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
@@ -923,10 +925,28 @@ static int pg_board(const char *variant, int offset, int n, profile_rank *out, i
     return k;
 }
 
+static int pg_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {player, variant, num_i(&b, n)};
+    PGresult *r = run("SELECT ended, after FROM results WHERE player = $1 AND variant = $2 AND "
+                      "after > 0 ORDER BY ended DESC LIMIT $3::INTEGER",
+                      3, p);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < n && k < PQntuples(r); k++) {
+            out[k].at = int_col(r, k, 0);
+            out[k].rating = strtod(PQgetvalue(r, k, 1), NULL);
+        }
+    PQclear(r);
+    return k;
+}
+
 const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg_save,
                             pg_delete,      pg_alive,        pg_last_alive,   pg_chat,
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
                             pg_seen,        pg_seen_at,
-                            pg_results,     pg_game_results, pg_records,      pg_board};
+                            pg_results,     pg_game_results, pg_records,      pg_board,
+                            pg_history};

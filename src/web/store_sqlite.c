@@ -619,6 +619,8 @@ static const char profile_schema[] =
     " opponent_name TEXT NOT NULL, ending INTEGER NOT NULL, rating REAL NOT NULL,"
     " after REAL NOT NULL, plies INTEGER NOT NULL, PRIMARY KEY (game, colour));"
     "CREATE INDEX IF NOT EXISTS results_player ON results (player, ended DESC, game DESC);"
+    "CREATE INDEX IF NOT EXISTS results_history ON results (player, variant, ended DESC)"
+    " WHERE after > 0;"
     "CREATE TABLE IF NOT EXISTS records ("
     " player TEXT NOT NULL, variant TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,"
     " losses INTEGER NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,"
@@ -850,10 +852,31 @@ static int sq_board(const char *variant, int offset, int n, profile_rank *out, i
     return k;
 }
 
+static int sq_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT ended, after FROM results WHERE player = ?1 AND variant "
+                                  "= ?2 AND after > 0 ORDER BY ended DESC LIMIT ?3",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, n);
+    int k = 0;
+    while (k < n && sqlite3_step(st) == SQLITE_ROW) {
+        out[k].at = sqlite3_column_int64(st, 0);
+        out[k++].rating = sqlite3_column_double(st, 1);
+    }
+    sqlite3_finalize(st);
+    return k;
+}
+
 const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,        sq_save,
                                 sq_delete,       sq_alive,         sq_last_alive,   sq_chat,
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
                                 NULL,            NULL,
-                                sq_results,      sq_game_results,  sq_records,      sq_board};
+                                sq_results,      sq_game_results,  sq_records,      sq_board,
+                                sq_history};

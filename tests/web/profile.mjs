@@ -4,9 +4,10 @@
 // in headless Chromium, a finished game's names lead to the players' profiles (an account's by
 // its name, Rob's by his browser's public id), a profile shows the counts, the ratings and the
 // games (newest first: result, opponent linked to its profile, replay link) as the API gives them,
-// the leaderboard ranks the accounts and links them, the lobby links a player to its own games, an
-// unknown player shows the server's error, a phone-sized page does not scroll sideways, and no
-// page logs a JavaScript or Content-Security-Policy error.
+// the rating graph draws the API's points, the leaderboard ranks the accounts and links them,
+// the lobby links a player to its own games, an unknown player shows the server's error, a
+// phone-sized page does not scroll sideways, and no page logs a JavaScript or
+// Content-Security-Policy error.
 //   node profile.mjs [--bin PATH] [--chromium PATH] [--shots DIR]
 // --shots DIR: also the pictures profile-desktop.png, profile-phone.png and
 // leaderboard-desktop.png into DIR (make screenshots: docs/screenshots).
@@ -137,6 +138,12 @@ async function main() {
       ['Draw (agreement)', 'Pia', 'International', 'White', `${api.list[1].rating} ${api.list[1].rating_change >= 0 ? '+' : '−'}${Math.abs(api.list[1].rating_change)}`,
         'Replay', 'profile.html?name=Pia', 'play.html#' + B],
     ], 'the games, newest first');
+    await pia.waitForSelector('#graph polyline');
+    eq(await pia.getAttribute('#graph', 'data-points'), '2', 'the rating graph\'s points');
+    eq((await pia.getAttribute('#graph polyline', 'points')).split(' ').length, 2, 'the line\'s points');
+    const graph = await call(pia, 'GET', `api/players/~${rid}/ratings?variant=international`);
+    assert((await pia.textContent('#graph-text')).startsWith(
+      `International: 2 rated games, from ${graph.points[0][1]} to ${graph.points[1][1]} (`), 'the graph\'s text: ' + await pia.textContent('#graph-text'));
     const rec = await pia.$$eval('#records tbody tr', (trs) => trs.map((tr) => [...tr.cells].slice(0, 6).map((td) => td.textContent)));
     const r = api.records[0];
     eq(rec, [['International', `${r.rating}${r.provisional ? '?' : ''}`, '2', '1', '1', '0']], 'the record');
