@@ -142,7 +142,7 @@
     $('my-profile').hidden = true;
     if (!a.name) { /* a browser without an account: its own profile, once it has finished games */
       api('GET', 'api/players/me').then((p) => {
-        if (p.player.account || $('acct-name').textContent) return; /* logged in meanwhile */
+        if (p.player.account || !p.games || $('acct-name').textContent) return; /* none yet, or logged in meanwhile */
         $('my-profile').href = 'profile.html?id=' + encodeURIComponent(p.player.id);
         $('my-profile').hidden = false;
       }, () => {});

@@ -159,7 +159,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
     play_unlock();
     if (nrec < 0 || nrows < 0)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the store cannot be read");
-    if (key[0] == '~' && nrec == 0)
+    if (key[0] == '~' && nrec == 0 && strcmp(key_text, "me")) /* "me": its empty profile */
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such player (no finished game): '%s'",
                           key_text);
     cJSON *o = cJSON_CreateObject();
