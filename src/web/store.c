@@ -119,7 +119,8 @@ int store_records(const char *player, profile_record *out, int cap)
 
 int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
 {
-    *total = 0;
+    if (total)
+        *total = 0;
     return S ? S->board(variant, offset, n, out, total) : -1;
 }
 

@@ -128,7 +128,8 @@ int64_t store_seen_at(const char *id);
  * store_game_results: the rows of game id's seats, white first (0: none; the game is not over,
  * was aborted, or no such game); store_records: player's records, one a variant it has played
  * (at most cap), by variant name; store_board: the accounts rated in variant, best first, from
- * the offset-th on, at most n, and *total how many there are; store_history: player's ratings
+ * the offset-th on, at most n, and *total how many there are (total NULL: not counted);
+ * store_history: player's ratings
  * after its latest n rated games in variant, newest first: how many, or -1. */
 int store_results(const char *player, int offset, int n, profile_result *out);
 int store_game_results(const char *game, profile_result out[2]);

@@ -902,11 +902,13 @@ static int pg_board(const char *variant, int offset, int n, profile_rank *out, i
 {
     numbufs b = {.used = 0};
     const char *p[3] = {variant, num_i(&b, n), num_i(&b, offset)};
-    PGresult *c = run("SELECT count(*) FROM ratings WHERE variant = $1 AND substr(player, 1, 1) = "
-                      "'@'",
-                      1, p);
-    *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
-    PQclear(c);
+    if (total) {
+        PGresult *c = run("SELECT count(*) FROM ratings WHERE variant = $1 AND substr(player, 1, "
+                          "1) = '@'",
+                          1, p);
+        *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
+        PQclear(c);
+    }
     PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
                       "variant = $1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, player "
                       "LIMIT $2::INTEGER OFFSET $3::INTEGER",

@@ -834,7 +834,8 @@ static int sq_board(const char *variant, int offset, int n, profile_rank *out, i
         return -1;
     }
     sqlite3_bind_text(cnt, 1, variant, -1, SQLITE_STATIC);
-    *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
+    if (total)
+        *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
     sqlite3_finalize(cnt);
     sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, n);
