@@ -276,9 +276,18 @@ study-test: $(BUILD)/test_stats $(BIN)
 	$(BUILD)/test_stats
 	sh tests/study.sh --bin $(BIN)
 
-# condraughts match, the referee: fake Hub engines that hang, overrun, resign, move illegally or
-# die; adjudications; clocks; Hub 1; the SPRT (its formulas: test_stats in study-test).
-match-test: $(BIN)
+# condraughts match, the referee: its engine processes (test_proc: SIGPIPE's default action in
+# the child, a write's deadline), then fake Hub engines that hang, overrun, resign, move illegally
+# or die; adjudications; clocks; Hub 1; the SPRT (its formulas: test_stats in study-test).
+# (the Windows build runs it under wine in windows-test, on src/compat/win/proc.c)
+PROC_OBJ := $(BUILD)/$(if $(EXE),compat/win,cli)/proc.o
+$(BUILD)/test_proc$(EXE): tests/test_proc.c tests/check.h src/cli/proc.h $(PROC_OBJ) $(BUILD)/cli/cliutil.o \
+  $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -Isrc/cli tests/test_proc.c $(PROC_OBJ) \
+	  $(BUILD)/cli/cliutil.o $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB) -lm -pthread -o $@
+
+match-test: $(BUILD)/test_proc $(BIN)
+	$(BUILD)/test_proc
 	sh tests/match.sh --bin $(BIN)
 
 # Sanitizers: a separate build tree, smaller perft budget.
@@ -797,14 +806,16 @@ WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc P
   NO_TRAIN=1 MPI_CFLAGS= MPI_LIBS=
 windows:
 	@sh tools/deps.sh windows
-	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe
+	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe \
+	  $(WIN)/test_proc.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
 
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
 # WIN_PERFT_MAX leaves a position, the bench signature, every scripted Hub session of tests/hub/,
-# two DXP games of the program against itself over loopback TCP (Winsock), matches against its
-# own Hub engine (tests/match_windows.sh), the commands left out, and condraughts_cb.dll loaded and
+# two DXP games of the program against itself over loopback TCP (Winsock), match's engine
+# processes (tests/test_proc.c: a write's deadline), matches against its own Hub engine
+# (tests/match_windows.sh), the commands left out, and condraughts_cb.dll loaded and
 # asked for a move as CheckerBoard does (tests/cb/cb_loadtest.c). $(WIN)/condraughts-wine runs
 # the program as the test scripts run the native one (Windows writes CR LF: the CRs are dropped).
 WIN_PERFT_MAX ?= 2000000
@@ -822,6 +833,7 @@ windows-test: windows
 	@$(call bench_signature,$(WIN)/condraughts-wine, (condraughts.exe under wine))
 	bash tests/hub.sh --bin $(WIN)/condraughts-wine
 	sh tests/dxp.sh --bin $(WIN)/condraughts-wine --loopback-only --games 2
+	$(WINE_ENV) wine $(WIN)/test_proc.exe
 	sh tests/match_windows.sh --bin $(WIN)/condraughts-wine
 	for c in study cbhost; do $(WIN)/condraughts-wine $$c 2>&1 | grep 'not available on Windows' || exit 1; done
 	$(WIN)/condraughts-wine match --variant english --engine2 cb:none.so --games 1 2>&1 | \

@@ -237,6 +237,17 @@ check_that "engine at level 200" is "$CODE" 200
 req POST "/api/games/$INT/engine" '{"movetime":0.05}'
 check_that "engine movetime 200" is "$CODE" 200
 check_that "ply 6" is "$(num ply)" 6
+# a single legal move (after 32-28 19-23 White must take, 28x19) is played at once, not searched
+# for the 6 s asked (1.5 s allows for a loaded machine; a search to the limit takes all 6)
+req POST /api/games '{"variant":"international","fen":"W:W28,31,33-50:B1-18,20,23","human":"black"}'
+FORCED=$(field id)
+t0=$(date +%s.%N)
+req POST "/api/games/$FORCED/engine" '{"movetime":6}'
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+check_that "forced capture: engine 200" is "$CODE" 200
+check_that "forced capture played" has '"last_engine":{"move":"28x19"'
+check_that "forced capture answered in ${took} s, want under 1.5 (movetime 6)" \
+    awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'
 req POST "/api/games/$INT/engine" '{"depth":"x"}'
 check_that "engine depth of wrong type 400" is "$CODE" 400
 req POST "/api/games/$INT/engine" '{"movetime":-1}'

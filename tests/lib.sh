@@ -8,6 +8,8 @@
 # STATUS and writes one line on stderr, matching the grep pattern PATTERN).
 # Paths: abs_path PATH prints PATH made absolute (for runners that change directory).
 # Servers: serve_wait NAME OUT ERR waits for a `condraughts serve --port 0` to say its port.
+# Requests as a browser (curl; node for j): jar_req WHO METHOD URL [BODY [CURL OPTION...]] and
+# j EXPR, below.
 
 T_PASS=0
 T_FAIL=0
@@ -88,3 +90,24 @@ abs_path() {
     *) echo "$(pwd)/$1" ;;
     esac
 }
+
+# jar_req WHO METHOD URL [BODY [CURL OPTION...]]: WHO a cookie jar in $TMP (a, b, ...: the
+# cookies it was sent are kept there) or - (none), BODY "" for none; sets CODE (the HTTP status,
+# 000 when there was no answer) and BODY. Certificates are not checked (a test's own nginx has a
+# throwaway one).
+jar_req() {
+    t_who=$1 t_m=$2 t_u=$3
+    shift 3
+    if [ $# -gt 0 ]; then
+        printf '%s' "$1" >"$TMP/req"
+        [ -n "$1" ] && set -- "$@" --data-binary "@$TMP/req"
+        shift
+    fi
+    if [ "$t_who" != - ]; then set -- -b "$TMP/$t_who.jar" -c "$TMP/$t_who.jar" "$@"; fi
+    CODE=$(curl -sk -o "$TMP/body" -w '%{http_code}' -X "$t_m" "$@" "$t_u")
+    BODY=$(cat "$TMP/body")
+}
+
+# j EXPR: a value of BODY's JSON (a JavaScript expression over d, {} when BODY is not JSON), e.g.
+# j d.white.name: a string as it is, anything else as JSON, nothing for undefined.
+j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }

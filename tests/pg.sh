@@ -127,46 +127,32 @@ if [ $i -ge 50 ]; then
     exit 1
 fi
 
-# req WHO METHOD URL [BODY [CURL OPTION...]]: WHO a cookie jar name or -; sets CODE and BODY
-req() {
-    who=$1 m=$2 u=$3
-    shift 3
-    if [ $# -gt 0 ]; then
-        printf '%s' "$1" >"$TMP/req"
-        [ -n "$1" ] && set -- "$@" --data-binary "@$TMP/req"
-        shift
-    fi
-    if [ "$who" != - ]; then set -- -b "$TMP/$who.jar" -c "$TMP/$who.jar" "$@"; fi
-    CODE=$(curl -sk -o "$TMP/body" -w '%{http_code}' -X "$m" "$@" "$u")
-    BODY=$(cat "$TMP/body")
-}
-j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
 cookie() { printf 'cd_player=%s' "$(awk '$6 == "cd_player" { print $7 }' "$TMP/$1.jar")"; }
 SA=http://127.0.0.1:$P_a
 SB=http://127.0.0.1:$P_b
 
 # ------------------------------------------------------------ nginx in front
-req - GET "http://localhost:$P_http/api/play/lobby"
+jar_req - GET "http://localhost:$P_http/api/play/lobby"
 check_eq "plain HTTP is sent to HTTPS" 301 "$CODE"
-req - GET "$N/api/play/lobby" "" -H "Host: rebound.example"
+jar_req - GET "$N/api/play/lobby" "" -H "Host: rebound.example"
 check_eq "nginx refuses another name in Host (DNS rebinding): the connection closed" 000 "$CODE"
-req - GET "https://rebound.example:$P_tls/api/play/lobby" "" --resolve "rebound.example:$P_tls:127.0.0.1"
+jar_req - GET "https://rebound.example:$P_tls/api/play/lobby" "" --resolve "rebound.example:$P_tls:127.0.0.1"
 check_eq "... and in TLS's server name: the handshake refused" 000 "$CODE"
-req - GET "http://127.0.0.1:$P_http/api/play/lobby"
+jar_req - GET "http://127.0.0.1:$P_http/api/play/lobby"
 check_eq "... and over plain HTTP (by address)" 000 "$CODE"
-req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
+jar_req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
     -H "Origin: https://evil.example"
 check_eq "nginx refuses a write from another site's page" 403 "$CODE"
-req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
+jar_req a POST "$N/api/play" '{"variant":"international","colour":"white","name":"Ann","clock":{"type":"realtime","base":300,"increment":0}}' \
     -H "Origin: $N" -H "Sec-Fetch-Site: same-origin"
 check_eq "a write from the site's own page passes (create 201)" 201 "$CODE"
 G=$(j d.id)
-req b POST "$N/api/play/$G/join" '{"name":"Bob"}' -H "Origin: $N"
+jar_req b POST "$N/api/play/$G/join" '{"name":"Bob"}' -H "Origin: $N"
 check_eq "the second player joins through nginx" "200 ongoing black" "$CODE $(j d.state) $(j d.you)"
 for s in "$SA" "$SB"; do # the lobby is each server's copy: the join is heard, not read
     i=0
     while [ $i -lt 10 ]; do
-        req - GET "$s/api/play/lobby"
+        jar_req - GET "$s/api/play/lobby"
         [ "$(j "d.live.some(e=>e.id==='$G')")" = true ] && break
         sleep 0.1
         i=$((i + 1))
@@ -184,12 +170,12 @@ curl -sk --http2 -m 3 -w '%{http_version} %{num_connects}\n' --parallel --parall
 check_eq "nginx speaks HTTP/2: 8 requests, 7 of them live streams, on one connection" "8 8 1" \
     "$(awk '{ n++; h2 += $1 == 2; c += $2 } END { print n, h2, c }' "$TMP/h2")"
 # the board's games against the engine live in one server's --data: nginx sends them to one
-req - POST "$N/api/games" '{"variant":"international","human":"both","level":1}'
+jar_req - POST "$N/api/games" '{"variant":"international","human":"both","level":1}'
 check_eq "a board game through nginx (201)" 201 "$CODE"
 BG=$(j d.id)
 n200=0
 for i in 1 2 3 4; do
-    req - GET "$N/api/games/$BG"
+    jar_req - GET "$N/api/games/$BG"
     [ "$CODE" = 200 ] && n200=$((n200 + 1))
 done
 check_eq "... is found by the next 4 requests" 4 "$n200"
@@ -221,10 +207,10 @@ timing "moves and stream through nginx" "$N/api/play/$G/events" "$N/api/play/$G/
     w:29x20 b:15x24 w:31-26 b:17-21
 
 HIST='["32-28","19-23","28x19","14x23","37-32","10-14","41-37","5-10","34-29","23x34","40x29","20-24","29x20","15x24","31-26","17-21"]'
-req - GET "$SA/api/play/$G"
+jar_req - GET "$SA/api/play/$G"
 A_STATE=$BODY
 check_eq "server a has the whole history" "$HIST" "$(j d.history)"
-req - GET "$SB/api/play/$G"
+jar_req - GET "$SB/api/play/$G"
 check_eq "server b has the same" "$HIST" "$(j d.history)"
 B_STATE=$BODY
 BODY=$A_STATE
@@ -239,20 +225,20 @@ check_that "black's clock was charged for its moves ($BMS ms of 300000)" \
 kill -9 "$A"
 wait "$A" 2>/dev/null
 A=
-req - GET "$N/api/play/$G"
+jar_req - GET "$N/api/play/$G"
 check_eq "after SIGKILL of a, nginx still answers with the whole history" "200 $HIST" "$CODE $(j d.history)"
 check_eq "... and black's clock as it was" "$BMS" "$(j d.black.ms)"
 ok_moves=0
 for m in w:26x17 b:12x21 w:46-41 b:7-12; do
     who=$(echo "$m" | cut -c1 | tr wb ab)
-    req "$who" POST "$N/api/play/$G/move" "{\"move\":\"${m#*:}\"}"
+    jar_req "$who" POST "$N/api/play/$G/move" "{\"move\":\"${m#*:}\"}"
     [ "$CODE" = 200 ] && ok_moves=$((ok_moves + 1))
 done
 check_eq "the game goes on through nginx (4 moves answered 200)" 4 "$ok_moves"
 HIST2=$(printf '%s' "$HIST" | sed 's/]$/,"26x17","12x21","46-41","7-12"]/')
 check_eq "... with all 20 plies" "$HIST2" "$(j d.history)"
 start a "$P_a"
-req - GET "$SA/api/play/$G"
+jar_req - GET "$SA/api/play/$G"
 check_eq "server a back: the same game from the store" "$HIST2 ongoing" "$(j d.history) $(j d.state)"
 check_that "... its restart gave back no downtime (b kept the clocks)" test "$(j d.outage_ms)" = 0 -o -z "$(j d.outage_ms)"
 timing "after the restart: moves to b, stream on a" "$SA/api/play/$G/events" "$SB/api/play/$G/move" \
@@ -261,16 +247,16 @@ timing "after the restart: moves to b, stream on a" "$SA/api/play/$G/events" "$S
 # ------------------------------------------------------------ a flag falls once
 # a one-second game: both servers' clock threads watch it; one decides, once (the ratings are
 # written once: a second decision would count two games)
-req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":1,"increment":0}}'
 F=$(j d.id)
-req d POST "$SB/api/play/$F/join" '{}'
-req c POST "$SA/api/play/$F/move" '{"move":"c3-d4"}'
-req d POST "$SB/api/play/$F/move" '{"move":"f6-g5"}'
+jar_req d POST "$SB/api/play/$F/join" '{}'
+jar_req c POST "$SA/api/play/$F/move" '{"move":"c3-d4"}'
+jar_req d POST "$SB/api/play/$F/move" '{"move":"f6-g5"}'
 check_eq "both first moves made" "200 2" "$CODE $(j d.history.length)"
 sleep 1.5
-req - GET "$SA/api/play/$F"
+jar_req - GET "$SA/api/play/$F"
 RES_A="$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
-req - GET "$SB/api/play/$F"
+jar_req - GET "$SB/api/play/$F"
 check_eq "white's flag fell: the game is lost on time, on both servers" "over time 0-1 0" \
     "$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
 check_eq "... server a says the same" "$RES_A" "$(j d.state) $(j d.end) $(j d.result) $(j d.white.ms)"
@@ -290,9 +276,9 @@ check_eq "the loser's profile, read through the other server: one game, lost on 
 # two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody
 # came to goes PLAY_GRACE_MS, 10 s, after a restart): the one whose creator's page is open on
 # server a stays, the other is deleted, on both servers
-req e POST "$SA/api/play" '{"variant":"russian"}'
+jar_req e POST "$SA/api/play" '{"variant":"russian"}'
 W1=$(j d.id)
-req e POST "$SA/api/play" '{"variant":"russian"}'
+jar_req e POST "$SA/api/play" '{"variant":"russian"}'
 W2=$(j d.id)
 curl -s -N -m 30 -b "$TMP/e.jar" "$SA/api/play/$W1/events" >/dev/null &
 SSE=$!
@@ -302,9 +288,9 @@ wait "$B" 2>/dev/null
 pg_psql games "UPDATE games SET created = created - 660000 WHERE id IN ('$W1', '$W2')"
 start b "$P_b"
 sleep 11
-req - GET "$SB/api/play/$W1"
+jar_req - GET "$SB/api/play/$W1"
 check_eq "the game whose page is open on a stays on b" "200 waiting" "$CODE $(j d.state)"
-req - GET "$SA/api/play/$W2"
+jar_req - GET "$SA/api/play/$W2"
 check_eq "the game nobody came back to is gone from a too" 404 "$CODE"
 kill "$SSE" 2>/dev/null
 wait "$SSE" 2>/dev/null
@@ -314,16 +300,16 @@ wait "$SSE" 2>/dev/null
 # (curl -m 5: a hang answers 000), the game goes on on both servers, and a move made on one reaches
 # a stream on the other (the listening connection made again); while the cluster is down a move is
 # refused with 503 and the game as it was stays readable
-req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":300,"increment":0}}'
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":300,"increment":0}}'
 R=$(j d.id)
-req d POST "$SB/api/play/$R/join" '{}'
-req c POST "$SA/api/play/$R/move" '{"move":"c3-d4"}'
+jar_req d POST "$SB/api/play/$R/join" '{}'
+jar_req c POST "$SA/api/play/$R/move" '{"move":"c3-d4"}'
 check_eq "a game before the restart (its first move made)" "200 1" "$CODE $(j d.history.length)"
 pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -m fast -w -t 30 restart >/dev/null 2>&1
 check_eq "the cluster restarted" 0 "$?"
-req d POST "$SB/api/play/$R/move" '{"move":"f6-g5"}' -m 5
+jar_req d POST "$SB/api/play/$R/move" '{"move":"f6-g5"}' -m 5
 check_eq "after the restart, a move on b" "200 2" "$CODE $(j d.history.length)"
-req c POST "$SA/api/play/$R/move" '{"move":"a3-b4"}' -m 5
+jar_req c POST "$SA/api/play/$R/move" '{"move":"a3-b4"}' -m 5
 check_eq "... and the answer on a" "200 3" "$CODE $(j d.history.length)"
 sleep 0.5
 if node "$HERE/pg_stream.mjs" "$SA/api/play/$R/events" "$SB/api/play/$R/move" "$(cookie c)" "$(cookie d)" b:g5-h4 >"$TMP/timing" 2>"$TMP/timing.err"; then
@@ -332,20 +318,20 @@ else
     bad "after the restart, a move on b reaches a stream on a: $(cat "$TMP/timing.err")"
 fi
 pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop >/dev/null 2>&1
-req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
+jar_req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
 check_eq "the cluster down: a move is refused as unavailable" "503" "$CODE"
 check_eq "... saying why" "the games' database does not answer: try again shortly" "$(j d.error)"
-req - GET "$SA/api/play/$R" "" -m 5
+jar_req - GET "$SA/api/play/$R" "" -m 5
 check_eq "... the game as it was is read (4 plies)" "200 4" "$CODE $(j d.history.length)"
-req - GET "$SA/api/play/lobby" "" -m 5
+jar_req - GET "$SA/api/play/lobby" "" -m 5
 OPEN_BEFORE=$(j d.open.length)
-req e POST "$SA/api/play" '{"variant":"russian","open":true}' -m 5
+jar_req e POST "$SA/api/play" '{"variant":"russian","open":true}' -m 5
 check_eq "... a new game is refused as unavailable" "503" "$CODE"
-req - GET "$SA/api/play/lobby" "" -m 5
+jar_req - GET "$SA/api/play/lobby" "" -m 5
 check_eq "... and is not left in the lobby" "200 $OPEN_BEFORE" "$CODE $(j d.open.length)"
 pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 30 \
     -o "-c listen_addresses='' -c unix_socket_directories='$PGSOCK'" start >/dev/null 2>&1
-req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
+jar_req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
 check_eq "the cluster back: the move is made" "200 5" "$CODE $(j d.history.length)"
 check_that "both servers are still running" kill -0 "$A" "$B"
 

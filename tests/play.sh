@@ -79,22 +79,12 @@ start_server() { # start_server [SERVE OPTION...]: on the database $DB
     serve_wait play "$TMP/out" "$TMP/err"
 }
 
-# req WHO METHOD PATH [BODY [CURL OPTION...]]: WHO is a cookie jar name (a, b) or - (none),
-# BODY "" for none; sets CODE and BODY
+# req WHO METHOD PATH [BODY [CURL OPTION...]]: jar_req (lib.sh) on this server's PATH
 req() {
-    who=$1 m=$2 p=$3
+    r_who=$1 r_m=$2 r_p=$3
     shift 3
-    if [ $# -gt 0 ]; then
-        printf '%s' "$1" >"$TMP/req"
-        [ -n "$1" ] && set -- "$@" --data-binary "@$TMP/req"
-        shift
-    fi
-    if [ "$who" != - ]; then set -- -b "$TMP/$who.jar" -c "$TMP/$who.jar" "$@"; fi
-    CODE=$(curl -s -o "$TMP/body" -w '%{http_code}' -X "$m" "$@" "$URL$p")
-    BODY=$(cat "$TMP/body")
+    jar_req "$r_who" "$r_m" "$URL$r_p" "$@"
 }
-# j EXPR: a value of BODY's JSON (JavaScript expression over d), e.g. j d.white.name
-j() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{let d;try{d=JSON.parse(s)}catch(e){d={}};const v=eval(process.argv[1]);process.stdout.write(typeof v==="string"?v:v===undefined?"":JSON.stringify(v))})' "$1"; }
 # the state without what changes with the clock ("now", the running side's time, the downtime given back)
 steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;delete d.outage_ms;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
 

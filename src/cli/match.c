@@ -203,10 +203,14 @@ static cd_game *play_game(worker *w, int gi, int *e1_side_out, game_end *e)
         w->moves[who]++;
         if (rep.status == MP_HUNG) {
             cd_game_time_loss(g, side);
-            set_end(e, END_HUNG,
-                    "hung: %s (%s) gave no move %.1f s after its %.3f s limit, "
-                    "restarted",
-                    p->name, colour_name(side), o->hang, allowed + o->timemargin);
+            if (rep.why[0])
+                set_end(e, END_HUNG, "hung: %s (%s): %s, restarted", p->name, colour_name(side),
+                        rep.why);
+            else
+                set_end(e, END_HUNG,
+                        "hung: %s (%s) gave no move %.1f s after its %.3f s limit, "
+                        "restarted",
+                        p->name, colour_name(side), o->hang, allowed + o->timemargin);
             restart(p);
             break;
         }

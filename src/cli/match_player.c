@@ -24,6 +24,7 @@
 #include "cliutil.h"
 
 #define MP_START_TIMEOUT 60.0 /* seconds for the handshake and `init` (Scan loads its data) */
+#define MP_WRITE_TIMEOUT 10.0 /* seconds a line may wait for an engine to read its full input */
 
 const char *mp_proto_name(mp_proto proto)
 {
@@ -72,6 +73,8 @@ static int read_line(match_player *p, double deadline, char *out, size_t len)
     }
 }
 
+/* One line to the engine. A failed write is not reported here: an engine gone is found by the
+ * next read; one that stopped reading (the line waited MP_WRITE_TIMEOUT) is marked deaf. */
 static void send_line(match_player *p, const char *fmt, ...)
 {
     char line[16384];
@@ -84,7 +87,42 @@ static void send_line(match_player *p, const char *fmt, ...)
     if ((size_t)n > sizeof line - 2)
         n = (int)sizeof line - 2;
     line[n++] = '\n';
-    proc_write(&p->proc, line, (size_t)n); /* failing: the engine is gone, the next read says so */
+    if (!p->deaf && proc_write(&p->proc, line, (size_t)n, (int)(MP_WRITE_TIMEOUT * 1000)) == -2)
+        p->deaf = 1;
+}
+
+/* A deaf engine's move: hung, with why saying so. 1 if it is deaf. */
+static int deaf_reply(const match_player *p, double t0, mp_reply *out)
+{
+    if (!p->deaf)
+        return 0;
+    out->status = MP_HUNG;
+    out->used = cli_now() - t0;
+    snprintf(out->why, sizeof out->why, "engine '%.150s' read none of its input for %.0f s",
+             p->spec, MP_WRITE_TIMEOUT);
+    return 1;
+}
+
+/* The next line of the answer to a move request written at t0: 1, or 0 with out->status and
+ * out->used set: MP_HUNG when nothing came by `limit` seconds (<= 0: no limit), then `stop`
+ * (*late set) and `grace` seconds more; MP_DIED when the engine closed its output. */
+static int answer_line(match_player *p, double t0, double limit, double grace, int *late,
+                       char *line, size_t len, mp_reply *out)
+{
+    for (;;) {
+        double deadline = limit > 0 ? t0 + limit + (*late ? grace : 0) : 0;
+        int r = read_line(p, deadline, line, len);
+        if (r > 0)
+            return 1;
+        if (r < 0 && !*late) {
+            *late = 1;
+            send_line(p, "stop");
+            continue;
+        }
+        out->status = r < 0 ? MP_HUNG : MP_DIED;
+        out->used = cli_now() - t0;
+        return 0;
+    }
 }
 
 /* Does the line start with the word `w` (followed by a blank or the end)? */
@@ -188,6 +226,7 @@ static int start_self(match_player *p, char *err, size_t errlen)
 static int spawn(match_player *p, char *err, size_t errlen)
 {
     p->blen = 0;
+    p->deaf = 0;
     return proc_start(&p->proc, p->spec, err, errlen);
 }
 
@@ -273,6 +312,11 @@ static int cb_command(match_player *p, const char *text, char *out, size_t outle
                       size_t errlen)
 {
     send_line(p, "cmd %s", text);
+    if (p->deaf) {
+        set_err(err, errlen, "engine '%s' read none of its input for %.0f s", p->spec,
+                MP_WRITE_TIMEOUT);
+        return -1;
+    }
     char line[2048];
     for (;;) {
         int r = read_line(p, cli_now() + MP_START_TIMEOUT, line, sizeof line);
@@ -458,8 +502,10 @@ static void move_cb(match_player *p, const cd_game *g, const mp_limits *l, doubl
         char cmd[8200];
         snprintf(cmd, sizeof cmd, "set gamehist %.8180s", hist);
         if (cb_command(p, cmd, reply, sizeof reply, err, sizeof err) < 0) {
-            out->status = MP_DIED;
-            out->used = cli_now() - t0;
+            if (!deaf_reply(p, t0, out)) {
+                out->status = MP_DIED;
+                out->used = cli_now() - t0;
+            }
             return;
         }
     }
@@ -477,26 +523,13 @@ static void move_cb(match_player *p, const cd_game *g, const mp_limits *l, doubl
             k += (size_t)snprintf(line + k, sizeof line - k, " %d", board[x][y]);
     t0 = cli_now();
     send_line(p, "%s", line);
+    if (deaf_reply(p, t0, out))
+        return;
     char str[1100] = "";
     int late = 0;
     for (;;) {
-        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
-        int r = read_line(p, deadline, line, sizeof line);
-        if (r < 0) {
-            if (late) {
-                out->status = MP_HUNG;
-                out->used = cli_now() - t0;
-                return;
-            }
-            late = 1;
-            send_line(p, "stop");
-            continue;
-        }
-        if (r == 0) {
-            out->status = MP_DIED;
-            out->used = cli_now() - t0;
+        if (!answer_line(p, t0, limit, grace, &late, line, sizeof line, out))
             return;
-        }
         if (!strncmp(line, "str ", 4))
             snprintf(str, sizeof str, "%.1000s", line + 4);
         else if (!strncmp(line, "moved ", 6))
@@ -710,25 +743,12 @@ void mp_move(match_player *p, const cd_game *g, const mp_limits *l, double limit
     char line[8192];
     double t0 = cli_now();
     request(p, g, l);
+    if (deaf_reply(p, t0, out))
+        return;
     int late = 0;
     for (;;) {
-        double deadline = limit > 0 ? t0 + limit + (late ? grace : 0) : 0;
-        int r = read_line(p, deadline, line, sizeof line);
-        if (r < 0) {
-            if (late) {
-                out->status = MP_HUNG;
-                out->used = cli_now() - t0;
-                return;
-            }
-            late = 1;
-            send_line(p, "stop");
-            continue;
-        }
-        if (r == 0) {
-            out->status = MP_DIED;
-            out->used = cli_now() - t0;
+        if (!answer_line(p, t0, limit, grace, &late, line, sizeof line, out))
             return;
-        }
         int sc;
         if (starts(line, "info") && info_score(p, line, &sc)) {
             out->has_score = 1;

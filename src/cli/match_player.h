@@ -58,6 +58,7 @@ typedef struct match_player {
     int cb_gametype; /* MP_CB: the CheckerBoard game type of the match's variant */
     int cb_reset;    /* MP_CB: the next getmove carries the "reset" bit (a new game) */
     cli_proc proc;   /* Hub and cb engines: the process and its pipes */
+    int deaf;        /* a line to it waited 10 s unread: nothing more is sent, its moves hang */
     size_t blen;
     char buf[MP_BUF]; /* bytes read but not yet split into lines */
 } match_player;
@@ -76,7 +77,8 @@ typedef enum mp_status {
     MP_ILLEGAL,   /* it answered something that is not a legal move (.text) */
     MP_DIED,      /* the process closed its output (crashed or quit) */
     MP_LATE,      /* no answer by the limit; `stop` made it answer within the grace time */
-    MP_HUNG       /* no answer even after `stop` and the grace time */
+    MP_HUNG       /* no answer even after `stop` and the grace time, or it stopped reading its
+                     input (.why says so) */
 } mp_status;
 
 typedef struct mp_reply {
@@ -86,7 +88,8 @@ typedef struct mp_reply {
     int has_score; /* a score was reported during this search */
     int score;     /* the last one, hundredths of a man, side to move's view */
     char text[64]; /* the move text as sent (Hub engines) */
-    char why[256]; /* MP_ILLEGAL from a cb engine: what was wrong with its answer */
+    char why[256]; /* MP_ILLEGAL from a cb engine: what was wrong with its answer; MP_HUNG: that
+                      it stopped reading (empty when it did not answer in time) */
 } mp_reply;
 
 /* Start the player. 0 on success, else -1 with err set. */

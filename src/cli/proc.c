@@ -52,6 +52,13 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
     }
     if (pid == 0) {
         setpgid(0, 0);
+        /* the referee ignores SIGPIPE (an engine gone is a failed write), and an ignored signal
+         * stays ignored across exec: the engine gets the default back */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(SIGPIPE, &dfl, NULL);
         dup2(in[0], 0);
         dup2(out[1], 1);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -60,6 +67,8 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
     setpgid(pid, pid); /* also from the parent: no race with a kill right after */
     close(in[0]);
     close(out[1]);
+    /* writes wait in proc_write's poll, with its deadline, not in write() */
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
     p->pid = pid;
     p->to = in[1];
     p->from = out[0];
@@ -91,15 +100,25 @@ long proc_read(cli_proc *p, char *buf, size_t len, int ms)
     }
 }
 
-int proc_write(cli_proc *p, const char *buf, size_t len)
+int proc_write(cli_proc *p, const char *buf, size_t len, int ms)
 {
+    double deadline = cli_now() + ms / 1000.0;
     for (size_t off = 0; off < len;) {
         ssize_t w = write(p->to, buf + off, len - off);
+        if (w > 0) {
+            off += (size_t)w;
+            continue;
+        }
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
             return -1;
-        off += (size_t)w;
+        double left = deadline - cli_now();
+        if (left <= 0)
+            return -2;
+        struct pollfd pfd = {p->to, POLLOUT, 0};
+        if (poll(&pfd, 1, (int)(left * 1000.0) + 1) < 0 && errno != EINTR)
+            return -1;
     }
     return 0;
 }

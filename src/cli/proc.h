@@ -4,8 +4,9 @@
  * engines this way.
  *
  * POSIX (proc.c): `/bin/sh -c CMD` in a process group of its own, so a hung engine is killed
- * with everything it started (`cd DIR && ./scan hub` keeps a shell as its parent); the pipes are
- * close-on-exec, so a child does not hold another child's pipes open.
+ * with everything it started (`cd DIR && ./scan hub` keeps a shell as its parent), with SIGPIPE
+ * at its default action (the caller may ignore it); the pipes are close-on-exec, so a child does
+ * not hold another child's pipes open; the parent's end of the child's input is non-blocking.
  * Windows (src/compat/win/proc.c): `cmd.exe /d /s /c "CMD"` in a job object that kills the whole
  * tree when closed; the parent's pipe ends are not inherited.
  *
@@ -37,8 +38,10 @@ int proc_running(const cli_proc *p);
  * number of bytes read (> 0), 0 at the end of its output (it closed it or ended), -1 when the
  * time passed with nothing to read. */
 long proc_read(cli_proc *p, char *buf, size_t len, int ms);
-/* Writes all of buf: 0, or -1 when the child is gone. */
-int proc_write(cli_proc *p, const char *buf, size_t len);
+/* Writes all of buf, waiting at most ms milliseconds (ms >= 0) for the child to read what does
+ * not fit in the pipe: 0, -1 when the child is gone, -2 when the time passed with part of buf
+ * unwritten (the child stopped reading its input; what it was sent is then cut short). */
+int proc_write(cli_proc *p, const char *buf, size_t len, int ms);
 /* Closes both pipes, gives the child `wait` seconds to end by itself, then kills it and all it
  * started; the cli_proc is idle after. */
 void proc_end(cli_proc *p, double wait);

@@ -404,6 +404,11 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
     }
     cd_limits lim;
     set_limits(&so, &lim);
+    /* The computer's only legal move (a forced capture) is its answer at once: with a fixed time
+     * a move the engine searches even a single move to the limit (search.c), which the player
+     * would wait out; one ply still gives the move's score. */
+    if (play && cd_count_moves(cd_game_position(copy)) == 1)
+        lim.depth = 1;
     if (!search_begin()) {
         cd_game_free(copy);
         return send_busy(c, "the engine is busy (too many searches at once)");

@@ -4,7 +4,9 @@
  * engine.exe hub` works as the shell's form does), created suspended and put in a job object
  * that kills every process in it when the job's handle is closed, then resumed. Only the
  * child's ends of the pipes are inherited. Anonymous pipes cannot be waited on with a time
- * limit, so a read with a deadline looks at the pipe (PeekNamedPipe) every millisecond.
+ * limit, so a read with a deadline looks at the pipe (PeekNamedPipe) every millisecond, and the
+ * child's input is in PIPE_NOWAIT mode: a write writes what fits and, while nothing does, tries
+ * again every millisecond until its deadline.
  */
 #include "proc.h"
 
@@ -32,9 +34,11 @@ static void close_handle(void **h)
     *h = NULL;
 }
 
-static int fail(char *err, size_t errlen, const char *what)
+/* code: GetLastError() read at once after the call that failed (a CloseHandle between would
+ * overwrite it) */
+static int fail(char *err, size_t errlen, const char *what, DWORD code)
 {
-    snprintf(err, errlen, "%s: Windows error %lu", what, (unsigned long)GetLastError());
+    snprintf(err, errlen, "%s: Windows error %lu", what, (unsigned long)code);
     return -1;
 }
 
@@ -44,14 +48,18 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE in_r = NULL, in_w = NULL, out_r = NULL, out_w = NULL;
     if (!CreatePipe(&in_r, &in_w, &sa, 0))
-        return fail(err, errlen, "CreatePipe");
+        return fail(err, errlen, "CreatePipe", GetLastError());
     if (!CreatePipe(&out_r, &out_w, &sa, 0)) {
+        DWORD code = GetLastError();
         CloseHandle(in_r);
         CloseHandle(in_w);
-        return fail(err, errlen, "CreatePipe");
+        return fail(err, errlen, "CreatePipe", code);
     }
-    /* the parent's ends stay in the parent */
+    /* the parent's ends stay in the parent; a write that does not fit in the child's input pipe
+     * writes what fits (PIPE_NOWAIT), so proc_write keeps its deadline */
     SetHandleInformation(in_w, HANDLE_FLAG_INHERIT, 0);
+    DWORD nowait = PIPE_READMODE_BYTE | PIPE_NOWAIT;
+    SetNamedPipeHandleState(in_w, &nowait, NULL, NULL);
     SetHandleInformation(out_r, HANDLE_FLAG_INHERIT, 0);
 
     size_t n = strlen(cmd) + 32;
@@ -79,7 +87,7 @@ int proc_start(cli_proc *p, const char *cmd, char *err, size_t errlen)
               CreateProcessA(NULL, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si, &pi);
     int rc = 0;
     if (!ok) {
-        rc = fail(err, errlen, "CreateProcess");
+        rc = fail(err, errlen, "CreateProcess", GetLastError());
         if (job)
             CloseHandle(job);
     } else {
@@ -121,13 +129,19 @@ long proc_read(cli_proc *p, char *buf, size_t len, int ms)
     }
 }
 
-int proc_write(cli_proc *p, const char *buf, size_t len)
+int proc_write(cli_proc *p, const char *buf, size_t len, int ms)
 {
+    double deadline = cli_now() + ms / 1000.0;
     for (size_t off = 0; off < len;) {
         DWORD w = 0;
-        if (!WriteFile(p->to, buf + off, (DWORD)(len - off), &w, NULL) || w == 0)
+        if (!WriteFile(p->to, buf + off, (DWORD)(len - off), &w, NULL))
             return -1;
         off += w;
+        if (off < len && w == 0) {
+            if (cli_now() >= deadline)
+                return -2;
+            Sleep(1);
+        }
     }
     return 0;
 }
