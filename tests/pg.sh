@@ -263,6 +263,14 @@ check_eq "... server a says the same" "$RES_A" "$(j d.state) $(j d.end) $(j d.re
 check_eq "the ratings were written once (one game each)" "1|1" \
     "$(pg_psql games "SELECT string_agg(games::text, '|') FROM ratings WHERE variant = 'russian'")"
 check_that "no server failed to save" sh -c "! grep -q 'cannot save' '$TMP/a.err' '$TMP/b.err'"
+check_eq "its result was written once, a row a seat" 2 \
+    "$(pg_psql games "SELECT count(*) FROM results WHERE game = '$F'")"
+jar_req - GET "$SA/api/players?game=$F"
+FW=$(j d.white.id)
+jar_req - GET "$SB/api/players/~$FW"
+check_eq "the loser's profile, read through the other server: one game, lost on time" \
+    "200 1 0 1 loss time russian $F" \
+    "$CODE $(j d.games) $(j d.wins) $(j d.losses) $(j d.list[0].result) $(j d.list[0].end) $(j d.list[0].variant) $(j d.list[0].id)"
 
 # ------------------------------------------------------------ a page open on one server keeps a game
 # two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody

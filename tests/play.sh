@@ -57,6 +57,14 @@ sql() {
         sqlite3 "$DB" "$1"
     fi
 }
+# sql_value QUERY: the one value QUERY selects from DB
+sql_value() {
+    if [ -n "$PG" ]; then
+        psql -q -X -t -A -v ON_ERROR_STOP=1 "$DB" -c "$1"
+    else
+        sqlite3 "$DB" "$1"
+    fi
+}
 # db_dump: a command that writes all of DB (its files, or a dump of the database)
 db_dump() {
     if [ -n "$PG" ]; then echo "'$PGBIN/pg_dump' '$DB'"; else echo "cat '$DB'*"; fi
@@ -814,6 +822,150 @@ check_eq "served again once the streams end" 200 "$CODE"
 DB=$DB_KEPT
 restart
 
+# ------------------------------------------------------------ profiles and leaderboards
+# three Frisian games (no other section plays Frisian): Pia (white) resigns to Quin; Quin (white)
+# and Pia agree a draw; Rob (no account, white) wins when Pia resigns; a fourth is aborted
+req p POST /api/account/register '{"name":"Pia","password":"pia password"}'
+req q POST /api/account/register '{"name":"Quin","password":"quin password"}'
+# fgame WHITE BLACK END: a Frisian game of jars WHITE and BLACK, 32-28 18-23, then END
+# ("resign WHO" or "draw"); sets FG (its id) and BODY (its last state, as WHITE sees it)
+fgame() {
+    req "$1" POST /api/play '{"variant":"frisian","colour":"white","name":"Rob"}'
+    FG=$(j d.id)
+    req "$2" POST /api/play/$FG/join '{}'
+    req "$1" POST /api/play/$FG/move '{"move":"32-28"}'
+    req "$2" POST /api/play/$FG/move '{"move":"18-23"}'
+    if [ "$3" = draw ]; then
+        req "$1" POST /api/play/$FG/draw '{"action":"offer"}'
+        req "$2" POST /api/play/$FG/draw '{"action":"accept"}'
+    else
+        req "$4" POST /api/play/$FG/resign '{}'
+    fi
+    req "$1" GET /api/play/$FG
+}
+fgame p q resign p
+FG1=$FG PIA1="$(j d.white.rating) $(j d.white.rating_change)"
+check_eq "game 1: Quin wins" "black resignation" "$(j d.winner) $(j d.end)"
+fgame q p draw
+FG2=$FG PIA2="$(j d.black.rating) $(j d.black.rating_change)"
+QUIN_AFTER=$(($(j d.white.rating) + $(j d.white.rating_change)))
+fgame r p resign p
+FG3=$FG PIA3="$(j d.black.rating) $(j d.black.rating_change)"
+PIA_AFTER=$(($(j d.black.rating) + $(j d.black.rating_change)))
+check_eq "game 3: Rob (no account) wins" "white Rob" "$(j d.winner) $(j d.white.name)"
+req p POST /api/play '{"variant":"frisian","colour":"white"}'
+FG4=$(j d.id)
+req q POST /api/play/$FG4/join '{}'
+req q POST /api/play/$FG4/abort '{}'
+check_eq "game 4 aborted" aborted "$(j d.end)"
+
+req - GET /api/players/pia
+check_eq "a profile: 200, the account's name as registered" "200 Pia true" \
+    "$CODE $(j d.player.name) $(j d.player.account)"
+check_eq "... 3 games (not the aborted one): 0 wins, 1 draw, 2 losses" "3 0 1 2" \
+    "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses)"
+check_eq "... newest first" "$FG3 $FG2 $FG1" "$(j "d.list.map(g=>g.id).join(' ')")"
+check_eq "... each with its result, colour, end and variant" \
+    "loss black resignation frisian,draw black agreement frisian,loss white resignation frisian" \
+    "$(j "d.list.map(g=>[g.result,g.colour,g.end,g.variant].join(' ')).join()")"
+check_eq "... its opponents (Rob without an account)" "Rob false,Quin true,Quin true" \
+    "$(j "d.list.map(g=>g.opponent.name+' '+g.opponent.account).join()")"
+check_eq "... its rating before each game and the change (as the games showed)" \
+    "$PIA3,$PIA2,$PIA1" "$(j "d.list.map(g=>g.rating+' '+g.rating_change).join()")"
+check_eq "... its record in Frisian, and its rating after the last game" \
+    "frisian 3 0 1 2 $PIA_AFTER" \
+    "$(j "(r=>[r.variant,r.games,r.wins,r.draws,r.losses,r.rating].join(' '))(d.records[0])")"
+check_eq "... one page" "1 20 1" "$(j d.page) $(j d.per) $(j d.pages)"
+PIA_BODY=$BODY
+req - "GET" "/api/players/Pia?page=2"
+check_eq "page 2: none, the same counts" "200 0 3" "$CODE $(j d.list.length) $(j d.games)"
+req - GET "/api/players?game=$FG3"
+RID=$(j d.white.id)
+check_eq "the players of a finished game: Rob by his browser's id, Pia by her name" \
+    "Rob false Pia true null" \
+    "$(j d.white.name) $(j d.white.account) $(j d.black.name) $(j d.black.account) $(j d.black.id)"
+RTOKEN=$(sed -n 's/.*cd_player\t//p' "$TMP/r.jar" | tail -n 1)
+check_eq "a browser's id is BLAKE2b of its token (8 bytes, keyed), not the token" \
+    "$(python3 -c "import hashlib,sys; print(hashlib.blake2b(sys.argv[1].encode(), digest_size=8, \
+        key=b\"condraughts: a browser's public id\").hexdigest())" "$RTOKEN")" "$RID"
+req - GET "/api/players/~$RID"
+check_eq "a browser's profile: its latest name, 1 win" "200 Rob false $RID 1 1 0 0 win $FG3" \
+    "$CODE $(j d.player.name) $(j d.player.account) $(j d.player.id) $(j d.games) $(j d.wins) \
+$(j d.draws) $(j d.losses) $(j d.list[0].result) $(j d.list[0].id)"
+check_that "... no token in it" sh -c "! printf '%s' '$BODY' | grep -q '$RTOKEN'"
+req r GET /api/players/me
+check_eq "'me': a browser's own profile" "200 Rob $RID 1" "$CODE $(j d.player.name) $(j d.player.id) $(j d.games)"
+req p GET /api/players/me
+check_eq "... an account's own, when its browser is logged in" "200 Pia true 3" \
+    "$CODE $(j d.player.name) $(j d.player.account) $(j d.games)"
+req - GET /api/players/me
+check_eq "... none without a cookie: 404" 404 "$CODE"
+req nogames POST /api/play '{"variant":"frisian"}'
+req nogames GET /api/players/me
+check_eq "... a browser without a finished game: its empty profile" "200 0 0 true" \
+    "$CODE $(j d.games) $(j d.list.length) $(j "/^[0-9a-f]{16}\$/.test(d.player.id)")"
+req - GET "/api/players/pia/ratings?variant=frisian"
+check_eq "Pia's rating graph: her rating after each rated game, oldest first" \
+    "200 frisian $(echo "$PIA1" | awk '{print $1 + $2}'),$(echo "$PIA2" | awk '{print $1 + $2}'),$PIA_AFTER" \
+    "$CODE $(j d.variant) $(j "d.points.map(p=>p[1]).join()")"
+check_eq "... each point when its game ended (in order)" true "$(j "d.points.every((p,i,a)=>i===0||a[i-1][0]<=p[0])")"
+req - "GET" "/api/players/pia/ratings?variant=russian"
+check_eq "... none in a variant she has not played" "200 0" "$CODE $(j d.points.length)"
+req - "GET" "/api/players/pia/ratings"
+check_eq "... the variant is required: 400" 400 "$CODE"
+req - "GET" "/api/players/pia/ratings?variant=nosuch"
+check_eq "... an unknown variant: 404" 404 "$CODE"
+req - "GET" "/api/players/Nobody/ratings?variant=frisian"
+check_eq "... an unknown player: 404" 404 "$CODE"
+req - "GET" "/api/players/Pia/nosuch"
+check_eq "an unknown route under a player: 404" 404 "$CODE"
+req - GET /api/players/Quin
+check_eq "Quin: 1 win, 1 draw" "2 1 1 0 $QUIN_AFTER" \
+    "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.records[0].rating)"
+req - GET /api/leaderboard/frisian
+check_eq "the Frisian leaderboard: the accounts, best first (Rob has none)" \
+    "200 2 1 Quin $QUIN_AFTER,2 Pia $PIA_AFTER" \
+    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating].join(' ')).join()")"
+check_eq "... with each one's games" "2 3" "$(j "d.list.map(e=>e.games).join(' ')")"
+req - GET /api/leaderboard/international
+check_eq "the international leaderboard counts every account rated there" \
+    "$(sql_value "SELECT count(*) FROM ratings WHERE variant = 'international' AND player LIKE '@%'")" \
+    "$(j d.total)"
+# bad input: a clear error, in JSON
+for q in 0 -1 abc 1.5 10001 ''; do
+    req - GET "/api/players/Pia?page=$q"
+    check_eq "page '$q': 400 with its error" "400 'page' is a number from 1 to 10000" "$CODE $(j d.error)"
+done
+req - GET "/api/leaderboard/frisian?page=0"
+check_eq "leaderboard page 0: 400" 400 "$CODE"
+req - GET /api/players/Nobody
+check_eq "an unknown account: 404 JSON" "404 no such player: 'Nobody'" "$CODE $(j d.error)"
+req - GET /api/players/~0123456789abcdef
+check_eq "an unknown browser: 404 JSON" 404 "$CODE"
+check_that "... with its error" test -n "$(j d.error)"
+req - GET /api/players/~0123
+check_eq "a malformed browser id: 400" 400 "$CODE"
+req - GET "/api/players?game=$FG4"
+check_eq "the players of an aborted game: 404" 404 "$CODE"
+req - GET "/api/players?game=zzz"
+check_eq "... of no game: 404" 404 "$CODE"
+req - GET "/api/players"
+check_eq "... no game given: 400" 400 "$CODE"
+req - GET /api/leaderboard/nosuchvariant
+check_eq "an unknown variant's leaderboard: 404 JSON" "404 no such variant: 'nosuchvariant' (GET /api/variants)" \
+    "$CODE $(j d.error)"
+req - GET /api/leaderboard
+check_eq "a leaderboard without a variant: 404" 404 "$CODE"
+req p POST /api/players/Pia '{}'
+check_eq "a profile is read only: 405" 405 "$CODE"
+# a database made before the profiles: the finished games' results written at start
+sql "DROP TABLE results; DROP TABLE records;"
+restart
+req - GET /api/players/Pia
+check_eq "a database without the profile tables: Pia's games read back from the games" \
+    "$(BODY=$PIA_BODY j "[d.games,d.wins,d.draws,d.losses,JSON.stringify(d.records),d.list.map(g=>g.id+g.result+g.rating_change+g.opponent.name)].join()")" \
+    "$(j "[d.games,d.wins,d.draws,d.losses,JSON.stringify(d.records),d.list.map(g=>g.id+g.result+g.rating_change+g.opponent.name)].join()")"
+
 # ------------------------------------------------------------ 100,000 finished games in the store
 # (written straight into the database): the server starts, the lobby and a finished game answer
 # in milliseconds (the figures are printed; the checks allow 1 s on a loaded machine)
@@ -828,7 +980,19 @@ if [ -n "$PG" ]; then
         1, 2, 2, 1, 170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600,
         300, 0.06, 1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM generate_series(1, $NBIG) i;
     INSERT INTO moves SELECT lpad(to_hex(i), 12, '0'), 0, '32-28', 180000, 180000,
-        1700000000000 + i FROM generate_series(1, $NBIG) i;"
+        1700000000000 + i FROM generate_series(1, $NBIG) i;
+    INSERT INTO accounts VALUES ('Many', 'no password', 0, 'many: a test account');
+    INSERT INTO results SELECT '@Many', lpad(to_hex(i), 12, '0'), 1700000000000 + i,
+        'international', 0, 2, 'Many', '~' || lpad(to_hex(i), 16, '0'), 'Black ' || i, 2, 1500,
+        1600, 1 FROM generate_series(1, $NBIG) i;
+    INSERT INTO results SELECT '~' || lpad(to_hex(i), 16, '0'), lpad(to_hex(i), 12, '0'),
+        1700000000000 + i, 'international', 1, 0, 'Black ' || i, '@Many', 'Many', 2, 1500, 1400, 1
+        FROM generate_series(1, $NBIG) i;
+    INSERT INTO records SELECT player, variant, sum((score = 2)::INTEGER), sum((score = 1)::INTEGER),
+        sum((score = 0)::INTEGER), 0, 0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0
+        FROM generate_series(1, $NBIG) i;"
+    sql "VACUUM ANALYZE" # as autovacuum does after a bulk of rows (the index-only scans' visibility)
 else
     sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
     INSERT INTO games SELECT printf('%012x', i), 'international', '', 2, 180000, 2000,
@@ -836,7 +1000,19 @@ else
         170000, 175000, 0, -1, -1, -1, '', 1700000000000 + i, 1500, 350, 0.06, 1600, 300, 0.06,
         1500, 350, 0.06, 1400, 300, 0.06, 0, 0 FROM n;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
-    INSERT INTO moves SELECT printf('%012x', i), 0, '32-28', 180000, 180000, 1700000000000 + i FROM n;"
+    INSERT INTO moves SELECT printf('%012x', i), 0, '32-28', 180000, 180000, 1700000000000 + i FROM n;
+    INSERT INTO accounts (name, hash, created, skey) VALUES ('Many', 'no password', 0, 'many: a test account');
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+    INSERT INTO results SELECT '@Many', printf('%012x', i), 1700000000000 + i, 'international', 0,
+        2, 'Many', printf('~%016x', i), 'Black ' || i, 2, 1500, 1600, 1 FROM n;
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+    INSERT INTO results SELECT printf('~%016x', i), printf('%012x', i), 1700000000000 + i,
+        'international', 1, 0, 'Black ' || i, '@Many', 'Many', 2, 1500, 1400, 1 FROM n;
+    INSERT INTO records SELECT player, variant, sum(score = 2), sum(score = 1), sum(score = 0), 0,
+        0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0 FROM n;
+    ANALYZE;"
 fi
 T1=$(date +%s%N)
 start_server --max-games 3
@@ -856,9 +1032,41 @@ BODY=$(cat "$TMP/body")
 check_eq "... and its positions (the move's squares)" "[32,28]" "$(j d.positions[1].last)"
 req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
+# the profile of an account with all $NBIG games (each a win as white against a browser), its
+# first and its last page; a browser's profile; a leaderboard of $NBIG accounts (account Pi rated
+# 1000 + i/100), its first and last page
+PROF1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many")
+BODY=$(cat "$TMP/body")
+check_eq "the profile of a player with $NBIG games: the counts, the newest first" \
+    "$NBIG $NBIG 0 0 5000 $(printf '%012x' $NBIG) win Black $NBIG" \
+    "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.pages) $(j d.list[0].id) $(j d.list[0].result) $(j d.list[0].opponent.name)"
+PROF2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many?page=5000")
+BODY=$(cat "$TMP/body")
+check_eq "... its last page: games 20 to 1" "20 $(printf '%012x' 20) $(printf '%012x' 1)" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id)"
+PROF3_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/~$(printf '%016x' 77777)")
+BODY=$(cat "$TMP/body")
+check_eq "... a browser among its opponents" "Black 77777 1 loss Many" \
+    "$(j d.player.name) $(j d.losses) $(j d.list[0].result) $(j d.list[0].opponent.name)"
+GRAPH_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many/ratings?variant=international")
+BODY=$(cat "$TMP/body")
+check_eq "... its rating graph: the latest 200 rated games, oldest first" "200 1600 $((1700000000000 + NBIG - 199))" \
+    "$(j d.points.length) $(j d.points[0][1]) $(j d.points[0][0])"
+BOARD1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian")
+BODY=$(cat "$TMP/body")
+check_eq "a leaderboard of $NBIG accounts: the best first" "$NBIG 5000 1 P$NBIG 2000 2 P99999 2000" \
+    "$(j d.total) $(j d.pages) $(j "d.list.slice(0,2).map(e=>[e.rank,e.name,e.rating].join(' ')).join(' ')")"
+BOARD3_S=$(curl -s -o /dev/null -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=2")
+BOARD2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=5000")
+BODY=$(cat "$TMP/body")
+check_eq "... its last page" "99981 P20 1000 100000 P1 1000" \
+    "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
-    "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s"
-for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S"; do
+    "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s;" \
+    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s, its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
+    "a leaderboard of $NBIG ${BOARD1_S} s (counting them; its page 2 ${BOARD3_S} s, its last page ${BOARD2_S} s)"
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$GRAPH_S" "$BOARD1_S" \
+    "$BOARD2_S" "$BOARD3_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 

@@ -24,6 +24,8 @@
     confirm: null,    // the action waiting for a second click: 'resign', 'abort' or null
     view: null,       // the ply shown when looking back (null: the current position)
     positions: null,  // GET api/play/ID/positions: every position of the game so far
+    players: null,    // GET api/players?game=ID: the profiles of a finished game's players
+    playersAsked: false,
   };
 
   const api = window.cdApi; /* api.js */
@@ -136,6 +138,15 @@
     $('acct-in').hidden = !a.name;
     $('acct-out').hidden = !!a.name;
     $('acct-name').textContent = a.name || '';
+    $('acct-name').href = a.name ? 'profile.html?name=' + encodeURIComponent(a.name) : '';
+    $('my-profile').hidden = true;
+    if (!a.name) { /* a browser without an account: its own profile, once it has finished games */
+      api('GET', 'api/players/me').then((p) => {
+        if (p.player.account || !p.games || $('acct-name').textContent) return; /* none yet, or logged in meanwhile */
+        $('my-profile').href = 'profile.html?id=' + encodeURIComponent(p.player.id);
+        $('my-profile').hidden = false;
+      }, () => {});
+    }
     $('c-name').disabled = !!a.name;
     if (a.name) $('c-name').value = a.name;
   }
@@ -178,6 +189,8 @@
     st.confirm = null;
     st.view = null;
     st.positions = null;
+    st.players = null;
+    st.playersAsked = false;
     st.chatShown = 0;
     $('chat-list').textContent = '';
     if (st.lobbyTimer) clearInterval(st.lobbyTimer);
@@ -240,6 +253,17 @@
     app.dataset.you = g.you || '';
     if (g.rematch && g.you) { location.hash = g.rematch; return; }
     render();
+    if (g.state === 'over' && g.end !== 'aborted' && !st.playersAsked) fetchPlayers(g.id);
+  }
+
+  /* Who played a finished game (their profiles), asked once a game. */
+  function fetchPlayers(id) {
+    st.playersAsked = true;
+    api('GET', 'api/players?game=' + encodeURIComponent(id)).then((p) => {
+      if (p.id !== st.id) return;
+      st.players = p;
+      if (st.game) render();
+    }, () => {}); /* no store, or the game was not recorded: the names stay plain */
   }
 
   function fmtClock(ms) {
@@ -294,8 +318,19 @@
     const bottom = you || 'white';
     for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
       const n = $(slot).querySelector('.name');
-      n.textContent = (g[c].name || cap(c)) + ratingText(g[c]) + (c === you ? ' (you)' : '') +
-        (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away');
+      const who = st.players && st.players.id === g.id ? st.players[c] : null;
+      n.textContent = '';
+      if (who) { /* a finished game: each name leads to its player's profile */
+        const a = document.createElement('a');
+        a.href = who.account ? 'profile.html?name=' + encodeURIComponent(who.name)
+          : 'profile.html?id=' + encodeURIComponent(who.id);
+        a.textContent = g[c].name || cap(c);
+        n.appendChild(a);
+      } else {
+        n.appendChild(document.createTextNode(g[c].name || cap(c)));
+      }
+      n.appendChild(document.createTextNode(ratingText(g[c]) + (c === you ? ' (you)' : '') +
+        (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away')));
       n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);
     }
     drawClocks();

@@ -110,6 +110,10 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
         return api_play(c, p + 5, method, rq, query, qctx);
     if (!strncmp(p, "/account", 8) && (!p[8] || p[8] == '/'))
         return api_account(c, p + 8, method, rq);
+    if (!strncmp(p, "/players", 8) && (!p[8] || p[8] == '/'))
+        return api_players(c, p + 8, method, rq, query, qctx);
+    if (!strncmp(p, "/leaderboard", 12) && (!p[12] || p[12] == '/'))
+        return api_leaderboard(c, p + 12, method, query, qctx);
     if (!strcmp(p, "/variants"))
         return m == M_GET ? api_variants(c) : send_405(c, "GET");
     if (!strcmp(p, "/games") || !strcmp(p, "/games/")) {

@@ -128,3 +128,30 @@ void store_synced_report(uint64_t synced)
             fn(synced);
     }
 }
+
+int store_results(const char *player, int offset, int n, profile_result *out)
+{
+    return S ? S->results(player, offset, n, out) : -1;
+}
+
+int store_game_results(const char *game, profile_result out[2])
+{
+    return S ? S->game_results(game, out) : -1;
+}
+
+int store_records(const char *player, profile_record *out, int cap)
+{
+    return S ? S->records(player, out, cap) : -1;
+}
+
+int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+{
+    if (total)
+        *total = 0;
+    return S ? S->board(variant, offset, n, out, total) : -1;
+}
+
+int store_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    return S ? S->history(player, variant, n, out) : -1;
+}

@@ -4,7 +4,7 @@
  *   - a PostgreSQL connection (store_pg.c): a URI (postgresql://... or postgres://...) or a
  *     libpq conninfo string (keyword=value pairs: a text whose first word holds '=');
  *   - else the path of an SQLite file (store_sqlite.c), the embedded default.
- * Both keep the same tables and columns (store_sqlite.h describes them; PostgreSQL's games add
+ * Both keep the same tables and columns (store_sqlite.h describes them, profile.h the profiles'; PostgreSQL's games add
  * `rev` and `seen`, below) and write every change of a game in one transaction, so a server killed at any moment leaves each game as it was after
  * its last answered change.
  *
@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "play.h"
+#include "profile.h"
 
 /* One implementation: the functions below, each with the meaning given there. */
 typedef struct store_ops {
@@ -53,6 +54,11 @@ typedef struct store_ops {
     int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
+    int (*results)(const char *player, int offset, int n, profile_result *out);
+    int (*game_results)(const char *game, profile_result out[2]);
+    int (*records)(const char *player, profile_record *out, int cap);
+    int (*board)(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+    int (*history)(const char *player, const char *variant, int n, profile_point *out);
 } store_ops;
 
 /* Is `where` a PostgreSQL connection (a URI or a conninfo string) rather than a file? */
@@ -130,5 +136,19 @@ int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
  * (0: none, or an error). */
 int store_seen(const char *const *ids, int n, int64_t now);
 int64_t store_seen_at(const char *id);
+
+/* Profiles (profile.h). store_results: the finished games of player (a key), newest first,
+ * from the offset-th on, at most n, into out: how many, or -1 (a database error);
+ * store_game_results: the rows of game id's seats, white first (0: none; the game is not over,
+ * was aborted, or no such game); store_records: player's records, one a variant it has played
+ * (at most cap), by variant name; store_board: the accounts rated in variant, best first, from
+ * the offset-th on, at most n, and *total how many there are (total NULL: not counted);
+ * store_history: player's ratings
+ * after its latest n rated games in variant, newest first: how many, or -1. */
+int store_results(const char *player, int offset, int n, profile_result *out);
+int store_game_results(const char *game, profile_result out[2]);
+int store_records(const char *player, profile_record *out, int cap);
+int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+int store_history(const char *player, const char *variant, int n, profile_point *out);
 
 #endif

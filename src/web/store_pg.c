@@ -8,6 +8,7 @@
 
 #include "store_pg.h"
 #include "names.h"
+#include "profile.h"
 
 #include <inttypes.h>
 #include <libpq-fe.h>
@@ -103,6 +104,8 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 }
 
 static int listen_connect(void);
+static int profile_tables(void);
+static int save_results(const play_game *g, int64_t ended);
 
 /* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
  * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
@@ -137,7 +140,8 @@ static int pg_open(const char *where, char *err, size_t errlen)
     PGresult *r = PQexec(pg, "SET client_min_messages = warning");
     PQclear(r);
     if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
-        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !listen_connect()) {
+        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() ||
+        !listen_connect()) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
@@ -417,7 +421,8 @@ static int pg_save(play_game *g, int from)
     int64_t rev = 0;
     int conflict = 0;
     if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) && announce(g->id, rev)) {
+        (!g->rate_now || save_ratings(g)) && (g->state != PLAY_OVER || save_results(g, 0)) &&
+        announce(g->id, rev)) {
         PGresult *r = run("COMMIT", 0, NULL);
         int done = ok_res(r, 0), full = disk_full(r);
         PQclear(r);
@@ -704,9 +709,246 @@ static int pg_load(const char *id, void (*add)(play_game *g))
     return n;
 }
 
+/* ---------------------------------------------------------------- profiles (profile.h) */
+
+static const char profile_schema[] =
+    "CREATE TABLE IF NOT EXISTS results ("
+    " player TEXT NOT NULL, game TEXT NOT NULL, ended BIGINT NOT NULL, variant TEXT NOT NULL,"
+    " colour INTEGER NOT NULL, score INTEGER NOT NULL, name TEXT NOT NULL, opponent TEXT NOT NULL,"
+    " opponent_name TEXT NOT NULL, ending INTEGER NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+    " after DOUBLE PRECISION NOT NULL, plies INTEGER NOT NULL, PRIMARY KEY (game, colour));"
+    "CREATE INDEX IF NOT EXISTS results_player ON results (player, ended DESC, game DESC);"
+    "CREATE INDEX IF NOT EXISTS results_history ON results (player, variant, ended DESC)"
+    " WHERE after > 0;"
+    "CREATE TABLE IF NOT EXISTS records ("
+    " player TEXT NOT NULL, variant TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,"
+    " losses INTEGER NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+    " vol DOUBLE PRECISION NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (player, variant));"
+    "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
+    " WHERE substr(player, 1, 1) = '@';";
+
+#define RESULT_COLUMNS                                                                             \
+    "player, game, ended, variant, colour, score, name, opponent, opponent_name, ending, rating, " \
+    "after, plies"
+
+/* Write the results of g (profile.h) unless they are written (a later save of a finished game),
+ * and add them to the records. ended: when g ended (0: now). 1, or 0 on a database error. */
+static int save_results(const play_game *g, int64_t ended)
+{
+    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
+    profile_result rows[2];
+    for (int c = 0; c < 2; c++) {
+        pg_player(g->token[c], player, sizeof player);
+        profile_key(player, keys[c]);
+    }
+    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
+        return 1;
+    for (int c = 0; c < 2; c++) {
+        const profile_result *r = &rows[c];
+        numbufs b = {.used = 0};
+        const char *p[13] = {r->player,
+                             r->game,
+                             num_i(&b, r->ended),
+                             r->variant,
+                             num_i(&b, r->colour),
+                             num_i(&b, r->score),
+                             r->name,
+                             r->opponent,
+                             r->opponent_name,
+                             num_i(&b, r->ending),
+                             num_d(&b, r->rating),
+                             num_d(&b, r->after),
+                             num_i(&b, r->plies)};
+        long added = changed_rows("INSERT INTO results (" RESULT_COLUMNS ") VALUES ($1,$2,$3,$4,"
+                                  "$5,$6,$7,$8,$9,$10,$11,$12,$13) ON CONFLICT (game, colour) DO "
+                                  "NOTHING",
+                                  13, p);
+        if (added < 0)
+            return 0;
+        if (added == 0)
+            continue; /* written before */
+        const glicko *a = &g->after[c];
+        int rated = a->rating > 0;
+        const char *q[9] = {r->player,
+                            r->variant,
+                            num_i(&b, r->score == 2),
+                            num_i(&b, r->score == 1),
+                            num_i(&b, r->score == 0),
+                            num_d(&b, rated ? a->rating : 0),
+                            num_d(&b, rated ? a->rd : 0),
+                            num_d(&b, rated ? a->vol : 0),
+                            num_i(&b, rated ? r->ended : 0)};
+        if (!exec_n("INSERT INTO records VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (player, "
+                    "variant) DO UPDATE SET wins=records.wins+$3, draws=records.draws+$4, "
+                    "losses=records.losses+$5, rating=CASE WHEN $6>0 THEN $6 ELSE records.rating "
+                    "END, rd=CASE WHEN $6>0 THEN $7 ELSE records.rd END, vol=CASE WHEN $6>0 THEN "
+                    "$8 ELSE records.vol END, at=CASE WHEN $6>0 THEN $9 ELSE records.at END",
+                    9, q))
+            return 0;
+    }
+    return 1;
+}
+
+/* A finished game read back (pg_load) for profile_tables: its results written. */
+static int backfill_ok;
+static void backfill_add(play_game *g)
+{
+    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
+    if (!save_results(g, ended))
+        backfill_ok = 0;
+    play_game_free(g);
+}
+
+/* The profile tables made (under the schema's advisory lock); when a database made before them
+ * has finished games, their results written (the seats' keys as their tokens are logged in now),
+ * oldest first. 1, or 0. */
+static int profile_tables(void)
+{
+    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)"))
+        return 0;
+    PGresult *r = run("SELECT to_regclass('results') IS NULL", 0, NULL);
+    int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    backfill_ok = ok_res(PQexec(pg, profile_schema), 1);
+    if (backfill_ok && fresh) {
+        char a[2][8];
+        snprintf(a[0], sizeof a[0], "%d", PLAY_OVER);
+        snprintf(a[1], sizeof a[1], "%d", END_ABORTED);
+        const char *p[2] = {a[0], a[1]};
+        r = run("SELECT id FROM games WHERE state = $1::INTEGER AND ending != $2::INTEGER ORDER "
+                "BY created",
+                2, p);
+        backfill_ok = ok_res(r, 0);
+        for (int i = 0; backfill_ok && i < PQntuples(r); i++)
+            if (pg_load(PQgetvalue(r, i, 0), backfill_add) < 0)
+                backfill_ok = 0;
+        PQclear(r);
+    }
+    if (backfill_ok && exec0("COMMIT"))
+        return 1;
+    exec0("ROLLBACK");
+    return 0;
+}
+
+static void result_row(const PGresult *r, int row, profile_result *out)
+{
+    int c = 0;
+    memset(out, 0, sizeof *out);
+    text_col(r, row, c++, out->player, sizeof out->player);
+    text_col(r, row, c++, out->game, sizeof out->game);
+    out->ended = int_col(r, row, c++);
+    text_col(r, row, c++, out->variant, sizeof out->variant);
+    out->colour = (int)int_col(r, row, c++);
+    out->score = (int)int_col(r, row, c++);
+    text_col(r, row, c++, out->name, sizeof out->name);
+    text_col(r, row, c++, out->opponent, sizeof out->opponent);
+    text_col(r, row, c++, out->opponent_name, sizeof out->opponent_name);
+    out->ending = (int)int_col(r, row, c++);
+    out->rating = strtod(PQgetvalue(r, row, c++), NULL);
+    out->after = strtod(PQgetvalue(r, row, c++), NULL);
+    out->plies = (int)int_col(r, row, c++);
+}
+
+static int pg_results(const char *player, int offset, int n, profile_result *out)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {player, num_i(&b, n), num_i(&b, offset)};
+    PGresult *r = run("SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 ORDER BY ended "
+                      "DESC, game DESC LIMIT $2::INTEGER OFFSET $3::INTEGER",
+                      3, p);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < n && k < PQntuples(r); k++)
+            result_row(r, k, &out[k]);
+    PQclear(r);
+    return k;
+}
+
+static int pg_game_results(const char *game, profile_result out[2])
+{
+    PGresult *r =
+        run("SELECT " RESULT_COLUMNS " FROM results WHERE game = $1 ORDER BY colour", 1, &game);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < 2 && k < PQntuples(r); k++)
+            result_row(r, k, &out[k]);
+    PQclear(r);
+    return k;
+}
+
+static int pg_records(const char *player, profile_record *out, int cap)
+{
+    PGresult *r = run("SELECT variant, wins, draws, losses, rating, rd, vol, at FROM records "
+                      "WHERE player = $1 ORDER BY variant",
+                      1, &player);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < cap && k < PQntuples(r); k++) {
+            profile_record *o = &out[k];
+            text_col(r, k, 0, o->variant, sizeof o->variant);
+            o->wins = (int)int_col(r, k, 1);
+            o->draws = (int)int_col(r, k, 2);
+            o->losses = (int)int_col(r, k, 3);
+            o->rating.rating = strtod(PQgetvalue(r, k, 4), NULL);
+            o->rating.rd = strtod(PQgetvalue(r, k, 5), NULL);
+            o->rating.vol = strtod(PQgetvalue(r, k, 6), NULL);
+            o->at = int_col(r, k, 7);
+        }
+    PQclear(r);
+    return k;
+}
+
+static int pg_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {variant, num_i(&b, n), num_i(&b, offset)};
+    if (total) {
+        PGresult *c = run("SELECT count(*) FROM ratings WHERE variant = $1 AND substr(player, 1, "
+                          "1) = '@'",
+                          1, p);
+        *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
+        PQclear(c);
+    }
+    PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
+                      "variant = $1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, player "
+                      "LIMIT $2::INTEGER OFFSET $3::INTEGER",
+                      3, p);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < n && k < PQntuples(r); k++) {
+            profile_rank *o = &out[k];
+            text_col(r, k, 0, o->name, sizeof o->name);
+            o->rating.rating = strtod(PQgetvalue(r, k, 1), NULL);
+            o->rating.rd = strtod(PQgetvalue(r, k, 2), NULL);
+            o->rating.vol = strtod(PQgetvalue(r, k, 3), NULL);
+            o->games = (int)int_col(r, k, 4);
+        }
+    PQclear(r);
+    return k;
+}
+
+static int pg_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {player, variant, num_i(&b, n)};
+    PGresult *r = run("SELECT ended, after FROM results WHERE player = $1 AND variant = $2 AND "
+                      "after > 0 ORDER BY ended DESC LIMIT $3::INTEGER",
+                      3, p);
+    int k = -1;
+    if (ok_res(r, 0))
+        for (k = 0; k < n && k < PQntuples(r); k++) {
+            out[k].at = int_col(r, k, 0);
+            out[k].rating = strtod(PQgetvalue(r, k, 1), NULL);
+        }
+    PQclear(r);
+    return k;
+}
+
 const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg_save,
                             pg_delete,      pg_alive,        pg_last_alive,   pg_chat,
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
-                            pg_seen,        pg_seen_at};
+                            pg_seen,        pg_seen_at,
+                            pg_results,     pg_game_results, pg_records,      pg_board,
+                            pg_history};

@@ -10,6 +10,7 @@
 #include "sqlite_sync.h"
 #include "store.h"
 #include "names.h"
+#include "profile.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -26,6 +27,9 @@ static sqlite3_stmt *kept[ST_COUNT];
 
 
 static void sq_player(const char *token, char *key, size_t cap);
+static int sq_load(const char *id, void (*add)(play_game *g));
+static int profile_tables(char **msg);
+static int save_results(const play_game *g, int64_t ended);
 
 static const char schema[] =
     "PRAGMA journal_mode=WAL;"
@@ -148,7 +152,7 @@ static int sq_open(const char *path, char *err, size_t errlen)
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
     if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0 ||
-        key_accounts(&msg) != 0 || write_probe(&msg) != 0) {
+        key_accounts(&msg) != 0 || profile_tables(&msg) != 0 || write_probe(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -431,7 +435,8 @@ static int sq_save(play_game *g, int from)
     if (!db)
         return -1;
     if (run_kept(ST_BEGIN, "BEGIN IMMEDIATE") && save_row(g) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) && run_kept(ST_COMMIT, "COMMIT")) {
+        (!g->rate_now || save_ratings(g)) && (g->state != PLAY_OVER || save_results(g, 0)) &&
+        run_kept(ST_COMMIT, "COMMIT")) {
         if (failing)
             fprintf(stderr, "condraughts: games between people are saved again\n");
         failing = 0;
@@ -641,9 +646,274 @@ static int sq_load(const char *id, void (*add)(play_game *g))
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : -1;
 }
 
+/* ---------------------------------------------------------------- profiles (profile.h) */
+
+static const char profile_schema[] =
+    "CREATE TABLE IF NOT EXISTS results ("
+    " player TEXT NOT NULL, game TEXT NOT NULL, ended INTEGER NOT NULL, variant TEXT NOT NULL,"
+    " colour INTEGER NOT NULL, score INTEGER NOT NULL, name TEXT NOT NULL, opponent TEXT NOT NULL,"
+    " opponent_name TEXT NOT NULL, ending INTEGER NOT NULL, rating REAL NOT NULL,"
+    " after REAL NOT NULL, plies INTEGER NOT NULL, PRIMARY KEY (game, colour));"
+    "CREATE INDEX IF NOT EXISTS results_player ON results (player, ended DESC, game DESC);"
+    "CREATE INDEX IF NOT EXISTS results_history ON results (player, variant, ended DESC)"
+    " WHERE after > 0;"
+    "CREATE TABLE IF NOT EXISTS records ("
+    " player TEXT NOT NULL, variant TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,"
+    " losses INTEGER NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,"
+    " at INTEGER NOT NULL, PRIMARY KEY (player, variant));"
+    "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
+    " WHERE substr(player, 1, 1) = '@';";
+
+/* Write the results of g (profile.h) unless they are written (a later save of a finished game),
+ * and add them to the records. ended: when g ended (0: now). 1, or 0 on a database error. */
+static int save_results(const play_game *g, int64_t ended)
+{
+    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
+    profile_result rows[2];
+    for (int c = 0; c < 2; c++) {
+        sq_player(g->token[c], player, sizeof player);
+        profile_key(player, keys[c]);
+    }
+    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
+        return 1;
+    sqlite3_stmt *ins = NULL, *rec = NULL;
+    int ok = sqlite3_prepare_v2(db,
+                                "INSERT OR IGNORE INTO results VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,"
+                                "?10,?11,?12,?13)",
+                                -1, &ins, NULL) == SQLITE_OK &&
+             sqlite3_prepare_v2(
+                 db,
+                 "INSERT INTO records VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9) ON CONFLICT(player, "
+                 "variant) DO UPDATE SET wins=wins+?3, draws=draws+?4, losses=losses+?5, "
+                 "rating=CASE WHEN ?6>0 THEN ?6 ELSE rating END, rd=CASE WHEN ?6>0 THEN ?7 ELSE "
+                 "rd END, vol=CASE WHEN ?6>0 THEN ?8 ELSE vol END, at=CASE WHEN ?6>0 THEN ?9 "
+                 "ELSE at END",
+                 -1, &rec, NULL) == SQLITE_OK;
+    for (int c = 0; ok && c < 2; c++) {
+        const profile_result *r = &rows[c];
+        int i = 1;
+        sqlite3_bind_text(ins, i++, r->player, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, i++, r->game, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, i++, r->ended);
+        sqlite3_bind_text(ins, i++, r->variant, -1, SQLITE_STATIC);
+        sqlite3_bind_int(ins, i++, r->colour);
+        sqlite3_bind_int(ins, i++, r->score);
+        sqlite3_bind_text(ins, i++, r->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, i++, r->opponent, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, i++, r->opponent_name, -1, SQLITE_STATIC);
+        sqlite3_bind_int(ins, i++, r->ending);
+        sqlite3_bind_double(ins, i++, r->rating);
+        sqlite3_bind_double(ins, i++, r->after);
+        sqlite3_bind_int(ins, i++, r->plies);
+        ok = sqlite3_step(ins) == SQLITE_DONE;
+        sqlite3_reset(ins);
+        if (!ok || sqlite3_changes(db) != 1)
+            continue; /* written before */
+        const glicko *a = &g->after[c];
+        i = 1;
+        sqlite3_bind_text(rec, i++, r->player, -1, SQLITE_STATIC);
+        sqlite3_bind_text(rec, i++, r->variant, -1, SQLITE_STATIC);
+        sqlite3_bind_int(rec, i++, r->score == 2);
+        sqlite3_bind_int(rec, i++, r->score == 1);
+        sqlite3_bind_int(rec, i++, r->score == 0);
+        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->rating : 0);
+        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->rd : 0);
+        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->vol : 0);
+        sqlite3_bind_int64(rec, i++, a->rating > 0 ? r->ended : 0);
+        ok = sqlite3_step(rec) == SQLITE_DONE;
+        sqlite3_reset(rec);
+    }
+    sqlite3_finalize(ins);
+    sqlite3_finalize(rec);
+    return ok;
+}
+
+/* A finished game read back (sq_load) for profile_tables: its results written. */
+static int backfill_ok;
+static void backfill_add(play_game *g)
+{
+    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
+    if (!save_results(g, ended))
+        backfill_ok = 0;
+    play_game_free(g);
+}
+
+/* The profile tables made; when a database made before them has finished games, their results
+ * written (the seats' keys as their tokens are logged in now), oldest first. 0, or -1 with
+ * *msg. */
+static int profile_tables(char **msg)
+{
+    sqlite3_stmt *st = NULL;
+    int had = sqlite3_prepare_v2(db, "SELECT 1 FROM results", -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    if (had)
+        return sqlite3_exec(db, profile_schema, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+    if (!exec("BEGIN IMMEDIATE") ||
+        sqlite3_exec(db, profile_schema, NULL, NULL, msg) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT id FROM games WHERE state = ?1 AND ending != ?2 ORDER BY "
+                           "created",
+                           -1, &st, NULL) != SQLITE_OK) {
+        exec("ROLLBACK");
+        return -1;
+    }
+    sqlite3_bind_int(st, 1, PLAY_OVER);
+    sqlite3_bind_int(st, 2, END_ABORTED);
+    backfill_ok = 1;
+    int rc;
+    while (backfill_ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char id[PLAY_ID_HEX + 1];
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(id, sizeof id, "%s", t ? (const char *)t : "");
+        if (sq_load(id, backfill_add) < 0)
+            backfill_ok = 0;
+    }
+    sqlite3_finalize(st);
+    if (backfill_ok && exec("COMMIT"))
+        return 0;
+    *msg =
+        sqlite3_mprintf("cannot write the results of the finished games: %s", sqlite3_errmsg(db));
+    exec("ROLLBACK");
+    return -1;
+}
+
+static void result_row(sqlite3_stmt *st, profile_result *r)
+{
+    int c = 0;
+    memset(r, 0, sizeof *r);
+    text_col(st, c++, r->player, sizeof r->player);
+    text_col(st, c++, r->game, sizeof r->game);
+    r->ended = sqlite3_column_int64(st, c++);
+    text_col(st, c++, r->variant, sizeof r->variant);
+    r->colour = sqlite3_column_int(st, c++);
+    r->score = sqlite3_column_int(st, c++);
+    text_col(st, c++, r->name, sizeof r->name);
+    text_col(st, c++, r->opponent, sizeof r->opponent);
+    text_col(st, c++, r->opponent_name, sizeof r->opponent_name);
+    r->ending = sqlite3_column_int(st, c++);
+    r->rating = sqlite3_column_double(st, c++);
+    r->after = sqlite3_column_double(st, c++);
+    r->plies = sqlite3_column_int(st, c++);
+}
+
+static int sq_results(const char *player, int offset, int n, profile_result *out)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT * FROM results WHERE player = ?1 ORDER BY ended DESC, "
+                                  "game DESC LIMIT ?2 OFFSET ?3",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, n);
+    sqlite3_bind_int(st, 3, offset);
+    int k = 0, rc;
+    while (k < n && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        result_row(st, &out[k++]);
+    sqlite3_finalize(st);
+    return k;
+}
+
+static int sq_game_results(const char *game, profile_result out[2])
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db, "SELECT * FROM results WHERE game = ?1 ORDER BY colour", -1,
+                                  &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    int k = 0;
+    while (k < 2 && sqlite3_step(st) == SQLITE_ROW)
+        result_row(st, &out[k++]);
+    sqlite3_finalize(st);
+    return k;
+}
+
+static int sq_records(const char *player, profile_record *out, int cap)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT variant, wins, draws, losses, rating, rd, vol, at FROM "
+                                  "records WHERE player = ?1 ORDER BY variant",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
+    int k = 0;
+    while (k < cap && sqlite3_step(st) == SQLITE_ROW) {
+        profile_record *r = &out[k++];
+        text_col(st, 0, r->variant, sizeof r->variant);
+        r->wins = sqlite3_column_int(st, 1);
+        r->draws = sqlite3_column_int(st, 2);
+        r->losses = sqlite3_column_int(st, 3);
+        r->rating.rating = sqlite3_column_double(st, 4);
+        r->rating.rd = sqlite3_column_double(st, 5);
+        r->rating.vol = sqlite3_column_double(st, 6);
+        r->at = sqlite3_column_int64(st, 7);
+    }
+    sqlite3_finalize(st);
+    return k;
+}
+
+static int sq_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+{
+    sqlite3_stmt *st = NULL, *cnt = NULL;
+    if (!db ||
+        sqlite3_prepare_v2(db,
+                           "SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
+                           "variant = ?1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, "
+                           "player LIMIT ?2 OFFSET ?3",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM ratings WHERE variant = ?1 AND "
+                           "substr(player, 1, 1) = '@'",
+                           -1, &cnt, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_bind_text(cnt, 1, variant, -1, SQLITE_STATIC);
+    if (total)
+        *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
+    sqlite3_finalize(cnt);
+    sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, n);
+    sqlite3_bind_int(st, 3, offset);
+    int k = 0;
+    while (k < n && sqlite3_step(st) == SQLITE_ROW) {
+        profile_rank *r = &out[k++];
+        text_col(st, 0, r->name, sizeof r->name);
+        r->rating.rating = sqlite3_column_double(st, 1);
+        r->rating.rd = sqlite3_column_double(st, 2);
+        r->rating.vol = sqlite3_column_double(st, 3);
+        r->games = sqlite3_column_int(st, 4);
+    }
+    sqlite3_finalize(st);
+    return k;
+}
+
+static int sq_history(const char *player, const char *variant, int n, profile_point *out)
+{
+    sqlite3_stmt *st = NULL;
+    if (!db || sqlite3_prepare_v2(db,
+                                  "SELECT ended, after FROM results WHERE player = ?1 AND variant "
+                                  "= ?2 AND after > 0 ORDER BY ended DESC LIMIT ?3",
+                                  -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, n);
+    int k = 0;
+    while (k < n && sqlite3_step(st) == SQLITE_ROW) {
+        out[k].at = sqlite3_column_int64(st, 0);
+        out[k++].rating = sqlite3_column_double(st, 1);
+    }
+    sqlite3_finalize(st);
+    return k;
+}
+
 const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,        sq_save,
                                 sq_delete,       sq_alive,         sq_last_alive,   sq_chat,
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
-                                NULL,            NULL};
+                                NULL,            NULL,
+                                sq_results,      sq_game_results,  sq_records,      sq_board,
+                                sq_history};

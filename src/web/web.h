@@ -260,6 +260,12 @@ enum MHD_Result api_account(reply *c, const char *path, const char *method, requ
 enum MHD_Result api_play(reply *c, const char *path, const char *method, request *rq,
                          query_fn query, void *qctx);
 ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max);
+/* Everything under /api/players and /api/leaderboard (api_profile.c; path: the rest of the URL,
+ * "" or "/..."). */
+enum MHD_Result api_players(reply *c, const char *path, const char *method, const request *rq,
+                            query_fn query, void *qctx);
+enum MHD_Result api_leaderboard(reply *c, const char *path, const char *method, query_fn query,
+                                void *qctx);
 void play_live_free(void *cls);
 
 /* ---------------------------------------------------------------- other sites (guard.c) */

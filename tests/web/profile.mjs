@@ -1,0 +1,224 @@
+// Browser test of the players' pages (profile.html, leaderboard.html, web/players.js) and their
+// links from play.html: Pia and Quin (accounts) and Rob (a browser without one) finish three
+// international games through the API from their own pages (their cookies, their origin); then,
+// in headless Chromium, a finished game's names lead to the players' profiles (an account's by
+// its name, Rob's by his browser's public id), a profile shows the counts, the ratings and the
+// games (newest first: result, opponent linked to its profile, replay link) as the API gives them,
+// the rating graph draws the API's points, the leaderboard ranks the accounts and links them,
+// the lobby links a player to its own games, an unknown player shows the server's error, a
+// phone-sized page does not scroll sideways, and no page logs a JavaScript or
+// Content-Security-Policy error.
+//   node profile.mjs [--bin PATH] [--chromium PATH] [--shots DIR]
+// --shots DIR: also the pictures profile-desktop.png, profile-phone.png and
+// leaderboard-desktop.png into DIR (make screenshots: docs/screenshots).
+// Prints "profile-web: N passed, M failed".
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const argv = process.argv.slice(2);
+const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
+const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = opt('--shots');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-profile-web-'));
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+
+let passed = 0, failed = 0, server = null, browser = null;
+const log = (s) => process.stdout.write(s + '\n');
+function assert(c, msg) { if (!c) throw new Error(msg); }
+function eq(got, want, what) {
+  assert(JSON.stringify(got) === JSON.stringify(want), `${what}: ${JSON.stringify(got)}, not ${JSON.stringify(want)}`);
+}
+async function step(name, fn) {
+  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
+    failed++;
+    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
+  }
+}
+
+function serve() {
+  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
+    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let said = '';
+    const look = (chunk) => {
+      said += chunk;
+      const m = /serving (http:\/\/[^\s]+\/)/.exec(said);
+      if (m) resolve(m[1]);
+    };
+    server.stdout.on('data', look);
+    server.stderr.on('data', look);
+    server.on('exit', (code) => reject(new Error(`the server stopped (${code}): ${said}`)));
+  });
+}
+
+/* A request from page p, as its own script would make it. */
+async function call(p, method, url, body) {
+  const r = await p.evaluate(async ([m, u, b]) => {
+    const res = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' },
+      body: b === undefined ? undefined : JSON.stringify(b) });
+    return { status: res.status, json: await res.json() };
+  }, [method, url, body]);
+  if (r.status >= 400) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json;
+}
+
+async function main() {
+  const url = await serve();
+  browser = await chromium.launch({ executablePath: chromePath, headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars'] });
+  const errors = [];
+  const watch = (p, who) => {
+    p.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
+    p.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 404/.test(m.text())) errors.push(`${who}: ${m.text()}`);
+    });
+    return p;
+  };
+  const open = async (kind, at, who) => {
+    const ctx = await browser.newContext(kind);
+    const p = watch(await ctx.newPage(), who);
+    await p.goto(url + (at || 'play.html'));
+    await p.waitForSelector('#app[data-ready="1"]');
+    return p;
+  };
+  const pia = await open(DESKTOP, 'play.html', 'Pia'), quin = await open(DESKTOP, 'play.html', 'Quin');
+  const rob = await open(DESKTOP, 'play.html', 'Rob');
+  await call(pia, 'POST', 'api/account/register', { name: 'Pia', password: 'pia password' });
+  await call(quin, 'POST', 'api/account/register', { name: 'Quin', password: 'quin password' });
+  /* game: WHITE against BLACK, 32-28 18-23, then `end` ('draw', or the page that resigns) */
+  const game = async (white, black, end) => {
+    const g = await call(white, 'POST', 'api/play', { variant: 'international', colour: 'white', name: 'Rob' });
+    await call(black, 'POST', `api/play/${g.id}/join`, { name: 'Rob' });
+    await call(white, 'POST', `api/play/${g.id}/move`, { move: '32-28' });
+    await call(black, 'POST', `api/play/${g.id}/move`, { move: '18-23' });
+    if (end === 'draw') {
+      await call(white, 'POST', `api/play/${g.id}/draw`, { action: 'offer' });
+      await call(black, 'POST', `api/play/${g.id}/draw`, { action: 'accept' });
+    } else {
+      await call(end, 'POST', `api/play/${g.id}/resign`, {});
+    }
+    return g.id;
+  };
+  await game(pia, quin, pia); /* Quin wins */
+  const B = await game(rob, pia, 'draw');
+  const C = await game(quin, rob, quin); /* Rob wins */
+  const seats = await call(pia, 'GET', `api/players?game=${B}`);
+  const rid = seats.white.id;
+
+  await step('a finished game: each name leads to its player\'s profile', async () => {
+    await pia.goto(url + 'play.html#' + B);
+    await pia.waitForSelector('#top .name a');
+    eq(await pia.getAttribute('#bottom .name a', 'href'), 'profile.html?name=Pia', 'Pia (bottom)');
+    eq(await pia.getAttribute('#top .name a', 'href'), 'profile.html?id=' + rid, 'Rob (top)');
+    eq(await pia.textContent('#top .name a'), 'Rob', 'the link\'s text');
+    assert(/^[0-9a-f]{16}$/.test(rid), 'a browser\'s id: ' + rid);
+  });
+
+  await step('a browser\'s profile: its name, counts and games as the API gives them', async () => {
+    await pia.click('#top .name a');
+    await pia.waitForSelector('#app[data-ready="1"]');
+    eq(new URL(pia.url()).search, '?id=' + rid, 'the address');
+    const api = await call(pia, 'GET', 'api/players/~' + rid);
+    eq(await pia.textContent('#title'), 'Rob', 'title');
+    eq(await pia.textContent('#totals'), '2 games: 1 won, 1 drawn, 0 lost', 'totals');
+    eq([api.games, api.wins, api.draws, api.losses], [2, 1, 1, 0], 'the API\'s counts');
+    const rows = await pia.$$eval('#games tbody tr', (trs) => trs.map((tr) =>
+      [...tr.cells].slice(1).map((td) => td.textContent).concat([...tr.querySelectorAll('a')].map((a) => a.getAttribute('href')))));
+    eq(rows, [
+      ['Win (resignation)', 'Quin', 'International', 'Black', `${api.list[0].rating} +${api.list[0].rating_change}`,
+        'Replay', 'profile.html?name=Quin', 'play.html#' + C],
+      ['Draw (agreement)', 'Pia', 'International', 'White', `${api.list[1].rating} ${api.list[1].rating_change >= 0 ? '+' : '−'}${Math.abs(api.list[1].rating_change)}`,
+        'Replay', 'profile.html?name=Pia', 'play.html#' + B],
+    ], 'the games, newest first');
+    await pia.waitForSelector('#graph polyline');
+    eq(await pia.getAttribute('#graph', 'data-points'), '2', 'the rating graph\'s points');
+    eq((await pia.getAttribute('#graph polyline', 'points')).split(' ').length, 2, 'the line\'s points');
+    const graph = await call(pia, 'GET', `api/players/~${rid}/ratings?variant=international`);
+    assert((await pia.textContent('#graph-text')).startsWith(
+      `International: 2 rated games, from ${graph.points[0][1]} to ${graph.points[1][1]} (`), 'the graph\'s text: ' + await pia.textContent('#graph-text'));
+    const rec = await pia.$$eval('#records tbody tr', (trs) => trs.map((tr) => [...tr.cells].slice(0, 6).map((td) => td.textContent)));
+    const r = api.records[0];
+    eq(rec, [['International', `${r.rating}${r.provisional ? '?' : ''}`, '2', '1', '1', '0']], 'the record');
+  });
+
+  await step('the opponent\'s link opens the account\'s profile, the replay link the game', async () => {
+    await pia.click('#games tbody tr:first-child a[href^="profile"]');
+    await pia.waitForSelector('#app[data-ready="1"]');
+    eq(await pia.textContent('#title'), 'Quin', 'title');
+    eq(await pia.textContent('#totals'), '2 games: 1 won, 0 drawn, 1 lost', 'totals');
+    eq(await pia.textContent('#who-note'), 'An account.', 'note');
+    await pia.click('#games tbody tr:first-child a[href^="play.html"]');
+    await pia.waitForFunction((id) => window.condraughtsPlay && window.condraughtsPlay.game &&
+      window.condraughtsPlay.game.id === id, C);
+    eq(await pia.evaluate(() => [window.condraughtsPlay.game.state, window.condraughtsPlay.game.ply]), ['over', 2], 'the game');
+  });
+
+  await step('the leaderboard ranks the accounts by rating and links them', async () => {
+    const p = await open(DESKTOP, 'leaderboard.html?variant=international', 'leaderboard');
+    const api = await call(p, 'GET', 'api/leaderboard/international');
+    eq(api.list.map((e) => e.name), ['Quin', 'Pia'], 'the API\'s order');
+    const rows = await p.$$eval('#ranks tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    eq(rows, api.list.map((e) => [String(e.rank), e.name, `${e.rating}${e.provisional ? '?' : ''}`, String(e.games)]), 'rows');
+    eq(await p.inputValue('#variant'), 'international', 'the variant chosen');
+    if (shots) await p.screenshot({ path: path.join(shots, 'leaderboard-desktop.png') });
+    await p.click('#ranks tbody tr:last-child a');
+    await p.waitForSelector('#app[data-ready="1"]');
+    eq(await p.textContent('#title'), 'Pia', 'Pia\'s profile');
+    eq(await p.textContent('#totals'), '2 games: 0 won, 1 drawn, 1 lost', 'totals');
+    await p.goto(url + 'leaderboard.html?variant=russian');
+    await p.waitForSelector('#app[data-ready="1"]');
+    assert(await p.isVisible('#ranks-none'), 'an empty leaderboard says so');
+  });
+
+  await step('the lobby links a player to its own games', async () => {
+    await rob.goto(url + 'play.html');
+    await rob.waitForSelector('#my-profile', { state: 'visible' });
+    eq(await rob.getAttribute('#my-profile', 'href'), 'profile.html?id=' + rid, 'Rob\'s');
+    await pia.goto(url + 'play.html');
+    await pia.waitForSelector('#acct-in', { state: 'visible' });
+    eq(await pia.getAttribute('#acct-name', 'href'), 'profile.html?name=Pia', 'Pia\'s');
+    assert(await pia.isHidden('#my-profile'), 'an account\'s link is its name');
+  });
+
+  await step('an unknown player: the server\'s error on the page', async () => {
+    const p = await open(DESKTOP, 'profile.html?name=Nobody', 'unknown');
+    eq(await p.textContent('#error-text'), 'no such player: \'Nobody\'', 'error');
+    assert(await p.isHidden('#profile'), 'no profile shown');
+  });
+
+  await step('on a phone a profile does not scroll sideways', async () => {
+    const p = await open(PHONE, 'profile.html?id=' + rid, 'phone');
+    eq(await p.textContent('#totals'), '2 games: 1 won, 1 drawn, 0 lost', 'totals');
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(w <= 390, 'page width ' + w);
+    if (shots) {
+      await p.screenshot({ path: path.join(shots, 'profile-phone.png') });
+      const d = await open(DESKTOP, 'profile.html?id=' + rid, 'desktop');
+      await d.screenshot({ path: path.join(shots, 'profile-desktop.png') });
+    }
+  });
+
+  await step('no JavaScript or Content-Security-Policy errors on any page', async () => {
+    assert(errors.length === 0, errors.join('; '));
+  });
+}
+
+try {
+  await main();
+} catch (e) {
+  failed++;
+  log('FAIL setup: ' + (e && e.message || e));
+}
+try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
+if (server && server.exitCode === null) server.kill('SIGTERM');
+fs.rmSync(tmp, { recursive: true, force: true });
+log(`profile-web: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
