@@ -1018,47 +1018,43 @@ T1=$(date +%s%N)
 start_server --max-games 3
 T2=$(date +%s%N)
 ms() { echo $((($2 - $1) / 1000000)); }
-LOBBY_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/lobby")
-BODY=$(cat "$TMP/body")
+# timed VAR PATH: GET PATH; VAR becomes the seconds its answer took, BODY the answer
+timed() {
+    eval "$1=\$(curl -s -o \"\$TMP/body\" -w '%{time_total}' \"\$URL\$2\")"
+    BODY=$(cat "$TMP/body")
+}
+timed LOBBY_S "/api/play/lobby"
 check_eq "with $NBIG finished games the lobby lists none (no game is live)" "0 0" "$(j d.open_total) $(j d.live_total)"
-GAME_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 77777)")
-BODY=$(cat "$TMP/body")
+timed GAME_S "/api/play/$(printf '%012x' 77777)"
 check_eq "... a finished game among them is read" "White 77777 over resignation 32-28" \
     "$(j d.white.name) $(j d.state) $(j d.end) $(j d.history[0])"
-PDN_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 99999)/pdn")
+timed PDN_S "/api/play/$(printf '%012x' 99999)/pdn"
 check_that "... and its PDN" grep -q 'Black 99999' "$TMP/body"
-POS_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 88888)/positions")
-BODY=$(cat "$TMP/body")
+timed POS_S "/api/play/$(printf '%012x' 88888)/positions"
 check_eq "... and its positions (the move's squares)" "[32,28]" "$(j d.positions[1].last)"
 req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
 # the profile of an account with all $NBIG games (each a win as white against a browser), its
 # first and its last page; a browser's profile; a leaderboard of $NBIG accounts (account Pi rated
 # 1000 + i/100), its first and last page
-PROF1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many")
-BODY=$(cat "$TMP/body")
+timed PROF1_S "/api/players/Many"
 check_eq "the profile of a player with $NBIG games: the counts, the newest first" \
     "$NBIG $NBIG 0 0 5000 $(printf '%012x' $NBIG) win Black $NBIG" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.pages) $(j d.list[0].id) $(j d.list[0].result) $(j d.list[0].opponent.name)"
-PROF2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many?page=5000")
-BODY=$(cat "$TMP/body")
+timed PROF2_S "/api/players/Many?page=5000"
 check_eq "... its last page: games 20 to 1" "20 $(printf '%012x' 20) $(printf '%012x' 1)" \
     "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id)"
-PROF3_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/~$(printf '%016x' 77777)")
-BODY=$(cat "$TMP/body")
+timed PROF3_S "/api/players/~$(printf '%016x' 77777)"
 check_eq "... a browser among its opponents" "Black 77777 1 loss Many" \
     "$(j d.player.name) $(j d.losses) $(j d.list[0].result) $(j d.list[0].opponent.name)"
-GRAPH_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many/ratings?variant=international")
-BODY=$(cat "$TMP/body")
+timed GRAPH_S "/api/players/Many/ratings?variant=international"
 check_eq "... its rating graph: the latest 200 rated games, oldest first" "200 1600 $((1700000000000 + NBIG - 199))" \
     "$(j d.points.length) $(j d.points[0][1]) $(j d.points[0][0])"
-BOARD1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian")
-BODY=$(cat "$TMP/body")
+timed BOARD1_S "/api/leaderboard/brazilian"
 check_eq "a leaderboard of $NBIG accounts: the best first" "$NBIG 5000 1 P$NBIG 2000 2 P99999 2000" \
     "$(j d.total) $(j d.pages) $(j "d.list.slice(0,2).map(e=>[e.rank,e.name,e.rating].join(' ')).join(' ')")"
-BOARD3_S=$(curl -s -o /dev/null -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=2")
-BOARD2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=5000")
-BODY=$(cat "$TMP/body")
+timed BOARD3_S "/api/leaderboard/brazilian?page=2"
+timed BOARD2_S "/api/leaderboard/brazilian?page=5000"
 check_eq "... its last page" "99981 P20 1000 100000 P1 1000" \
     "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \

@@ -155,3 +155,64 @@ int store_history(const char *player, const char *variant, int n, profile_point 
 {
     return S ? S->history(player, variant, n, out) : -1;
 }
+
+void store_key_of(const char *token, int (*login_name)(const char *token, char *name, size_t cap),
+                  char *key, size_t cap)
+{
+    char name[PLAY_NAME_BYTES + 1];
+    if (login_name(token, name, sizeof name))
+        snprintf(key, cap, "@%s", name);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w)
+{
+    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
+    profile_result rows[2];
+    for (int c = 0; c < 2; c++) {
+        w->player(g->token[c], player, sizeof player);
+        profile_key(player, keys[c]);
+    }
+    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
+        return 1;
+    for (int c = 0; c < 2; c++) {
+        const profile_result *r = &rows[c];
+        int added = w->add_result(r);
+        if (added < 0)
+            return 0;
+        if (added == 0)
+            continue; /* written before */
+        const glicko *a = &g->after[c];
+        int rated = a->rating > 0;
+        profile_record d = {.wins = r->score == 2,
+                            .draws = r->score == 1,
+                            .losses = r->score == 0,
+                            .rating = rated ? *a : (glicko){0, 0, 0},
+                            .at = rated ? r->ended : 0};
+        snprintf(d.variant, sizeof d.variant, "%s", r->variant);
+        if (!w->add_record(r, &d))
+            return 0;
+    }
+    return 1;
+}
+
+/* store_backfill's game, read back by the store's load. */
+static const store_results_writer *backfill_writer;
+static int backfill_ok;
+
+static void backfill_add(play_game *g)
+{
+    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
+    if (!store_write_results(g, ended, backfill_writer))
+        backfill_ok = 0;
+    play_game_free(g);
+}
+
+int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
+                   const store_results_writer *w)
+{
+    backfill_writer = w;
+    backfill_ok = 1;
+    return load(id, backfill_add) >= 0 && backfill_ok;
+}

@@ -151,4 +151,31 @@ int store_records(const char *player, profile_record *out, int cap);
 int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
 int store_history(const char *player, const char *variant, int n, profile_point *out);
 
+/* For the stores themselves (store_sqlite.c, store_pg.c): what both do alike, written once.
+ *
+ * store_key_of: the key ratings are kept under (store_player) of a token, given the store's
+ * login_name (store_login_name).
+ *
+ * store_results_writer: how a store writes the profile rows of a finished game (profile.h):
+ * player, the store's store_player; add_result writes r unless its game's row of its colour is
+ * there (1 written, 0 there before, -1 an error); add_record adds d (its wins, draws and losses of
+ * one game; its rating after the game and `at`, both 0 when the game was not rated: the stored
+ * ones are kept) to the record of r->player in r->variant (1, or 0 on an error).
+ * store_write_results: g's rows written and added to the records, once (a later save of a
+ * finished game writes nothing). ended: when g ended (0: now). 1, or 0 on an error.
+ * store_backfill: the results of finished game id, read back with the store's load
+ * (store_load), written as store_write_results does, ended at its last move (else when it was
+ * created). 1, or 0 on an error. */
+typedef struct store_results_writer {
+    void (*player)(const char *token, char *key, size_t cap);
+    int (*add_result)(const profile_result *r);
+    int (*add_record)(const profile_result *r, const profile_record *d);
+} store_results_writer;
+
+void store_key_of(const char *token, int (*login_name)(const char *token, char *name, size_t cap),
+                  char *key, size_t cap);
+int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w);
+int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
+                   const store_results_writer *w);
+
 #endif

@@ -105,7 +105,7 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 
 static int listen_connect(void);
 static int profile_tables(void);
-static int save_results(const play_game *g, int64_t ended);
+static const store_results_writer results_writer;
 
 /* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
  * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
@@ -313,11 +313,7 @@ static int pg_login_name(const char *token, char *name, size_t cap)
 
 static void pg_player(const char *token, char *key, size_t cap)
 {
-    char name[PLAY_NAME_BYTES + 1];
-    if (pg_login_name(token, name, sizeof name))
-        snprintf(key, cap, "@%s", name);
-    else
-        snprintf(key, cap, "%s", token);
+    store_key_of(token, pg_login_name, key, cap);
 }
 
 static int pg_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
@@ -421,7 +417,8 @@ static int pg_save(play_game *g, int from)
     int64_t rev = 0;
     int conflict = 0;
     if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) && (g->state != PLAY_OVER || save_results(g, 0)) &&
+        (!g->rate_now || save_ratings(g)) &&
+        (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer)) &&
         announce(g->id, rev)) {
         PGresult *r = run("COMMIT", 0, NULL);
         int done = ok_res(r, 0), full = disk_full(r);
@@ -731,73 +728,50 @@ static const char profile_schema[] =
     "player, game, ended, variant, colour, score, name, opponent, opponent_name, ending, rating, " \
     "after, plies"
 
-/* Write the results of g (profile.h) unless they are written (a later save of a finished game),
- * and add them to the records. ended: when g ended (0: now). 1, or 0 on a database error. */
-static int save_results(const play_game *g, int64_t ended)
+/* store_results_writer's add_result and add_record (store.h). */
+static int add_result(const profile_result *r)
 {
-    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
-    profile_result rows[2];
-    for (int c = 0; c < 2; c++) {
-        pg_player(g->token[c], player, sizeof player);
-        profile_key(player, keys[c]);
-    }
-    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
-        return 1;
-    for (int c = 0; c < 2; c++) {
-        const profile_result *r = &rows[c];
-        numbufs b = {.used = 0};
-        const char *p[13] = {r->player,
-                             r->game,
-                             num_i(&b, r->ended),
-                             r->variant,
-                             num_i(&b, r->colour),
-                             num_i(&b, r->score),
-                             r->name,
-                             r->opponent,
-                             r->opponent_name,
-                             num_i(&b, r->ending),
-                             num_d(&b, r->rating),
-                             num_d(&b, r->after),
-                             num_i(&b, r->plies)};
-        long added = changed_rows("INSERT INTO results (" RESULT_COLUMNS ") VALUES ($1,$2,$3,$4,"
-                                  "$5,$6,$7,$8,$9,$10,$11,$12,$13) ON CONFLICT (game, colour) DO "
-                                  "NOTHING",
-                                  13, p);
-        if (added < 0)
-            return 0;
-        if (added == 0)
-            continue; /* written before */
-        const glicko *a = &g->after[c];
-        int rated = a->rating > 0;
-        const char *q[9] = {r->player,
-                            r->variant,
-                            num_i(&b, r->score == 2),
-                            num_i(&b, r->score == 1),
-                            num_i(&b, r->score == 0),
-                            num_d(&b, rated ? a->rating : 0),
-                            num_d(&b, rated ? a->rd : 0),
-                            num_d(&b, rated ? a->vol : 0),
-                            num_i(&b, rated ? r->ended : 0)};
-        if (!exec_n("INSERT INTO records VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (player, "
-                    "variant) DO UPDATE SET wins=records.wins+$3, draws=records.draws+$4, "
-                    "losses=records.losses+$5, rating=CASE WHEN $6>0 THEN $6 ELSE records.rating "
-                    "END, rd=CASE WHEN $6>0 THEN $7 ELSE records.rd END, vol=CASE WHEN $6>0 THEN "
-                    "$8 ELSE records.vol END, at=CASE WHEN $6>0 THEN $9 ELSE records.at END",
-                    9, q))
-            return 0;
-    }
-    return 1;
+    numbufs b = {.used = 0};
+    const char *p[13] = {r->player,
+                         r->game,
+                         num_i(&b, r->ended),
+                         r->variant,
+                         num_i(&b, r->colour),
+                         num_i(&b, r->score),
+                         r->name,
+                         r->opponent,
+                         r->opponent_name,
+                         num_i(&b, r->ending),
+                         num_d(&b, r->rating),
+                         num_d(&b, r->after),
+                         num_i(&b, r->plies)};
+    long added = changed_rows("INSERT INTO results (" RESULT_COLUMNS ") VALUES ($1,$2,$3,$4,$5,"
+                              "$6,$7,$8,$9,$10,$11,$12,$13) ON CONFLICT (game, colour) DO NOTHING",
+                              13, p);
+    return added < 0 ? -1 : added > 0;
 }
 
-/* A finished game read back (pg_load) for profile_tables: its results written. */
-static int backfill_ok;
-static void backfill_add(play_game *g)
+static int add_record(const profile_result *r, const profile_record *d)
 {
-    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
-    if (!save_results(g, ended))
-        backfill_ok = 0;
-    play_game_free(g);
+    numbufs b = {.used = 0};
+    const char *q[9] = {r->player,
+                        d->variant,
+                        num_i(&b, d->wins),
+                        num_i(&b, d->draws),
+                        num_i(&b, d->losses),
+                        num_d(&b, d->rating.rating),
+                        num_d(&b, d->rating.rd),
+                        num_d(&b, d->rating.vol),
+                        num_i(&b, d->at)};
+    return exec_n("INSERT INTO records VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (player, "
+                  "variant) DO UPDATE SET wins=records.wins+$3, draws=records.draws+$4, "
+                  "losses=records.losses+$5, rating=CASE WHEN $6>0 THEN $6 ELSE records.rating "
+                  "END, rd=CASE WHEN $6>0 THEN $7 ELSE records.rd END, vol=CASE WHEN $6>0 THEN $8 "
+                  "ELSE records.vol END, at=CASE WHEN $6>0 THEN $9 ELSE records.at END",
+                  9, q);
 }
+
+static const store_results_writer results_writer = {pg_player, add_result, add_record};
 
 /* The profile tables made (under the schema's advisory lock); when a database made before them
  * has finished games, their results written (the seats' keys as their tokens are logged in now),
@@ -809,8 +783,8 @@ static int profile_tables(void)
     PGresult *r = run("SELECT to_regclass('results') IS NULL", 0, NULL);
     int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
     PQclear(r);
-    backfill_ok = ok_res(PQexec(pg, profile_schema), 1);
-    if (backfill_ok && fresh) {
+    int ok = ok_res(PQexec(pg, profile_schema), 1);
+    if (ok && fresh) {
         char a[2][8];
         snprintf(a[0], sizeof a[0], "%d", PLAY_OVER);
         snprintf(a[1], sizeof a[1], "%d", END_ABORTED);
@@ -818,13 +792,12 @@ static int profile_tables(void)
         r = run("SELECT id FROM games WHERE state = $1::INTEGER AND ending != $2::INTEGER ORDER "
                 "BY created",
                 2, p);
-        backfill_ok = ok_res(r, 0);
-        for (int i = 0; backfill_ok && i < PQntuples(r); i++)
-            if (pg_load(PQgetvalue(r, i, 0), backfill_add) < 0)
-                backfill_ok = 0;
+        ok = ok_res(r, 0);
+        for (int i = 0; ok && i < PQntuples(r); i++)
+            ok = store_backfill(PQgetvalue(r, i, 0), pg_load, &results_writer);
         PQclear(r);
     }
-    if (backfill_ok && exec0("COMMIT"))
+    if (ok && exec0("COMMIT"))
         return 1;
     exec0("ROLLBACK");
     return 0;

@@ -12,68 +12,21 @@
 // --shots DIR: also the pictures profile-desktop.png, profile-phone.png and
 // leaderboard-desktop.png into DIR (make screenshots: docs/screenshots).
 // Prints "profile-web: N passed, M failed".
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DESKTOP, PHONE, assert, call, eq, launch, opt, open as openPage, serve, tally } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
-const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = opt('--shots');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-profile-web-'));
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
-
-let passed = 0, failed = 0, server = null, browser = null;
-const log = (s) => process.stdout.write(s + '\n');
-function assert(c, msg) { if (!c) throw new Error(msg); }
-function eq(got, want, what) {
-  assert(JSON.stringify(got) === JSON.stringify(want), `${what}: ${JSON.stringify(got)}, not ${JSON.stringify(want)}`);
-}
-async function step(name, fn) {
-  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
-  }
-}
-
-function serve() {
-  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
-    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let said = '';
-    const look = (chunk) => {
-      said += chunk;
-      const m = /serving (http:\/\/[^\s]+\/)/.exec(said);
-      if (m) resolve(m[1]);
-    };
-    server.stdout.on('data', look);
-    server.stderr.on('data', look);
-    server.on('exit', (code) => reject(new Error(`the server stopped (${code}): ${said}`)));
-  });
-}
-
-/* A request from page p, as its own script would make it. */
-async function call(p, method, url, body) {
-  const r = await p.evaluate(async ([m, u, b]) => {
-    const res = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' },
-      body: b === undefined ? undefined : JSON.stringify(b) });
-    return { status: res.status, json: await res.json() };
-  }, [method, url, body]);
-  if (r.status >= 400) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-}
+const { step, fail, finish } = tally('profile-web');
+let server = null, browser = null;
 
 async function main() {
-  const url = await serve();
-  browser = await chromium.launch({ executablePath: chromePath, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars'] });
+  const started = await serve(tmp);
+  server = started.proc;
+  const url = started.url;
+  browser = await launch(['--hide-scrollbars']);
   const errors = [];
   const watch = (p, who) => {
     p.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
@@ -82,13 +35,7 @@ async function main() {
     });
     return p;
   };
-  const open = async (kind, at, who) => {
-    const ctx = await browser.newContext(kind);
-    const p = watch(await ctx.newPage(), who);
-    await p.goto(url + (at || 'play.html'));
-    await p.waitForSelector('#app[data-ready="1"]');
-    return p;
-  };
+  const open = (kind, at, who) => openPage(browser, url, kind, at, (p) => watch(p, who));
   const pia = await open(DESKTOP, 'play.html', 'Pia'), quin = await open(DESKTOP, 'play.html', 'Quin');
   const rob = await open(DESKTOP, 'play.html', 'Rob');
   await call(pia, 'POST', 'api/account/register', { name: 'Pia', password: 'pia password' });
@@ -214,11 +161,6 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
-  log('FAIL setup: ' + (e && e.message || e));
+  fail('setup: ' + (e && e.message || e));
 }
-try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
-if (server && server.exitCode === null) server.kill('SIGTERM');
-fs.rmSync(tmp, { recursive: true, force: true });
-log(`profile-web: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser, server, tmp);
