@@ -923,14 +923,35 @@ req - GET /api/players/Quin
 check_eq "Quin: 1 win, 1 draw" "2 1 1 0 $QUIN_AFTER" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.records[0].rating)"
 req - GET /api/leaderboard/frisian
-check_eq "the Frisian leaderboard: the accounts, best first (Rob has none)" \
-    "200 2 1 Quin $QUIN_AFTER,2 Pia $PIA_AFTER" \
-    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating].join(' ')).join()")"
-check_eq "... with each one's games" "2 3" "$(j "d.list.map(e=>e.games).join(' ')")"
-req - GET /api/leaderboard/international
-check_eq "the international leaderboard counts every account rated there" \
-    "$(sql_value "SELECT count(*) FROM ratings WHERE variant = 'international' AND player LIKE '@%'")" \
-    "$(j d.total)"
+check_eq "the Frisian leaderboard: none yet (Pia and Quin, 3 and 2 games, are provisional)" \
+    "200 0 0 2" "$CODE $(j d.total) $(j d.list.length) $(sql_value "SELECT count(*) FROM ratings WHERE \
+variant = 'frisian' AND player IN ('@Pia', '@Quin') AND rd > 110")"
+# leaderboard rows written straight into the store, each (rating, rd, volatility, days since its
+# latest rated game): Ann (1700, 60, 0.06, 1) and Bea (1800, 105, 0.06, 2) are listed; Cid
+# (1900, 105, 0.06, 10: its deviation grows to 110.05) and Fay (2100, 111, 0.06, 0) are
+# provisional; Dan (2000, 50, 0.01, 91) has not played for 90 days; Eve (1600, 80, 0.01, 89) is
+# listed; Pia keeps her rating but not her place when she is made inactive (rd 50, 91 days)
+NOW=$(($(date +%s) * 1000))
+DAY=86400000
+lb_row() { # lb_row NAME RATING RD VOL DAYS: a Frisian rating DAYS days and an hour old
+    echo "INSERT INTO ratings VALUES ('@$1', 'frisian', $2, $3, $4, 20, $((NOW - $5 * DAY - 3600000)));"
+}
+sql "$(lb_row Ann 1700 60 0.06 1) $(lb_row Bea 1800 105 0.06 2) $(lb_row Cid 1900 105 0.06 10)
+    $(lb_row Dan 2000 50 0.01 91) $(lb_row Eve 1600 80 0.01 89) $(lb_row Fay 2100 111 0.06 0)
+    UPDATE ratings SET rd = 50, vol = 0.01, at = $((NOW - 91 * DAY - 3600000))
+    WHERE player = '@Pia' AND variant = 'frisian';"
+# the deviation as glicko_idle grows it, computed here: 173.7178 * sqrt((rd / 173.7178)^2 + days * vol^2)
+grown() { awk -v rd="$1" -v vol="$2" -v d="$3" 'BEGIN { s = 173.7178; printf "%.0f", s * sqrt((rd / s) ^ 2 + d * vol ^ 2) }'; }
+req - GET /api/leaderboard/frisian
+check_eq "the Frisian leaderboard: the established, active accounts, best first, their deviations grown by the idle days" \
+    "200 3 1 Bea 1800 $(grown 105 0.06 2) false,2 Ann 1700 $(grown 60 0.06 1) false,3 Eve 1600 $(grown 80 0.01 89) false" \
+    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating,e.rd,e.provisional].join(' ')).join()")"
+check_that "... Cid's deviation grown over 110 ($(awk 'BEGIN { s = 173.7178; printf "%.2f", s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) }'))" \
+    awk 'BEGIN { s = 173.7178; exit !(s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) > 110) }'
+req p POST /api/play '{"variant":"frisian","colour":"white"}'
+check_eq "... Pia, off it for 91 days without a game, keeps her rating (her new game shows it)" \
+    "201 $PIA_AFTER" "$CODE $(j d.white.rating)"
+req p DELETE "/api/play/$(j d.id)"
 # bad input: a clear error, in JSON
 for q in 0 -1 abc 1.5 10001 ''; do
     req - GET "/api/players/Pia?page=$q"
@@ -974,6 +995,7 @@ kill "$PID" 2>/dev/null
 wait "$PID" 2>/dev/null
 PID=
 T0=$(date +%s%N)
+RECENT=$(($(date +%s) * 1000 - 3600000)) OLD=$(($(date +%s) * 1000 - 91 * 86400000))
 if [ -n "$PG" ]; then
     sql "INSERT INTO games SELECT lpad(to_hex(i), 12, '0'), 'international', '', 2, 180000, 2000,
         lpad(to_hex(i), 32, '0'), lpad(to_hex(i + $NBIG), 32, '0'), 'White ' || i, 'Black ' || i,
@@ -990,8 +1012,8 @@ if [ -n "$PG" ]; then
         FROM generate_series(1, $NBIG) i;
     INSERT INTO records SELECT player, variant, sum((score = 2)::INTEGER), sum((score = 1)::INTEGER),
         sum((score = 0)::INTEGER), 0, 0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
-    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0
-        FROM generate_series(1, $NBIG) i;"
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10,
+        CASE WHEN i % 10 = 0 THEN $OLD ELSE $RECENT END FROM generate_series(1, $NBIG) i;"
     sql "VACUUM ANALYZE" # as autovacuum does after a bulk of rows (the index-only scans' visibility)
 else
     sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
@@ -1011,7 +1033,8 @@ else
     INSERT INTO records SELECT player, variant, sum(score = 2), sum(score = 1), sum(score = 0), 0,
         0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
-    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0 FROM n;
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10,
+        CASE WHEN i % 10 = 0 THEN $OLD ELSE $RECENT END FROM n;
     ANALYZE;"
 fi
 T1=$(date +%s%N)
@@ -1036,7 +1059,8 @@ req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
 # the profile of an account with all $NBIG games (each a win as white against a browser), its
 # first and its last page; a browser's profile; a leaderboard of $NBIG accounts (account Pi rated
-# 1000 + i/100), its first and last page
+# 1000 + i/100, deviation 60; every tenth without a game for 91 days, the others an hour ago: 90%
+# of them listed), its first and last page
 timed PROF1_S "/api/players/Many"
 check_eq "the profile of a player with $NBIG games: the counts, the newest first" \
     "$NBIG $NBIG 0 0 5000 $(printf '%012x' $NBIG) win Black $NBIG" \
@@ -1051,11 +1075,12 @@ timed GRAPH_S "/api/players/Many/ratings?variant=international"
 check_eq "... its rating graph: the latest 200 rated games, oldest first" "200 1600 $((1700000000000 + NBIG - 199))" \
     "$(j d.points.length) $(j d.points[0][1]) $(j d.points[0][0])"
 timed BOARD1_S "/api/leaderboard/brazilian"
-check_eq "a leaderboard of $NBIG accounts: the best first" "$NBIG 5000 1 P$NBIG 2000 2 P99999 2000" \
+check_eq "a leaderboard of $NBIG accounts: the active ones, the best first" \
+    "$((NBIG * 9 / 10)) $((NBIG * 9 / 20 / 10)) 1 P99999 2000 2 P99998 2000" \
     "$(j d.total) $(j d.pages) $(j "d.list.slice(0,2).map(e=>[e.rank,e.name,e.rating].join(' ')).join(' ')")"
 timed BOARD3_S "/api/leaderboard/brazilian?page=2"
-timed BOARD2_S "/api/leaderboard/brazilian?page=5000"
-check_eq "... its last page" "99981 P20 1000 100000 P1 1000" \
+timed BOARD2_S "/api/leaderboard/brazilian?page=$((NBIG * 9 / 20 / 10))"
+check_eq "... its last page: the lowest 20 (P10 and P20 inactive)" "89981 P22 1000 90000 P1 1000" \
     "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
     "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s;" \

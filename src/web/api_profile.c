@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VARIANTS 64  /* records a profile shows (one a variant: more than there are) */
-#define PROVISIONAL_RD   110 /* a rating with a larger deviation is provisional (play_json.c) */
+#define PROFILE_VARIANTS 64 /* records a profile shows (one a variant: more than there are) */
 
 static const char *const colours[2] = {"white", "black"};
 static const char *const results[3] = {"loss", "draw", "win"};
@@ -61,12 +60,21 @@ static void add_rating(cJSON *o, glicko r)
     if (r.rating > 0) {
         cJSON_AddNumberToObject(o, "rating", rounded(r.rating));
         cJSON_AddNumberToObject(o, "rd", rounded(r.rd));
-        cJSON_AddBoolToObject(o, "provisional", r.rd > PROVISIONAL_RD);
+        cJSON_AddBoolToObject(o, "provisional", r.rd > GLICKO_PROVISIONAL_RD);
     } else {
         cJSON_AddNullToObject(o, "rating");
         cJSON_AddNullToObject(o, "rd");
         cJSON_AddBoolToObject(o, "provisional", 0);
     }
+}
+
+/* Rating g, last changed at `at` (ms; 0: never), as it stands at `now`: its deviation grown by the
+ * whole days since (glicko_idle). */
+static glicko rating_now(glicko g, int64_t at, int64_t now)
+{
+    if (g.rating > 0 && at > 0 && now - at >= GLICKO_PERIOD_MS)
+        g = glicko_idle(g, (double)((now - at) / GLICKO_PERIOD_MS));
+    return g;
 }
 
 static cJSON *result_json(const profile_result *r)
@@ -175,10 +183,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
         cJSON_AddNumberToObject(e, "wins", r->wins);
         cJSON_AddNumberToObject(e, "draws", r->draws);
         cJSON_AddNumberToObject(e, "losses", r->losses);
-        glicko g = r->rating;
-        if (g.rating > 0 && r->at > 0 && now - r->at >= GLICKO_PERIOD_MS)
-            g = glicko_idle(g, (double)((now - r->at) / GLICKO_PERIOD_MS)); /* idle days */
-        add_rating(e, g);
+        add_rating(e, rating_now(r->rating, r->at, now));
         cJSON_AddItemToArray(recs, e);
         wins += r->wins;
         draws += r->draws;
@@ -263,18 +268,20 @@ static enum MHD_Result game_players(reply *c, query_fn query, void *qctx)
 
 /* The number of accounts on each leaderboard, counted again when it is older than
  * BOARD_COUNT_MS (counting every account of a variant costs more than a page: about 40 ms for
- * 100,000 of them). Guarded by play_lock(). */
+ * 100,000 of them), or when a page shows it wrong: a page with fewer rows than a full one ends
+ * the board (its rows and those before are all), and a page's rows are never more than the
+ * count. Guarded by play_lock(). */
 #define BOARD_COUNT_MS 10000
 static struct {
     const cd_rules *rules;
     int64_t total, at;
 } counted[PROFILE_VARIANTS];
 
-/* Page `page` of the leaderboard of rules into out, and *total (counted[] or counted now). The
- * rows, or -1. Locked. */
-static int board_page(const cd_rules *rules, int page, profile_rank *out, int64_t *total)
+/* Page `page` of the leaderboard of rules at `now` into out, and *total (counted[] or counted
+ * now). The rows, or -1. Locked. */
+static int board_page(const cd_rules *rules, int page, int64_t now, profile_rank *out,
+                      int64_t *total)
 {
-    int64_t now = play_now();
     int slot = -1, oldest = 0;
     for (int i = 0; i < PROFILE_VARIANTS && slot < 0; i++) {
         if (counted[i].rules == rules)
@@ -282,15 +289,19 @@ static int board_page(const cd_rules *rules, int page, profile_rank *out, int64_
         else if (counted[i].at < counted[oldest].at)
             oldest = i;
     }
+    int64_t before = (int64_t)(page - 1) * PROFILE_PAGE;
     int fresh = slot >= 0 && now - counted[slot].at < BOARD_COUNT_MS;
-    int n = store_board(rules->name, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, out,
-                        fresh ? NULL : total);
+    int n = store_board(rules->name, now, (int)before, PROFILE_PAGE, out, fresh ? NULL : total);
     if (n < 0)
         return -1;
-    if (fresh) {
+    if (n < PROFILE_PAGE && (n > 0 || page == 1))
+        *total = before + n; /* the last page: the count is known */
+    else if (fresh && counted[slot].total >= before + n)
         *total = counted[slot].total;
-    } else {
-        slot = slot >= 0 ? slot : oldest;
+    else if (fresh && store_board(rules->name, now, 0, 0, out, total) < 0)
+        return -1;
+    slot = slot >= 0 ? slot : oldest;
+    if (!fresh || counted[slot].total != *total) {
         counted[slot].rules = rules;
         counted[slot].total = *total;
         counted[slot].at = now;
@@ -309,9 +320,9 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
     if (!page)
         return bad_page(c);
     profile_rank rows[PROFILE_PAGE];
-    int64_t total = 0;
+    int64_t total = 0, now = play_now();
     play_lock();
-    int n = board_page(rules, page, rows, &total);
+    int n = board_page(rules, page, now, rows, &total);
     play_unlock();
     if (n < 0)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the store cannot be read");
@@ -326,7 +337,7 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "rank", (page - 1) * PROFILE_PAGE + i + 1);
         cJSON_AddStringToObject(e, "name", rows[i].name);
-        add_rating(e, rows[i].rating);
+        add_rating(e, rating_now(rows[i].rating, rows[i].at, now));
         cJSON_AddNumberToObject(e, "games", rows[i].games);
         cJSON_AddItemToArray(list, e);
     }

@@ -28,14 +28,14 @@ static void add_colour(cJSON *o, const char *key, int colour)
         cJSON_AddNullToObject(o, key);
 }
 
-/* "rating" (rounded; null without one), "provisional" (RD over 110: few games yet) and, once
+/* "rating" (rounded; null without one), "provisional" (RD over GLICKO_PROVISIONAL_RD: few games yet) and, once
  * the game is rated, "rating_change". */
 static void add_rating(cJSON *p, const play_game *g, int c)
 {
     const glicko *r = &g->rating[c], *a = &g->after[c];
     if (r->rating > 0) {
         cJSON_AddNumberToObject(p, "rating", (double)(long)(r->rating + 0.5));
-        cJSON_AddBoolToObject(p, "provisional", r->rd > 110);
+        cJSON_AddBoolToObject(p, "provisional", r->rd > GLICKO_PROVISIONAL_RD);
     } else {
         cJSON_AddNullToObject(p, "rating");
         cJSON_AddBoolToObject(p, "provisional", 0);

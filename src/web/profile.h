@@ -14,6 +14,12 @@
  * transaction, one `results` row a seat (profile_result: keyed by game and colour, written once)
  * and adds it to the seat's `records` row (player, variant: wins, draws, losses, and the rating
  * after its latest rated game there). The leaderboard reads `ratings` (store.h) for accounts.
+ *
+ * A leaderboard lists the accounts whose rating in its variant is established and active at the
+ * moment it is asked for (`now`): their latest rated game there ended at most PROFILE_ACTIVE_DAYS
+ * days before, and their deviation, grown by the whole days since (glicko_idle), is at most
+ * GLICKO_PROVISIONAL_RD (not provisional). The others keep their ratings and come back with
+ * their next rated games.
  */
 #ifndef CD_WEB_PROFILE_H
 #define CD_WEB_PROFILE_H
@@ -29,6 +35,7 @@
 #define PROFILE_PAGES   10000 /* pages that may be asked for (1 to this) */
 #define PROFILE_VARIANT 32    /* bytes of a variant's name with its '\0' */
 #define PROFILE_POINTS  200   /* rated games a rating graph shows (the latest) */
+#define PROFILE_ACTIVE_DAYS 90 /* a leaderboard's players had a rated game within this */
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {
@@ -63,7 +70,8 @@ typedef struct profile_point {
 /* A line of a leaderboard. */
 typedef struct profile_rank {
     char name[PLAY_NAME_BYTES + 1]; /* the account's name */
-    glicko rating;
+    glicko rating; /* after its latest rated game */
+    int64_t at;    /* when that game ended (ms) */
     int games;
 } profile_rank;
 

@@ -144,11 +144,12 @@ int store_records(const char *player, profile_record *out, int cap)
     return S ? S->records(player, out, cap) : -1;
 }
 
-int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+int store_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                int64_t *total)
 {
     if (total)
         *total = 0;
-    return S ? S->board(variant, offset, n, out, total) : -1;
+    return S ? S->board(variant, now, offset, n, out, total) : -1;
 }
 
 int store_history(const char *player, const char *variant, int n, profile_point *out)

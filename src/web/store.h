@@ -57,7 +57,8 @@ typedef struct store_ops {
     int (*results)(const char *player, int offset, int n, profile_result *out);
     int (*game_results)(const char *game, profile_result out[2]);
     int (*records)(const char *player, profile_record *out, int cap);
-    int (*board)(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+    int (*board)(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                 int64_t *total);
     int (*history)(const char *player, const char *variant, int n, profile_point *out);
 } store_ops;
 
@@ -141,14 +142,17 @@ int64_t store_seen_at(const char *id);
  * from the offset-th on, at most n, into out: how many, or -1 (a database error);
  * store_game_results: the rows of game id's seats, white first (0: none; the game is not over,
  * was aborted, or no such game); store_records: player's records, one a variant it has played
- * (at most cap), by variant name; store_board: the accounts rated in variant, best first, from
- * the offset-th on, at most n, and *total how many there are (total NULL: not counted);
+ * (at most cap), by variant name; store_board: the accounts on variant's leaderboard at `now`
+ * (ms; profile.h: established and active), best first, from the offset-th on, at most n, each
+ * with its stored rating (not grown) and when it changed, and *total how many there are (total
+ * NULL: not counted);
  * store_history: player's ratings
  * after its latest n rated games in variant, newest first: how many, or -1. */
 int store_results(const char *player, int offset, int n, profile_result *out);
 int store_game_results(const char *game, profile_result out[2]);
 int store_records(const char *player, profile_record *out, int cap);
-int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+int store_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                int64_t *total);
 int store_history(const char *player, const char *variant, int n, profile_point *out);
 
 /* For the stores themselves (store_sqlite.c, store_pg.c): what both do alike, written once.

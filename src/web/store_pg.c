@@ -871,21 +871,34 @@ static int pg_records(const char *player, profile_record *out, int cap)
     return k;
 }
 
-static int pg_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+/* The accounts on a leaderboard (profile.h): $1 the variant, $2 now, $3 the oldest time of a
+ * latest rated game, $4 GLICKO_PERIOD_MS, $5 GLICKO_SCALE squared, $6 GLICKO_PROVISIONAL_RD
+ * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
+#define BOARD_WHERE                                                                                \
+    "variant = $1 AND substr(player, 1, 1) = '@' AND at >= $3::BIGINT AND rd * rd + "             \
+    "$5::DOUBLE PRECISION * vol * vol * (($2::BIGINT - at) / $4::BIGINT) <= $6::DOUBLE PRECISION"
+
+static int pg_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                    int64_t *total)
 {
     numbufs b = {.used = 0};
-    const char *p[3] = {variant, num_i(&b, n), num_i(&b, offset)};
+    const char *p[8] = {variant,
+                        num_i(&b, now),
+                        num_i(&b, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS),
+                        num_i(&b, GLICKO_PERIOD_MS),
+                        num_d(&b, GLICKO_SCALE * GLICKO_SCALE),
+                        num_d(&b, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD),
+                        num_i(&b, n),
+                        num_i(&b, offset)};
     if (total) {
-        PGresult *c = run("SELECT count(*) FROM ratings WHERE variant = $1 AND substr(player, 1, "
-                          "1) = '@'",
-                          1, p);
+        PGresult *c = run("SELECT count(*) FROM ratings WHERE " BOARD_WHERE, 6, p);
         *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
         PQclear(c);
     }
-    PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
-                      "variant = $1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, player "
-                      "LIMIT $2::INTEGER OFFSET $3::INTEGER",
-                      3, p);
+    PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games, at FROM ratings WHERE "
+                      BOARD_WHERE " ORDER BY rating DESC, player LIMIT $7::INTEGER OFFSET "
+                      "$8::INTEGER",
+                      8, p);
     int k = -1;
     if (ok_res(r, 0))
         for (k = 0; k < n && k < PQntuples(r); k++) {
@@ -895,6 +908,7 @@ static int pg_board(const char *variant, int offset, int n, profile_rank *out, i
             o->rating.rd = strtod(PQgetvalue(r, k, 2), NULL);
             o->rating.vol = strtod(PQgetvalue(r, k, 3), NULL);
             o->games = (int)int_col(r, k, 4);
+            o->at = int_col(r, k, 5);
         }
     PQclear(r);
     return k;

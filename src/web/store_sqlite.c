@@ -857,31 +857,54 @@ static int sq_records(const char *player, profile_record *out, int cap)
     return k;
 }
 
-static int sq_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+/* The accounts on a leaderboard (profile.h): ?1 the variant, ?2 now, ?3 the oldest time of a
+ * latest rated game, ?4 GLICKO_PERIOD_MS, ?5 GLICKO_SCALE squared, ?6 GLICKO_PROVISIONAL_RD
+ * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
+#define BOARD_WHERE                                                                                \
+    "variant = ?1 AND substr(player, 1, 1) = '@' AND at >= ?3 AND "                               \
+    "rd * rd + ?5 * vol * vol * ((?2 - at) / ?4) <= ?6"
+
+/* Kept statement k of a leaderboard (BOARD_WHERE) with its parameters bound, or NULL. */
+static sqlite3_stmt *board_query(int k, const char *sql, const char *variant, int64_t now)
+{
+    sqlite3_stmt *st =
+        kept_query(k, sql, 1, &variant, 3,
+                   (const int64_t[]){now, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS,
+                                     GLICKO_PERIOD_MS});
+    if (st) {
+        sqlite3_bind_double(st, 5, GLICKO_SCALE * GLICKO_SCALE);
+        sqlite3_bind_double(st, 6, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD);
+    }
+    return st;
+}
+
+static int sq_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                    int64_t *total)
 {
     if (total) {
-        sqlite3_stmt *cnt = kept_query(ST_BOARD_COUNT,
-                                       "SELECT count(*) FROM ratings WHERE variant = ?1 AND "
-                                       "substr(player, 1, 1) = '@'",
-                                       1, &variant, 0, NULL);
+        sqlite3_stmt *cnt = board_query(
+            ST_BOARD_COUNT, "SELECT count(*) FROM ratings WHERE " BOARD_WHERE, variant, now);
         if (!cnt)
             return -1;
         *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
         sqlite3_reset(cnt);
     }
-    sqlite3_stmt *st = kept_query(ST_BOARD,
-                                  "SELECT substr(player, 2), rating, rd, vol, games FROM ratings "
-                                  "WHERE variant = ?1 AND substr(player, 1, 1) = '@' ORDER BY "
-                                  "rating DESC, player LIMIT ?2 OFFSET ?3",
-                                  1, &variant, 2, (const int64_t[]){n, offset});
+    sqlite3_stmt *st = board_query(ST_BOARD,
+                                   "SELECT substr(player, 2), rating, rd, vol, games, at FROM "
+                                   "ratings WHERE " BOARD_WHERE
+                                   " ORDER BY rating DESC, player LIMIT ?7 OFFSET ?8",
+                                   variant, now);
     if (!st)
         return -1;
+    sqlite3_bind_int(st, 7, n);
+    sqlite3_bind_int(st, 8, offset);
     int k = 0;
     while (k < n && sqlite3_step(st) == SQLITE_ROW) {
         profile_rank *r = &out[k++];
         text_col(st, 0, r->name, sizeof r->name);
         r->rating = glicko_cols(st, 1);
         r->games = sqlite3_column_int(st, 4);
+        r->at = sqlite3_column_int64(st, 5);
     }
     sqlite3_reset(st);
     return k;

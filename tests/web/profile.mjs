@@ -12,6 +12,7 @@
 // --shots DIR: also the pictures profile-desktop.png, profile-phone.png and
 // leaderboard-desktop.png into DIR (make screenshots: docs/screenshots).
 // Prints "profile-web: N passed, M failed".
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,9 +109,19 @@ async function main() {
     eq(await pia.evaluate(() => [window.condraughtsPlay.game.state, window.condraughtsPlay.game.ply]), ['over', 2], 'the game');
   });
 
-  await step('the leaderboard ranks the accounts by rating and links them', async () => {
+  await step('the leaderboard lists no provisional rating: after two games each, none', async () => {
+    const p = await open(DESKTOP, 'leaderboard.html?variant=international', 'leaderboard');
+    eq((await call(p, 'GET', 'api/leaderboard/international')).total, 0, 'the API\'s total');
+    assert(await p.isVisible('#ranks-none'), 'the page says it is empty');
+  });
+
+  await step('the leaderboard ranks the established accounts by rating and links them', async () => {
+    /* Pia's and Quin's ratings made established (deviation 80) and fresh, in the database */
+    execFileSync('sqlite3', [path.join(tmp, 'play.db'), `UPDATE ratings SET rd = 80, at = ${Date.now()} ` +
+      "WHERE player IN ('@Pia', '@Quin') AND variant = 'international'"]);
     const p = await open(DESKTOP, 'leaderboard.html?variant=international', 'leaderboard');
     const api = await call(p, 'GET', 'api/leaderboard/international');
+    eq(api.list.map((e) => [e.rd, e.provisional]), [[80, false], [80, false]], 'their deviations');
     eq(api.list.map((e) => e.name), ['Quin', 'Pia'], 'the API\'s order');
     const rows = await p.$$eval('#ranks tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
     eq(rows, api.list.map((e) => [String(e.rank), e.name, `${e.rating}${e.provisional ? '?' : ''}`, String(e.games)]), 'rows');
