@@ -41,20 +41,6 @@ static enum MHD_Result bad_page(reply *c)
 
 static double rounded(double x) { return (double)(long)(x + 0.5); }
 
-/* {"name", "account", "id"} of a key ("@NAME" or "~ID"), shown under `name`. */
-static cJSON *who_json(const char *key, const char *name)
-{
-    cJSON *o = cJSON_CreateObject();
-    int account = key[0] == '@';
-    cJSON_AddStringToObject(o, "name", account ? key + 1 : name);
-    cJSON_AddBoolToObject(o, "account", account);
-    if (account)
-        cJSON_AddNullToObject(o, "id");
-    else
-        cJSON_AddStringToObject(o, "id", key + 1);
-    return o;
-}
-
 static void add_rating(cJSON *o, glicko r)
 {
     if (r.rating > 0) {
@@ -88,7 +74,7 @@ static cJSON *result_json(const profile_result *r)
     cJSON_AddStringToObject(o, "end",
                             r->ending >= 0 && r->ending <= END_ABORTED ? endings[r->ending] : "");
     cJSON_AddNumberToObject(o, "plies", r->plies);
-    cJSON_AddItemToObject(o, "opponent", who_json(r->opponent, r->opponent_name));
+    cJSON_AddItemToObject(o, "opponent", profile_who_json(r->opponent, r->opponent_name));
     if (r->rating > 0)
         cJSON_AddNumberToObject(o, "rating", rounded(r->rating));
     else
@@ -171,7 +157,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such player (no finished game): '%s'",
                           key_text);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "player", who_json(key, name));
+    cJSON_AddItemToObject(o, "player", profile_who_json(key, name));
     cJSON *recs = cJSON_AddArrayToObject(o, "records");
     long wins = 0, draws = 0, losses = 0;
     int64_t now = play_now();
@@ -262,7 +248,7 @@ static enum MHD_Result game_players(reply *c, query_fn query, void *qctx)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", id);
     for (int k = 0; k < 2; k++)
-        cJSON_AddItemToObject(o, colours[k], who_json(rows[k].player, rows[k].name));
+        cJSON_AddItemToObject(o, colours[k], profile_who_json(rows[k].player, rows[k].name));
     return send_json(c, MHD_HTTP_OK, o);
 }
 

@@ -29,6 +29,8 @@
 
 #include "play.h"
 
+#include <cjson/cJSON.h>
+
 #define PROFILE_ID      16                    /* hex digits of a browser's public id (64 bits) */
 #define PROFILE_KEY     (PLAY_NAME_BYTES + 2) /* bytes of a key with its '\0' */
 #define PROFILE_PAGE    20    /* games on a profile page, players on a leaderboard's */
@@ -75,11 +77,16 @@ typedef struct profile_rank {
     int games;
 } profile_rank;
 
+_Static_assert(sizeof((play_game *)0)->who[0] == PROFILE_KEY, "play_game.who holds a key");
+
 /* The public id of a player token into out[PROFILE_ID + 1] (the token itself is not kept). */
 void profile_id(const char *token, char *out);
 /* The key of a seat recorded under `player` (store_player: "@NAME", or the token) into
  * key[PROFILE_KEY]. */
 void profile_key(const char *player, char *key);
+/* {"name", "account", "id"} of the player of key ("@NAME": an account, its name; "~ID": a browser,
+ * its id, and `name` as its name), as the API shows a player (docs/api.md "Players"). */
+cJSON *profile_who_json(const char *key, const char *name);
 /* Is key a well-formed key ("@" and 1 to PLAY_NAME_BYTES bytes, "~" and PROFILE_ID hex digits)? */
 int profile_key_ok(const char *key);
 /* The rows of g's seats (g over, not aborted, both seats taken: else 0 and nothing written),

@@ -5,7 +5,8 @@
 // its name, Rob's by his browser's public id), a profile shows the counts, the ratings and the
 // games (newest first: result, opponent linked to its profile, replay link) as the API gives them,
 // the rating graph draws the API's points, the leaderboard ranks the accounts and links them,
-// the lobby links a player to its own games, an unknown player shows the server's error, a
+// the lobby links a player to its own games, a live game's names (one holding markup) link to
+// the profiles from the lobby and the game's page, an unknown player shows the server's error, a
 // phone-sized page does not scroll sideways, and no page logs a JavaScript or
 // Content-Security-Policy error.
 //   node profile.mjs [--bin PATH] [--chromium PATH] [--shots DIR]
@@ -144,6 +145,29 @@ async function main() {
     await pia.waitForSelector('#acct-in', { state: 'visible' });
     eq(await pia.getAttribute('#acct-name', 'href'), 'profile.html?name=Pia', 'Pia\'s');
     assert(await pia.isHidden('#my-profile'), 'an account\'s link is its name');
+  });
+
+  await step('a live game: the lobby and the game\'s page link both names to the profiles, names shown as typed', async () => {
+    const odd = '<i>Rob</i> & "co"'; /* markup in a name stays text */
+    const g = await call(pia, 'POST', 'api/play', { variant: 'international', colour: 'white', open: true });
+    await call(rob, 'POST', `api/play/${g.id}/join`, { name: odd });
+    await call(pia, 'POST', `api/play/${g.id}/move`, { move: '32-28' });
+    const api = await call(rob, 'GET', `api/play/${g.id}`);
+    eq([api.white.profile, api.black.profile], [{ name: 'Pia', account: true, id: null },
+      { name: odd, account: false, id: rid }], 'the seats\' profiles in the API');
+    const p = await open(DESKTOP, 'play.html', 'watcher');
+    const links = `#live-list tr:has(a[href="#${g.id}"]) td:nth-child(3) a`;
+    await p.waitForSelector(links);
+    eq(await p.$$eval(links, (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.children.length])),
+      [['profile.html?name=Pia', 'Pia', 0], ['profile.html?id=' + rid, odd, 0]], 'the lobby\'s links');
+    await p.click(`#live-list a[href="#${g.id}"]`);
+    await p.waitForSelector('#top .name a');
+    eq([await p.getAttribute('#bottom .name a', 'href'), await p.getAttribute('#top .name a', 'href'),
+      await p.textContent('#top .name a'), await p.$$eval('#top .name a *', (e) => e.length)],
+    ['profile.html?name=Pia', 'profile.html?id=' + rid, odd, 0], 'the game\'s links (a spectator\'s view)');
+    await p.click('#top .name a');
+    await p.waitForSelector('#app[data-ready="1"]');
+    eq(new URL(p.url()).search, '?id=' + rid, 'Rob\'s profile opened');
   });
 
   await step('an unknown player: the server\'s error on the page', async () => {
