@@ -875,7 +875,8 @@ check_eq "... its rating before each game and the change (as the games showed)" 
 check_eq "... its record in Frisian, and its rating after the last game" \
     "frisian 3 0 1 2 $PIA_AFTER" \
     "$(j "(r=>[r.variant,r.games,r.wins,r.draws,r.losses,r.rating].join(' '))(d.records[0])")"
-check_eq "... one page" "1 20 1" "$(j d.page) $(j d.per) $(j d.pages)"
+check_eq "... one page: no newer, no older" "1 20 1 null null" \
+    "$(j d.page) $(j d.per) $(j d.pages) $(j d.newer) $(j d.older)"
 PIA_BODY=$BODY
 req - "GET" "/api/players/Pia?page=2"
 check_eq "page 2: none, the same counts" "200 0 3" "$CODE $(j d.list.length) $(j d.games)"
@@ -953,6 +954,14 @@ check_eq "... Pia, off it for 91 days without a game, keeps her rating (her new 
     "201 $PIA_AFTER" "$CODE $(j d.white.rating)"
 req p DELETE "/api/play/$(j d.id)"
 # bad input: a clear error, in JSON
+# a place in the games: ENDED.ID of a game, one of before and after, without page
+for q in "before=abc" "before=1.zz" "before=.$FG1" "after=-1.$FG1" "before=1.${FG1}0" \
+    "before=1.$FG1&after=1.$FG1" "before=1.$FG1&page=1"; do
+    req - GET "/api/players/Pia?$q"
+    check_eq "'$q': 400 with its error" \
+        "400 'before' and 'after' are a game's place, ENDED.ID (the 'older' and 'newer' of an answer), one of them, without 'page'" \
+        "$CODE $(j d.error)"
+done
 for q in 0 -1 abc 1.5 10001 ''; do
     req - GET "/api/players/Pia?page=$q"
     check_eq "page '$q': 400 with its error" "400 'page' is a number from 1 to 10000" "$CODE $(j d.error)"
@@ -1065,9 +1074,24 @@ timed PROF1_S "/api/players/Many"
 check_eq "the profile of a player with $NBIG games: the counts, the newest first" \
     "$NBIG $NBIG 0 0 5000 $(printf '%012x' $NBIG) win Black $NBIG" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.pages) $(j d.list[0].id) $(j d.list[0].result) $(j d.list[0].opponent.name)"
+check_eq "... the place of its older games: game $((NBIG - 19)), none newer" \
+    "$((1700000000000 + NBIG - 19)).$(printf '%012x' $((NBIG - 19))) null" "$(j d.older) $(j d.newer)"
 timed PROF2_S "/api/players/Many?page=5000"
 check_eq "... its last page: games 20 to 1" "20 $(printf '%012x' 20) $(printf '%012x' 1)" \
     "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id)"
+# place P: game P's ENDED.ID
+place() { echo "$((1700000000000 + $1)).$(printf '%012x' "$1")"; }
+timed PROF4_S "/api/players/Many?before=$(place 21)"
+check_eq "... its last page by its place (before game 21): games 20 to 1, the same rows, none older" \
+    "20 $(printf '%012x' 20) $(printf '%012x' 1) null $(place 20) $(j "JSON.stringify(d.list)")" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id) $(j d.older) $(j d.newer) $(BODY=$(curl -s "$URL/api/players/Many?page=5000") j "JSON.stringify(d.list)")"
+timed PROF5_S "/api/players/Many?after=$(place 20)"
+check_eq "... the page newer than game 20: games 40 to 21, newest first" \
+    "20 $(printf '%012x' 40) $(printf '%012x' 21) $(place 40) $(place 21)" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id) $(j d.newer) $(j d.older)"
+req - GET "/api/players/Many?after=$(place $((NBIG - 5)))"
+check_eq "... the newest 5 (after game $((NBIG - 5))): no newer" "5 $(printf '%012x' $NBIG) null" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.newer)"
 timed PROF3_S "/api/players/~$(printf '%016x' 77777)"
 check_eq "... a browser among its opponents" "Black 77777 1 loss Many" \
     "$(j d.player.name) $(j d.losses) $(j d.list[0].result) $(j d.list[0].opponent.name)"
@@ -1084,10 +1108,10 @@ check_eq "... its last page: the lowest 20 (P10 and P20 inactive)" "89981 P22 10
     "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
     "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s;" \
-    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s, its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
+    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s by page, ${PROF4_S} s by place; the page after it by place ${PROF5_S} s; its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
     "a leaderboard of $NBIG ${BOARD1_S} s (counting them; its page 2 ${BOARD3_S} s, its last page ${BOARD2_S} s)"
-for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$GRAPH_S" "$BOARD1_S" \
-    "$BOARD2_S" "$BOARD3_S"; do
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$PROF4_S" "$PROF5_S" \
+    "$GRAPH_S" "$BOARD1_S" "$BOARD2_S" "$BOARD3_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 

@@ -39,6 +39,35 @@ static enum MHD_Result bad_page(reply *c)
     return send_error(c, MHD_HTTP_BAD_REQUEST, "'page' is a number from 1 to %d", PROFILE_PAGES);
 }
 
+/* ?before= or ?after= (which: its name), a place in a player's games as "ENDED.ID" (an end in ms
+ * and a game's id), into *at: 1, 0 when absent, -1 when malformed. */
+static int cursor_arg(query_fn query, void *qctx, const char *which, profile_cursor *at)
+{
+    const char *v = query ? query(qctx, which) : NULL;
+    if (!v)
+        return 0;
+    char *dot;
+    long long ended = strtoll(v, &dot, 10);
+    if (dot == v || v[0] < '0' || v[0] > '9' || *dot != '.' || strlen(dot + 1) != PLAY_ID_HEX ||
+        strspn(dot + 1, "0123456789abcdef") != PLAY_ID_HEX || ended < 0)
+        return -1;
+    at->ended = ended;
+    memcpy(at->game, dot + 1, PLAY_ID_HEX + 1);
+    return 1;
+}
+
+/* o[key]: the place of row r ("ENDED.ID": cursor_arg), or null (r NULL). */
+static void add_cursor(cJSON *o, const char *key, const profile_result *r)
+{
+    char text[32 + PLAY_ID_HEX];
+    if (!r) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    snprintf(text, sizeof text, "%lld.%s", (long long)r->ended, r->game);
+    cJSON_AddStringToObject(o, key, text);
+}
+
 static double rounded(double x) { return (double)(long)(x + 0.5); }
 
 static void add_rating(cJSON *o, glicko r)
@@ -131,22 +160,36 @@ static unsigned player_key(const char *key_text, const char *token, char *key, c
     return 0;
 }
 
-/* GET /api/players/KEY (player_key). */
+/* GET /api/players/KEY (player_key): a page of its games by ?page=N (by the offset: a deep page
+ * costs its depth), or from a place in them, ?before= (the older games) or ?after= (the newer),
+ * at the cost of the first page whatever the depth. */
 static enum MHD_Result profile(reply *c, const char *key_text, const char *token, query_fn query,
                                void *qctx)
 {
     int page = page_arg(query, qctx);
     if (!page)
         return bad_page(c);
+    profile_cursor at;
+    int before = cursor_arg(query, qctx, "before", &at), after = 0;
+    if (before == 0)
+        after = cursor_arg(query, qctx, "after", &at);
+    if (before < 0 || after < 0 || (before && query(qctx, "after")) ||
+        ((before || after) && query(qctx, "page")))
+        return send_error(c, MHD_HTTP_BAD_REQUEST,
+                          "'before' and 'after' are a game's place, ENDED.ID (the 'older' and "
+                          "'newer' of an answer), one of them, without 'page'");
     char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "", err[PLAY_NAME_BYTES + 64];
     unsigned status = player_key(key_text, token, key, err, sizeof err);
     if (status)
         return send_error(c, status, "%s", err);
     profile_record rec[PROFILE_VARIANTS];
-    profile_result rows[PROFILE_PAGE];
+    profile_result rows[PROFILE_PAGE + 1]; /* one more: are there more? */
     play_lock();
     int nrec = store_records(key, rec, PROFILE_VARIANTS);
-    int nrows = nrec >= 0 ? store_results(key, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, rows) : -1;
+    int nrows = nrec < 0                 ? -1
+                : before || after ? store_results_from(key, &at, before, PROFILE_PAGE + 1, rows)
+                                  : store_results(key, (page - 1) * PROFILE_PAGE, PROFILE_PAGE + 1,
+                                                  rows);
     profile_result latest;
     if (key[0] == '~' && nrec > 0 && store_results(key, 0, 1, &latest) == 1)
         snprintf(name, sizeof name, "%s", latest.name);
@@ -180,9 +223,27 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
     cJSON_AddNumberToObject(o, "wins", (double)wins);
     cJSON_AddNumberToObject(o, "draws", (double)draws);
     cJSON_AddNumberToObject(o, "losses", (double)losses);
-    cJSON_AddNumberToObject(o, "page", page);
+    int more = nrows > PROFILE_PAGE; /* beyond the page, in the direction read */
+    nrows = more ? PROFILE_PAGE : nrows;
+    if (after) /* read nearest first: shown newest first */
+        for (int i = 0, j = nrows - 1; i < j; i++, j--) {
+            profile_result t = rows[i];
+            rows[i] = rows[j];
+            rows[j] = t;
+        }
+    if (before || after)
+        cJSON_AddNullToObject(o, "page");
+    else
+        cJSON_AddNumberToObject(o, "page", page);
     cJSON_AddNumberToObject(o, "per", PROFILE_PAGE);
     cJSON_AddNumberToObject(o, "pages", (double)((games + PROFILE_PAGE - 1) / PROFILE_PAGE));
+    /* the places of the pages around: newer ones are there unless this is the first (or it was
+     * read newer-ward and found no more), older ones when one more row was read older-ward (or
+     * it was read newer-ward) */
+    int newer = nrows > 0 && (after ? more : before || page > 1);
+    int older = nrows > 0 && (after || more);
+    add_cursor(o, "newer", newer ? &rows[0] : NULL);
+    add_cursor(o, "older", older ? &rows[nrows - 1] : NULL);
     cJSON *list = cJSON_AddArrayToObject(o, "list");
     for (int i = 0; i < nrows; i++)
         cJSON_AddItemToArray(list, result_json(&rows[i]));

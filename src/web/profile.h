@@ -55,6 +55,13 @@ typedef struct profile_result {
     int plies;
 } profile_result;
 
+/* A place in a player's list of finished games, which runs newest first (by `ended`, then by
+ * game id, both descending): the row of game `game`, which ended at `ended`. */
+typedef struct profile_cursor {
+    int64_t ended;
+    char game[PLAY_ID_HEX + 1];
+} profile_cursor;
+
 /* A player's record in one variant. */
 typedef struct profile_record {
     char variant[PROFILE_VARIANT];

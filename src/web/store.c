@@ -134,6 +134,12 @@ int store_results(const char *player, int offset, int n, profile_result *out)
     return S ? S->results(player, offset, n, out) : -1;
 }
 
+int store_results_from(const char *player, const profile_cursor *at, int older, int n,
+                       profile_result *out)
+{
+    return S ? S->results_from(player, at, older, n, out) : -1;
+}
+
 int store_game_results(const char *game, profile_result out[2])
 {
     return S ? S->game_results(game, out) : -1;

@@ -55,6 +55,8 @@ typedef struct store_ops {
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
     int (*results)(const char *player, int offset, int n, profile_result *out);
+    int (*results_from)(const char *player, const profile_cursor *at, int older, int n,
+                        profile_result *out);
     int (*game_results)(const char *game, profile_result out[2]);
     int (*records)(const char *player, profile_record *out, int cap);
     int (*board)(const char *variant, int64_t now, int offset, int n, profile_rank *out,
@@ -139,7 +141,11 @@ int store_seen(const char *const *ids, int n, int64_t now);
 int64_t store_seen_at(const char *id);
 
 /* Profiles (profile.h). store_results: the finished games of player (a key), newest first,
- * from the offset-th on, at most n, into out: how many, or -1 (a database error);
+ * from the offset-th on, at most n, into out: how many, or -1 (a database error) (the rows
+ * before the offset-th are stepped over: a deep page costs its depth);
+ * store_results_from: the same from a place in the list (at: profile.h), whatever its depth, at
+ * the cost of the first page: older, the rows after `at` (older games), newest first; else the
+ * rows before it (newer games), nearest first (oldest first);
  * store_game_results: the rows of game id's seats, white first (0: none; the game is not over,
  * was aborted, or no such game); store_records: player's records, one a variant it has played
  * (at most cap), by variant name; store_board: the accounts on variant's leaderboard at `now`
@@ -149,6 +155,8 @@ int64_t store_seen_at(const char *id);
  * store_history: player's ratings
  * after its latest n rated games in variant, newest first: how many, or -1. */
 int store_results(const char *player, int offset, int n, profile_result *out);
+int store_results_from(const char *player, const profile_cursor *at, int older, int n,
+                       profile_result *out);
 int store_game_results(const char *game, profile_result out[2]);
 int store_records(const char *player, profile_record *out, int cap);
 int store_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,

@@ -822,13 +822,9 @@ static void result_row(const PGresult *r, int row, profile_result *out)
     out->plies = (int)int_col(r, row, c++);
 }
 
-static int pg_results(const char *player, int offset, int n, profile_result *out)
+/* The rows of result r (PGresult, cleared) into out, at most n: how many, or -1. */
+static int result_rows(PGresult *r, int n, profile_result *out)
 {
-    numbufs b = {.used = 0};
-    const char *p[3] = {player, num_i(&b, n), num_i(&b, offset)};
-    PGresult *r = run("SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 ORDER BY ended "
-                      "DESC, game DESC LIMIT $2::INTEGER OFFSET $3::INTEGER",
-                      3, p);
     int k = -1;
     if (ok_res(r, 0))
         for (k = 0; k < n && k < PQntuples(r); k++)
@@ -837,16 +833,34 @@ static int pg_results(const char *player, int offset, int n, profile_result *out
     return k;
 }
 
+static int pg_results(const char *player, int offset, int n, profile_result *out)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {player, num_i(&b, n), num_i(&b, offset)};
+    return result_rows(run("SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 ORDER BY "
+                           "ended DESC, game DESC LIMIT $2::INTEGER OFFSET $3::INTEGER",
+                           3, p),
+                       n, out);
+}
+
+static int pg_results_from(const char *player, const profile_cursor *at, int older, int n,
+                           profile_result *out)
+{
+    static const char *const sql[2] = {
+        "SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 AND (ended, game) > "
+        "($3::BIGINT, $2) ORDER BY ended, game LIMIT $4::INTEGER",
+        "SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 AND (ended, game) < "
+        "($3::BIGINT, $2) ORDER BY ended DESC, game DESC LIMIT $4::INTEGER"};
+    numbufs b = {.used = 0};
+    const char *p[4] = {player, at->game, num_i(&b, at->ended), num_i(&b, n)};
+    return result_rows(run(sql[older != 0], 4, p), n, out);
+}
+
 static int pg_game_results(const char *game, profile_result out[2])
 {
-    PGresult *r =
-        run("SELECT " RESULT_COLUMNS " FROM results WHERE game = $1 ORDER BY colour", 1, &game);
-    int k = -1;
-    if (ok_res(r, 0))
-        for (k = 0; k < 2 && k < PQntuples(r); k++)
-            result_row(r, k, &out[k]);
-    PQclear(r);
-    return k;
+    return result_rows(
+        run("SELECT " RESULT_COLUMNS " FROM results WHERE game = $1 ORDER BY colour", 1, &game),
+        2, out);
 }
 
 static int pg_records(const char *player, profile_record *out, int cap)
@@ -937,5 +951,5 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
                             pg_seen,        pg_seen_at,
-                            pg_results,     pg_game_results, pg_records,      pg_board,
-                            pg_history};
+                            pg_results,     pg_results_from, pg_game_results, pg_records,
+                            pg_board,       pg_history};

@@ -32,6 +32,8 @@ enum {
     ST_RESULT,
     ST_RECORD,
     ST_RESULTS,
+    ST_RESULTS_OLDER,
+    ST_RESULTS_NEWER,
     ST_GAME_RESULTS,
     ST_RECORDS,
     ST_BOARD,
@@ -799,12 +801,9 @@ static void result_row(sqlite3_stmt *st, profile_result *r)
     r->plies = sqlite3_column_int(st, c++);
 }
 
-static int sq_results(const char *player, int offset, int n, profile_result *out)
+/* Up to n rows of kept statement st (reset after) into out: how many, or -1 (NULL: no statement). */
+static int result_rows(sqlite3_stmt *st, int n, profile_result *out)
 {
-    sqlite3_stmt *st = kept_query(ST_RESULTS,
-                                  "SELECT * FROM results WHERE player = ?1 ORDER BY ended DESC, "
-                                  "game DESC LIMIT ?2 OFFSET ?3",
-                                  1, &player, 2, (const int64_t[]){n, offset});
     if (!st)
         return -1;
     int k = 0;
@@ -814,18 +813,36 @@ static int sq_results(const char *player, int offset, int n, profile_result *out
     return k;
 }
 
+static int sq_results(const char *player, int offset, int n, profile_result *out)
+{
+    return result_rows(kept_query(ST_RESULTS,
+                                  "SELECT * FROM results WHERE player = ?1 ORDER BY ended DESC, "
+                                  "game DESC LIMIT ?2 OFFSET ?3",
+                                  1, &player, 2, (const int64_t[]){n, offset}),
+                       n, out);
+}
+
+static int sq_results_from(const char *player, const profile_cursor *at, int older, int n,
+                           profile_result *out)
+{
+    static const char *const sql[2] = {
+        "SELECT * FROM results WHERE player = ?1 AND ended >= ?3 AND (ended > ?3 OR game > ?2) "
+        "ORDER BY ended, game LIMIT ?4",
+        "SELECT * FROM results WHERE player = ?1 AND ended <= ?3 AND (ended < ?3 OR game < ?2) "
+        "ORDER BY ended DESC, game DESC LIMIT ?4"};
+    older = older != 0;
+    return result_rows(kept_query(older ? ST_RESULTS_OLDER : ST_RESULTS_NEWER, sql[older], 2,
+                                  (const char *const[]){player, at->game}, 2,
+                                  (const int64_t[]){at->ended, n}),
+                       n, out);
+}
+
 static int sq_game_results(const char *game, profile_result out[2])
 {
-    sqlite3_stmt *st = kept_query(ST_GAME_RESULTS,
+    return result_rows(kept_query(ST_GAME_RESULTS,
                                   "SELECT * FROM results WHERE game = ?1 ORDER BY colour", 1,
-                                  &game, 0, NULL);
-    if (!st)
-        return -1;
-    int k = 0;
-    while (k < 2 && sqlite3_step(st) == SQLITE_ROW)
-        result_row(st, &out[k++]);
-    sqlite3_reset(st);
-    return k;
+                                  &game, 0, NULL),
+                       2, out);
 }
 
 /* A rating from columns c, c + 1 and c + 2 (rating, rd, vol) of st's row. */
@@ -934,5 +951,5 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
                                 NULL,            NULL,
-                                sq_results,      sq_game_results,  sq_records,      sq_board,
-                                sq_history};
+                                sq_results,      sq_results_from,  sq_game_results, sq_records,
+                                sq_board,        sq_history};

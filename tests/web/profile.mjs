@@ -5,7 +5,7 @@
 // its name, Rob's by his browser's public id), a profile shows the counts, the ratings and the
 // games (newest first: result, opponent linked to its profile, replay link) as the API gives them,
 // the rating graph draws the API's points, the leaderboard ranks the accounts and links them,
-// the lobby links a player to its own games, a live game's names (one holding markup) link to
+// the lobby links a player to its own games, a profile's Older and Newer links page by place, a live game's names (one holding markup) link to
 // the profiles from the lobby and the game's page, an unknown player shows the server's error, a
 // phone-sized page does not scroll sideways, and no page logs a JavaScript or
 // Content-Security-Policy error.
@@ -168,6 +168,22 @@ async function main() {
     await p.click('#top .name a');
     await p.waitForSelector('#app[data-ready="1"]');
     eq(new URL(p.url()).search, '?id=' + rid, 'Rob\'s profile opened');
+  });
+
+  await step('a profile pages its games by place: Older and Newer links from the API\'s places', async () => {
+    const api = await call(pia, 'GET', 'api/players/Pia');
+    eq([api.list.length, api.newer, api.older], [2, null, null], 'two games, one page');
+    const place = (g) => g.ended + '.' + g.id;
+    const p = await open(DESKTOP, 'profile.html?name=Pia&before=' + place(api.list[0]), 'paging');
+    const ids = () => p.$$eval('#games tbody tr a[href^="play.html"]', (as) => as.map((a) => a.getAttribute('href')));
+    eq(await ids(), ['play.html#' + api.list[1].id], 'the games older than the newest');
+    assert(await p.isHidden('#next'), 'nothing older');
+    eq(await p.getAttribute('#prev', 'href'), '?name=Pia&after=' + encodeURIComponent(place(api.list[1])), 'Newer');
+    await Promise.all([p.waitForURL(/after=/), p.click('#prev')]);
+    await p.waitForSelector('#app[data-ready="1"]');
+    eq(await ids(), ['play.html#' + api.list[0].id], 'the game newer than that');
+    assert(await p.isHidden('#prev'), 'nothing newer');
+    eq(await p.getAttribute('#next', 'href'), '?name=Pia&before=' + encodeURIComponent(place(api.list[0])), 'Older');
   });
 
   await step('an unknown player: the server\'s error on the page', async () => {
