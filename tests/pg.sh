@@ -7,7 +7,8 @@
 # once (the ratings are written once), one server is killed with SIGKILL mid-game and the game
 # goes on through nginx with nothing lost, the killed server comes back to the same game, a
 # page open on one server keeps a game not begun from expiring on the other, and PostgreSQL
-# restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed).
+# restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed); both
+# servers answer the same leaderboard, by the same rule as the SQLite store.
 #   sh tests/pg.sh [--bin build/condraughts]      Prints "pg: N passed, M failed" (or SKIPPED).
 set -u
 [ -n "${PG_DEBUG:-}" ] && set -x
@@ -265,6 +266,21 @@ check_eq "the ratings were written once (one game each)" "1|1" \
 check_that "no server failed to save" sh -c "! grep -q 'cannot save' '$TMP/a.err' '$TMP/b.err'"
 check_eq "its result was written once, a row a seat" 2 \
     "$(pg_psql games "SELECT count(*) FROM results WHERE game = '$F'")"
+# a leaderboard on the shared store (the rule of docs/api.md, "Players"): ratings written into the
+# database, each (rating, rd, volatility, days since its latest rated game); both servers list
+# only Ann and Bea, the established and active ones, with their deviations grown by the idle days
+# (computed here with awk); Cid's grows over 110 (provisional), Dan has not played for 91 days
+NOW=$(($(date +%s) * 1000))
+lb_row() { echo "('@$1', 'frisian', $2, $3, $4, 20, $((NOW - $5 * 86400000 - 3600000)))"; }
+grown() { awk -v rd="$1" -v vol="$2" -v d="$3" 'BEGIN { s = 173.7178; printf "%.0f", s * sqrt((rd / s) ^ 2 + d * vol ^ 2) }'; }
+pg_psql games "INSERT INTO ratings VALUES $(lb_row Ann 1700 60 0.06 1), $(lb_row Bea 1800 105 0.06 2),
+    $(lb_row Cid 1900 105 0.06 10), $(lb_row Dan 2000 50 0.01 91)" >/dev/null
+for s in "$SA" "$SB"; do
+    jar_req - GET "$s/api/leaderboard/frisian"
+    check_eq "the Frisian leaderboard on $s: Bea and Ann only" \
+        "200 2 1 Bea 1800 $(grown 105 0.06 2),2 Ann 1700 $(grown 60 0.06 1)" \
+        "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating,e.rd].join(' ')).join()")"
+done
 jar_req - GET "$SA/api/players?game=$F"
 FW=$(j d.white.id)
 jar_req - GET "$SB/api/players/~$FW"

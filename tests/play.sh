@@ -875,7 +875,8 @@ check_eq "... its rating before each game and the change (as the games showed)" 
 check_eq "... its record in Frisian, and its rating after the last game" \
     "frisian 3 0 1 2 $PIA_AFTER" \
     "$(j "(r=>[r.variant,r.games,r.wins,r.draws,r.losses,r.rating].join(' '))(d.records[0])")"
-check_eq "... one page" "1 20 1" "$(j d.page) $(j d.per) $(j d.pages)"
+check_eq "... one page: no newer, no older" "1 20 1 null null" \
+    "$(j d.page) $(j d.per) $(j d.pages) $(j d.newer) $(j d.older)"
 PIA_BODY=$BODY
 req - "GET" "/api/players/Pia?page=2"
 check_eq "page 2: none, the same counts" "200 0 3" "$CODE $(j d.list.length) $(j d.games)"
@@ -923,15 +924,44 @@ req - GET /api/players/Quin
 check_eq "Quin: 1 win, 1 draw" "2 1 1 0 $QUIN_AFTER" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.records[0].rating)"
 req - GET /api/leaderboard/frisian
-check_eq "the Frisian leaderboard: the accounts, best first (Rob has none)" \
-    "200 2 1 Quin $QUIN_AFTER,2 Pia $PIA_AFTER" \
-    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating].join(' ')).join()")"
-check_eq "... with each one's games" "2 3" "$(j "d.list.map(e=>e.games).join(' ')")"
-req - GET /api/leaderboard/international
-check_eq "the international leaderboard counts every account rated there" \
-    "$(sql_value "SELECT count(*) FROM ratings WHERE variant = 'international' AND player LIKE '@%'")" \
-    "$(j d.total)"
+check_eq "the Frisian leaderboard: none yet (Pia and Quin, 3 and 2 games, are provisional)" \
+    "200 0 0 2" "$CODE $(j d.total) $(j d.list.length) $(sql_value "SELECT count(*) FROM ratings WHERE \
+variant = 'frisian' AND player IN ('@Pia', '@Quin') AND rd > 110")"
+# leaderboard rows written straight into the store, each (rating, rd, volatility, days since its
+# latest rated game): Ann (1700, 60, 0.06, 1) and Bea (1800, 105, 0.06, 2) are listed; Cid
+# (1900, 105, 0.06, 10: its deviation grows to 110.05) and Fay (2100, 111, 0.06, 0) are
+# provisional; Dan (2000, 50, 0.01, 91) has not played for 90 days; Eve (1600, 80, 0.01, 89) is
+# listed; Pia keeps her rating but not her place when she is made inactive (rd 50, 91 days)
+NOW=$(($(date +%s) * 1000))
+DAY=86400000
+lb_row() { # lb_row NAME RATING RD VOL DAYS: a Frisian rating DAYS days and an hour old
+    echo "INSERT INTO ratings VALUES ('@$1', 'frisian', $2, $3, $4, 20, $((NOW - $5 * DAY - 3600000)));"
+}
+sql "$(lb_row Ann 1700 60 0.06 1) $(lb_row Bea 1800 105 0.06 2) $(lb_row Cid 1900 105 0.06 10)
+    $(lb_row Dan 2000 50 0.01 91) $(lb_row Eve 1600 80 0.01 89) $(lb_row Fay 2100 111 0.06 0)
+    UPDATE ratings SET rd = 50, vol = 0.01, at = $((NOW - 91 * DAY - 3600000))
+    WHERE player = '@Pia' AND variant = 'frisian';"
+# the deviation as glicko_idle grows it, computed here: 173.7178 * sqrt((rd / 173.7178)^2 + days * vol^2)
+grown() { awk -v rd="$1" -v vol="$2" -v d="$3" 'BEGIN { s = 173.7178; printf "%.0f", s * sqrt((rd / s) ^ 2 + d * vol ^ 2) }'; }
+req - GET /api/leaderboard/frisian
+check_eq "the Frisian leaderboard: the established, active accounts, best first, their deviations grown by the idle days" \
+    "200 3 1 Bea 1800 $(grown 105 0.06 2) false,2 Ann 1700 $(grown 60 0.06 1) false,3 Eve 1600 $(grown 80 0.01 89) false" \
+    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating,e.rd,e.provisional].join(' ')).join()")"
+check_that "... Cid's deviation grown over 110 ($(awk 'BEGIN { s = 173.7178; printf "%.2f", s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) }'))" \
+    awk 'BEGIN { s = 173.7178; exit !(s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) > 110) }'
+req p POST /api/play '{"variant":"frisian","colour":"white"}'
+check_eq "... Pia, off it for 91 days without a game, keeps her rating (her new game shows it)" \
+    "201 $PIA_AFTER" "$CODE $(j d.white.rating)"
+req p DELETE "/api/play/$(j d.id)"
 # bad input: a clear error, in JSON
+# a place in the games: ENDED.ID of a game, one of before and after, without page
+for q in "before=abc" "before=1.zz" "before=.$FG1" "after=-1.$FG1" "before=1.${FG1}0" \
+    "before=1.$FG1&after=1.$FG1" "before=1.$FG1&page=1"; do
+    req - GET "/api/players/Pia?$q"
+    check_eq "'$q': 400 with its error" \
+        "400 'before' and 'after' are a game's place, ENDED.ID (the 'older' and 'newer' of an answer), one of them, without 'page'" \
+        "$CODE $(j d.error)"
+done
 for q in 0 -1 abc 1.5 10001 ''; do
     req - GET "/api/players/Pia?page=$q"
     check_eq "page '$q': 400 with its error" "400 'page' is a number from 1 to 10000" "$CODE $(j d.error)"
@@ -974,6 +1004,7 @@ kill "$PID" 2>/dev/null
 wait "$PID" 2>/dev/null
 PID=
 T0=$(date +%s%N)
+RECENT=$(($(date +%s) * 1000 - 3600000)) OLD=$(($(date +%s) * 1000 - 91 * 86400000))
 if [ -n "$PG" ]; then
     sql "INSERT INTO games SELECT lpad(to_hex(i), 12, '0'), 'international', '', 2, 180000, 2000,
         lpad(to_hex(i), 32, '0'), lpad(to_hex(i + $NBIG), 32, '0'), 'White ' || i, 'Black ' || i,
@@ -990,8 +1021,8 @@ if [ -n "$PG" ]; then
         FROM generate_series(1, $NBIG) i;
     INSERT INTO records SELECT player, variant, sum((score = 2)::INTEGER), sum((score = 1)::INTEGER),
         sum((score = 0)::INTEGER), 0, 0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
-    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0
-        FROM generate_series(1, $NBIG) i;"
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10,
+        CASE WHEN i % 10 = 0 THEN $OLD ELSE $RECENT END FROM generate_series(1, $NBIG) i;"
     sql "VACUUM ANALYZE" # as autovacuum does after a bulk of rows (the index-only scans' visibility)
 else
     sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
@@ -1011,62 +1042,76 @@ else
     INSERT INTO records SELECT player, variant, sum(score = 2), sum(score = 1), sum(score = 0), 0,
         0, 0, 0 FROM results WHERE ended <= 1700000000000 + $NBIG GROUP BY player, variant;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $NBIG)
-    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10, 0 FROM n;
+    INSERT INTO ratings SELECT '@P' || i, 'brazilian', 1000 + i / 100.0, 60, 0.06, 10,
+        CASE WHEN i % 10 = 0 THEN $OLD ELSE $RECENT END FROM n;
     ANALYZE;"
 fi
 T1=$(date +%s%N)
 start_server --max-games 3
 T2=$(date +%s%N)
 ms() { echo $((($2 - $1) / 1000000)); }
-LOBBY_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/lobby")
-BODY=$(cat "$TMP/body")
+# timed VAR PATH: GET PATH; VAR becomes the seconds its answer took, BODY the answer
+timed() {
+    eval "$1=\$(curl -s -o \"\$TMP/body\" -w '%{time_total}' \"\$URL\$2\")"
+    BODY=$(cat "$TMP/body")
+}
+timed LOBBY_S "/api/play/lobby"
 check_eq "with $NBIG finished games the lobby lists none (no game is live)" "0 0" "$(j d.open_total) $(j d.live_total)"
-GAME_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 77777)")
-BODY=$(cat "$TMP/body")
+timed GAME_S "/api/play/$(printf '%012x' 77777)"
 check_eq "... a finished game among them is read" "White 77777 over resignation 32-28" \
     "$(j d.white.name) $(j d.state) $(j d.end) $(j d.history[0])"
-PDN_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 99999)/pdn")
+timed PDN_S "/api/play/$(printf '%012x' 99999)/pdn"
 check_that "... and its PDN" grep -q 'Black 99999' "$TMP/body"
-POS_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/play/$(printf '%012x' 88888)/positions")
-BODY=$(cat "$TMP/body")
+timed POS_S "/api/play/$(printf '%012x' 88888)/positions"
 check_eq "... and its positions (the move's squares)" "[32,28]" "$(j d.positions[1].last)"
 req c5 POST /api/play '{}' --interface 127.0.0.10
 check_eq "... and a game is created (the cap counts live games)" 201 "$CODE"
 # the profile of an account with all $NBIG games (each a win as white against a browser), its
 # first and its last page; a browser's profile; a leaderboard of $NBIG accounts (account Pi rated
-# 1000 + i/100), its first and last page
-PROF1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many")
-BODY=$(cat "$TMP/body")
+# 1000 + i/100, deviation 60; every tenth without a game for 91 days, the others an hour ago: 90%
+# of them listed), its first and last page
+timed PROF1_S "/api/players/Many"
 check_eq "the profile of a player with $NBIG games: the counts, the newest first" \
     "$NBIG $NBIG 0 0 5000 $(printf '%012x' $NBIG) win Black $NBIG" \
     "$(j d.games) $(j d.wins) $(j d.draws) $(j d.losses) $(j d.pages) $(j d.list[0].id) $(j d.list[0].result) $(j d.list[0].opponent.name)"
-PROF2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many?page=5000")
-BODY=$(cat "$TMP/body")
+check_eq "... the place of its older games: game $((NBIG - 19)), none newer" \
+    "$((1700000000000 + NBIG - 19)).$(printf '%012x' $((NBIG - 19))) null" "$(j d.older) $(j d.newer)"
+timed PROF2_S "/api/players/Many?page=5000"
 check_eq "... its last page: games 20 to 1" "20 $(printf '%012x' 20) $(printf '%012x' 1)" \
     "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id)"
-PROF3_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/~$(printf '%016x' 77777)")
-BODY=$(cat "$TMP/body")
+# place P: game P's ENDED.ID
+place() { echo "$((1700000000000 + $1)).$(printf '%012x' "$1")"; }
+timed PROF4_S "/api/players/Many?before=$(place 21)"
+check_eq "... its last page by its place (before game 21): games 20 to 1, the same rows, none older" \
+    "20 $(printf '%012x' 20) $(printf '%012x' 1) null $(place 20) $(j "JSON.stringify(d.list)")" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id) $(j d.older) $(j d.newer) $(BODY=$(curl -s "$URL/api/players/Many?page=5000") j "JSON.stringify(d.list)")"
+timed PROF5_S "/api/players/Many?after=$(place 20)"
+check_eq "... the page newer than game 20: games 40 to 21, newest first" \
+    "20 $(printf '%012x' 40) $(printf '%012x' 21) $(place 40) $(place 21)" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.list[19].id) $(j d.newer) $(j d.older)"
+req - GET "/api/players/Many?after=$(place $((NBIG - 5)))"
+check_eq "... the newest 5 (after game $((NBIG - 5))): no newer" "5 $(printf '%012x' $NBIG) null" \
+    "$(j d.list.length) $(j d.list[0].id) $(j d.newer)"
+timed PROF3_S "/api/players/~$(printf '%016x' 77777)"
 check_eq "... a browser among its opponents" "Black 77777 1 loss Many" \
     "$(j d.player.name) $(j d.losses) $(j d.list[0].result) $(j d.list[0].opponent.name)"
-GRAPH_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/players/Many/ratings?variant=international")
-BODY=$(cat "$TMP/body")
+timed GRAPH_S "/api/players/Many/ratings?variant=international"
 check_eq "... its rating graph: the latest 200 rated games, oldest first" "200 1600 $((1700000000000 + NBIG - 199))" \
     "$(j d.points.length) $(j d.points[0][1]) $(j d.points[0][0])"
-BOARD1_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian")
-BODY=$(cat "$TMP/body")
-check_eq "a leaderboard of $NBIG accounts: the best first" "$NBIG 5000 1 P$NBIG 2000 2 P99999 2000" \
+timed BOARD1_S "/api/leaderboard/brazilian"
+check_eq "a leaderboard of $NBIG accounts: the active ones, the best first" \
+    "$((NBIG * 9 / 10)) $((NBIG * 9 / 20 / 10)) 1 P99999 2000 2 P99998 2000" \
     "$(j d.total) $(j d.pages) $(j "d.list.slice(0,2).map(e=>[e.rank,e.name,e.rating].join(' ')).join(' ')")"
-BOARD3_S=$(curl -s -o /dev/null -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=2")
-BOARD2_S=$(curl -s -o "$TMP/body" -w '%{time_total}' "$URL/api/leaderboard/brazilian?page=5000")
-BODY=$(cat "$TMP/body")
-check_eq "... its last page" "99981 P20 1000 100000 P1 1000" \
+timed BOARD3_S "/api/leaderboard/brazilian?page=2"
+timed BOARD2_S "/api/leaderboard/brazilian?page=$((NBIG * 9 / 20 / 10))"
+check_eq "... its last page: the lowest 20 (P10 and P20 inactive)" "89981 P22 1000 90000 P1 1000" \
     "$(j "[d.list[0].rank,d.list[0].name,d.list[0].rating,d.list[19].rank,d.list[19].name,d.list[19].rating].join(' ')")"
 echo "$NAME: $NBIG finished games: written in $(ms "$T0" "$T1") ms, the server up in $(ms "$T1" "$T2") ms;" \
     "lobby ${LOBBY_S} s, a finished game ${GAME_S} s, its PDN ${PDN_S} s, its positions ${POS_S} s;" \
-    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s, its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
+    "a profile of $NBIG games ${PROF1_S} s (its last page ${PROF2_S} s by page, ${PROF4_S} s by place; the page after it by place ${PROF5_S} s; its rating graph ${GRAPH_S} s), a browser's ${PROF3_S} s;" \
     "a leaderboard of $NBIG ${BOARD1_S} s (counting them; its page 2 ${BOARD3_S} s, its last page ${BOARD2_S} s)"
-for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$GRAPH_S" "$BOARD1_S" \
-    "$BOARD2_S" "$BOARD3_S"; do
+for t in "$LOBBY_S" "$GAME_S" "$PDN_S" "$POS_S" "$PROF1_S" "$PROF2_S" "$PROF3_S" "$PROF4_S" "$PROF5_S" \
+    "$GRAPH_S" "$BOARD1_S" "$BOARD2_S" "$BOARD3_S"; do
     check_that "an answer within 1 s ($t s)" awk "BEGIN { exit !($t < 1) }"
 done
 

@@ -89,11 +89,28 @@
     return { type };
   }
 
+  /* profile.html's address for a player ({"name", "account", "id"}: GET api/players). */
+  function profileHref(who) {
+    return who.account ? 'profile.html?name=' + encodeURIComponent(who.name)
+      : 'profile.html?id=' + encodeURIComponent(who.id);
+  }
+
+  /* A player's name as a link to its profile (who null: plain text); text shown as typed. */
+  function nameNode(text, who) {
+    if (!who) return document.createTextNode(text);
+    const a = document.createElement('a');
+    a.href = profileHref(who);
+    a.textContent = text;
+    return a;
+  }
+
+  /* A row of cells (text, or nodes) and a button. */
   function row(tbody, cells, button) {
     const tr = document.createElement('tr');
     for (const c of cells) {
       const td = document.createElement('td');
-      td.textContent = c;
+      if (typeof c === 'string') td.textContent = c;
+      else td.append(...c);
       tr.appendChild(td);
     }
     const td = document.createElement('td');
@@ -120,7 +137,9 @@
       const a = document.createElement('a');
       a.href = '#' + e.id;
       a.textContent = 'Watch';
-      row(live, [e.title, e.clock, (e.white || '?') + ' – ' + (e.black || '?'), e.ply + ' plies'], a);
+      const p = e.profiles || {};
+      row(live, [e.title, e.clock, [nameNode(e.white || '?', p.white), ' – ', nameNode(e.black || '?', p.black)],
+        e.ply + ' plies'], a);
     }
     $('open-none').hidden = l.open.length > 0;
     $('live-none').hidden = l.live.length > 0;
@@ -318,17 +337,11 @@
     const bottom = you || 'white';
     for (const [slot, c] of [['bottom', bottom], ['top', other(bottom)]]) {
       const n = $(slot).querySelector('.name');
-      const who = st.players && st.players.id === g.id ? st.players[c] : null;
+      /* each name leads to its player's profile: a finished game's as it was recorded, a live
+       * game's as the seat sat down */
+      const who = st.players && st.players.id === g.id ? st.players[c] : g[c].profile || null;
       n.textContent = '';
-      if (who) { /* a finished game: each name leads to its player's profile */
-        const a = document.createElement('a');
-        a.href = who.account ? 'profile.html?name=' + encodeURIComponent(who.name)
-          : 'profile.html?id=' + encodeURIComponent(who.id);
-        a.textContent = g[c].name || cap(c);
-        n.appendChild(a);
-      } else {
-        n.appendChild(document.createTextNode(g[c].name || cap(c)));
-      }
+      n.appendChild(nameNode(g[c].name || cap(c), who));
       n.appendChild(document.createTextNode(ratingText(g[c]) + (c === you ? ' (you)' : '') +
         (!g[c].seated ? ' – open seat' : g[c].online || c === you ? '' : ' – away')));
       n.classList.toggle('to-move', g.state === 'ongoing' && g.side === c);

@@ -1,7 +1,8 @@
 /* condraughts: the players' pages. profile.html?name=NAME (an account) or profile.html?id=ID (a
- * browser without an account, by its public id), &page=N: the player's ratings and record per
- * variant and its finished games, newest first, each linked to its replay (play.html#GAME) and
- * its opponent's profile. leaderboard.html?variant=V&page=N: the accounts by rating. The data is
+ * browser without an account, by its public id), &before=PLACE or &after=PLACE (the API's
+ * `older` and `newer`: a page of games from a place in the list, at the cost of the first page
+ * however deep; &page=N as well): the player's ratings and record per variant and its finished
+ * games, newest first, each linked to its replay (play.html#GAME) and its opponent's profile. leaderboard.html?variant=V&page=N: the accounts by rating. The data is
  * docs/api.md's "Players". Plain ES2017, no build step. */
 'use strict';
 
@@ -59,6 +60,17 @@
       d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   }
 
+  /* The profile's pager: links to the newer and the older games (the API's places, null: none). */
+  function gamesPager(p, base) {
+    const go = (k, v) => { const q = new URLSearchParams(base); q.set(k, v); return '?' + q; };
+    $('prev').hidden = !p.newer;
+    $('prev').href = p.newer ? go('after', p.newer) : '';
+    $('next').hidden = !p.older;
+    $('next').href = p.older ? go('before', p.older) : '';
+    $('page-text').textContent = p.page && p.pages > 1 ? 'Page ' + p.page + ' of ' + p.pages : '';
+    $('pager').hidden = !p.newer && !p.older;
+  }
+
   /* The rating graph of `variant`: GET api/players/PLAYER/ratings, the rating after each of the
    * latest rated games, one step a game, oldest on the left. */
   const SVGNS = 'http://www.w3.org/2000/svg';
@@ -102,7 +114,9 @@
     const name = args.get('name'), id = args.get('id');
     if (!name && !id) throw new Error('No player given (profile.html?name=NAME or ?id=ID)');
     const path = name ? 'api/players/' + encodeURIComponent(name) : 'api/players/~' + encodeURIComponent(id);
-    const p = await api('GET', path + '?page=' + page);
+    const at = args.get('before') ? 'before=' + encodeURIComponent(args.get('before'))
+      : args.get('after') ? 'after=' + encodeURIComponent(args.get('after')) : 'page=' + page;
+    const p = await api('GET', path + '?' + at);
     const who = p.player.name || 'Anonymous';
     document.title = 'condraughts: ' + who;
     $('title').textContent = who;
@@ -146,7 +160,7 @@
     }
     $('games-none').hidden = p.games > 0;
     $('games').hidden = p.list.length === 0;
-    pager(p.page, p.pages, name ? { name } : { id });
+    gamesPager(p, name ? { name } : { id });
     $('profile').hidden = false;
     const rated = p.records.filter((r) => r.rating !== null).sort((a, b) => b.games - a.games);
     if (rated.length) {

@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VARIANTS 64  /* records a profile shows (one a variant: more than there are) */
-#define PROVISIONAL_RD   110 /* a rating with a larger deviation is provisional (play_json.c) */
+#define PROFILE_VARIANTS 64 /* records a profile shows (one a variant: more than there are) */
 
 static const char *const colours[2] = {"white", "black"};
 static const char *const results[3] = {"loss", "draw", "win"};
@@ -40,33 +39,57 @@ static enum MHD_Result bad_page(reply *c)
     return send_error(c, MHD_HTTP_BAD_REQUEST, "'page' is a number from 1 to %d", PROFILE_PAGES);
 }
 
-static double rounded(double x) { return (double)(long)(x + 0.5); }
-
-/* {"name", "account", "id"} of a key ("@NAME" or "~ID"), shown under `name`. */
-static cJSON *who_json(const char *key, const char *name)
+/* ?before= or ?after= (which: its name), a place in a player's games as "ENDED.ID" (an end in ms
+ * and a game's id), into *at: 1, 0 when absent, -1 when malformed. */
+static int cursor_arg(query_fn query, void *qctx, const char *which, profile_cursor *at)
 {
-    cJSON *o = cJSON_CreateObject();
-    int account = key[0] == '@';
-    cJSON_AddStringToObject(o, "name", account ? key + 1 : name);
-    cJSON_AddBoolToObject(o, "account", account);
-    if (account)
-        cJSON_AddNullToObject(o, "id");
-    else
-        cJSON_AddStringToObject(o, "id", key + 1);
-    return o;
+    const char *v = query ? query(qctx, which) : NULL;
+    if (!v)
+        return 0;
+    char *dot;
+    long long ended = strtoll(v, &dot, 10);
+    if (dot == v || v[0] < '0' || v[0] > '9' || *dot != '.' || strlen(dot + 1) != PLAY_ID_HEX ||
+        strspn(dot + 1, "0123456789abcdef") != PLAY_ID_HEX || ended < 0)
+        return -1;
+    at->ended = ended;
+    memcpy(at->game, dot + 1, PLAY_ID_HEX + 1);
+    return 1;
 }
+
+/* o[key]: the place of row r ("ENDED.ID": cursor_arg), or null (r NULL). */
+static void add_cursor(cJSON *o, const char *key, const profile_result *r)
+{
+    char text[32 + PLAY_ID_HEX];
+    if (!r) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    snprintf(text, sizeof text, "%lld.%s", (long long)r->ended, r->game);
+    cJSON_AddStringToObject(o, key, text);
+}
+
+static double rounded(double x) { return (double)(long)(x + 0.5); }
 
 static void add_rating(cJSON *o, glicko r)
 {
     if (r.rating > 0) {
         cJSON_AddNumberToObject(o, "rating", rounded(r.rating));
         cJSON_AddNumberToObject(o, "rd", rounded(r.rd));
-        cJSON_AddBoolToObject(o, "provisional", r.rd > PROVISIONAL_RD);
+        cJSON_AddBoolToObject(o, "provisional", r.rd > GLICKO_PROVISIONAL_RD);
     } else {
         cJSON_AddNullToObject(o, "rating");
         cJSON_AddNullToObject(o, "rd");
         cJSON_AddBoolToObject(o, "provisional", 0);
     }
+}
+
+/* Rating g, last changed at `at` (ms; 0: never), as it stands at `now`: its deviation grown by the
+ * whole days since (glicko_idle). */
+static glicko rating_now(glicko g, int64_t at, int64_t now)
+{
+    if (g.rating > 0 && at > 0 && now - at >= GLICKO_PERIOD_MS)
+        g = glicko_idle(g, (double)((now - at) / GLICKO_PERIOD_MS));
+    return g;
 }
 
 static cJSON *result_json(const profile_result *r)
@@ -80,7 +103,7 @@ static cJSON *result_json(const profile_result *r)
     cJSON_AddStringToObject(o, "end",
                             r->ending >= 0 && r->ending <= END_ABORTED ? endings[r->ending] : "");
     cJSON_AddNumberToObject(o, "plies", r->plies);
-    cJSON_AddItemToObject(o, "opponent", who_json(r->opponent, r->opponent_name));
+    cJSON_AddItemToObject(o, "opponent", profile_who_json(r->opponent, r->opponent_name));
     if (r->rating > 0)
         cJSON_AddNumberToObject(o, "rating", rounded(r->rating));
     else
@@ -137,22 +160,36 @@ static unsigned player_key(const char *key_text, const char *token, char *key, c
     return 0;
 }
 
-/* GET /api/players/KEY (player_key). */
+/* GET /api/players/KEY (player_key): a page of its games by ?page=N (by the offset: a deep page
+ * costs its depth), or from a place in them, ?before= (the older games) or ?after= (the newer),
+ * at the cost of the first page whatever the depth. */
 static enum MHD_Result profile(reply *c, const char *key_text, const char *token, query_fn query,
                                void *qctx)
 {
     int page = page_arg(query, qctx);
     if (!page)
         return bad_page(c);
+    profile_cursor at;
+    int before = cursor_arg(query, qctx, "before", &at), after = 0;
+    if (before == 0)
+        after = cursor_arg(query, qctx, "after", &at);
+    if (before < 0 || after < 0 || (before && query(qctx, "after")) ||
+        ((before || after) && query(qctx, "page")))
+        return send_error(c, MHD_HTTP_BAD_REQUEST,
+                          "'before' and 'after' are a game's place, ENDED.ID (the 'older' and "
+                          "'newer' of an answer), one of them, without 'page'");
     char key[PROFILE_KEY], name[PLAY_NAME_BYTES + 1] = "", err[PLAY_NAME_BYTES + 64];
     unsigned status = player_key(key_text, token, key, err, sizeof err);
     if (status)
         return send_error(c, status, "%s", err);
     profile_record rec[PROFILE_VARIANTS];
-    profile_result rows[PROFILE_PAGE];
+    profile_result rows[PROFILE_PAGE + 1]; /* one more: are there more? */
     play_lock();
     int nrec = store_records(key, rec, PROFILE_VARIANTS);
-    int nrows = nrec >= 0 ? store_results(key, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, rows) : -1;
+    int nrows = nrec < 0                 ? -1
+                : before || after ? store_results_from(key, &at, before, PROFILE_PAGE + 1, rows)
+                                  : store_results(key, (page - 1) * PROFILE_PAGE, PROFILE_PAGE + 1,
+                                                  rows);
     profile_result latest;
     if (key[0] == '~' && nrec > 0 && store_results(key, 0, 1, &latest) == 1)
         snprintf(name, sizeof name, "%s", latest.name);
@@ -163,7 +200,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such player (no finished game): '%s'",
                           key_text);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "player", who_json(key, name));
+    cJSON_AddItemToObject(o, "player", profile_who_json(key, name));
     cJSON *recs = cJSON_AddArrayToObject(o, "records");
     long wins = 0, draws = 0, losses = 0;
     int64_t now = play_now();
@@ -175,10 +212,7 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
         cJSON_AddNumberToObject(e, "wins", r->wins);
         cJSON_AddNumberToObject(e, "draws", r->draws);
         cJSON_AddNumberToObject(e, "losses", r->losses);
-        glicko g = r->rating;
-        if (g.rating > 0 && r->at > 0 && now - r->at >= GLICKO_PERIOD_MS)
-            g = glicko_idle(g, (double)((now - r->at) / GLICKO_PERIOD_MS)); /* idle days */
-        add_rating(e, g);
+        add_rating(e, rating_now(r->rating, r->at, now));
         cJSON_AddItemToArray(recs, e);
         wins += r->wins;
         draws += r->draws;
@@ -189,9 +223,27 @@ static enum MHD_Result profile(reply *c, const char *key_text, const char *token
     cJSON_AddNumberToObject(o, "wins", (double)wins);
     cJSON_AddNumberToObject(o, "draws", (double)draws);
     cJSON_AddNumberToObject(o, "losses", (double)losses);
-    cJSON_AddNumberToObject(o, "page", page);
+    int more = nrows > PROFILE_PAGE; /* beyond the page, in the direction read */
+    nrows = more ? PROFILE_PAGE : nrows;
+    if (after) /* read nearest first: shown newest first */
+        for (int i = 0, j = nrows - 1; i < j; i++, j--) {
+            profile_result t = rows[i];
+            rows[i] = rows[j];
+            rows[j] = t;
+        }
+    if (before || after)
+        cJSON_AddNullToObject(o, "page");
+    else
+        cJSON_AddNumberToObject(o, "page", page);
     cJSON_AddNumberToObject(o, "per", PROFILE_PAGE);
     cJSON_AddNumberToObject(o, "pages", (double)((games + PROFILE_PAGE - 1) / PROFILE_PAGE));
+    /* the places of the pages around: newer ones are there unless this is the first (or it was
+     * read newer-ward and found no more), older ones when one more row was read older-ward (or
+     * it was read newer-ward) */
+    int newer = nrows > 0 && (after ? more : before || page > 1);
+    int older = nrows > 0 && (after || more);
+    add_cursor(o, "newer", newer ? &rows[0] : NULL);
+    add_cursor(o, "older", older ? &rows[nrows - 1] : NULL);
     cJSON *list = cJSON_AddArrayToObject(o, "list");
     for (int i = 0; i < nrows; i++)
         cJSON_AddItemToArray(list, result_json(&rows[i]));
@@ -257,24 +309,26 @@ static enum MHD_Result game_players(reply *c, query_fn query, void *qctx)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", id);
     for (int k = 0; k < 2; k++)
-        cJSON_AddItemToObject(o, colours[k], who_json(rows[k].player, rows[k].name));
+        cJSON_AddItemToObject(o, colours[k], profile_who_json(rows[k].player, rows[k].name));
     return send_json(c, MHD_HTTP_OK, o);
 }
 
 /* The number of accounts on each leaderboard, counted again when it is older than
  * BOARD_COUNT_MS (counting every account of a variant costs more than a page: about 40 ms for
- * 100,000 of them). Guarded by play_lock(). */
+ * 100,000 of them), or when a page shows it wrong: a page with fewer rows than a full one ends
+ * the board (its rows and those before are all), and a page's rows are never more than the
+ * count. Guarded by play_lock(). */
 #define BOARD_COUNT_MS 10000
 static struct {
     const cd_rules *rules;
     int64_t total, at;
 } counted[PROFILE_VARIANTS];
 
-/* Page `page` of the leaderboard of rules into out, and *total (counted[] or counted now). The
- * rows, or -1. Locked. */
-static int board_page(const cd_rules *rules, int page, profile_rank *out, int64_t *total)
+/* Page `page` of the leaderboard of rules at `now` into out, and *total (counted[] or counted
+ * now). The rows, or -1. Locked. */
+static int board_page(const cd_rules *rules, int page, int64_t now, profile_rank *out,
+                      int64_t *total)
 {
-    int64_t now = play_now();
     int slot = -1, oldest = 0;
     for (int i = 0; i < PROFILE_VARIANTS && slot < 0; i++) {
         if (counted[i].rules == rules)
@@ -282,15 +336,19 @@ static int board_page(const cd_rules *rules, int page, profile_rank *out, int64_
         else if (counted[i].at < counted[oldest].at)
             oldest = i;
     }
+    int64_t before = (int64_t)(page - 1) * PROFILE_PAGE;
     int fresh = slot >= 0 && now - counted[slot].at < BOARD_COUNT_MS;
-    int n = store_board(rules->name, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, out,
-                        fresh ? NULL : total);
+    int n = store_board(rules->name, now, (int)before, PROFILE_PAGE, out, fresh ? NULL : total);
     if (n < 0)
         return -1;
-    if (fresh) {
+    if (n < PROFILE_PAGE && (n > 0 || page == 1))
+        *total = before + n; /* the last page: the count is known */
+    else if (fresh && counted[slot].total >= before + n)
         *total = counted[slot].total;
-    } else {
-        slot = slot >= 0 ? slot : oldest;
+    else if (fresh && store_board(rules->name, now, 0, 0, out, total) < 0)
+        return -1;
+    slot = slot >= 0 ? slot : oldest;
+    if (!fresh || counted[slot].total != *total) {
         counted[slot].rules = rules;
         counted[slot].total = *total;
         counted[slot].at = now;
@@ -309,9 +367,9 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
     if (!page)
         return bad_page(c);
     profile_rank rows[PROFILE_PAGE];
-    int64_t total = 0;
+    int64_t total = 0, now = play_now();
     play_lock();
-    int n = board_page(rules, page, rows, &total);
+    int n = board_page(rules, page, now, rows, &total);
     play_unlock();
     if (n < 0)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the store cannot be read");
@@ -326,7 +384,7 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "rank", (page - 1) * PROFILE_PAGE + i + 1);
         cJSON_AddStringToObject(e, "name", rows[i].name);
-        add_rating(e, rows[i].rating);
+        add_rating(e, rating_now(rows[i].rating, rows[i].at, now));
         cJSON_AddNumberToObject(e, "games", rows[i].games);
         cJSON_AddItemToArray(list, e);
     }

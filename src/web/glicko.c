@@ -5,7 +5,6 @@
 
 #include <math.h>
 
-#define SCALE   173.7178 /* Glicko-2 scale: 400 / ln(10) */
 #define EPSILON 0.000001
 #define PI      3.14159265358979323846
 
@@ -55,19 +54,19 @@ glicko glicko_idle(glicko p, double periods)
 {
     if (!(periods > 0))
         return p;
-    double phi = p.rd / SCALE, rd = SCALE * sqrt(phi * phi + periods * p.vol * p.vol);
+    double phi = p.rd / GLICKO_SCALE, rd = GLICKO_SCALE * sqrt(phi * phi + periods * p.vol * p.vol);
     p.rd = rd < 350.0 ? rd : 350.0;
     return p;
 }
 
 glicko glicko_update(glicko p, const glicko *opp, const double *s, int n)
 {
-    double mu = (p.rating - 1500.0) / SCALE, phi = p.rd / SCALE; /* step 2 */
+    double mu = (p.rating - 1500.0) / GLICKO_SCALE, phi = p.rd / GLICKO_SCALE; /* step 2 */
     if (n == 0)                                                  /* step 6 alone */
         return glicko_idle(p, 1);
     double inv_v = 0, sum = 0; /* steps 3 and 4 */
     for (int i = 0; i < n; i++) {
-        double mu_j = (opp[i].rating - 1500.0) / SCALE, phi_j = opp[i].rd / SCALE;
+        double mu_j = (opp[i].rating - 1500.0) / GLICKO_SCALE, phi_j = opp[i].rd / GLICKO_SCALE;
         double g = g_of(phi_j), e = expected(mu, mu_j, phi_j);
         inv_v += g * g * e * (1.0 - e);
         sum += g * (s[i] - e);
@@ -77,7 +76,7 @@ glicko glicko_update(glicko p, const glicko *opp, const double *s, int n)
     double phi_star = sqrt(phi * phi + sigma * sigma);                  /* step 6 */
     double phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + 1.0 / v); /* step 7 */
     double mu_new = mu + phi_new * phi_new * sum;
-    glicko out = {SCALE * mu_new + 1500.0, SCALE * phi_new, sigma}; /* step 8 */
+    glicko out = {GLICKO_SCALE * mu_new + 1500.0, GLICKO_SCALE * phi_new, sigma}; /* step 8 */
     if (out.rd > 350.0)
         out.rd = 350.0;
     return out;

@@ -17,6 +17,10 @@ typedef struct glicko {
 #define GLICKO_NEW       ((glicko){1500.0, 350.0, 0.06})
 #define GLICKO_TAU       0.5        /* the system constant: how much the volatility may change */
 #define GLICKO_PERIOD_MS 86400000LL /* a rating period without games: one day */
+#define GLICKO_SCALE     173.7178   /* the Glicko-2 scale: 400 / ln(10) */
+/* A rating whose deviation is above this is provisional (few games yet, or long unplayed), as
+ * lichess marks it: shown with a "?" and kept off the leaderboards (profile.h). */
+#define GLICKO_PROVISIONAL_RD 110
 
 /* The rating after one rating period in which p met n opponents opp[i] with scores s[i] (1 a
  * win, 0.5 a draw, 0 a loss); n = 0: only the deviation grows. */

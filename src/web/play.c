@@ -19,6 +19,7 @@
 #include "names.h"
 #include "ratelimit.h"
 #include "store.h"
+#include "profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,7 @@ static play_game *find_mem(const char *id)
 }
 
 static void adopt(play_game *g);
+static void seat_who(play_game *g, int c);
 static void unlink_game(play_game *g);
 
 /* A shared store (store.h): g read again when another server has changed it since (its streams
@@ -338,6 +340,12 @@ static void adopt(play_game *g)
         g->seen = g->touched - PLAY_AWAY_MS + PLAY_GRACE_MS;
     give_back_outage(g);
     play_game *old = find_mem(g->id);
+    for (int c = 0; c < 2; c++) { /* the seats' profiles: kept while the same tokens sit there */
+        if (old && !strcmp(old->token[c], g->token[c]))
+            memcpy(g->who[c], old->who[c], sizeof g->who[c]);
+        else
+            seat_who(g, c);
+    }
     if (old) { /* read back after a failed write: the store's version wins, in place */
         play_game *next = old->next, *id_next = old->id_next;
         unsigned version = old->version + 1;
@@ -556,11 +564,23 @@ static int can_win(const play_game *g, int colour)
     return !(mine == 1 && my_kings == 1 && cd_position_count(pos, !colour, 1) > 0);
 }
 
-/* The rating of g's seat c, as it sits down (none without a store). */
-static void seat_rating(play_game *g, int c)
+/* The profile key of g's seat c into g->who[c] ("" an open seat, or no store). */
+static void seat_who(play_game *g, int c)
+{
+    char player[PROFILE_KEY];
+    g->who[c][0] = 0;
+    if (P.stored && g->token[c][0]) {
+        store_player(g->token[c], player, sizeof player);
+        profile_key(player, g->who[c]);
+    }
+}
+
+/* The rating and the profile key of g's seat c, as it sits down (none without a store). */
+static void seat_down(play_game *g, int c)
 {
     if (P.stored && g->token[c][0])
         g->rating[c] = store_rating(g->token[c], g->rules->name);
+    seat_who(g, c);
 }
 
 /* Rate a finished game: each player's current rating in the variant (other games may have
@@ -879,7 +899,7 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, int6
     }
     memcpy(g->token[colour], token, PLAY_TOKEN + 1);
     snprintf(g->addr, sizeof g->addr, "%s", n->addr ? n->addr : "");
-    seat_rating(g, colour);
+    seat_down(g, colour);
     link_game(g);
     *out = g;
     return commit(g, 0, err, len);
@@ -897,7 +917,7 @@ unsigned play_join(play_game *g, const char *token, const char *name, char *err,
     if (seat_name(g, seat, token, name, err, len))
         return 400;
     memcpy(g->token[seat], token, PLAY_TOKEN + 1);
-    seat_rating(g, seat);
+    seat_down(g, seat);
     g->state = PLAY_ONGOING;
     g->first_wait = play_now();
     return commit(g, g->nmoves, err, len);
@@ -1083,8 +1103,8 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
             memcpy(r->token[!c], g->token[c], sizeof r->token[c]);
             memcpy(r->name[!c], g->name[c], sizeof r->name[c]);
         }
-        seat_rating(r, CD_WHITE);
-        seat_rating(r, CD_BLACK);
+        seat_down(r, CD_WHITE);
+        seat_down(r, CD_BLACK);
         r->state = PLAY_ONGOING;
         r->first_wait = play_now();
         link_game(r);

@@ -113,6 +113,9 @@ typedef struct play_game {
     int64_t touched;      /* when it was last looked up (memory: a finished game leaves then) */
     int online[3];        /* live streams open: of the white seat, the black seat, spectators */
     glicko rating[2];     /* each seat's rating in the variant when it sat down (rating 0: none) */
+    char who[2][PLAY_NAME_BYTES + 2]; /* each seat's profile key (profile.h: PROFILE_KEY bytes)
+                                       * when it sat down, or when the game was read back; ""
+                                       * an open seat, or no store (memory only) */
     glicko after[2];      /* after the game, once rated (rating 0: not rated) */
     int rate_now;         /* the ratings in after[] are to be written with the game (store_save) */
     play_move *moves;

@@ -9,6 +9,7 @@
 #endif
 
 #include "play.h"
+#include "profile.h"
 #include "web.h"
 
 #include <stdio.h>
@@ -28,14 +29,14 @@ static void add_colour(cJSON *o, const char *key, int colour)
         cJSON_AddNullToObject(o, key);
 }
 
-/* "rating" (rounded; null without one), "provisional" (RD over 110: few games yet) and, once
+/* "rating" (rounded; null without one), "provisional" (RD over GLICKO_PROVISIONAL_RD: few games yet) and, once
  * the game is rated, "rating_change". */
 static void add_rating(cJSON *p, const play_game *g, int c)
 {
     const glicko *r = &g->rating[c], *a = &g->after[c];
     if (r->rating > 0) {
         cJSON_AddNumberToObject(p, "rating", (double)(long)(r->rating + 0.5));
-        cJSON_AddBoolToObject(p, "provisional", r->rd > 110);
+        cJSON_AddBoolToObject(p, "provisional", r->rd > GLICKO_PROVISIONAL_RD);
     } else {
         cJSON_AddNullToObject(p, "rating");
         cJSON_AddBoolToObject(p, "provisional", 0);
@@ -73,6 +74,16 @@ static void clock_text(const play_game *g, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
+/* o[key]: the profile of g's seat c ({"name", "account", "id"}: profile_who_json), or null (an
+ * open seat, or no store). */
+static void add_profile(cJSON *o, const char *key, const play_game *g, int c)
+{
+    if (g->who[c][0])
+        cJSON_AddItemToObject(o, key, profile_who_json(g->who[c], g->name[c]));
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 /* The winner: "white", "black", or NULL (a draw, or not over). */
 static const char *winner(const play_game *g)
 {
@@ -94,6 +105,7 @@ cJSON *play_json(const play_game *g, const char *token)
         cJSON_AddStringToObject(p, "name", g->name[c]);
         cJSON_AddBoolToObject(p, "seated", g->token[c][0] != 0);
         cJSON_AddBoolToObject(p, "online", g->online[c] > 0);
+        add_profile(p, "profile", g, c);
         add_rating(p, g, c);
         int64_t ms = g->ms[c];
         if (g->clock != PLAY_CLOCK_NONE && g->turn_start && g->state == PLAY_ONGOING &&
@@ -201,6 +213,9 @@ cJSON *play_lobby_json(int page, int per)
             cJSON_AddItemToArray(open, e);
         } else {
             cJSON_AddNumberToObject(e, "ply", g->nmoves);
+            cJSON *who = cJSON_AddObjectToObject(e, "profiles");
+            for (int c = 0; c < 2; c++)
+                add_profile(who, colour_names[c], g, c);
             cJSON_AddItemToArray(live, e);
         }
     }

@@ -32,6 +32,19 @@ void profile_key(const char *player, char *key)
     profile_id(player, key + 1);
 }
 
+cJSON *profile_who_json(const char *key, const char *name)
+{
+    cJSON *o = cJSON_CreateObject();
+    int account = key[0] == '@';
+    cJSON_AddStringToObject(o, "name", account ? key + 1 : name);
+    cJSON_AddBoolToObject(o, "account", account);
+    if (account)
+        cJSON_AddNullToObject(o, "id");
+    else
+        cJSON_AddStringToObject(o, "id", key + 1);
+    return o;
+}
+
 int profile_key_ok(const char *key)
 {
     size_t n = strlen(key);

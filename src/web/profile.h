@@ -14,6 +14,12 @@
  * transaction, one `results` row a seat (profile_result: keyed by game and colour, written once)
  * and adds it to the seat's `records` row (player, variant: wins, draws, losses, and the rating
  * after its latest rated game there). The leaderboard reads `ratings` (store.h) for accounts.
+ *
+ * A leaderboard lists the accounts whose rating in its variant is established and active at the
+ * moment it is asked for (`now`): their latest rated game there ended at most PROFILE_ACTIVE_DAYS
+ * days before, and their deviation, grown by the whole days since (glicko_idle), is at most
+ * GLICKO_PROVISIONAL_RD (not provisional). The others keep their ratings and come back with
+ * their next rated games.
  */
 #ifndef CD_WEB_PROFILE_H
 #define CD_WEB_PROFILE_H
@@ -23,12 +29,15 @@
 
 #include "play.h"
 
+#include <cjson/cJSON.h>
+
 #define PROFILE_ID      16                    /* hex digits of a browser's public id (64 bits) */
 #define PROFILE_KEY     (PLAY_NAME_BYTES + 2) /* bytes of a key with its '\0' */
 #define PROFILE_PAGE    20    /* games on a profile page, players on a leaderboard's */
 #define PROFILE_PAGES   10000 /* pages that may be asked for (1 to this) */
 #define PROFILE_VARIANT 32    /* bytes of a variant's name with its '\0' */
 #define PROFILE_POINTS  200   /* rated games a rating graph shows (the latest) */
+#define PROFILE_ACTIVE_DAYS 90 /* a leaderboard's players had a rated game within this */
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {
@@ -45,6 +54,13 @@ typedef struct profile_result {
     double rating, after; /* the seat's rating before and after (0: not rated) */
     int plies;
 } profile_result;
+
+/* A place in a player's list of finished games, which runs newest first (by `ended`, then by
+ * game id, both descending): the row of game `game`, which ended at `ended`. */
+typedef struct profile_cursor {
+    int64_t ended;
+    char game[PLAY_ID_HEX + 1];
+} profile_cursor;
 
 /* A player's record in one variant. */
 typedef struct profile_record {
@@ -63,15 +79,21 @@ typedef struct profile_point {
 /* A line of a leaderboard. */
 typedef struct profile_rank {
     char name[PLAY_NAME_BYTES + 1]; /* the account's name */
-    glicko rating;
+    glicko rating; /* after its latest rated game */
+    int64_t at;    /* when that game ended (ms) */
     int games;
 } profile_rank;
+
+_Static_assert(sizeof((play_game *)0)->who[0] == PROFILE_KEY, "play_game.who holds a key");
 
 /* The public id of a player token into out[PROFILE_ID + 1] (the token itself is not kept). */
 void profile_id(const char *token, char *out);
 /* The key of a seat recorded under `player` (store_player: "@NAME", or the token) into
  * key[PROFILE_KEY]. */
 void profile_key(const char *player, char *key);
+/* {"name", "account", "id"} of the player of key ("@NAME": an account, its name; "~ID": a browser,
+ * its id, and `name` as its name), as the API shows a player (docs/api.md "Players"). */
+cJSON *profile_who_json(const char *key, const char *name);
 /* Is key a well-formed key ("@" and 1 to PLAY_NAME_BYTES bytes, "~" and PROFILE_ID hex digits)? */
 int profile_key_ok(const char *key);
 /* The rows of g's seats (g over, not aborted, both seats taken: else 0 and nothing written),

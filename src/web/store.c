@@ -134,6 +134,12 @@ int store_results(const char *player, int offset, int n, profile_result *out)
     return S ? S->results(player, offset, n, out) : -1;
 }
 
+int store_results_from(const char *player, const profile_cursor *at, int older, int n,
+                       profile_result *out)
+{
+    return S ? S->results_from(player, at, older, n, out) : -1;
+}
+
 int store_game_results(const char *game, profile_result out[2])
 {
     return S ? S->game_results(game, out) : -1;
@@ -144,14 +150,76 @@ int store_records(const char *player, profile_record *out, int cap)
     return S ? S->records(player, out, cap) : -1;
 }
 
-int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+int store_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                int64_t *total)
 {
     if (total)
         *total = 0;
-    return S ? S->board(variant, offset, n, out, total) : -1;
+    return S ? S->board(variant, now, offset, n, out, total) : -1;
 }
 
 int store_history(const char *player, const char *variant, int n, profile_point *out)
 {
     return S ? S->history(player, variant, n, out) : -1;
+}
+
+void store_key_of(const char *token, int (*login_name)(const char *token, char *name, size_t cap),
+                  char *key, size_t cap)
+{
+    char name[PLAY_NAME_BYTES + 1];
+    if (login_name(token, name, sizeof name))
+        snprintf(key, cap, "@%s", name);
+    else
+        snprintf(key, cap, "%s", token);
+}
+
+int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w)
+{
+    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
+    profile_result rows[2];
+    for (int c = 0; c < 2; c++) {
+        w->player(g->token[c], player, sizeof player);
+        profile_key(player, keys[c]);
+    }
+    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
+        return 1;
+    for (int c = 0; c < 2; c++) {
+        const profile_result *r = &rows[c];
+        int added = w->add_result(r);
+        if (added < 0)
+            return 0;
+        if (added == 0)
+            continue; /* written before */
+        const glicko *a = &g->after[c];
+        int rated = a->rating > 0;
+        profile_record d = {.wins = r->score == 2,
+                            .draws = r->score == 1,
+                            .losses = r->score == 0,
+                            .rating = rated ? *a : (glicko){0, 0, 0},
+                            .at = rated ? r->ended : 0};
+        snprintf(d.variant, sizeof d.variant, "%s", r->variant);
+        if (!w->add_record(r, &d))
+            return 0;
+    }
+    return 1;
+}
+
+/* store_backfill's game, read back by the store's load. */
+static const store_results_writer *backfill_writer;
+static int backfill_ok;
+
+static void backfill_add(play_game *g)
+{
+    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
+    if (!store_write_results(g, ended, backfill_writer))
+        backfill_ok = 0;
+    play_game_free(g);
+}
+
+int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
+                   const store_results_writer *w)
+{
+    backfill_writer = w;
+    backfill_ok = 1;
+    return load(id, backfill_add) >= 0 && backfill_ok;
 }

@@ -55,9 +55,12 @@ typedef struct store_ops {
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
     int (*results)(const char *player, int offset, int n, profile_result *out);
+    int (*results_from)(const char *player, const profile_cursor *at, int older, int n,
+                        profile_result *out);
     int (*game_results)(const char *game, profile_result out[2]);
     int (*records)(const char *player, profile_record *out, int cap);
-    int (*board)(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+    int (*board)(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                 int64_t *total);
     int (*history)(const char *player, const char *variant, int n, profile_point *out);
 } store_ops;
 
@@ -138,17 +141,53 @@ int store_seen(const char *const *ids, int n, int64_t now);
 int64_t store_seen_at(const char *id);
 
 /* Profiles (profile.h). store_results: the finished games of player (a key), newest first,
- * from the offset-th on, at most n, into out: how many, or -1 (a database error);
+ * from the offset-th on, at most n, into out: how many, or -1 (a database error) (the rows
+ * before the offset-th are stepped over: a deep page costs its depth);
+ * store_results_from: the same from a place in the list (at: profile.h), whatever its depth, at
+ * the cost of the first page: older, the rows after `at` (older games), newest first; else the
+ * rows before it (newer games), nearest first (oldest first);
  * store_game_results: the rows of game id's seats, white first (0: none; the game is not over,
  * was aborted, or no such game); store_records: player's records, one a variant it has played
- * (at most cap), by variant name; store_board: the accounts rated in variant, best first, from
- * the offset-th on, at most n, and *total how many there are (total NULL: not counted);
+ * (at most cap), by variant name; store_board: the accounts on variant's leaderboard at `now`
+ * (ms; profile.h: established and active), best first, from the offset-th on, at most n, each
+ * with its stored rating (not grown) and when it changed, and *total how many there are (total
+ * NULL: not counted);
  * store_history: player's ratings
  * after its latest n rated games in variant, newest first: how many, or -1. */
 int store_results(const char *player, int offset, int n, profile_result *out);
+int store_results_from(const char *player, const profile_cursor *at, int older, int n,
+                       profile_result *out);
 int store_game_results(const char *game, profile_result out[2]);
 int store_records(const char *player, profile_record *out, int cap);
-int store_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total);
+int store_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                int64_t *total);
 int store_history(const char *player, const char *variant, int n, profile_point *out);
+
+/* For the stores themselves (store_sqlite.c, store_pg.c): what both do alike, written once.
+ *
+ * store_key_of: the key ratings are kept under (store_player) of a token, given the store's
+ * login_name (store_login_name).
+ *
+ * store_results_writer: how a store writes the profile rows of a finished game (profile.h):
+ * player, the store's store_player; add_result writes r unless its game's row of its colour is
+ * there (1 written, 0 there before, -1 an error); add_record adds d (its wins, draws and losses of
+ * one game; its rating after the game and `at`, both 0 when the game was not rated: the stored
+ * ones are kept) to the record of r->player in r->variant (1, or 0 on an error).
+ * store_write_results: g's rows written and added to the records, once (a later save of a
+ * finished game writes nothing). ended: when g ended (0: now). 1, or 0 on an error.
+ * store_backfill: the results of finished game id, read back with the store's load
+ * (store_load), written as store_write_results does, ended at its last move (else when it was
+ * created). 1, or 0 on an error. */
+typedef struct store_results_writer {
+    void (*player)(const char *token, char *key, size_t cap);
+    int (*add_result)(const profile_result *r);
+    int (*add_record)(const profile_result *r, const profile_record *d);
+} store_results_writer;
+
+void store_key_of(const char *token, int (*login_name)(const char *token, char *name, size_t cap),
+                  char *key, size_t cap);
+int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w);
+int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
+                   const store_results_writer *w);
 
 #endif

@@ -105,7 +105,7 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 
 static int listen_connect(void);
 static int profile_tables(void);
-static int save_results(const play_game *g, int64_t ended);
+static const store_results_writer results_writer;
 
 /* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
  * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
@@ -313,11 +313,7 @@ static int pg_login_name(const char *token, char *name, size_t cap)
 
 static void pg_player(const char *token, char *key, size_t cap)
 {
-    char name[PLAY_NAME_BYTES + 1];
-    if (pg_login_name(token, name, sizeof name))
-        snprintf(key, cap, "@%s", name);
-    else
-        snprintf(key, cap, "%s", token);
+    store_key_of(token, pg_login_name, key, cap);
 }
 
 static int pg_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
@@ -421,7 +417,8 @@ static int pg_save(play_game *g, int from)
     int64_t rev = 0;
     int conflict = 0;
     if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) && (g->state != PLAY_OVER || save_results(g, 0)) &&
+        (!g->rate_now || save_ratings(g)) &&
+        (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer)) &&
         announce(g->id, rev)) {
         PGresult *r = run("COMMIT", 0, NULL);
         int done = ok_res(r, 0), full = disk_full(r);
@@ -731,73 +728,50 @@ static const char profile_schema[] =
     "player, game, ended, variant, colour, score, name, opponent, opponent_name, ending, rating, " \
     "after, plies"
 
-/* Write the results of g (profile.h) unless they are written (a later save of a finished game),
- * and add them to the records. ended: when g ended (0: now). 1, or 0 on a database error. */
-static int save_results(const play_game *g, int64_t ended)
+/* store_results_writer's add_result and add_record (store.h). */
+static int add_result(const profile_result *r)
 {
-    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
-    profile_result rows[2];
-    for (int c = 0; c < 2; c++) {
-        pg_player(g->token[c], player, sizeof player);
-        profile_key(player, keys[c]);
-    }
-    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
-        return 1;
-    for (int c = 0; c < 2; c++) {
-        const profile_result *r = &rows[c];
-        numbufs b = {.used = 0};
-        const char *p[13] = {r->player,
-                             r->game,
-                             num_i(&b, r->ended),
-                             r->variant,
-                             num_i(&b, r->colour),
-                             num_i(&b, r->score),
-                             r->name,
-                             r->opponent,
-                             r->opponent_name,
-                             num_i(&b, r->ending),
-                             num_d(&b, r->rating),
-                             num_d(&b, r->after),
-                             num_i(&b, r->plies)};
-        long added = changed_rows("INSERT INTO results (" RESULT_COLUMNS ") VALUES ($1,$2,$3,$4,"
-                                  "$5,$6,$7,$8,$9,$10,$11,$12,$13) ON CONFLICT (game, colour) DO "
-                                  "NOTHING",
-                                  13, p);
-        if (added < 0)
-            return 0;
-        if (added == 0)
-            continue; /* written before */
-        const glicko *a = &g->after[c];
-        int rated = a->rating > 0;
-        const char *q[9] = {r->player,
-                            r->variant,
-                            num_i(&b, r->score == 2),
-                            num_i(&b, r->score == 1),
-                            num_i(&b, r->score == 0),
-                            num_d(&b, rated ? a->rating : 0),
-                            num_d(&b, rated ? a->rd : 0),
-                            num_d(&b, rated ? a->vol : 0),
-                            num_i(&b, rated ? r->ended : 0)};
-        if (!exec_n("INSERT INTO records VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (player, "
-                    "variant) DO UPDATE SET wins=records.wins+$3, draws=records.draws+$4, "
-                    "losses=records.losses+$5, rating=CASE WHEN $6>0 THEN $6 ELSE records.rating "
-                    "END, rd=CASE WHEN $6>0 THEN $7 ELSE records.rd END, vol=CASE WHEN $6>0 THEN "
-                    "$8 ELSE records.vol END, at=CASE WHEN $6>0 THEN $9 ELSE records.at END",
-                    9, q))
-            return 0;
-    }
-    return 1;
+    numbufs b = {.used = 0};
+    const char *p[13] = {r->player,
+                         r->game,
+                         num_i(&b, r->ended),
+                         r->variant,
+                         num_i(&b, r->colour),
+                         num_i(&b, r->score),
+                         r->name,
+                         r->opponent,
+                         r->opponent_name,
+                         num_i(&b, r->ending),
+                         num_d(&b, r->rating),
+                         num_d(&b, r->after),
+                         num_i(&b, r->plies)};
+    long added = changed_rows("INSERT INTO results (" RESULT_COLUMNS ") VALUES ($1,$2,$3,$4,$5,"
+                              "$6,$7,$8,$9,$10,$11,$12,$13) ON CONFLICT (game, colour) DO NOTHING",
+                              13, p);
+    return added < 0 ? -1 : added > 0;
 }
 
-/* A finished game read back (pg_load) for profile_tables: its results written. */
-static int backfill_ok;
-static void backfill_add(play_game *g)
+static int add_record(const profile_result *r, const profile_record *d)
 {
-    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
-    if (!save_results(g, ended))
-        backfill_ok = 0;
-    play_game_free(g);
+    numbufs b = {.used = 0};
+    const char *q[9] = {r->player,
+                        d->variant,
+                        num_i(&b, d->wins),
+                        num_i(&b, d->draws),
+                        num_i(&b, d->losses),
+                        num_d(&b, d->rating.rating),
+                        num_d(&b, d->rating.rd),
+                        num_d(&b, d->rating.vol),
+                        num_i(&b, d->at)};
+    return exec_n("INSERT INTO records VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (player, "
+                  "variant) DO UPDATE SET wins=records.wins+$3, draws=records.draws+$4, "
+                  "losses=records.losses+$5, rating=CASE WHEN $6>0 THEN $6 ELSE records.rating "
+                  "END, rd=CASE WHEN $6>0 THEN $7 ELSE records.rd END, vol=CASE WHEN $6>0 THEN $8 "
+                  "ELSE records.vol END, at=CASE WHEN $6>0 THEN $9 ELSE records.at END",
+                  9, q);
 }
+
+static const store_results_writer results_writer = {pg_player, add_result, add_record};
 
 /* The profile tables made (under the schema's advisory lock); when a database made before them
  * has finished games, their results written (the seats' keys as their tokens are logged in now),
@@ -809,8 +783,8 @@ static int profile_tables(void)
     PGresult *r = run("SELECT to_regclass('results') IS NULL", 0, NULL);
     int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
     PQclear(r);
-    backfill_ok = ok_res(PQexec(pg, profile_schema), 1);
-    if (backfill_ok && fresh) {
+    int ok = ok_res(PQexec(pg, profile_schema), 1);
+    if (ok && fresh) {
         char a[2][8];
         snprintf(a[0], sizeof a[0], "%d", PLAY_OVER);
         snprintf(a[1], sizeof a[1], "%d", END_ABORTED);
@@ -818,13 +792,12 @@ static int profile_tables(void)
         r = run("SELECT id FROM games WHERE state = $1::INTEGER AND ending != $2::INTEGER ORDER "
                 "BY created",
                 2, p);
-        backfill_ok = ok_res(r, 0);
-        for (int i = 0; backfill_ok && i < PQntuples(r); i++)
-            if (pg_load(PQgetvalue(r, i, 0), backfill_add) < 0)
-                backfill_ok = 0;
+        ok = ok_res(r, 0);
+        for (int i = 0; ok && i < PQntuples(r); i++)
+            ok = store_backfill(PQgetvalue(r, i, 0), pg_load, &results_writer);
         PQclear(r);
     }
-    if (backfill_ok && exec0("COMMIT"))
+    if (ok && exec0("COMMIT"))
         return 1;
     exec0("ROLLBACK");
     return 0;
@@ -849,13 +822,9 @@ static void result_row(const PGresult *r, int row, profile_result *out)
     out->plies = (int)int_col(r, row, c++);
 }
 
-static int pg_results(const char *player, int offset, int n, profile_result *out)
+/* The rows of result r (PGresult, cleared) into out, at most n: how many, or -1. */
+static int result_rows(PGresult *r, int n, profile_result *out)
 {
-    numbufs b = {.used = 0};
-    const char *p[3] = {player, num_i(&b, n), num_i(&b, offset)};
-    PGresult *r = run("SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 ORDER BY ended "
-                      "DESC, game DESC LIMIT $2::INTEGER OFFSET $3::INTEGER",
-                      3, p);
     int k = -1;
     if (ok_res(r, 0))
         for (k = 0; k < n && k < PQntuples(r); k++)
@@ -864,16 +833,34 @@ static int pg_results(const char *player, int offset, int n, profile_result *out
     return k;
 }
 
+static int pg_results(const char *player, int offset, int n, profile_result *out)
+{
+    numbufs b = {.used = 0};
+    const char *p[3] = {player, num_i(&b, n), num_i(&b, offset)};
+    return result_rows(run("SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 ORDER BY "
+                           "ended DESC, game DESC LIMIT $2::INTEGER OFFSET $3::INTEGER",
+                           3, p),
+                       n, out);
+}
+
+static int pg_results_from(const char *player, const profile_cursor *at, int older, int n,
+                           profile_result *out)
+{
+    static const char *const sql[2] = {
+        "SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 AND (ended, game) > "
+        "($3::BIGINT, $2) ORDER BY ended, game LIMIT $4::INTEGER",
+        "SELECT " RESULT_COLUMNS " FROM results WHERE player = $1 AND (ended, game) < "
+        "($3::BIGINT, $2) ORDER BY ended DESC, game DESC LIMIT $4::INTEGER"};
+    numbufs b = {.used = 0};
+    const char *p[4] = {player, at->game, num_i(&b, at->ended), num_i(&b, n)};
+    return result_rows(run(sql[older != 0], 4, p), n, out);
+}
+
 static int pg_game_results(const char *game, profile_result out[2])
 {
-    PGresult *r =
-        run("SELECT " RESULT_COLUMNS " FROM results WHERE game = $1 ORDER BY colour", 1, &game);
-    int k = -1;
-    if (ok_res(r, 0))
-        for (k = 0; k < 2 && k < PQntuples(r); k++)
-            result_row(r, k, &out[k]);
-    PQclear(r);
-    return k;
+    return result_rows(
+        run("SELECT " RESULT_COLUMNS " FROM results WHERE game = $1 ORDER BY colour", 1, &game),
+        2, out);
 }
 
 static int pg_records(const char *player, profile_record *out, int cap)
@@ -898,21 +885,34 @@ static int pg_records(const char *player, profile_record *out, int cap)
     return k;
 }
 
-static int pg_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+/* The accounts on a leaderboard (profile.h): $1 the variant, $2 now, $3 the oldest time of a
+ * latest rated game, $4 GLICKO_PERIOD_MS, $5 GLICKO_SCALE squared, $6 GLICKO_PROVISIONAL_RD
+ * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
+#define BOARD_WHERE                                                                                \
+    "variant = $1 AND substr(player, 1, 1) = '@' AND at >= $3::BIGINT AND rd * rd + "             \
+    "$5::DOUBLE PRECISION * vol * vol * (($2::BIGINT - at) / $4::BIGINT) <= $6::DOUBLE PRECISION"
+
+static int pg_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                    int64_t *total)
 {
     numbufs b = {.used = 0};
-    const char *p[3] = {variant, num_i(&b, n), num_i(&b, offset)};
+    const char *p[8] = {variant,
+                        num_i(&b, now),
+                        num_i(&b, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS),
+                        num_i(&b, GLICKO_PERIOD_MS),
+                        num_d(&b, GLICKO_SCALE * GLICKO_SCALE),
+                        num_d(&b, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD),
+                        num_i(&b, n),
+                        num_i(&b, offset)};
     if (total) {
-        PGresult *c = run("SELECT count(*) FROM ratings WHERE variant = $1 AND substr(player, 1, "
-                          "1) = '@'",
-                          1, p);
+        PGresult *c = run("SELECT count(*) FROM ratings WHERE " BOARD_WHERE, 6, p);
         *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
         PQclear(c);
     }
-    PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
-                      "variant = $1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, player "
-                      "LIMIT $2::INTEGER OFFSET $3::INTEGER",
-                      3, p);
+    PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games, at FROM ratings WHERE "
+                      BOARD_WHERE " ORDER BY rating DESC, player LIMIT $7::INTEGER OFFSET "
+                      "$8::INTEGER",
+                      8, p);
     int k = -1;
     if (ok_res(r, 0))
         for (k = 0; k < n && k < PQntuples(r); k++) {
@@ -922,6 +922,7 @@ static int pg_board(const char *variant, int offset, int n, profile_rank *out, i
             o->rating.rd = strtod(PQgetvalue(r, k, 2), NULL);
             o->rating.vol = strtod(PQgetvalue(r, k, 3), NULL);
             o->games = (int)int_col(r, k, 4);
+            o->at = int_col(r, k, 5);
         }
     PQclear(r);
     return k;
@@ -950,5 +951,5 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
                             pg_seen,        pg_seen_at,
-                            pg_results,     pg_game_results, pg_records,      pg_board,
-                            pg_history};
+                            pg_results,     pg_results_from, pg_game_results, pg_records,
+                            pg_board,       pg_history};

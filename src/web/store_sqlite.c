@@ -20,16 +20,34 @@
 #include <unistd.h>
 
 static sqlite3 *db;
-/* The statements of a move's save (sq_save), prepared once per open database, each reset after
- * use (finalized by sq_close): preparing them anew was a tenth of a move's CPU. */
-enum { ST_BEGIN, ST_COMMIT, ST_ROW, ST_MOVES_DEL, ST_MOVES_INS, ST_COUNT };
+/* The statements of a move's save (sq_save) and of the profiles' reads, prepared once per open
+ * database, each reset after use (finalized by sq_close): preparing them anew was a tenth of a
+ * move's CPU. */
+enum {
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROW,
+    ST_MOVES_DEL,
+    ST_MOVES_INS,
+    ST_RESULT,
+    ST_RECORD,
+    ST_RESULTS,
+    ST_RESULTS_OLDER,
+    ST_RESULTS_NEWER,
+    ST_GAME_RESULTS,
+    ST_RECORDS,
+    ST_BOARD,
+    ST_BOARD_COUNT,
+    ST_HISTORY,
+    ST_COUNT
+};
 static sqlite3_stmt *kept[ST_COUNT];
 
 
 static void sq_player(const char *token, char *key, size_t cap);
 static int sq_load(const char *id, void (*add)(play_game *g));
 static int profile_tables(char **msg);
-static int save_results(const play_game *g, int64_t ended);
+static const store_results_writer results_writer;
 
 static const char schema[] =
     "PRAGMA journal_mode=WAL;"
@@ -200,6 +218,19 @@ static int run_kept(int k, const char *sql)
     return ok;
 }
 
+/* Kept statement k with its text parameters t[0..nt), then its integer ones v[0..nv): ready to
+ * step, and to reset after (NULL: it cannot be prepared). */
+static sqlite3_stmt *kept_query(int k, const char *sql, int nt, const char *const *t, int nv,
+                                const int64_t *v)
+{
+    sqlite3_stmt *st = stmt(k, sql);
+    for (int i = 0; st && i < nt; i++)
+        sqlite3_bind_text(st, i + 1, t[i], -1, SQLITE_STATIC);
+    for (int i = 0; st && i < nv; i++)
+        sqlite3_bind_int64(st, nt + i + 1, v[i]);
+    return st;
+}
+
 static int save_row(const play_game *g)
 {
     static const char sql[] =
@@ -325,11 +356,7 @@ static int sq_login_name(const char *token, char *name, size_t cap)
 
 static void sq_player(const char *token, char *key, size_t cap)
 {
-    char name[PLAY_NAME_BYTES + 1];
-    if (sq_login_name(token, name, sizeof name))
-        snprintf(key, cap, "@%s", name);
-    else
-        snprintf(key, cap, "%s", token);
+    store_key_of(token, sq_login_name, key, cap);
 }
 
 static int sq_account_hash(const char *name, char *hash, size_t cap, char *canonical, size_t ncap)
@@ -435,7 +462,8 @@ static int sq_save(play_game *g, int from)
     if (!db)
         return -1;
     if (run_kept(ST_BEGIN, "BEGIN IMMEDIATE") && save_row(g) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) && (g->state != PLAY_OVER || save_results(g, 0)) &&
+        (!g->rate_now || save_ratings(g)) &&
+        (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer)) &&
         run_kept(ST_COMMIT, "COMMIT")) {
         if (failing)
             fprintf(stderr, "condraughts: games between people are saved again\n");
@@ -664,79 +692,58 @@ static const char profile_schema[] =
     "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
     " WHERE substr(player, 1, 1) = '@';";
 
-/* Write the results of g (profile.h) unless they are written (a later save of a finished game),
- * and add them to the records. ended: when g ended (0: now). 1, or 0 on a database error. */
-static int save_results(const play_game *g, int64_t ended)
+/* store_results_writer's add_result and add_record (store.h), with kept statements. */
+static int add_result(const profile_result *r)
 {
-    char keys[2][PROFILE_KEY], player[PROFILE_KEY];
-    profile_result rows[2];
-    for (int c = 0; c < 2; c++) {
-        sq_player(g->token[c], player, sizeof player);
-        profile_key(player, keys[c]);
-    }
-    if (!profile_rows(g, keys, ended ? ended : play_now(), rows))
-        return 1;
-    sqlite3_stmt *ins = NULL, *rec = NULL;
-    int ok = sqlite3_prepare_v2(db,
-                                "INSERT OR IGNORE INTO results VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,"
-                                "?10,?11,?12,?13)",
-                                -1, &ins, NULL) == SQLITE_OK &&
-             sqlite3_prepare_v2(
-                 db,
-                 "INSERT INTO records VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9) ON CONFLICT(player, "
-                 "variant) DO UPDATE SET wins=wins+?3, draws=draws+?4, losses=losses+?5, "
-                 "rating=CASE WHEN ?6>0 THEN ?6 ELSE rating END, rd=CASE WHEN ?6>0 THEN ?7 ELSE "
-                 "rd END, vol=CASE WHEN ?6>0 THEN ?8 ELSE vol END, at=CASE WHEN ?6>0 THEN ?9 "
-                 "ELSE at END",
-                 -1, &rec, NULL) == SQLITE_OK;
-    for (int c = 0; ok && c < 2; c++) {
-        const profile_result *r = &rows[c];
-        int i = 1;
-        sqlite3_bind_text(ins, i++, r->player, -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, i++, r->game, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(ins, i++, r->ended);
-        sqlite3_bind_text(ins, i++, r->variant, -1, SQLITE_STATIC);
-        sqlite3_bind_int(ins, i++, r->colour);
-        sqlite3_bind_int(ins, i++, r->score);
-        sqlite3_bind_text(ins, i++, r->name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, i++, r->opponent, -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, i++, r->opponent_name, -1, SQLITE_STATIC);
-        sqlite3_bind_int(ins, i++, r->ending);
-        sqlite3_bind_double(ins, i++, r->rating);
-        sqlite3_bind_double(ins, i++, r->after);
-        sqlite3_bind_int(ins, i++, r->plies);
-        ok = sqlite3_step(ins) == SQLITE_DONE;
-        sqlite3_reset(ins);
-        if (!ok || sqlite3_changes(db) != 1)
-            continue; /* written before */
-        const glicko *a = &g->after[c];
-        i = 1;
-        sqlite3_bind_text(rec, i++, r->player, -1, SQLITE_STATIC);
-        sqlite3_bind_text(rec, i++, r->variant, -1, SQLITE_STATIC);
-        sqlite3_bind_int(rec, i++, r->score == 2);
-        sqlite3_bind_int(rec, i++, r->score == 1);
-        sqlite3_bind_int(rec, i++, r->score == 0);
-        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->rating : 0);
-        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->rd : 0);
-        sqlite3_bind_double(rec, i++, a->rating > 0 ? a->vol : 0);
-        sqlite3_bind_int64(rec, i++, a->rating > 0 ? r->ended : 0);
-        ok = sqlite3_step(rec) == SQLITE_DONE;
-        sqlite3_reset(rec);
-    }
-    sqlite3_finalize(ins);
-    sqlite3_finalize(rec);
+    sqlite3_stmt *st = stmt(ST_RESULT, "INSERT OR IGNORE INTO results VALUES (?1,?2,?3,?4,?5,?6,?7,"
+                                       "?8,?9,?10,?11,?12,?13)");
+    if (!st)
+        return -1;
+    int i = 1;
+    sqlite3_bind_text(st, i++, r->player, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, r->game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, i++, r->ended);
+    sqlite3_bind_text(st, i++, r->variant, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, i++, r->colour);
+    sqlite3_bind_int(st, i++, r->score);
+    sqlite3_bind_text(st, i++, r->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, r->opponent, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, r->opponent_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, i++, r->ending);
+    sqlite3_bind_double(st, i++, r->rating);
+    sqlite3_bind_double(st, i++, r->after);
+    sqlite3_bind_int(st, i++, r->plies);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_reset(st);
+    return ok ? sqlite3_changes(db) == 1 : -1;
+}
+
+static int add_record(const profile_result *r, const profile_record *d)
+{
+    sqlite3_stmt *st = stmt(
+        ST_RECORD, "INSERT INTO records VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9) ON CONFLICT(player, "
+                   "variant) DO UPDATE SET wins=wins+?3, draws=draws+?4, losses=losses+?5, "
+                   "rating=CASE WHEN ?6>0 THEN ?6 ELSE rating END, rd=CASE WHEN ?6>0 THEN ?7 ELSE "
+                   "rd END, vol=CASE WHEN ?6>0 THEN ?8 ELSE vol END, at=CASE WHEN ?6>0 THEN ?9 "
+                   "ELSE at END");
+    if (!st)
+        return 0;
+    int i = 1;
+    sqlite3_bind_text(st, i++, r->player, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, i++, d->variant, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, i++, d->wins);
+    sqlite3_bind_int(st, i++, d->draws);
+    sqlite3_bind_int(st, i++, d->losses);
+    sqlite3_bind_double(st, i++, d->rating.rating);
+    sqlite3_bind_double(st, i++, d->rating.rd);
+    sqlite3_bind_double(st, i++, d->rating.vol);
+    sqlite3_bind_int64(st, i++, d->at);
+    int ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_reset(st);
     return ok;
 }
 
-/* A finished game read back (sq_load) for profile_tables: its results written. */
-static int backfill_ok;
-static void backfill_add(play_game *g)
-{
-    int64_t ended = g->nmoves ? g->moves[g->nmoves - 1].at : g->created;
-    if (!save_results(g, ended))
-        backfill_ok = 0;
-    play_game_free(g);
-}
+static const store_results_writer results_writer = {sq_player, add_result, add_record};
 
 /* The profile tables made; when a database made before them has finished games, their results
  * written (the seats' keys as their tokens are logged in now), oldest first. 0, or -1 with
@@ -759,17 +766,15 @@ static int profile_tables(char **msg)
     }
     sqlite3_bind_int(st, 1, PLAY_OVER);
     sqlite3_bind_int(st, 2, END_ABORTED);
-    backfill_ok = 1;
-    int rc;
-    while (backfill_ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int ok = 1;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
         char id[PLAY_ID_HEX + 1];
         const unsigned char *t = sqlite3_column_text(st, 0);
         snprintf(id, sizeof id, "%s", t ? (const char *)t : "");
-        if (sq_load(id, backfill_add) < 0)
-            backfill_ok = 0;
+        ok = store_backfill(id, sq_load, &results_writer);
     }
     sqlite3_finalize(st);
-    if (backfill_ok && exec("COMMIT"))
+    if (ok && exec("COMMIT"))
         return 0;
     *msg =
         sqlite3_mprintf("cannot write the results of the finished games: %s", sqlite3_errmsg(db));
@@ -796,47 +801,65 @@ static void result_row(sqlite3_stmt *st, profile_result *r)
     r->plies = sqlite3_column_int(st, c++);
 }
 
+/* Up to n rows of kept statement st (reset after) into out: how many, or -1 (NULL: no statement). */
+static int result_rows(sqlite3_stmt *st, int n, profile_result *out)
+{
+    if (!st)
+        return -1;
+    int k = 0;
+    while (k < n && sqlite3_step(st) == SQLITE_ROW)
+        result_row(st, &out[k++]);
+    sqlite3_reset(st);
+    return k;
+}
+
 static int sq_results(const char *player, int offset, int n, profile_result *out)
 {
-    sqlite3_stmt *st = NULL;
-    if (!db || sqlite3_prepare_v2(db,
+    return result_rows(kept_query(ST_RESULTS,
                                   "SELECT * FROM results WHERE player = ?1 ORDER BY ended DESC, "
                                   "game DESC LIMIT ?2 OFFSET ?3",
-                                  -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, n);
-    sqlite3_bind_int(st, 3, offset);
-    int k = 0, rc;
-    while (k < n && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        result_row(st, &out[k++]);
-    sqlite3_finalize(st);
-    return k;
+                                  1, &player, 2, (const int64_t[]){n, offset}),
+                       n, out);
+}
+
+static int sq_results_from(const char *player, const profile_cursor *at, int older, int n,
+                           profile_result *out)
+{
+    static const char *const sql[2] = {
+        "SELECT * FROM results WHERE player = ?1 AND ended >= ?3 AND (ended > ?3 OR game > ?2) "
+        "ORDER BY ended, game LIMIT ?4",
+        "SELECT * FROM results WHERE player = ?1 AND ended <= ?3 AND (ended < ?3 OR game < ?2) "
+        "ORDER BY ended DESC, game DESC LIMIT ?4"};
+    older = older != 0;
+    return result_rows(kept_query(older ? ST_RESULTS_OLDER : ST_RESULTS_NEWER, sql[older], 2,
+                                  (const char *const[]){player, at->game}, 2,
+                                  (const int64_t[]){at->ended, n}),
+                       n, out);
 }
 
 static int sq_game_results(const char *game, profile_result out[2])
 {
-    sqlite3_stmt *st = NULL;
-    if (!db || sqlite3_prepare_v2(db, "SELECT * FROM results WHERE game = ?1 ORDER BY colour", -1,
-                                  &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    int k = 0;
-    while (k < 2 && sqlite3_step(st) == SQLITE_ROW)
-        result_row(st, &out[k++]);
-    sqlite3_finalize(st);
-    return k;
+    return result_rows(kept_query(ST_GAME_RESULTS,
+                                  "SELECT * FROM results WHERE game = ?1 ORDER BY colour", 1,
+                                  &game, 0, NULL),
+                       2, out);
+}
+
+/* A rating from columns c, c + 1 and c + 2 (rating, rd, vol) of st's row. */
+static glicko glicko_cols(sqlite3_stmt *st, int c)
+{
+    return (glicko){sqlite3_column_double(st, c), sqlite3_column_double(st, c + 1),
+                    sqlite3_column_double(st, c + 2)};
 }
 
 static int sq_records(const char *player, profile_record *out, int cap)
 {
-    sqlite3_stmt *st = NULL;
-    if (!db || sqlite3_prepare_v2(db,
+    sqlite3_stmt *st = kept_query(ST_RECORDS,
                                   "SELECT variant, wins, draws, losses, rating, rd, vol, at FROM "
                                   "records WHERE player = ?1 ORDER BY variant",
-                                  -1, &st, NULL) != SQLITE_OK)
+                                  1, &player, 0, NULL);
+    if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
     int k = 0;
     while (k < cap && sqlite3_step(st) == SQLITE_ROW) {
         profile_record *r = &out[k++];
@@ -844,68 +867,81 @@ static int sq_records(const char *player, profile_record *out, int cap)
         r->wins = sqlite3_column_int(st, 1);
         r->draws = sqlite3_column_int(st, 2);
         r->losses = sqlite3_column_int(st, 3);
-        r->rating.rating = sqlite3_column_double(st, 4);
-        r->rating.rd = sqlite3_column_double(st, 5);
-        r->rating.vol = sqlite3_column_double(st, 6);
+        r->rating = glicko_cols(st, 4);
         r->at = sqlite3_column_int64(st, 7);
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return k;
 }
 
-static int sq_board(const char *variant, int offset, int n, profile_rank *out, int64_t *total)
+/* The accounts on a leaderboard (profile.h): ?1 the variant, ?2 now, ?3 the oldest time of a
+ * latest rated game, ?4 GLICKO_PERIOD_MS, ?5 GLICKO_SCALE squared, ?6 GLICKO_PROVISIONAL_RD
+ * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
+#define BOARD_WHERE                                                                                \
+    "variant = ?1 AND substr(player, 1, 1) = '@' AND at >= ?3 AND "                               \
+    "rd * rd + ?5 * vol * vol * ((?2 - at) / ?4) <= ?6"
+
+/* Kept statement k of a leaderboard (BOARD_WHERE) with its parameters bound, or NULL. */
+static sqlite3_stmt *board_query(int k, const char *sql, const char *variant, int64_t now)
 {
-    sqlite3_stmt *st = NULL, *cnt = NULL;
-    if (!db ||
-        sqlite3_prepare_v2(db,
-                           "SELECT substr(player, 2), rating, rd, vol, games FROM ratings WHERE "
-                           "variant = ?1 AND substr(player, 1, 1) = '@' ORDER BY rating DESC, "
-                           "player LIMIT ?2 OFFSET ?3",
-                           -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "SELECT count(*) FROM ratings WHERE variant = ?1 AND "
-                           "substr(player, 1, 1) = '@'",
-                           -1, &cnt, NULL) != SQLITE_OK) {
-        sqlite3_finalize(st);
-        return -1;
+    sqlite3_stmt *st =
+        kept_query(k, sql, 1, &variant, 3,
+                   (const int64_t[]){now, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS,
+                                     GLICKO_PERIOD_MS});
+    if (st) {
+        sqlite3_bind_double(st, 5, GLICKO_SCALE * GLICKO_SCALE);
+        sqlite3_bind_double(st, 6, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD);
     }
-    sqlite3_bind_text(cnt, 1, variant, -1, SQLITE_STATIC);
-    if (total)
+    return st;
+}
+
+static int sq_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
+                    int64_t *total)
+{
+    if (total) {
+        sqlite3_stmt *cnt = board_query(
+            ST_BOARD_COUNT, "SELECT count(*) FROM ratings WHERE " BOARD_WHERE, variant, now);
+        if (!cnt)
+            return -1;
         *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
-    sqlite3_finalize(cnt);
-    sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, n);
-    sqlite3_bind_int(st, 3, offset);
+        sqlite3_reset(cnt);
+    }
+    sqlite3_stmt *st = board_query(ST_BOARD,
+                                   "SELECT substr(player, 2), rating, rd, vol, games, at FROM "
+                                   "ratings WHERE " BOARD_WHERE
+                                   " ORDER BY rating DESC, player LIMIT ?7 OFFSET ?8",
+                                   variant, now);
+    if (!st)
+        return -1;
+    sqlite3_bind_int(st, 7, n);
+    sqlite3_bind_int(st, 8, offset);
     int k = 0;
     while (k < n && sqlite3_step(st) == SQLITE_ROW) {
         profile_rank *r = &out[k++];
         text_col(st, 0, r->name, sizeof r->name);
-        r->rating.rating = sqlite3_column_double(st, 1);
-        r->rating.rd = sqlite3_column_double(st, 2);
-        r->rating.vol = sqlite3_column_double(st, 3);
+        r->rating = glicko_cols(st, 1);
         r->games = sqlite3_column_int(st, 4);
+        r->at = sqlite3_column_int64(st, 5);
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return k;
 }
 
 static int sq_history(const char *player, const char *variant, int n, profile_point *out)
 {
-    sqlite3_stmt *st = NULL;
-    if (!db || sqlite3_prepare_v2(db,
-                                  "SELECT ended, after FROM results WHERE player = ?1 AND variant "
-                                  "= ?2 AND after > 0 ORDER BY ended DESC LIMIT ?3",
-                                  -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = kept_query(ST_HISTORY,
+                                  "SELECT ended, after FROM results WHERE player = ?1 AND "
+                                  "variant = ?2 AND after > 0 ORDER BY ended DESC LIMIT ?3",
+                                  2, (const char *const[]){player, variant}, 1,
+                                  (const int64_t[]){n});
+    if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, player, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, n);
     int k = 0;
     while (k < n && sqlite3_step(st) == SQLITE_ROW) {
         out[k].at = sqlite3_column_int64(st, 0);
         out[k++].rating = sqlite3_column_double(st, 1);
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return k;
 }
 
@@ -915,5 +951,5 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
                                 NULL,            NULL,
-                                sq_results,      sq_game_results,  sq_records,      sq_board,
-                                sq_history};
+                                sq_results,      sq_results_from,  sq_game_results, sq_records,
+                                sq_board,        sq_history};

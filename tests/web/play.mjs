@@ -12,24 +12,16 @@
 // a confirm bar (Cancel leaves the game as it was); a live game's move list and arrow keys look
 // back without disturbing play, and the finished game is stepped through position by position.
 //   node play.mjs [--bin PATH] [--chromium PATH]     Prints "play-web: N passed, M failed".
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { assert, here, launch, log, serve, tally } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
 const outDir = path.join(here, 'out');
 fs.mkdirSync(outDir, { recursive: true });
-const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
-const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const TIMEOUT = 15000;
 
-let passed = 0, failed = 0, server = null, browser = null, serverOut = '';
+let server = null, browser = null, serverOut = '';
 // Requests a page sent and has no answer to (name -> Map of request -> [text, start ms]), and the
 // server's output: printed with the first failure, so that a stall says where it was.
 const pending = new Map();
@@ -45,35 +37,13 @@ function diagnose() {
 }
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-play-web-'));
 const latencies = [];
-const log = (s) => process.stdout.write(s + '\n');
-function assert(c, msg) { if (!c) throw new Error(msg); }
-async function step(name, fn) {
-  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
-    failed++;
-    // the first line says what timed out; playwright's call log names the selector it waited for
-    const lines = (e && e.message || String(e)).split('\n');
-    const waited = lines.find((l) => /waiting for/.test(l));
-    log(`FAIL ${name}: ${lines[0]}${waited ? ' (' + waited.trim() + ')' : ''}`);
-    diagnose();
-  }
-}
+const { step, fail, finish } = tally('play-web', diagnose);
 
-function startServer(port = 0) {
-  server = spawn(bin, ['serve', '--port', String(port), '--data', path.join(tmp, 'games'), '--db',
-    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no port: ' + out)), 15000);
-    const onData = (d) => {
-      out += d.toString();
-      serverOut = (serverOut + d.toString()).slice(-8000);
-      const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
-      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}/`); }
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
-  });
+/* The server on port (0: a free one): its URL. */
+async function startServer(port = 0) {
+  const started = await serve(tmp, { port, onOutput: (d) => { serverOut = (serverOut + d).slice(-8000); } });
+  server = started.proc;
+  return started.url;
 }
 
 const ply = (p) => p.evaluate(() => Number(document.getElementById('app').dataset.ply));
@@ -115,11 +85,8 @@ async function clickMove(p, from, to, others) {
 async function main() {
   let base = await startServer();
   log(`testing ${base}play.html`);
-  browser = await chromium.launch({
-    executablePath: chromePath, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launch(['--disable-quic', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync']);
   const errors = [], dialogs = [];
   const page = async (name, w, h) => {
     const ctx = await browser.newContext({ viewport: { width: w || 1100, height: h || 860 } });
@@ -468,11 +435,6 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
-  log('FAIL setup: ' + (e && e.message || e));
+  fail('setup: ' + (e && e.message || e));
 }
-try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
-if (server && server.exitCode === null) server.kill('SIGTERM');
-fs.rmSync(tmp, { recursive: true, force: true });
-log(`play-web: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser, server, tmp);

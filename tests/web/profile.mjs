@@ -5,75 +5,30 @@
 // its name, Rob's by his browser's public id), a profile shows the counts, the ratings and the
 // games (newest first: result, opponent linked to its profile, replay link) as the API gives them,
 // the rating graph draws the API's points, the leaderboard ranks the accounts and links them,
-// the lobby links a player to its own games, an unknown player shows the server's error, a
+// the lobby links a player to its own games, a profile's Older and Newer links page by place, a live game's names (one holding markup) link to
+// the profiles from the lobby and the game's page, an unknown player shows the server's error, a
 // phone-sized page does not scroll sideways, and no page logs a JavaScript or
 // Content-Security-Policy error.
 //   node profile.mjs [--bin PATH] [--chromium PATH] [--shots DIR]
 // --shots DIR: also the pictures profile-desktop.png, profile-phone.png and
 // leaderboard-desktop.png into DIR (make screenshots: docs/screenshots).
 // Prints "profile-web: N passed, M failed".
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DESKTOP, PHONE, assert, call, eq, launch, opt, open as openPage, serve, tally } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
-const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = opt('--shots');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-profile-web-'));
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
-
-let passed = 0, failed = 0, server = null, browser = null;
-const log = (s) => process.stdout.write(s + '\n');
-function assert(c, msg) { if (!c) throw new Error(msg); }
-function eq(got, want, what) {
-  assert(JSON.stringify(got) === JSON.stringify(want), `${what}: ${JSON.stringify(got)}, not ${JSON.stringify(want)}`);
-}
-async function step(name, fn) {
-  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
-  }
-}
-
-function serve() {
-  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
-    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let said = '';
-    const look = (chunk) => {
-      said += chunk;
-      const m = /serving (http:\/\/[^\s]+\/)/.exec(said);
-      if (m) resolve(m[1]);
-    };
-    server.stdout.on('data', look);
-    server.stderr.on('data', look);
-    server.on('exit', (code) => reject(new Error(`the server stopped (${code}): ${said}`)));
-  });
-}
-
-/* A request from page p, as its own script would make it. */
-async function call(p, method, url, body) {
-  const r = await p.evaluate(async ([m, u, b]) => {
-    const res = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' },
-      body: b === undefined ? undefined : JSON.stringify(b) });
-    return { status: res.status, json: await res.json() };
-  }, [method, url, body]);
-  if (r.status >= 400) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-}
+const { step, fail, finish } = tally('profile-web');
+let server = null, browser = null;
 
 async function main() {
-  const url = await serve();
-  browser = await chromium.launch({ executablePath: chromePath, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars'] });
+  const started = await serve(tmp);
+  server = started.proc;
+  const url = started.url;
+  browser = await launch(['--hide-scrollbars']);
   const errors = [];
   const watch = (p, who) => {
     p.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
@@ -82,13 +37,7 @@ async function main() {
     });
     return p;
   };
-  const open = async (kind, at, who) => {
-    const ctx = await browser.newContext(kind);
-    const p = watch(await ctx.newPage(), who);
-    await p.goto(url + (at || 'play.html'));
-    await p.waitForSelector('#app[data-ready="1"]');
-    return p;
-  };
+  const open = (kind, at, who) => openPage(browser, url, kind, at, (p) => watch(p, who));
   const pia = await open(DESKTOP, 'play.html', 'Pia'), quin = await open(DESKTOP, 'play.html', 'Quin');
   const rob = await open(DESKTOP, 'play.html', 'Rob');
   await call(pia, 'POST', 'api/account/register', { name: 'Pia', password: 'pia password' });
@@ -161,9 +110,19 @@ async function main() {
     eq(await pia.evaluate(() => [window.condraughtsPlay.game.state, window.condraughtsPlay.game.ply]), ['over', 2], 'the game');
   });
 
-  await step('the leaderboard ranks the accounts by rating and links them', async () => {
+  await step('the leaderboard lists no provisional rating: after two games each, none', async () => {
+    const p = await open(DESKTOP, 'leaderboard.html?variant=international', 'leaderboard');
+    eq((await call(p, 'GET', 'api/leaderboard/international')).total, 0, 'the API\'s total');
+    assert(await p.isVisible('#ranks-none'), 'the page says it is empty');
+  });
+
+  await step('the leaderboard ranks the established accounts by rating and links them', async () => {
+    /* Pia's and Quin's ratings made established (deviation 80) and fresh, in the database */
+    execFileSync('sqlite3', [path.join(tmp, 'play.db'), `UPDATE ratings SET rd = 80, at = ${Date.now()} ` +
+      "WHERE player IN ('@Pia', '@Quin') AND variant = 'international'"]);
     const p = await open(DESKTOP, 'leaderboard.html?variant=international', 'leaderboard');
     const api = await call(p, 'GET', 'api/leaderboard/international');
+    eq(api.list.map((e) => [e.rd, e.provisional]), [[80, false], [80, false]], 'their deviations');
     eq(api.list.map((e) => e.name), ['Quin', 'Pia'], 'the API\'s order');
     const rows = await p.$$eval('#ranks tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
     eq(rows, api.list.map((e) => [String(e.rank), e.name, `${e.rating}${e.provisional ? '?' : ''}`, String(e.games)]), 'rows');
@@ -186,6 +145,45 @@ async function main() {
     await pia.waitForSelector('#acct-in', { state: 'visible' });
     eq(await pia.getAttribute('#acct-name', 'href'), 'profile.html?name=Pia', 'Pia\'s');
     assert(await pia.isHidden('#my-profile'), 'an account\'s link is its name');
+  });
+
+  await step('a live game: the lobby and the game\'s page link both names to the profiles, names shown as typed', async () => {
+    const odd = '<i>Rob</i> & "co"'; /* markup in a name stays text */
+    const g = await call(pia, 'POST', 'api/play', { variant: 'international', colour: 'white', open: true });
+    await call(rob, 'POST', `api/play/${g.id}/join`, { name: odd });
+    await call(pia, 'POST', `api/play/${g.id}/move`, { move: '32-28' });
+    const api = await call(rob, 'GET', `api/play/${g.id}`);
+    eq([api.white.profile, api.black.profile], [{ name: 'Pia', account: true, id: null },
+      { name: odd, account: false, id: rid }], 'the seats\' profiles in the API');
+    const p = await open(DESKTOP, 'play.html', 'watcher');
+    const links = `#live-list tr:has(a[href="#${g.id}"]) td:nth-child(3) a`;
+    await p.waitForSelector(links);
+    eq(await p.$$eval(links, (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.children.length])),
+      [['profile.html?name=Pia', 'Pia', 0], ['profile.html?id=' + rid, odd, 0]], 'the lobby\'s links');
+    await p.click(`#live-list a[href="#${g.id}"]`);
+    await p.waitForSelector('#top .name a');
+    eq([await p.getAttribute('#bottom .name a', 'href'), await p.getAttribute('#top .name a', 'href'),
+      await p.textContent('#top .name a'), await p.$$eval('#top .name a *', (e) => e.length)],
+    ['profile.html?name=Pia', 'profile.html?id=' + rid, odd, 0], 'the game\'s links (a spectator\'s view)');
+    await p.click('#top .name a');
+    await p.waitForSelector('#app[data-ready="1"]');
+    eq(new URL(p.url()).search, '?id=' + rid, 'Rob\'s profile opened');
+  });
+
+  await step('a profile pages its games by place: Older and Newer links from the API\'s places', async () => {
+    const api = await call(pia, 'GET', 'api/players/Pia');
+    eq([api.list.length, api.newer, api.older], [2, null, null], 'two games, one page');
+    const place = (g) => g.ended + '.' + g.id;
+    const p = await open(DESKTOP, 'profile.html?name=Pia&before=' + place(api.list[0]), 'paging');
+    const ids = () => p.$$eval('#games tbody tr a[href^="play.html"]', (as) => as.map((a) => a.getAttribute('href')));
+    eq(await ids(), ['play.html#' + api.list[1].id], 'the games older than the newest');
+    assert(await p.isHidden('#next'), 'nothing older');
+    eq(await p.getAttribute('#prev', 'href'), '?name=Pia&after=' + encodeURIComponent(place(api.list[1])), 'Newer');
+    await Promise.all([p.waitForURL(/after=/), p.click('#prev')]);
+    await p.waitForSelector('#app[data-ready="1"]');
+    eq(await ids(), ['play.html#' + api.list[0].id], 'the game newer than that');
+    assert(await p.isHidden('#prev'), 'nothing newer');
+    eq(await p.getAttribute('#next', 'href'), '?name=Pia&before=' + encodeURIComponent(place(api.list[0])), 'Older');
   });
 
   await step('an unknown player: the server\'s error on the page', async () => {
@@ -214,11 +212,6 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
-  log('FAIL setup: ' + (e && e.message || e));
+  fail('setup: ' + (e && e.message || e));
 }
-try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
-if (server && server.exitCode === null) server.kill('SIGTERM');
-fs.rmSync(tmp, { recursive: true, force: true });
-log(`profile-web: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser, server, tmp);

@@ -5,53 +5,14 @@
 // A server on a free port with a fresh database; the players act through the pages' own fetch
 // (their cookies, their origin), then each page is shown as its viewer sees it.
 //   node screenshots.mjs [--bin PATH] [--chromium PATH] [--out DIR]
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DESKTOP, PHONE, call, launch, open as openPage, opt, repo, serve } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
-const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const outDir = opt('--out') || path.join(repo, 'docs', 'screenshots');
 fs.mkdirSync(outDir, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-shots-'));
-
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
-
-/* The server, and its URL once it prints it. */
-function serve() {
-  const proc = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
-    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let said = '';
-    const look = (chunk) => {
-      said += chunk;
-      const m = /serving (http:\/\/[^\s]+\/)/.exec(said);
-      if (m) resolve({ proc, url: m[1] });
-    };
-    proc.stdout.on('data', look);
-    proc.stderr.on('data', look);
-    proc.on('exit', (code) => reject(new Error(`the server stopped (${code}): ${said}`)));
-  });
-}
-
-/* A request from page p, as its own script would make it. */
-async function call(p, method, url, body) {
-  const r = await p.evaluate(async ([m, u, b]) => {
-    const res = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' },
-      body: b === undefined ? undefined : JSON.stringify(b) });
-    return { status: res.status, json: await res.json() };
-  }, [method, url, body]);
-  if (r.status >= 400) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-}
 
 async function shot(p, name) {
   await p.waitForTimeout(300); /* the clocks tick, the fonts settle */
@@ -60,17 +21,10 @@ async function shot(p, name) {
   process.stdout.write(`${file} ${fs.statSync(file).size} bytes\n`);
 }
 
-const { proc, url } = await serve();
-const browser = await chromium.launch({ executablePath: chromePath, headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars'] });
+const { proc, url } = await serve(tmp);
+const browser = await launch(['--hide-scrollbars']);
 try {
-  const open = async (kind, at) => {
-    const ctx = await browser.newContext(kind);
-    const p = await ctx.newPage();
-    await p.goto(url + (at || 'play.html'));
-    await p.waitForSelector('#app[data-ready="1"]');
-    return p;
-  };
+  const open = (kind, at) => openPage(browser, url, kind, at);
   /* Two challenges waiting in the lobby. */
   const carl = await open(DESKTOP), dora = await open(DESKTOP);
   await call(carl, 'POST', 'api/play', { variant: 'international', name: 'Carl', open: true,
