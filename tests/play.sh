@@ -190,7 +190,7 @@ check_eq "black's page is open" true "$(j d.black.online)"
 check_eq "white's page is not" false "$(j d.white.online)"
 wait $SSE $SSE_B
 i=0
-while [ $i -lt 30 ]; do # a stream that ends is seen at its next keepalive (each second)
+while [ $i -lt 30 ]; do # a stream whose client left is seen within a tick (0.25 s)
     req - GET /api/play/$G
     [ "$(j d.watching) $(j d.black.online)" = "0 false" ] && break
     sleep 0.1
@@ -198,6 +198,17 @@ while [ $i -lt 30 ]; do # a stream that ends is seen at its next keepalive (each
 done
 check_eq "nobody watching once the streams end" '0 false' "$(j d.watching) $(j d.black.online)"
 check_that "stream starts with the state" grep -q '^event: state' "$TMP/sse"
+# a spectator coming and going reaches a player's stream within PLAY_COUNT_MS (1 s) and a tick,
+# and a stream with nothing new sends no keep-alive for 15 s
+curl -s -N -m 5 -b "$TMP/b.jar" "$URL/api/play/$G/events" >"$TMP/sse_b" &
+SSE_B=$!
+sleep 0.5
+curl -s -N -m 2 -b "$TMP/c.jar" "$URL/api/play/$G/events" >/dev/null &
+SSE=$!
+wait $SSE $SSE_B
+check_eq "black's stream: no spectator, one, none again" '0 1 0' \
+    "$(grep -o '"watching":[0-9]*' "$TMP/sse_b" | cut -d: -f2 | uniq | paste -sd' ')"
+check_that "... and no keep-alive within 5 s" sh -c "! grep -q keepalive '$TMP/sse_b'"
 check_that "stream shows the move" test "$(grep -c '^event: state' "$TMP/sse")" -ge 2
 check_that "stream's last state has the move" sh -c "grep '^data:' '$TMP/sse' | tail -n 1 | \
     grep -q '\"history\":\\[\"33-28\",\"18-22\"\\]'"
@@ -816,7 +827,7 @@ check_that "... with Retry-After and Connection: close" \
     sh -c "grep -qi '^Retry-After: 5' '$TMP/h503' && grep -qi '^Connection: close' '$TMP/h503'"
 check_that "... at once (under 1 s)" awk "BEGIN { exit !($(cut -d' ' -f2 "$TMP/code503") < 1) }"
 for k in $held; do wait "$k"; done
-i=0 # the server sees a stream's end at its next keep-alive (each second)
+i=0 # the server sees a stream's end within a tick (0.25 s)
 until req a GET /api/play/lobby && [ "$CODE" = 200 ] || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
 check_eq "served again once the streams end" 200 "$CODE"
 DB=$DB_KEPT

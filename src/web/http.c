@@ -23,6 +23,8 @@
 #include <string.h>
 #include <stdatomic.h>
 #include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <threads.h>
@@ -83,6 +85,9 @@ int stream_park(stream_hook *h)
     s_lock();
     int ok = !S.stopping && h->conn;
     if (ok && !h->parked) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(h->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        h->fd = ci ? ci->connect_fd : -1;
         MHD_suspend_connection(h->conn);
         h->parked = 1;
         h->since = mono_ms();
@@ -120,6 +125,56 @@ static void wake_parked(int all)
         if (all || now - h->since >= KEEPALIVE_MS)
             unpark(h, 1);
     }
+    mtx_unlock(&S.m);
+}
+
+/* Whether the client of a parked stream has gone, by its socket's poll events: hung up or failed,
+ * or readable and reading its end (a byte sent instead, as a pipelined request, leaves it be). */
+static int departed(int fd, short revents)
+{
+    if (revents & (POLLHUP | POLLERR | POLLNVAL))
+        return 1;
+    if (!(revents & POLLIN))
+        return 0;
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Wake the parked streams whose client has gone (web.h), found by one poll of their sockets that
+ * does not wait: the reader then ends each, within a tick of the departure instead of at the next
+ * keep-alive. Only the watchdog calls it: the arrays are its own. */
+static void wake_departed(void)
+{
+    static struct pollfd *fds;
+    static stream_hook **who;
+    static size_t cap;
+    s_lock();
+    size_t n = 0;
+    for (stream_hook *h = S.head; h; h = h->next) {
+        if (h->fd < 0)
+            continue;
+        if (n == cap) {
+            size_t c = cap ? 2 * cap : 256;
+            struct pollfd *f = realloc(fds, c * sizeof *f);
+            if (f)
+                fds = f;
+            stream_hook **w = f ? realloc(who, c * sizeof *w) : NULL;
+            if (w)
+                who = w;
+            if (!f || !w)
+                break; /* out of memory: these are seen at their keep-alive */
+            cap = c;
+        }
+        fds[n].fd = h->fd;
+        fds[n].events = POLLIN;
+        fds[n].revents = 0;
+        who[n++] = h;
+    }
+    if (n && poll(fds, (nfds_t)n, 0) > 0)
+        for (size_t i = 0; i < n; i++)
+            if (fds[i].revents && departed(fds[i].fd, fds[i].revents))
+                unpark(who[i], 1);
     mtx_unlock(&S.m);
 }
 
@@ -424,7 +479,7 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
 
 /* Every 250 ms: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
  * wall clock neither stalls the watchdog nor cuts a connection early; http_stop waits at most one
- * tick for it. It also wakes the streams due a keep-alive. */
+ * tick for it. It also wakes the streams due a keep-alive and those whose client left. */
 static int watchdog(void *arg)
 {
     (void)arg;
@@ -434,6 +489,7 @@ static int watchdog(void *arg)
         struct timespec tick = {0, 250 * 1000000L};
         thrd_sleep(&tick, NULL);
         wake_parked(0);
+        wake_departed();
         w_lock();
         long long now = mono_ms();
         unsigned waiting = 0;

@@ -151,8 +151,8 @@ int play_synced(const play_game *g) { return g->saved <= store_synced(); }
 
 /* A player's stream opening or closing wakes the game's streams at once; a spectator's does not
  * (each would wake all the others: 1,500 spectators arriving made over a million states): the
- * streams show the new count at their next keep-alive (KEEPALIVE_MS), which finds the version
- * changed. */
+ * count is due, and play_tick wakes the streams once PLAY_COUNT_MS later, for all the spectators
+ * who came and went meanwhile. */
 static void presence(play_game *g, int slot, int delta)
 {
     if (g->online[slot] + delta >= 0)
@@ -162,6 +162,8 @@ static void presence(play_game *g, int slot, int delta)
     g->version++; /* not stored: presence is not part of the game */
     if (slot < 2)
         changed(g->id);
+    else if (!g->count_due)
+        g->count_due = play_now();
 }
 
 int play_present(const char *id, const char *token)
@@ -725,6 +727,10 @@ void play_tick(void)
         next = g->next; /* a failed save may free g */
         if (check_flag(g, now))
             continue;
+        if (g->count_due && now - g->count_due >= PLAY_COUNT_MS) {
+            g->count_due = 0;
+            changed(g->id);
+        }
         int e = expired(g, now);
         if (e == 1) {
             drop_game(g, 1);

@@ -65,6 +65,7 @@
 #define PLAY_KEPT       1000  /* ... and at most this many finished games stay */
 #define PLAY_LOBBY_PAGE 50    /* entries of each list of a lobby page (at most 100: ?per=) */
 #define PLAY_ALIVE_MS   1000  /* the store is told the server is alive this often (downtime) */
+#define PLAY_COUNT_MS   1000  /* a game's spectator count reaches its streams at most this often */
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -112,6 +113,8 @@ typedef struct play_game {
                            * begun) */
     int64_t touched;      /* when it was last looked up (memory: a finished game leaves then) */
     int online[3];        /* live streams open: of the white seat, the black seat, spectators */
+    int64_t count_due;    /* (memory) when online[2] changed unshown (its streams are woken
+                           * PLAY_COUNT_MS after; 0: nothing due) */
     glicko rating[2];     /* each seat's rating in the variant when it sat down (rating 0: none) */
     char who[2][PLAY_NAME_BYTES + 2]; /* each seat's profile key (profile.h: PROFILE_KEY bytes)
                                        * when it sat down, or when the game was read back; ""

@@ -55,7 +55,7 @@
 #define CONN_AUTO_MAX   32768u      /* connections at most when the machine sizes them (each is
                                      * a socket and up to CONN_MEMORY: 1 GiB for them all) */
 #define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
-#define KEEPALIVE_MS    1000        /* a waiting event stream sends a comment line after this */
+#define KEEPALIVE_MS    15000       /* a waiting event stream sends a comment line after this */
 #define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
 #define PRESSURE_MS     2000        /* ... within this while over half the connections wait */
 #define IDLE_SECONDS    10u         /* an idle connection is closed after this */
@@ -153,8 +153,10 @@ void egtb_fill(cJSON *o, const egtb_query *q);
  * An event stream (SSE) with nothing to send does not hold a thread: its content reader calls
  * stream_park, which suspends the connection (MHD_suspend_connection), and returns 0; whoever has
  * an event for it calls stream_wake, which resumes it, and libmicrohttpd calls the reader again.
- * The watchdog also wakes every stream parked for KEEPALIVE_MS, so the reader sends a keep-alive
- * (and a client that left is found: a suspended connection sees nothing). The reader decides to
+ * The watchdog wakes every stream parked for KEEPALIVE_MS, so the reader sends a keep-alive (for
+ * proxies and routers that end a silent connection), and at each tick every parked stream whose
+ * client left (its socket hung up or reads its end: libmicrohttpd does not look at a suspended
+ * connection), so the reader's send or libmicrohttpd's read ends it. The reader decides to
  * park under the lock that guards its events and the waker wakes under the same lock, so no event
  * falls between the look and the park. Lock order: that lock, then the hooks' own.
  */
@@ -162,6 +164,7 @@ typedef struct stream_hook {
     struct MHD_Connection *conn; /* set when the response is queued (NULL without HTTP) */
     int parked;                  /* (hooks' lock) suspended, waiting for stream_wake */
     long long since;             /* (hooks' lock) when it was parked (ms, CLOCK_MONOTONIC) */
+    int fd;                      /* (hooks' lock) its socket while parked, or -1 */
     struct stream_hook *prev, *next;
 } stream_hook;
 
