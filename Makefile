@@ -40,7 +40,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts$(EXE)
 
-.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: book-test deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -160,7 +160,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test cb-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
+              turkish-test towers-test towers-ref-test match-test book-test pattern-test oom-test tune-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test pg-test
 
@@ -285,6 +285,15 @@ $(BUILD)/test_proc$(EXE): tests/test_proc.c tests/check.h src/cli/proc.h $(PROC_
   $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -Isrc/cli tests/test_proc.c $(PROC_OBJ) \
 	  $(BUILD)/cli/cliutil.o $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB) -lm -pthread -o $@
+
+# The opening book (src/core/book.c, `condraughts book`, docs/book.md): the library's file and
+# probe, then a small book built by the program and checked against the search (tests/book.sh).
+$(BUILD)/test_book: tests/test_book.c tests/check.h $(BUILD)/eval_io/eval_io.o $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/eval_io $< $(BUILD)/eval_io/eval_io.o $(LIB) -o $@
+
+book-test: $(BUILD)/test_book $(BIN)
+	$(BUILD)/test_book
+	sh tests/book.sh --bin $(BIN) --test $(BUILD)/test_book
 
 match-test: $(BUILD)/test_proc $(BIN)
 	$(BUILD)/test_proc
