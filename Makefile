@@ -340,7 +340,8 @@ $(BUILD)/pic/towers/%.o: src/towers/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -Iinclude $(DEPFLAGS) -c $< -o $@
 $(SHLIB): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcondraughts.so.$(SOVERSION) $^ -lm -pthread -o $@
-INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt)
+INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt) \
+  $(wildcard books/*.cdb)
 # The Python module (python/, docs/python.md): PYTHON is Debian's interpreter (python3-dev's
 # headers match it); another one with its headers may be named.
 PYTHON ?= /usr/bin/python3
@@ -356,7 +357,8 @@ PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PRE
 install: $(BIN) $(LIB) $(SHLIB) $(if $(PY_HAVE),python)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
-	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/man/man1
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts/books \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/condraughts
 	$(BIN) help --man > $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libcondraughts.a
@@ -377,7 +379,8 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1 $(DESTDIR)$(PYDIR)/condraughts$(PY_EXT)
 	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
 	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
-	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts/books \
+	  $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
 # make deb: the Debian package (tools/deb.sh) of a `make install PREFIX=/usr`, in $(BUILD)/;
 # make deb-test installs it on this machine with dpkg (root, or sudo without a password), uses
 # it from /usr and removes it (CI runs it; without root it says SKIPPED).
