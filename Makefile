@@ -810,8 +810,9 @@ portable-test:
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
 # (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without study
 # (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c), match's engines as
-# Windows processes (src/compat/win/proc.c). The weights are copied beside it ($(WIN)/weights/: the Windows
-# program looks in its own folder). docs/gui.md: the program in the Hub GUI.
+# Windows processes (src/compat/win/proc.c). The weights and the opening books are copied beside
+# it ($(WIN)/weights/, $(WIN)/books/: the Windows program looks in its own folder). docs/gui.md:
+# the program in the Hub GUI.
 .PHONY: windows windows-test
 WIN := build-windows
 WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
@@ -821,6 +822,7 @@ windows:
 	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe \
 	  $(WIN)/test_proc.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
+	@mkdir -p $(WIN)/books && cp books/*.cdb $(WIN)/books/
 
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to
