@@ -40,7 +40,7 @@ CORE_OBJ := $(CORE_SRC:src/core/%.c=$(BUILD)/core/%.o)
 LIB      := $(BUILD)/libcondraughts.a
 BIN      := $(BUILD)/condraughts$(EXE)
 
-.PHONY: deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
+.PHONY: book-test deb deb-test install uninstall install-test selfplay tune tune-test screenshots play-test pg-test play-pg-test weights pattern-test match-test turkish-test study-test egtb-test egtb-cli-test egtb-verify endgames deps-test test-nobrowser web-test api-test play dxp-test hub-test pdn-test cli-test engine-test bench-check bench run all lib test unit perft-test rules-test reference-test reference-full asan clang \
         perft-full bench-perft clean format
 
 all: $(BIN)
@@ -160,7 +160,7 @@ $(BUILD)/test_reference: tests/test_reference.c tests/ref/refgen.c tests/ref/ref
 # hand-derived rule tests, the reference generator on random positions.
 CORE_TESTS := unit pdn-test perft-test rules-test reference-test engine-test egtb-test egtb-cli-test study-test cb-test \
               cli-test hub-test dxp-test api-test play-test bench-check fuzz-regress pdncheck-test hub-stress \
-              turkish-test towers-test towers-ref-test match-test pattern-test oom-test tune-test
+              turkish-test towers-test towers-ref-test match-test book-test pattern-test oom-test tune-test
 test: deps-test
 	@$(MAKE) --no-print-directory $(CORE_TESTS) web-test install-test python-test pg-test
 
@@ -286,6 +286,15 @@ $(BUILD)/test_proc$(EXE): tests/test_proc.c tests/check.h src/cli/proc.h $(PROC_
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -Isrc/cli tests/test_proc.c $(PROC_OBJ) \
 	  $(BUILD)/cli/cliutil.o $(EVAL_IO_SRC:src/%.c=$(BUILD)/%.o) $(LIB) -lm -pthread -o $@
 
+# The opening book (src/core/book.c, `condraughts book`, docs/book.md): the library's file and
+# probe, then a small book built by the program and checked against the search (tests/book.sh).
+$(BUILD)/test_book: tests/test_book.c tests/check.h $(BUILD)/eval_io/eval_io.o $(LIB)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc/eval_io $< $(BUILD)/eval_io/eval_io.o $(LIB) -o $@
+
+book-test: $(BUILD)/test_book $(BIN)
+	$(BUILD)/test_book
+	sh tests/book.sh --bin $(BIN) --test $(BUILD)/test_book
+
 match-test: $(BUILD)/test_proc $(BIN)
 	$(BUILD)/test_proc
 	sh tests/match.sh --bin $(BIN)
@@ -331,7 +340,8 @@ $(BUILD)/pic/towers/%.o: src/towers/%.c $(BUILD)/.flags
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -Iinclude $(DEPFLAGS) -c $< -o $@
 $(SHLIB): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcondraughts.so.$(SOVERSION) $^ -lm -pthread -o $@
-INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt)
+INSTALLED_DATA := $(wildcard weights/*.cdw) $(wildcard web/*) $(wildcard openings/*.txt) \
+  $(wildcard books/*.cdb)
 # The Python module (python/, docs/python.md): PYTHON is Debian's interpreter (python3-dev's
 # headers match it); another one with its headers may be named.
 PYTHON ?= /usr/bin/python3
@@ -347,7 +357,8 @@ PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PRE
 install: $(BIN) $(LIB) $(SHLIB) $(if $(PY_HAVE),python)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
-	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/man/man1
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts/books \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/condraughts
 	$(BIN) help --man > $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libcondraughts.a
@@ -368,7 +379,8 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/man/man1/condraughts.1 $(DESTDIR)$(PYDIR)/condraughts$(PY_EXT)
 	for f in $(INSTALLED_DATA); do rm -f $(DESTDIR)$(PREFIX)/share/condraughts/$$f; done
 	-rmdir $(DESTDIR)$(PREFIX)/share/condraughts/weights $(DESTDIR)$(PREFIX)/share/condraughts/web \
-	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
+	  $(DESTDIR)$(PREFIX)/share/condraughts/openings $(DESTDIR)$(PREFIX)/share/condraughts/books \
+	  $(DESTDIR)$(PREFIX)/share/condraughts 2>/dev/null
 # make deb: the Debian package (tools/deb.sh) of a `make install PREFIX=/usr`, in $(BUILD)/;
 # make deb-test installs it on this machine with dpkg (root, or sudo without a password), uses
 # it from /usr and removes it (CI runs it; without root it says SKIPPED).
@@ -798,8 +810,9 @@ portable-test:
 # condraughts.exe cross-compiled with Debian's mingw-w64 (build-windows/): the baseline x86-64
 # (PORTABLE=1), without serve and train (NO_WEB=1 NO_TRAIN=1), and without study
 # (src/compat/win/unported.c); dxp on Winsock (src/compat/win/socket.c), match's engines as
-# Windows processes (src/compat/win/proc.c). The weights are copied beside it ($(WIN)/weights/: the Windows
-# program looks in its own folder). docs/gui.md: the program in the Hub GUI.
+# Windows processes (src/compat/win/proc.c). The weights and the opening books are copied beside
+# it ($(WIN)/weights/, $(WIN)/books/: the Windows program looks in its own folder). docs/gui.md:
+# the program in the Hub GUI.
 .PHONY: windows windows-test
 WIN := build-windows
 WIN_MAKE = $(MAKE) --no-print-directory BUILD=$(WIN) CC=x86_64-w64-mingw32-gcc PORTABLE=1 NO_WEB=1 \
@@ -809,6 +822,7 @@ windows:
 	@$(WIN_MAKE) $(WIN)/condraughts.exe $(WIN)/condraughts_cb.dll $(WIN)/cb_loadtest.exe \
 	  $(WIN)/test_proc.exe
 	@mkdir -p $(WIN)/weights && cp weights/*.cdw $(WIN)/weights/
+	@mkdir -p $(WIN)/books && cp books/*.cdb $(WIN)/books/
 
 # windows-test: no DLL but Windows' own (condraughts.exe is linked statically), then the program
 # under wine (a prefix of its own in $(WIN)/wine, made at the first run): the perft suites to

@@ -800,6 +800,59 @@ typedef int (*cd_egtb_each_fn)(const cd_position *pos, int value, int dist, void
 cd_result cd_egtb_each(cd_egtb *tb, cd_egtb_material m, int side, cd_egtb_each_fn fn, void *user,
                        char *err, size_t errlen);
 
+/* ---------------------------------------------------------------- opening book */
+
+/*
+ * An opening book (src/core/book.c; its file, CDBK, byte by byte in docs/formats.md; how the
+ * shipped one is made in docs/book.md): for positions of one variant, one or more moves, each
+ * with the score and depth of the search that chose it, ranked (0 the first). The library opens
+ * no file: a book is read from a file's image in memory (cd_book_read) and written to one
+ * (cd_book_write); `condraughts book build` makes one, the front ends read it.
+ *
+ * A position's key (cd_book_key) is FNV-1a 64 over the variant's name, the side to move, the
+ * piece on every square in square-number order, the king-move counts and the two-move state:
+ * fixed by the rules of the game and this definition, the same on every machine and build (not
+ * the engine's Zobrist key). A move is kept as its square numbers (from, to) and its captured
+ * squares (their count and an FNV-1a 32 of their numbers), and played only if exactly that move
+ * is legal in the probed position: an entry that matches no legal move is skipped.
+ *
+ * Representation: the entries in one array sorted by (key, rank), ranks 0..k-1 for a position's
+ * k moves; a book is changed only by cd_book_add (not thread-safe) and read by any number of
+ * threads at once after.
+ */
+typedef struct cd_book cd_book;
+
+typedef struct cd_book_move {
+    cd_move move; /* legal in the probed position */
+    int score;    /* the search's score, hundredths of a man, side to move's view */
+    int depth;    /* the search's completed depth */
+    int rank;     /* the entry's rank in the book (0: the first) */
+} cd_book_move;
+
+/* The book key of a position (see above). */
+uint64_t cd_book_key(const cd_position *pos);
+/* An empty book for a variant (NULL out of memory). */
+cd_book *cd_book_new(const cd_rules *rules);
+void cd_book_free(cd_book *b);
+/* Add legal move m of pos with its score and depth, ranked after the position's moves already in
+ * the book. CD_ERR_ARG if pos is of another variant, m is not legal in pos or is in the book for
+ * pos already; CD_ERR_OVERFLOW out of memory or past 255 moves a position. */
+cd_result cd_book_add(cd_book *b, const cd_position *pos, const cd_move *m, int score, int depth);
+/* The book of a file's image (len bytes, read only during the call). NULL on a fault, with one
+ * line in err saying what: not a book (its magic), its version, a variant this library does not
+ * know, truncated or too long for its header, a checksum that does not match, an entry out of
+ * order or out of range (naming the entry), out of memory. */
+cd_book *cd_book_read(const unsigned char *img, size_t len, char *err, size_t errlen);
+/* The file image of a book, malloc'ed, in *img (free it); its length, or 0 out of memory. The
+ * same book gives the same bytes on every machine. */
+size_t cd_book_write(const cd_book *b, unsigned char **img);
+/* The book's variant and its number of entries (moves). */
+const cd_rules *cd_book_rules(const cd_book *b);
+size_t cd_book_entries(const cd_book *b);
+/* The book's legal moves for pos in rank order, at most max into out; the number found (0: not
+ * in the book, or pos of another variant; b NULL: 0). */
+int cd_book_probe(const cd_book *b, const cd_position *pos, cd_book_move *out, int max);
+
 /* ---------------------------------------------------------------- perft */
 
 /* Number of leaf nodes at depth (bulk counting at the last ply). */

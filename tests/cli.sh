@@ -132,7 +132,7 @@ out=$("$bin" analyse --variant constitutional --fen "W:WK35:BK3" --depth 6 | gre
 readme=${README:-$(dirname "$0")/../README.md}
 syn=$("$bin" help | grep '^condraughts \|^    ')
 cmds=$(printf '%s\n' "$syn" | awk '/^condraughts / { c = $2; if ($3 ~ /^[a-z]+$/) c = c " " $3; print c }')
-[ "$(printf '%s\n' "$cmds" | wc -l)" -eq 33 ] && ok || bad "help lists only: $cmds"
+[ "$(printf '%s\n' "$cmds" | wc -l)" -eq 35 ] && ok || bad "help lists only: $cmds"
 printf '%s\n' "$cmds" | while read -r c; do
     # shellcheck disable=SC2086
     out=$("$bin" $c --help 2>/dev/null); st=$?

@@ -50,6 +50,13 @@ case $out in *"weights $dest/usr/bin/../share/condraughts/weights"*) ok ;;
 *) bad "installed --version: '$out'" ;; esac
 case $out in *"international    checksum "*) ok ;; *) bad "--version has no checksums: '$out'" ;; esac
 case $out in *missing*) bad "--version: a weights file missing: '$out'" ;; *) ok ;; esac
+# and the shipped opening book (books/english.cdb): the start position is in it
+if [ -f "$root/books/english.cdb" ]; then
+    out=$(cd "$tmp" && "$dest/usr/bin/condraughts" book probe --variant english 2>&1)
+    case $out in *" rank 0"*) ok ;; *) bad "installed book probe: '$out'" ;; esac
+else
+    skip "installed book: no books/english.cdb"
+fi
 # a copy of the program with no data anywhere plays with the weights built into it: the same
 # bench signature as the build's own, and --version says so
 mkdir "$tmp/bare" && cp "$dest/usr/bin/condraughts" "$tmp/bare/"

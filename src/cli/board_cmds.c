@@ -13,6 +13,7 @@
 
 #include "cliutil.h"
 #include "condraughts.h"
+#include "book_cmd.h"
 #include "hub.h"
 
 #define BENCH_DEPTH 11
@@ -43,6 +44,7 @@ typedef struct {
     int threads;      /* --threads: search threads (analyse, play) */
     int contempt;     /* --contempt: the engine's contempt in play (CD_PLAY_CONTEMPT) */
     const char *egtb; /* endgame tables folder (--egtb) */
+    const char *book; /* --book: the opening book of play (NULL: the shipped one) */
     const cli_command *cmd;
     const char *args[1];
     int nargs;
@@ -65,6 +67,7 @@ enum {
     O_SIDE,
     O_CONTEMPT,
     O_OPTIONS,
+    O_BOOK,
 };
 
 /* The rows the commands share. */
@@ -97,6 +100,11 @@ enum {
     {                                                                                              \
         CLI_TEXT_OPT(O_EGTB, "egtb", "DIR",                                                        \
                      "endgame tables folder; default ./egtb when it exists")                       \
+    }
+#define OPT_BOOK                                                                                   \
+    {                                                                                              \
+        CLI_TEXT_OPT(O_BOOK, "book", "FILE",                                                       \
+                     "opening book; default the shipped books/VARIANT.cdb, none: no book")         \
     }
 #define OPT_THREADS                                                                                \
     {                                                                                              \
@@ -206,6 +214,7 @@ static const cli_opt play_opts[] = {
     OPT_HASH,
     OPT_EGTB,
     OPT_THREADS,
+    OPT_BOOK,
     {0}};
 const cli_command cd_play_command = {
     .name = "play",
@@ -230,11 +239,14 @@ const cli_command cd_bench_command = {
     .flags = CLI_SEARCHES,
 };
 
-static const cli_opt hub_opts[] = {OPT_VARIANT, OPT_EGTB, {0}};
+static const cli_opt hub_opts[] = {OPT_VARIANT, OPT_EGTB, OPT_BOOK, {0}};
 const cli_command cd_hub_command = {
     .name = "hub",
     .about = "Speak the Hub protocol (version 2) on stdin and stdout, for the Hub GUI and bots.",
     .opts = hub_opts,
+    .notes = "`go think` in a position of the opening book answers its move at once, without a\n"
+             "search (docs/book.md). --book's default is the shipped book of --variant, else\n"
+             "of English (books/english.cdb); it is probed in positions of its own variant.\n",
     .run = cmd_hub,
     .flags = CLI_SEARCHES,
 };
@@ -262,6 +274,7 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_TIME: o->time = v->x; break;
     case O_SIDE: o->side = (int)v->n + 1; break;
     case O_CONTEMPT: o->contempt = (int)v->n; break;
+    case O_BOOK: o->book = v->text; break;
     }
 }
 
@@ -605,18 +618,27 @@ static void print_pdn(const cd_game *g, int human)
     free(tags);
 }
 
-static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int contempt, int quietly)
+/* The engine's move: the book's first legal move when the position is in it, else a search's. */
+static void engine_move(cd_engine *e, cd_game *g, const cd_limits *l, int contempt,
+                        const cd_book *book)
 {
     cd_search_result res;
     const cd_position *p = cd_game_position(g);
+    cd_book_move bm;
+    char mv[256], sc[32];
+    if (cd_book_probe(book, p, &bm, 1)) {
+        cd_move_to_text(p, &bm.move, -1, mv, sizeof mv);
+        format_score(bm.score, sc, sizeof sc);
+        printf("engine plays %s  (book, score %s)\n", mv, sc);
+        cd_game_play(g, &bm.move);
+        return;
+    }
     cd_engine_set_option(e, "contempt", contempt);
     if (cd_search(e, g, l, NULL, NULL, &res) != CD_OK || !res.has_move)
         return;
-    char mv[256], sc[32];
     cd_move_to_text(p, &res.best, -1, mv, sizeof mv);
     format_score(res.score, sc, sizeof sc);
-    if (!quietly)
-        printf("engine plays %s  (depth %d, score %s, %llu nodes, %.2f s)\n", mv, res.depth, sc,
+    printf("engine plays %s  (depth %d, score %s, %llu nodes, %.2f s)\n", mv, res.depth, sc,
                (unsigned long long)res.nodes, res.time);
     cd_game_play(g, &res.best);
 }
@@ -689,7 +711,10 @@ static int cmd_play(int argc, char **argv)
     l.movetime = o.time > 0 ? o.time : 0.05 * level * level;
     l.depth = o.depth;
     int human = o.side == 2 ? CD_BLACK : CD_WHITE;
-    char example[256];
+    cd_book *book;
+    char example[256], book_err[4600];
+    if (!cli_book_open(o.book, cd_rules_find(o.rules.name), &book, book_err, sizeof book_err))
+        cli_fail(&cd_play_command, "%s", book_err);
     example_move(cd_game_position(g), example, sizeof example);
     printf("condraughts %s: %s. You play %s. Level %d (%.2f s a move).\n"
            "Type a move (e.g. %s; captures with x), or: undo, hint, fen, pdn, moves, resign, "
@@ -711,7 +736,7 @@ static int cmd_play(int argc, char **argv)
             break;
         }
         if (p->side != human) {
-            engine_move(e, g, &l, o.contempt, 0);
+            engine_move(e, g, &l, o.contempt, book);
             continue;
         }
         printf("\n");
@@ -788,26 +813,45 @@ static int cmd_play(int argc, char **argv)
         }
     }
     print_pdn(g, human);
+    cd_book_free(book);
     setup_close(&su);
     return 0;
 }
 
+typedef struct hub_cli {
+    cd_hub_options h;
+    const char *book; /* --book, or NULL */
+} hub_cli;
+
 static void set_hub(void *user, const cli_opt *opt, const cli_value *v)
 {
-    cd_hub_options *h = user;
+    hub_cli *c = user;
     if (opt->id == O_EGTB)
-        h->egtb = v->text;
+        c->h.egtb = v->text;
+    else if (opt->id == O_BOOK)
+        c->book = v->text;
     else
-        h->variant = v->text;
+        c->h.variant = v->text;
 }
 
 /* The variant name goes to the Hub session as it is: it also takes other programs' names. The
  * engine probes the endgame tables of --egtb DIR, else of ./egtb when that folder exists. */
 static int cmd_hub(int argc, char **argv)
 {
-    cd_hub_options h = {0};
-    cli_parse(&cd_hub_command, argc, argv, set_hub, &h, NULL, 0);
-    h.egtb = cli_egtb_folder(&cd_hub_command, h.egtb);
-    h.eval = cli_eval();
-    return cd_hub_run(stdin, stdout, &h);
+    hub_cli c;
+    memset(&c, 0, sizeof c);
+    cli_parse(&cd_hub_command, argc, argv, set_hub, &c, NULL, 0);
+    c.h.egtb = cli_egtb_folder(&cd_hub_command, c.h.egtb);
+    c.h.eval = cli_eval();
+    const cd_rules *r = c.h.variant ? cd_rules_find(c.h.variant) : NULL;
+    cd_book *book = NULL;
+    char err[4600];
+    if (!cli_book_open(c.book, r ? r : cd_rules_find("english"), &book, err, sizeof err))
+        cli_fail(&cd_hub_command, "%s", err);
+    if (!book && !c.book && r)
+        cli_book_open(NULL, cd_rules_find("english"), &book, err, sizeof err);
+    c.h.book = book;
+    int rc = cd_hub_run(stdin, stdout, &c.h);
+    cd_book_free(book);
+    return rc;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "board_cmds.h"
+#include "book_cmd.h"
 #include "cb_host.h"
 #include "cliutil.h"
 #include "condraughts.h"
@@ -177,6 +178,7 @@ static const cli_command *const commands[] = {&cd_perft_command,
                                               &cd_pdn_command,
                                               &cd_study_command,
                                               &cd_egtb_command,
+                                              &cd_book_command,
                                               &cd_towers_command,
                                               &cd_train_command,
                                               &variants_cmd,

@@ -19,6 +19,7 @@
 #include <unistd.h> /* readlink */
 #endif
 
+#include "book_cmd.h"
 #include "cb_board.h"
 #include "cb_host.h"
 #include "cliutil.h"
@@ -183,6 +184,21 @@ static int start_self(match_player *p, char *err, size_t errlen)
             p->movetime = v;
             continue;
         }
+        if (!strcmp(tok, "book")) {
+            if (p->book_given) {
+                set_err(err, errlen, "book given twice in '%s'", p->spec);
+                return -1;
+            }
+            if (!cli_book_open(eq + 1, p->rules, &p->book, err, errlen))
+                return -1;
+            if (p->book && strcmp(cd_book_rules(p->book)->name, p->rules->name)) {
+                set_err(err, errlen, "book %s is for %s, not %s ('%s')", eq + 1,
+                        cd_book_rules(p->book)->name, p->rules->name, p->spec);
+                return -1;
+            }
+            p->book_given = 1;
+            continue;
+        }
         if (!strcmp(tok, "egtb")) {
             struct stat st;
             if (stat(eq + 1, &st) || !S_ISDIR(st.st_mode)) {
@@ -219,6 +235,8 @@ static int start_self(match_player *p, char *err, size_t errlen)
             return -1;
         }
     }
+    if (!p->book_given && !cli_book_open(NULL, p->rules, &p->book, err, errlen))
+        return -1;
     p->proto = MP_SELF;
     return 0;
 }
@@ -579,6 +597,9 @@ void mp_stop(match_player *p)
     }
     cd_egtb_close(p->tb);
     p->tb = NULL;
+    cd_book_free(p->book);
+    p->book = NULL;
+    p->book_given = 0;
     if (proc_running(&p->proc)) {
         send_line(p, "quit");
         proc_end(&p->proc, 1.0);
@@ -623,6 +644,15 @@ static void move_self(match_player *p, const cd_game *g, const mp_limits *l, mp_
             lim.time[c] = l->clock[c] > 0.001 ? l->clock[c] : 0.001;
             lim.inc[c] = l->inc;
         }
+    }
+    cd_book_move bm;
+    if (cd_book_probe(p->book, cd_game_position(g), &bm, 1)) {
+        out->status = MP_MOVED;
+        out->move = bm.move;
+        out->used = 0;
+        out->has_score = 1;
+        out->score = bm.score;
+        return;
     }
     cd_search_result res;
     double t0 = cli_now();

@@ -10,7 +10,10 @@
  *          of the match's depth or nodes, e.g. a weaker opponent "self:depth=2"; time=S, its own
  *          seconds a move in place of the match's --time (time odds: "self:time=0.4" against
  *          0.2 s; the referee allows it S); egtb=DIR,
- *          the endgame tables its search probes, a folder that exists, without commas)
+ *          the endgame tables its search probes, a folder that exists, without commas;
+ *          book=FILE, the opening book it plays from, book=none no book; without it the
+ *          shipped book of the match's variant, books/VARIANT.cdb, when there is one: in a
+ *          book position it plays the book's first legal move at once, with no search)
  *   hub2   Hub protocol version 2 (Scan 3.x, `condraughts hub`): pos pos=P moves="..",
  *          level move-time=S | time=S inc=S | depth=N | nodes=N, go think, done move=M;
  *          info ... score=X.XX (men)
@@ -52,6 +55,8 @@ typedef struct match_player {
     char name[128];
     cd_engine *engine; /* MP_SELF */
     cd_egtb *tb;       /* MP_SELF: the endgame tables it probes ("egtb=DIR"), or NULL */
+    cd_book *book;     /* MP_SELF: the opening book it plays from ("book=FILE"), or NULL */
+    int book_given;    /* MP_SELF: the spec named a book (or none) */
     int depth;         /* MP_SELF: its own limits from the spec (0: the match's) */
     uint64_t nodes;
     double movetime; /* MP_SELF: its own seconds a move from the spec (0: the match's) */

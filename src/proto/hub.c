@@ -38,6 +38,9 @@
  * Limits: `go think` with no level searches HUB_DEFAULT_MOVETIME seconds; `go analyze` keeps
  * depth= and nodes= but no time limit and runs until `stop`; `go ponder` has no time limit until
  * `ponder-hit`; the clock (time/inc/moves) is the side to move's.
+ * Book: `go think` in a position of the session's opening book (cd_hub_options.book) answers
+ * `done move=M` at once, M the book's first legal move (rank order), with no info and no search;
+ * `go ponder` and `go analyze` always search.
  *
  * Positions (`pos=`): the side to move ('W' or 'B') and then one character per playable square
  * in square-number order: 'w' white man, 'b' black man, 'W' white king, 'B' black king, 'e'
@@ -123,6 +126,7 @@ typedef struct hub {
     const char *egtb_dir; /* endgame tables folder, or NULL */
     cd_egtb *tb;          /* its tables for h->rules, given to the engine (NULL: none) */
     const cd_eval *eval;  /* the learned evaluation given to the engine (NULL: by hand) */
+    const cd_book *book;  /* the opening book of `go think` (NULL: none) */
     hub_level level;
 
     /* the search */
@@ -694,6 +698,18 @@ static void cmd_go(hub *h, const hub_line *l)
         say(h, "done move=0-0");
         return;
     }
+    cd_book_move bm;
+    if (mode == MODE_THINK && cd_book_probe(h->book, pos, &bm, 1)) {
+        /* the book's first legal move at once, with no search (docs/book.md) */
+        cd_search_result res;
+        memset(&res, 0, sizeof res);
+        res.best = bm.move;
+        res.has_move = 1;
+        mtx_lock(&h->lock);
+        print_done_locked(h, &res);
+        mtx_unlock(&h->lock);
+        return;
+    }
     if (!ensure_engine(h)) {
         hub_error(h, "go: cannot allocate the engine with a %ld MiB hash table", h->hash_mb);
         mtx_lock(&h->lock);
@@ -852,6 +868,7 @@ int cd_hub_run(FILE *in, FILE *out, const cd_hub_options *opt)
         h->option[i] = o.def;
     h->egtb_dir = opt ? opt->egtb : NULL;
     h->eval = opt ? opt->eval : NULL;
+    h->book = opt ? opt->book : NULL;
     h->game = cd_game_new(rules, NULL);
     if (!h->game || mtx_init(&h->lock, mtx_plain) != thrd_success) {
         fprintf(stderr, "condraughts hub: out of memory\n");

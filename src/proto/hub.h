@@ -30,6 +30,8 @@ typedef struct cd_hub_options {
     const char *egtb;    /* endgame tables folder the engine probes (condraughts egtb build) */
     const cd_eval *eval; /* the learned evaluation the engine searches with (cd_engine_set_eval;
                             not owned, kept for the session), or NULL: by hand */
+    const cd_book *book; /* the opening book `go think` plays from (not owned, kept for the
+                            session; probed in positions of its own variant only), or NULL */
 } cd_hub_options;
 
 /* cd_hub_main with options (opt may be NULL). */
