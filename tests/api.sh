@@ -451,6 +451,66 @@ check_that "server alive after a client left an analysis" is "$CODE" 200
 curl -s -N --max-time 10 "$URL/api/games/$ANA/analyse?depth=3" >"$TMP/sse2"
 check_that "analyse to a depth" grep -q '^data: {"depth":3' "$TMP/sse2"
 
+# ------------------------------------------------------------ review (SSE)
+# A game with a known blunder: White has two moves, 28-23 and 28-22; 28-22 hangs the last man
+# to 17x28 (Black wins). The review must mark exactly that move '??' with the best move
+# `condraughts pdn annotate` gives on the same PDN at the same time a position.
+printf '[GameType "20"]\n[FEN "W:W28:B17"]\n\n1. 28-22 17x28 0-2\n' >"$TMP/blunder.pdn"
+# json_pdn FILE: {"pdn": the file's text} as JSON
+json_pdn() { awk 'BEGIN { printf "{\"pdn\":\"" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "%s\\n", $0 } END { printf "\"}" }' "$1"; }
+req POST /api/games/import "$(json_pdn "$TMP/blunder.pdn")"
+check_that "import the blunder game 201" is "$CODE" 201
+REV=$(field id)
+curl -s -N --max-time 20 "$URL/api/games/$REV/review?time=0.1" >"$TMP/review"
+check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1}$' "$TMP/review"
+check_that "review: 28-22 is the blunder" grep -q '^data: {"ply":1,"side":"white","move":"28-22","best":"28-23","is_best":false,"before":0,"after":-29999,"loss":1000,"mark":"??"}$' "$TMP/review"
+check_that "review: 17x28 is the best move, unmarked" grep -q '^data: {"ply":2,"side":"black","move":"17x28","best":"17x28","is_best":true,"before":29999,"after":30000,"loss":0,"mark":""}$' "$TMP/review"
+check_that "review marks exactly one move" is "$(grep -c '"mark":"?' "$TMP/review")" 1
+check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
+"$BIN" pdn annotate --time 0.1 "$TMP/blunder.pdn" >"$TMP/annotate" 2>&1
+ANN_BEST=$(sed -n 's/^ *1\. 28-22?? *[^ ]* *\([^ ]*\) .*/\1/p' "$TMP/annotate")
+REV_BEST=$(sed -n 's/.*"ply":1,.*"best":"\([^"]*\)".*/\1/p' "$TMP/review")
+check_that "pdn annotate marks 28-22 '??' too, best 28-23" is "$ANN_BEST" 28-23
+check_that "review's best move is pdn annotate's" is "$REV_BEST" "$ANN_BEST"
+CT=$(curl -s -o /dev/null --max-time 20 -w '%{content_type}' "$URL/api/games/$REV/review?time=0.05")
+check_that "review is text/event-stream" is "$CT" text/event-stream
+for t in 0.01 2 abc; do
+    req GET "/api/games/$REV/review?time=$t"
+    check_that "review time=$t 400" is "$CODE $(field error)" "400 'time' must be a number of seconds from 0.05 to 1"
+done
+req GET "/api/games/ffffffff/review"
+check_that "review of an unknown game 404" is "$CODE $(field error)" "404 unknown game"
+req POST /api/games '{"variant":"english"}'
+NOMOVES=$(field id)
+req GET "/api/games/$NOMOVES/review"
+check_that "review of a game with no moves 409" is "$CODE $(field error)" "409 the game has no moves to review"
+req POST "/api/games/$REV/review"
+check_that "POST review 405" is "$CODE" 405
+# four long reviews take every search slot: a fifth is 503 with Retry-After; the clients leave
+# and the server stops their work, so a review is served again
+req POST /api/games/import "$(json_pdn "$(dirname "$0")/pdn/international.pdn")"
+LONG=$(field id)
+check_that "import a long game" is "$CODE" 201
+RPIDS=
+for i in 1 2 3 4; do
+    curl -s -N --max-time 30 "$URL/api/games/$LONG/review?time=1" >/dev/null 2>&1 &
+    RPIDS="$RPIDS $!"
+done
+sleep 1
+CODE=$(curl -s -D "$TMP/hdr" -o "$TMP/body" -w '%{http_code}' "$URL/api/games/$REV/review?time=0.05")
+check_that "a fifth review 503" is "$CODE" 503
+check_that "503 says Retry-After" grep -qi '^Retry-After: 1' "$TMP/hdr"
+check_that "503 is JSON" grep -q '"error":"the engine is busy' "$TMP/body"
+for p in $RPIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+CODE=503
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    CODE=$(curl -s -o "$TMP/review2" --max-time 20 -w '%{http_code}' "$URL/api/games/$REV/review?time=0.05")
+    [ "$CODE" = 200 ] && break
+    sleep 0.5
+done
+check_that "the slots come back when the clients leave" is "$CODE" 200
+check_that "and the review is whole" grep -q '"mark":"??"' "$TMP/review2"
+
 # several games at once: parallel engine searches
 PIDS=
 for g in $INT $RUS $DEF; do
