@@ -286,8 +286,8 @@ static int review_score(analysis *a, const cd_game *h, int *score, cd_move *best
 static const char *side_name(int side) { return side == CD_WHITE ? "white" : "black"; }
 
 /* Position i is searched before move i is played (each search with the game's history before
- * it): "start" says the plies and seconds a position, "ply" tells move i's judgement, "done"
- * sums up each side. */
+ * it): "start" says the plies, the seconds a position and the starting board, "ply" tells
+ * move i's judgement and the board after it, "done" sums up each side. */
 static int review_thread(void *arg)
 {
     analysis *a = arg;
@@ -300,6 +300,7 @@ static int review_thread(void *arg)
     cJSON *so = cJSON_CreateObject();
     cJSON_AddNumberToObject(so, "plies", plies);
     cJSON_AddNumberToObject(so, "time", a->limits.movetime);
+    position_board_json(so, start);
     sse_push(a, "start", so);
     int before, has_best;
     cd_move best;
@@ -331,6 +332,7 @@ static int review_thread(void *arg)
         cJSON_AddNumberToObject(o, "after", -after);
         cJSON_AddNumberToObject(o, "loss", loss);
         cJSON_AddStringToObject(o, "mark", cd_mark_text(level));
+        position_board_json(o, cd_game_position(h));
         sse_push(a, "ply", o);
         reviewed = i + 1;
         before = after;

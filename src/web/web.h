@@ -151,6 +151,8 @@ const char *status_name(cd_status s);
 cJSON *game_json(const web_game *w, egtb_query *q);
 /* The fields of a game object that come from the game alone (variant ... history, threats). */
 void game_board_json(cJSON *o, const cd_game *g);
+/* pos's squares as the "board" field of a game object: ["w","","B",...], square 1 first. */
+void position_board_json(cJSON *o, const cd_position *pos);
 void egtb_fill(cJSON *o, const egtb_query *q);
 
 /* ---------------------------------------------------------------- waiting streams (http.c) */
