@@ -563,19 +563,22 @@ play:
 
 # Browser tests of web/: headless Chromium (/usr/bin/chromium) driven by playwright-core
 # (run.mjs: the board against the engine; play.mjs: two players and a spectator in play.html;
-# profile.mjs: the players' profiles and the leaderboard, and their links).
+# profile.mjs: the players' profiles and the leaderboard, and their links; review.mjs: a finished
+# game reviewed on the analysis board).
 web-test: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
 	  node run.mjs --bin $(abspath $(BIN)) && node play.mjs --bin $(abspath $(BIN)) && \
-	  node profile.mjs --bin $(abspath $(BIN))
+	  node profile.mjs --bin $(abspath $(BIN)) && node review.mjs --bin $(abspath $(BIN))
 
 # Pictures of play.html for the docs (not a test): the lobby, a game between two people and the
-# spectator's view, each at 1280x800 and 390x844, made by tests/web/screenshots.mjs, and a
-# profile and a leaderboard, by tests/web/profile.mjs, into docs/screenshots/.
+# spectator's view, each at 1280x800 and 390x844, made by tests/web/screenshots.mjs, a
+# profile and a leaderboard, by tests/web/profile.mjs, and a game's review on the analysis board,
+# by tests/web/review.mjs, into docs/screenshots/.
 screenshots: $(BIN)
 	cd tests/web && { test -d node_modules || npm install --no-audit --no-fund; } && \
 	  node screenshots.mjs --bin $(abspath $(BIN)) && \
-	  node profile.mjs --bin $(abspath $(BIN)) --shots $(abspath docs/screenshots)
+	  node profile.mjs --bin $(abspath $(BIN)) --shots $(abspath docs/screenshots) && \
+	  node review.mjs --bin $(abspath $(BIN)) --shots $(abspath docs/screenshots)
 
 # ---------------------------------------------------------------- Python (python/, docs/python.md)
 # make python: the module condraughts (python/module.c over the library's PIC objects, with

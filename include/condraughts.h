@@ -504,6 +504,23 @@ typedef struct cd_search_result {
  */
 cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_info_fn on_info,
                     void *user, cd_search_result *out);
+/*
+ * A played move judged by two searches, as `condraughts pdn annotate` and the web server's
+ * review judge it. best: the score of the position before the move (its side to move's view: the
+ * best move's score); after: the score of the position after it (the next side to move's view);
+ * is_best: the move played is the best move found. The loss, in hundredths of a man for the side
+ * that moved, is best + after with scores beyond +-CD_LOSS_CAP counted as CD_LOSS_CAP (a win is
+ * 10 men), 0 for the best move, never negative.
+ */
+#define CD_LOSS_CAP  1000
+#define CD_LOSS_MARK 50 /* the default mark: '?' from half a man */
+int cd_move_loss(int best, int after, int is_best);
+/* The mark of a loss (hundredths of a man) against mark (hundredths, > 0): 0 none, 1 '?' from
+ * mark, 2 '??' from 3 * mark. */
+int cd_loss_mark(int loss, int mark);
+/* The mark's text: "", "?" or "??" (level out of range: ""). */
+const char *cd_mark_text(int level);
+
 /* Ask a running search to stop and return its best move (thread-safe). */
 void cd_engine_stop(cd_engine *e);
 /* The opponent played the expected move: a pondering search now keeps to its time limits. */

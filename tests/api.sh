@@ -451,6 +451,94 @@ check_that "server alive after a client left an analysis" is "$CODE" 200
 curl -s -N --max-time 10 "$URL/api/games/$ANA/analyse?depth=3" >"$TMP/sse2"
 check_that "analyse to a depth" grep -q '^data: {"depth":3' "$TMP/sse2"
 
+# ------------------------------------------------------------ review (SSE)
+# A game with a known blunder: White has two moves, 28-23 and 28-22; 28-22 hangs the last man
+# to 17x28 (Black wins). The review must mark exactly that move '??' with the best move
+# `condraughts pdn annotate` gives on the same PDN at the same time a position.
+printf '[GameType "20"]\n[FEN "W:W28:B17"]\n\n1. 28-22 17x28 0-2\n' >"$TMP/blunder.pdn"
+# json_pdn FILE: {"pdn": the file's text} as JSON
+json_pdn() { awk 'BEGIN { printf "{\"pdn\":\"" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "%s\\n", $0 } END { printf "\"}" }' "$1"; }
+req POST /api/games/import "$(json_pdn "$TMP/blunder.pdn")"
+check_that "import the blunder game 201" is "$CODE" 201
+REV=$(field id)
+curl -s -N --max-time 20 "$URL/api/games/$REV/review?time=0.1" >"$TMP/review"
+check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1,"board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
+check_that "review: 28-22 is the blunder" grep -q '^data: {"ply":1,"side":"white","move":"28-22","best":"28-23","is_best":false,"before":0,"after":-29999,"loss":1000,"mark":"??","board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
+check_that "review: 17x28 is the best move, unmarked" grep -q '^data: {"ply":2,"side":"black","move":"17x28","best":"17x28","is_best":true,"before":29999,"after":30000,"loss":0,"mark":"","board":\[\(""\|,\)*"b"\(""\|,\)*\]}$' "$TMP/review"
+check_that "review marks exactly one move" is "$(grep -c '"mark":"?' "$TMP/review")" 1
+check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
+"$BIN" pdn annotate --time 0.1 "$TMP/blunder.pdn" >"$TMP/annotate" 2>&1
+ANN_BEST=$(sed -n 's/^ *1\. 28-22?? *[^ ]* *\([^ ]*\) .*/\1/p' "$TMP/annotate")
+REV_BEST=$(sed -n 's/.*"ply":1,.*"best":"\([^"]*\)".*/\1/p' "$TMP/review")
+check_that "pdn annotate marks 28-22 '??' too, best 28-23" is "$ANN_BEST" 28-23
+check_that "review's best move is pdn annotate's" is "$REV_BEST" "$ANN_BEST"
+# every variant of the board: a game of two moves (each the first legal move) is reviewed, its
+# moves named in the variant's notation, each with a board of the variant's squares
+req GET /api/variants
+VARIANTS=$(printf '%s' "$BODY" | grep -o '"name":"[^"]*"' | sed 's/"name":"//; s/"$//')
+VBAD=
+for v in $VARIANTS; do
+    req POST /api/games "{\"variant\":\"$v\",\"human\":\"both\"}"
+    VG=$(field id)
+    NSQ=$(printf '%s' "$BODY" | sed 's/.*"board":\[\([^]]*\)\].*/\1/' | awk -F, '{print NF}')
+    M1=$(moves | head -n 1)
+    req POST "/api/games/$VG/move" "{\"move\":\"$M1\"}"
+    M2=$(moves | head -n 1)
+    req POST "/api/games/$VG/move" "{\"move\":\"$M2\"}"
+    curl -s -N --max-time 20 "$URL/api/games/$VG/review?time=0.05" >"$TMP/rv.$v"
+    n1=$(grep -c "^data: {\"ply\":1,\"side\":\"[a-z]*\",\"move\":\"$M1\"" "$TMP/rv.$v")
+    n2=$(grep -c "^data: {\"ply\":2,\"side\":\"[a-z]*\",\"move\":\"$M2\"" "$TMP/rv.$v")
+    nb=$(grep '"ply":2,' "$TMP/rv.$v" | sed 's/.*"board":\[\([^]]*\)\].*/\1/' | awk -F, '{print NF}')
+    nd=$(grep -c '^data: {"plies":2,"white"' "$TMP/rv.$v")
+    [ "$n1 $n2 $nb $nd" = "1 1 $NSQ 1" ] || VBAD="$VBAD $v($n1 $n2 $nb/$NSQ $nd)"
+done
+check_that "a review in every variant ($(echo $VARIANTS | wc -w) variants)" is "$VBAD" ""
+CT=$(curl -s -o /dev/null --max-time 20 -w '%{content_type}' "$URL/api/games/$REV/review?time=0.05")
+check_that "review is text/event-stream" is "$CT" text/event-stream
+for t in 0.01 2 abc; do
+    req GET "/api/games/$REV/review?time=$t"
+    check_that "review time=$t 400" is "$CODE $(field error)" "400 'time' must be a number of seconds from 0.05 to 1"
+done
+req GET "/api/games/ffffffff/review"
+check_that "review of an unknown game 404" is "$CODE $(field error)" "404 unknown game"
+req POST /api/games '{"variant":"english"}'
+NOMOVES=$(field id)
+req GET "/api/games/$NOMOVES/review"
+check_that "review of a game with no moves 409" is "$CODE $(field error)" "409 the game has no moves to review"
+req POST "/api/games/$REV/review"
+check_that "POST review 405" is "$CODE" 405
+# four long reviews take every search slot: a fifth is 503 with Retry-After; the clients leave
+# and the server stops their work, so a review is served again
+req POST /api/games/import "$(json_pdn "$(dirname "$0")/pdn/international.pdn")"
+LONG=$(field id)
+check_that "import a long game" is "$CODE" 201
+RPIDS=
+for i in 1 2 3 4; do
+    curl -s -N --max-time 30 "$URL/api/games/$LONG/review?time=1" >/dev/null 2>&1 &
+    RPIDS="$RPIDS $!"
+done
+sleep 1
+CODE=$(curl -s -D "$TMP/hdr" -o "$TMP/body" -w '%{http_code}' "$URL/api/games/$REV/review?time=0.05")
+check_that "a fifth review 503" is "$CODE" 503
+check_that "503 says Retry-After" grep -qi '^Retry-After: 1' "$TMP/hdr"
+check_that "503 is JSON" grep -q '"error":"the engine is busy' "$TMP/body"
+for p in $RPIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+# (a review of a long game at 1 s a position would hold its slot for a minute)
+CODES=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    RPIDS=
+    for k in 1 2 3 4; do
+        curl -s -o "$TMP/review2.$k" --max-time 20 -w '%{http_code}' "$URL/api/games/$REV/review?time=0.05" >"$TMP/code2.$k" &
+        RPIDS="$RPIDS $!"
+    done
+    for p in $RPIDS; do wait "$p"; done
+    CODES=$(cat "$TMP/code2.1" "$TMP/code2.2" "$TMP/code2.3" "$TMP/code2.4")
+    [ "$CODES" = 200200200200 ] && break
+    sleep 0.5
+done
+check_that "all 4 slots come back when the clients leave" is "$CODES" 200200200200
+check_that "and the reviews are whole" is "$(cat "$TMP"/review2.* | grep -c '"mark":"??"')" 4
+
 # several games at once: parallel engine searches
 PIDS=
 for g in $INT $RUS $DEF; do
@@ -653,6 +741,15 @@ req POST "/api/games/$TB/undo" '{"plies":3}'
 check_that "egtb after an undo" has '"egtb":{"value":"win","plies":3,"winner":"white"}'
 curl -s -N --max-time 10 "$URL/api/games/$TB/analyse?depth=3" >"$TMP/sse3"
 check_that "analysis with tables: a win, 35-13" grep -q '^data: {"move":"35-13","score":29[0-9][0-9][0-9]' "$TMP/sse3"
+# a review with the tables: 35-24 throws away the win in 3 (35-13 is the only winning move,
+# tests/egtb.sh), and 3-9 throws away the draw (3-14 holds it); pdn annotate --egtb agrees
+printf '[Variant "constitutional"]\n[FEN "W:WK35:BK3"]\n\n1. 35-24 3-9 *\n' >"$TMP/tb.pdn"
+req POST /api/games/import "$(json_pdn "$TMP/tb.pdn")"
+curl -s -N --max-time 20 "$URL/api/games/$(field id)/review?time=0.1" >"$TMP/review3"
+check_that "review with tables: 35-24 ??, best 35-13, a win in 3 plies before" grep -q '^data: {"ply":1,"side":"white","move":"35-24","best":"35-13","is_best":false,"before":29997,"after":0,"loss":1000,"mark":"??"' "$TMP/review3"
+check_that "review with tables: 3-9 ??, best 3-14" grep -q '^data: {"ply":2,"side":"black","move":"3-9","best":"3-14","is_best":false,"before":0,"after":-299[0-9][0-9],"loss":1000,"mark":"??"' "$TMP/review3"
+"$BIN" pdn annotate --time 0.1 --egtb "$TMP/run/egtb" "$TMP/tb.pdn" >"$TMP/annotate3" 2>&1
+check_that "pdn annotate --egtb: the same marks and best moves" is "$(sed -n 's/^ *1\.\{1,3\} \([0-9-]*??\) *[^ ]* *\([0-9-]*\) .*/\1 \2/p' "$TMP/annotate3" | tr '\n' ' ')" "35-24?? 35-13 3-9?? 3-14 "
 stop_server
 check_that "server with tables exits cleanly" is "$RC" 0
 

@@ -45,6 +45,21 @@ static const char *moves_of(const cd_position *p)
     return out;
 }
 
+/* A move's loss and mark (cd_move_loss): worked by hand from the rule in condraughts.h. */
+static void test_move_loss(void)
+{
+    CHECK(cd_move_loss(30, -30, 1) == 0);                /* the best move loses nothing */
+    CHECK(cd_move_loss(30, 20, 0) == 50);                /* +0.30 before, -0.20 after: 0.50 */
+    CHECK(cd_move_loss(30, -40, 0) == 0);                /* better than the search: never < 0 */
+    CHECK(cd_move_loss(CD_SCORE_WIN - 9, 0, 0) == 1000); /* a win counts 10 men */
+    CHECK(cd_move_loss(0, CD_SCORE_WIN - 4, 0) == 1000); /* a loss after the move: -10 men */
+    CHECK(cd_move_loss(-CD_SCORE_WIN + 5, CD_SCORE_WIN - 4, 0) == 0); /* lost either way */
+    CHECK(cd_loss_mark(49, 50) == 0 && cd_loss_mark(50, 50) == 1);
+    CHECK(cd_loss_mark(149, 50) == 1 && cd_loss_mark(150, 50) == 2);
+    CHECK(!strcmp(cd_mark_text(0), "") && !strcmp(cd_mark_text(1), "?") &&
+          !strcmp(cd_mark_text(2), "??") && !strcmp(cd_mark_text(3), ""));
+}
+
 static void test_variants(void)
 {
     CHECK(cd_rules_find("international") != NULL);
@@ -708,6 +723,7 @@ int main(void)
     test_rule_c_tracks();
     test_king_zone();
     test_family();
+    test_move_loss();
     printf("unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

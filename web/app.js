@@ -18,6 +18,8 @@
     busy: false,         // a request that changes the game is in flight
     engineToken: 0,      // bumps when the game changes so stale engine replies are dropped
     es: null,            // EventSource of the running analysis
+    viewBoard: null,     // the review's board shown instead of the game's (null: the game's)
+    viewPly: 0,          // ... after this many moves
   };
 
   /* ---------- API ---------- */
@@ -117,8 +119,15 @@
     el('path', { d, class: dark ? 'crown crown-on-black' : 'crown crown-on-white' }, g);
   }
 
+  /* The game as drawn: the review's position when one is shown (no moves to play there). */
+  function shownGame() {
+    const g = state.game;
+    if (!g || !state.viewBoard) return g;
+    return Object.assign({}, g, { board: state.viewBoard, history: g.history.slice(0, state.viewPly), moves: [], threats: null });
+  }
+
   function render() {
-    const game = state.game;
+    const game = shownGame();
     const svg = $('board');
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     if (!game) return;
@@ -327,6 +336,10 @@
 
   function update(game) {
     const changed = !state.game || state.game.id !== game.id;
+    if (changed || state.game.history.length !== game.history.length) {
+      review.reset(); /* the review was of another game, or of fewer or more moves */
+      state.viewBoard = null;
+    }
     state.game = game;
     state.selected = null;
     state.candidates = [];
@@ -488,7 +501,7 @@
   function onBoardClick(ev) {
     const g = ev.target.closest('[data-sq]');
     const game = state.game;
-    if (!g || !game || state.busy || !humansTurn(game)) return;
+    if (!g || !game || state.busy || state.viewBoard || !humansTurn(game)) return;
     const n = parseInt(g.getAttribute('data-sq'), 10);
 
     // choosing among ambiguous captures: clicking a square on some paths narrows the choice
@@ -710,6 +723,7 @@
     const id = location.hash.slice(1);
     if (id) {
       await loadGame(id);
+      if (state.game && new URLSearchParams(location.search).has('review')) review.start(state.game.id);
       if (state.game) {
         $('app').dataset.readyMs = String(Math.round(performance.now()));
         $('app').dataset.ready = '1';
@@ -726,6 +740,12 @@
     $('app').dataset.readyMs = String(Math.round(performance.now()));
     $('app').dataset.ready = '1';
   }
+
+  const review = window.cdReview({
+    gameId: () => state.game && state.game.id,
+    onView: (board, ply) => { state.viewBoard = board; state.viewPly = ply; state.selected = null; render(); },
+    onError: showError,
+  });
 
   // exposed for tests and the console
   window.condraughts = { state };

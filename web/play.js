@@ -368,6 +368,7 @@
     $('btn-rematch').textContent = g.rematch_offer === opp ? 'Accept the rematch'
       : g.rematch_offer === you ? 'Rematch offered' : 'Rematch';
     $('rematch-link').hidden = !g.rematch;
+    $('btn-review').hidden = !(g.state === 'over' && g.ply > 0);
     if (g.rematch) $('rematch-link').href = '#' + g.rematch;
     let offer = '';
     if (ongoing && you && g.draw_offer === opp) offer = 'draw';
@@ -615,6 +616,17 @@
     return () => guarded(async () => update(await api('POST', `api/play/${st.id}/${path}`, body || {})));
   }
 
+  /* A finished game on the analysis board: its PDN imported as a board game (both sides
+   * played by hand, so the engine never moves there), opened with its review running. */
+  function reviewGame() {
+    const id = st.id;
+    return guarded(async () => {
+      const pdn = await api('GET', `api/play/${id}/pdn`);
+      const g = await api('POST', 'api/games/import', { pdn, human: 'both' });
+      location.href = 'index.html?review=1#' + encodeURIComponent(g.id);
+    });
+  }
+
   function onHash() {
     const h = location.hash.replace(/^#/, '');
     const m = /^([0-9a-f]{12})(\/join)?$/.exec(h);
@@ -673,6 +685,7 @@
       const g = st.game;
       action('rematch', { action: g && g.rematch_offer && g.rematch_offer !== g.you ? 'accept' : 'offer' })();
     });
+    $('btn-review').addEventListener('click', reviewGame);
     $('btn-accept').addEventListener('click', () => {
       action($('offer').dataset.kind, { action: 'accept' })();
     });

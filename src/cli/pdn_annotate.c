@@ -24,7 +24,6 @@
 #include "pdncheck.h"
 
 #define DEFAULT_DEPTH 10
-#define SCORE_CAP     1000 /* scores are counted up to 10 men either way (a win is 10) */
 #define STR_(x)       #x
 #define STR(x)        STR_(x)
 
@@ -91,9 +90,6 @@ static void set_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_OUT: o->out = v->text; break;
     }
 }
-
-/* A score for the side to move, capped (a win counts SCORE_CAP). */
-static int capped(int s) { return s > SCORE_CAP ? SCORE_CAP : s < -SCORE_CAP ? -SCORE_CAP : s; }
 
 /* The score of `side` (to move) as text from White's view: "+0.35", or "#+7" / "#-7" for a win of
  * White / Black in 7 moves. */
@@ -187,11 +183,9 @@ static int annotate_game(const annotator *a, cd_game *g, const cd_pdn_tags *tags
         const cd_position *pos = cd_game_position_at(g, i);
         const cd_move *m = cd_game_move(g, i);
         int same = sc[i].has_best && cd_move_equal(m, &sc[i].best);
-        int loss = same ? 0 : capped(sc[i].score) - capped(-sc[i + 1].score);
-        if (loss < 0)
-            loss = 0;
-        int level = loss >= 3 * a->mark ? 2 : loss >= a->mark;
-        const char *tag = level == 2 ? "??" : level ? "?" : "";
+        int loss = cd_move_loss(sc[i].score, sc[i + 1].score, same);
+        int level = cd_loss_mark(loss, a->mark);
+        const char *tag = cd_mark_text(level);
         side_sum *s = &sum[pos->side];
         s->moves++;
         s->loss += loss;
@@ -245,7 +239,7 @@ static int cmd_annotate(int argc, char **argv)
 {
     const cli_command *cmd = &cd_pdn_annotate_command;
     annotate_options o = {0};
-    o.mark = 0.5;
+    o.mark = CD_LOSS_MARK / 100.0;
     const char *file = NULL;
     if (cli_parse(cmd, argc, argv, set_option, &o, &file, 1) != 1)
         cli_fail(cmd, "no file (try: condraughts pdn annotate --help)");

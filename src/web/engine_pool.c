@@ -1,7 +1,9 @@
 /*
  * engine_pool.c -- searches for the API: limits from a request, the MAX_SEARCHES search slots,
  * the pool of idle engines, a snapshot of a game to search without the lock, and the live
- * analysis (GET .../analyse): a search thread whose progress is streamed as Server-Sent Events.
+ * analysis (GET .../analyse): a search thread whose progress is streamed as Server-Sent Events,
+ * and the review (GET .../review): the same stream, its thread searching every position of the
+ * game in turn and judging each move by cd_move_loss, as `condraughts pdn annotate` does.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -46,15 +48,17 @@ void set_limits(const search_opts *so, cd_limits *lim)
         lim->movetime = MAX_SEARCH; /* a depth search still ends in time */
 }
 
-/* Copy the game for a search (under the lock). 404/409 replies are sent by the caller. */
-snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *level)
+/* Copy the game for a search (under the lock); a game over only if over_ok. 404/409 replies
+ * are sent by the caller. */
+static snap_result snapshot_if(const char *id, int over_ok, cd_game **copy, unsigned *version,
+                               int *level)
 {
     srv_lock();
     web_game *w = find_game(id);
     snap_result res = SNAP_OK;
     if (!w)
         res = SNAP_UNKNOWN;
-    else if (cd_game_status(w->game, NULL) != CD_ONGOING)
+    else if (!over_ok && cd_game_status(w->game, NULL) != CD_ONGOING)
         res = SNAP_OVER;
     else if (!(*copy = copy_game(w->game)))
         res = SNAP_NOMEM;
@@ -64,6 +68,11 @@ snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *lev
     }
     srv_unlock();
     return res;
+}
+
+snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *level)
+{
+    return snapshot_if(id, 0, copy, version, level);
 }
 
 /* Take one of the MAX_SEARCHES search slots; 0 if all are in use. */
@@ -151,7 +160,7 @@ typedef struct analysis {
                        * keep-alive */
     stream_hook hook; /* woken (under m) when an item is queued or the search is done */
     cd_engine *engine;
-    cd_game *game;
+    cd_game *game; /* the analysis: the position's game; the review: the whole game */
     cd_limits limits;
     thrd_t thread;
 } analysis;
@@ -228,6 +237,129 @@ static int analysis_thread(void *arg)
     return 0;
 }
 
+/* ---------------------------------------------------------------- review (SSE) */
+
+static int stopped(analysis *a)
+{
+    mtx_lock(&a->m);
+    int stop = a->stop;
+    mtx_unlock(&a->m);
+    return stop;
+}
+
+/* A review's searches report nothing; this only makes a stop that came before cd_search began
+ * (cd_engine_clear forgets it) stop the search at its first iteration. */
+static void review_info(const cd_search_info *info, void *user)
+{
+    (void)info;
+    analysis *a = user;
+    if (stopped(a))
+        cd_engine_stop(a->engine);
+}
+
+/* The score of h's position for its side to move: by the rules when they have ended the game,
+ * else searched (best move in *best, *has_best). Returns -1 when the client has gone. */
+static int review_score(analysis *a, const cd_game *h, int *score, cd_move *best, int *has_best)
+{
+    *has_best = 0;
+    cd_status st = cd_game_status(h, NULL);
+    if (st != CD_ONGOING) {
+        int winner = st == CD_WHITE_WINS ? CD_WHITE : CD_BLACK;
+        *score = st == CD_DRAW                         ? 0
+                 : winner == cd_game_position(h)->side ? CD_SCORE_WIN
+                                                       : -CD_SCORE_WIN;
+        return 0;
+    }
+    if (stopped(a))
+        return -1;
+    cd_engine_clear(a->engine);
+    cd_search_result res;
+    memset(&res, 0, sizeof res);
+    if (cd_search(a->engine, h, &a->limits, review_info, a, &res) != CD_OK || stopped(a))
+        return -1;
+    *score = res.score;
+    *best = res.best;
+    *has_best = res.has_move;
+    return 0;
+}
+
+static const char *side_name(int side) { return side == CD_WHITE ? "white" : "black"; }
+
+/* Position i is searched before move i is played (each search with the game's history before
+ * it): "start" says the plies, the seconds a position and the starting board, "ply" tells
+ * move i's judgement and the board after it, "done" sums up each side. */
+static int review_thread(void *arg)
+{
+    analysis *a = arg;
+    const cd_game *g = a->game;
+    const cd_position *start = cd_game_position_at(g, 0);
+    int plies = cd_game_ply(g), reviewed = 0;
+    int moves[2] = {0, 0}, marks[2][3] = {{0}};
+    long loss_sum[2] = {0, 0};
+    cd_game *h = cd_game_new(start->rules, start);
+    cJSON *so = cJSON_CreateObject();
+    cJSON_AddNumberToObject(so, "plies", plies);
+    cJSON_AddNumberToObject(so, "time", a->limits.movetime);
+    position_board_json(so, start);
+    sse_push(a, "start", so);
+    int before, has_best;
+    cd_move best;
+    int ok = h && review_score(a, h, &before, &best, &has_best) == 0;
+    for (int i = 0; ok && i < plies && cd_game_status(h, NULL) == CD_ONGOING; i++) {
+        const cd_position *pos = cd_game_position_at(g, i);
+        const cd_move *m = cd_game_move(g, i);
+        char mv[256], bm[256] = "";
+        cd_move_to_text(pos, m, -1, mv, sizeof mv);
+        if (has_best)
+            cd_move_to_text(pos, &best, -1, bm, sizeof bm);
+        int same = has_best && cd_move_equal(m, &best);
+        int after, next_has;
+        cd_move next;
+        if (cd_game_play(h, m) != CD_OK || review_score(a, h, &after, &next, &next_has) != 0)
+            break;
+        int loss = cd_move_loss(before, after, same);
+        int level = cd_loss_mark(loss, CD_LOSS_MARK);
+        moves[pos->side]++;
+        loss_sum[pos->side] += loss;
+        marks[pos->side][level]++;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "ply", i + 1);
+        cJSON_AddStringToObject(o, "side", side_name(pos->side));
+        cJSON_AddStringToObject(o, "move", mv);
+        cJSON_AddStringToObject(o, "best", bm);
+        cJSON_AddBoolToObject(o, "is_best", same);
+        cJSON_AddNumberToObject(o, "before", before);
+        cJSON_AddNumberToObject(o, "after", -after);
+        cJSON_AddNumberToObject(o, "loss", loss);
+        cJSON_AddStringToObject(o, "mark", cd_mark_text(level));
+        position_board_json(o, cd_game_position(h));
+        sse_push(a, "ply", o);
+        reviewed = i + 1;
+        before = after;
+        best = next;
+        has_best = next_has;
+    }
+    if (!stopped(a)) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "plies", reviewed);
+        for (int c = 0; c < 2; c++) {
+            cJSON *s = cJSON_AddObjectToObject(o, side_name(c));
+            cJSON_AddNumberToObject(s, "moves", moves[c]);
+            cJSON_AddNumberToObject(s, "average_loss",
+                                    moves[c] ? (double)loss_sum[c] / moves[c] : 0.0);
+            cJSON_AddNumberToObject(s, "mistakes", marks[c][1]);
+            cJSON_AddNumberToObject(s, "blunders", marks[c][2]);
+        }
+        sse_push(a, "done", o);
+    }
+    cd_game_free(h);
+    mtx_lock(&a->m);
+    a->done = 1;
+    stream_wake(&a->hook);
+    mtx_unlock(&a->m);
+    return 0;
+}
+
 ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
@@ -290,6 +422,49 @@ void sse_free(void *cls)
     search_end();
 }
 
+/* Start the stream of c: fn on a thread of its own searches copy (taken over) within lim, in
+ * one of the search slots (503 when all are taken), with an engine of the pool and the
+ * variant's tables. */
+static enum MHD_Result stream_start(reply *c, cd_game *copy, const cd_limits *lim, thrd_start_t fn)
+{
+    if (!search_begin()) {
+        cd_game_free(copy);
+        return send_busy(c, "the engine is busy (too many searches at once)");
+    }
+    analysis *a = calloc(1, sizeof *a);
+    cd_engine *e = a ? engine_take(0) : NULL;
+    if (!e) {
+        free(a);
+        cd_game_free(copy);
+        search_end();
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    }
+    if (mtx_init(&a->m, mtx_plain) != thrd_success) {
+        engine_give(e);
+        free(a);
+        cd_game_free(copy);
+        search_end();
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    }
+    cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
+    a->engine = e;
+    a->game = copy;
+    a->limits = *lim;
+    if (thrd_create(&a->thread, fn, a) != thrd_success) {
+        engine_give(e);
+        cd_game_free(copy);
+        mtx_destroy(&a->m);
+        free(a);
+        search_end();
+        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start the search");
+    }
+    c->status = MHD_HTTP_OK;
+    c->type = "text/event-stream";
+    c->stream = a;
+    c->hook = &a->hook;
+    return MHD_YES;
+}
+
 enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx)
 {
     const char *ts = query(qctx, "time");
@@ -320,42 +495,40 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
     snap_result sr = snapshot(id, &copy, &version, &level);
     if (sr != SNAP_OK)
         return snapshot_error(c, sr);
-    if (!search_begin()) {
-        cd_game_free(copy);
-        return send_busy(c, "the engine is busy (too many searches at once)");
+    cd_limits lim = {0};
+    lim.movetime = t;
+    lim.depth = depth;
+    lim.nodes = srv.max_nodes;
+    return stream_start(c, copy, &lim, analysis_thread);
+}
+
+enum MHD_Result api_review(reply *c, const char *id, query_fn query, void *qctx)
+{
+    const char *ts = query(qctx, "time");
+    double t = REVIEW_TIME;
+    if (ts) {
+        char *end;
+        t = strtod(ts, &end);
+        if (end == ts || *end || !(t >= REVIEW_TIME_MIN && t <= REVIEW_TIME_MAX))
+            return send_error(c, MHD_HTTP_BAD_REQUEST,
+                              "'time' must be a number of seconds from %g to %g", REVIEW_TIME_MIN,
+                              REVIEW_TIME_MAX);
     }
-    analysis *a = calloc(1, sizeof *a);
-    cd_engine *e = a ? engine_take(0) : NULL;
-    if (!e) {
-        free(a);
+    cd_game *copy = NULL;
+    unsigned version;
+    int level;
+    snap_result sr = snapshot_if(id, 1, &copy, &version, &level);
+    if (sr != SNAP_OK)
+        return snapshot_error(c, sr);
+    int plies = cd_game_ply(copy);
+    if (plies == 0) {
         cd_game_free(copy);
-        search_end();
-        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+        return send_error(c, MHD_HTTP_CONFLICT, "the game has no moves to review");
     }
-    if (mtx_init(&a->m, mtx_plain) != thrd_success) {
-        engine_give(e);
-        free(a);
-        cd_game_free(copy);
-        search_end();
-        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-    }
-    cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
-    a->engine = e;
-    a->game = copy;
-    a->limits.movetime = t;
-    a->limits.depth = depth;
-    a->limits.nodes = srv.max_nodes;
-    if (thrd_create(&a->thread, analysis_thread, a) != thrd_success) {
-        engine_give(e);
-        cd_game_free(copy);
-        mtx_destroy(&a->m);
-        free(a);
-        search_end();
-        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start the search");
-    }
-    c->status = MHD_HTTP_OK;
-    c->type = "text/event-stream";
-    c->stream = a;
-    c->hook = &a->hook;
-    return MHD_YES;
+    if ((plies + 1) * t > MAX_REVIEW)
+        t = MAX_REVIEW / (plies + 1); /* the whole review stays within MAX_REVIEW */
+    cd_limits lim = {0};
+    lim.movetime = t;
+    lim.nodes = srv.max_nodes;
+    return stream_start(c, copy, &lim, review_thread);
 }

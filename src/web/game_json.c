@@ -90,6 +90,26 @@ static const char *squares_text(const cd_rules *r)
     return found;
 }
 
+void position_board_json(cJSON *o, const cd_position *pos)
+{
+    int nsq = cd_rules_squares(pos->rules);
+    static const char *const piece_names[] = {"", "w", "b", "W", "B"};
+    char *bt = malloc((size_t)nsq * 5 + 3);
+    if (bt) { /* ["w","",...]: one raw item, not a string item a square */
+        size_t len = 0;
+        bt[len++] = '[';
+        for (int sq = 1; sq <= nsq; sq++) {
+            int pc = cd_position_piece(pos, sq);
+            len += (size_t)sprintf(bt + len, "%s\"%s\"", sq > 1 ? "," : "",
+                                   pc >= 0 && pc <= 4 ? piece_names[pc] : "");
+        }
+        bt[len++] = ']';
+        bt[len] = 0;
+        cJSON_AddItemToObject(o, "board", cJSON_CreateRaw(bt));
+        free(bt);
+    }
+}
+
 void game_board_json(cJSON *o, const cd_game *g)
 {
     const cd_position *pos = cd_game_position(g);
@@ -110,21 +130,7 @@ void game_board_json(cJSON *o, const cd_game *g)
     cJSON_AddStringToObject(o, "result", cd_status_pdn(r, st));
     add_int(o, "ply", cd_game_ply(g));
 
-    static const char *const piece_names[] = {"", "w", "b", "W", "B"};
-    char *bt = malloc((size_t)nsq * 5 + 3);
-    if (bt) { /* ["w","",...]: one raw item, not a string item a square */
-        size_t len = 0;
-        bt[len++] = '[';
-        for (int sq = 1; sq <= nsq; sq++) {
-            int pc = cd_position_piece(pos, sq);
-            len += (size_t)sprintf(bt + len, "%s\"%s\"", sq > 1 ? "," : "",
-                                   pc >= 0 && pc <= 4 ? piece_names[pc] : "");
-        }
-        bt[len++] = ']';
-        bt[len] = 0;
-        cJSON_AddItemToObject(o, "board", cJSON_CreateRaw(bt));
-        free(bt);
-    }
+    position_board_json(o, pos);
     const char *squares = squares_text(r);
     if (squares)
         cJSON_AddItemToObject(o, "squares", cJSON_CreateRaw(squares));

@@ -140,6 +140,7 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
             {"hint", M_POST, "POST"},
             {"analyse", M_GET, "GET"},
             {"analyze", M_GET, "GET"},
+            {"review", M_GET, "GET"},
             {"pdn", M_GET, "GET"},
         };
         int k = -1;
@@ -168,6 +169,8 @@ enum MHD_Result route(reply *c, const char *url, const char *method, request *rq
             return api_undo(c, id, rq);
         if (!strcmp(a, "pdn"))
             return api_pdn(c, id);
+        if (!strcmp(a, "review"))
+            return api_review(c, id, query, qctx);
         return api_analyse(c, id, query, qctx);
     }
     return send_error(c, MHD_HTTP_NOT_FOUND, "unknown route");

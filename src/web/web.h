@@ -7,7 +7,8 @@
  *   reply.c        a handler's answer (reply) and the JSON error replies; request bodies
  *   apiutil.c      JSON fields read with a clear error, random ids (apiutil.h; used by the
  *                  handlers of both APIs and by play.c)
- *   engine_pool.c  search limits, search slots, the engine pool and the SSE analysis stream
+ *   engine_pool.c  search limits, search slots, the engine pool and the SSE analysis and review
+ *                  streams
  *   api_games.c    the /api/games handlers
  *   towers_api.c   the /api/towers handlers: Bashni and Lasca games in memory, with their own
  *                  reply type and lock (towers_api.h; reached from route())
@@ -63,6 +64,11 @@
 #define MAX_GAMES       10000       /* games kept */
 #define MAX_SEARCH      8.0         /* seconds an /engine or /hint search may take */
 #define MAX_ANALYSE     120.0       /* seconds an /analyse stream may search */
+#define REVIEW_TIME     0.3         /* seconds a /review searches each position by default */
+#define REVIEW_TIME_MIN 0.05        /* ... at least (?time=) */
+#define REVIEW_TIME_MAX 1.0         /* ... at most */
+#define MAX_REVIEW      120.0       /* seconds a /review may search in all (shorter each position
+                                     * in a long game) */
 #define ENGINE_HASH_MB  16
 #define ID_HEX          8
 
@@ -145,6 +151,8 @@ const char *status_name(cd_status s);
 cJSON *game_json(const web_game *w, egtb_query *q);
 /* The fields of a game object that come from the game alone (variant ... history, threats). */
 void game_board_json(cJSON *o, const cd_game *g);
+/* pos's squares as the "board" field of a game object: ["w","","B",...], square 1 first. */
+void position_board_json(cJSON *o, const cd_position *pos);
 void egtb_fill(cJSON *o, const egtb_query *q);
 
 /* ---------------------------------------------------------------- waiting streams (http.c) */
@@ -241,6 +249,7 @@ enum MHD_Result snapshot_error(reply *c, snap_result r);
 ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max);
 void sse_free(void *cls);
 enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx);
+enum MHD_Result api_review(reply *c, const char *id, query_fn query, void *qctx);
 
 /* ---------------------------------------------------------------- handlers (api_games.c) */
 

@@ -8,7 +8,8 @@
  *   c POST /api/games        i POST /api/games/import   m POST /api/games/ID/move
  *   u POST .../undo          e POST .../engine          h POST .../hint
  *   g GET /api/games/ID      d DELETE /api/games/ID     p GET .../pdn
- *   a GET .../analyse?QUERY (the rest is the query)     l GET /api/games   v GET /api/variants
+ *   a GET .../analyse?QUERY, r GET .../review?QUERY (the rest is the query)
+ *   l GET /api/games         v GET /api/variants
  *   x GET URL, y POST URL, z DELETE URL (the rest is the URL, no body)
  * and the rest is the body. ID is the game made first, or the last one a request created.
  * Checks: no 5xx; every answer but a PDN export is JSON (an object with "error" for 4xx/5xx);
@@ -37,7 +38,7 @@ static cJSON *call(const char *method, const char *url, const char *body, size_t
         *raw = out;
         return NULL;
     }
-    if (*status != 200 || strstr(url, "/analyse") == NULL) {
+    if (*status != 200 || (strstr(url, "/analyse") == NULL && strstr(url, "/review") == NULL)) {
         j = out ? cJSON_ParseWithLength(out, outlen) : NULL;
         FZ_CHECK(j || !out, "%s %s: not JSON: %.*s", method, url,
                  (int)(outlen < 300 ? outlen : 300), out);
@@ -126,8 +127,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             with_body = 0;
             break;
         case 'a':
-            snprintf(url, sizeof url, "/api/games/%s/analyse?%.*s", game_id,
-                     (int)(blen < 200 ? blen : 200), b);
+        case 'r':
+            snprintf(url, sizeof url, "/api/games/%s/%s?%.*s", game_id,
+                     route == 'a' ? "analyse" : "review", (int)(blen < 200 ? blen : 200), b);
             method = "GET";
             with_body = 0;
             break;
