@@ -1,4 +1,4 @@
-// harness.mjs -- what the browser tests (play.mjs, profile.mjs) and the screenshots
+// harness.mjs -- what the browser tests (play.mjs, profile.mjs, review.mjs) and the screenshots
 // (screenshots.mjs) share: their command line (--bin, --chromium, and what opt reads), a server on
 // a free port with a fresh database in a temporary folder, headless Chromium, a page opened and
 // ready, a request made by a page's own script, and the tally of steps passed and failed.

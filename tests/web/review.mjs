@@ -6,77 +6,30 @@
 // (the boards shown are the game's: a white man on 23 after ply 3, a black one on 28 after 4).
 //   node review.mjs [--bin PATH] [--chromium PATH] [--shots DIR]   Prints "review-web: N passed, M failed".
 // --shots DIR: also review-desktop.png into DIR (make screenshots: docs/screenshots).
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { opt, assert, serve, launch, open as openPage, call, tally, DESKTOP } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const bin = opt('--bin') || path.join(repo, 'build', 'condraughts');
-const chromePath = opt('--chromium') || process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = opt('--shots');
 const TIMEOUT = 20000;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'condraughts-review-web-'));
-const log = (s) => process.stdout.write(s + '\n');
-let passed = 0, failed = 0, server = null, browser = null;
-function assert(c, msg) { if (!c) throw new Error(msg); }
-async function step(name, fn) {
-  try { await fn(); passed++; log(`ok   ${name}`); } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${(e && e.message || String(e)).split('\n')[0]}`);
-  }
-}
-
-function startServer() {
-  server = spawn(bin, ['serve', '--port', '0', '--data', path.join(tmp, 'games'), '--db',
-    path.join(tmp, 'play.db'), '--web', path.join(repo, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no port: ' + out)), 15000);
-    const onData = (d) => {
-      out += d.toString();
-      const m = /serving (http:\/\/[^\s]+\/)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
-  });
-}
-
-/* A request from page p, as its own script would make it. */
-async function call(p, method, url, body) {
-  const r = await p.evaluate(async ([m, u, b]) => {
-    const res = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' },
-      body: b === undefined ? undefined : JSON.stringify(b) });
-    return { status: res.status, json: await res.json() };
-  }, [method, url, body]);
-  if (r.status >= 400) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-}
+const { step, fail, finish } = tally('review-web');
+let server = null, browser = null;
 
 const view = (p) => p.evaluate(() => document.getElementById('app').dataset.reviewView);
 const square = (p, n) => p.evaluate((k) => window.condraughts.state.viewBoard[k - 1], n);
 
 async function main() {
-  const url = await startServer();
-  browser = await chromium.launch({ executablePath: chromePath, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars'] });
+  const started = await serve(tmp);
+  server = started.proc;
+  const url = started.url;
+  browser = await launch(['--hide-scrollbars']);
   const errors = [];
-  const open = async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const p = await ctx.newPage();
+  const open = () => openPage(browser, url, DESKTOP, 'play.html', (p) => {
     p.on('pageerror', (e) => errors.push(e.message));
     p.on('dialog', (d) => { errors.push('dialog: ' + d.message()); d.dismiss(); });
-    await p.goto(url + 'play.html');
-    await p.waitForSelector('#app[data-ready="1"]');
-    return p;
-  };
+  });
   const ann = await open(), bob = await open();
   const line = ['33-28', '18-22', '28-23', '19x28', '32x23'];
   let id;
@@ -157,11 +110,6 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed++;
-  log('FAIL setup: ' + (e && e.message || e));
+  fail('setup: ' + (e && e.message || e));
 }
-try { if (browser) await browser.close(); } catch (e) { /* ignore */ }
-if (server && server.exitCode === null) server.kill('SIGTERM');
-fs.rmSync(tmp, { recursive: true, force: true });
-log(`review-web: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser, server, tmp);
