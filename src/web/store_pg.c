@@ -71,14 +71,26 @@ static const char schema[] =
 #define CHANNEL    "condraughts_games" /* NOTIFY's channel: "ID REV" (REV -1: deleted) */
 
 /* A statement with n text parameters (NULL: SQL NULL); the result (PQclear it), NULL when the
- * connection is gone. A broken connection is reset once first (the server restarted). */
+ * connection is gone. A connection known broken is reset first. One that breaks under the
+ * statement (a restarted server cut it; libpq learns so only when it uses it) is reset and the
+ * statement sent once more, but only outside a transaction: then it is a BEGIN or a statement of
+ * its own, and each of those here is idempotent (GREATEST, ON CONFLICT, reads), so running it
+ * twice, should the first have run after all, changes nothing. Inside a transaction the failure
+ * stands: the caller rolls back and the request is answered 503. */
 static PGresult *run(const char *sql, int n, const char *const *params)
 {
     if (!pg)
         return NULL;
     if (PQstatus(pg) == CONNECTION_BAD)
         PQreset(pg);
-    return PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    int outside = PQtransactionStatus(pg) == PQTRANS_IDLE;
+    PGresult *r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    if (outside && PQstatus(pg) == CONNECTION_BAD) {
+        PQclear(r);
+        PQreset(pg);
+        r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    }
+    return r;
 }
 
 /* Did r succeed (a command, or rows)? r is cleared when `clear`. */
