@@ -461,7 +461,8 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # The shipped files fitted on the corpus (docs/training.md, "The corpus"), fitted again into
 # $(BUILD)/rebuild/ and compared with weights/ byte for byte: International g9 (the 78 chunks
 # of g8 and the first 63 of g9, from g9's start.cdw; about 10 minutes on one core) and English
-# g0 (19 chunks). Not in make test, which checks a slice of each corpus (tests/weights.sh).
+# g1 (g0's 19 chunks and the first 8 of g1, from g1's start.cdw: half a minute). Not in
+# make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
 cd_comma := ,
 cd_space := $(subst ,, )
@@ -472,8 +473,9 @@ rebuild-weights: $(BIN)
 	$(BIN) train fit --variant international --data $(call corpus_list,corpus/international/g8/s8-*.cdg.xz corpus/international/g9/s9-0000[0-5]*.cdg.xz corpus/international/g9/s9-00006[0-2]*.cdg.xz) \
 	  --init corpus/international/g9/start.cdw --epochs 3 --lr 0.3 --seed 92 --k 155.4 --lambda 0.8 \
 	  --out $(REBUILD_DIR)/international.cdw
-	$(BIN) train fit --variant english --data $(call corpus_list,corpus/english/g0/s1-0000[01]*.cdg.xz) \
-	  --lambda 0.8 --seed 1 --out $(REBUILD_DIR)/english.cdw
+	$(BIN) train fit --variant english --data $(call corpus_list,corpus/english/g0/s1-*.cdg.xz corpus/english/g1/s2-00000[0-7]*.cdg.xz) \
+	  --init corpus/english/g1/start.cdw --epochs 3 --lr 0.3 --seed 11 --k 379.3 --lambda 0.8 \
+	  --out $(REBUILD_DIR)/english.cdw
 	cmp $(REBUILD_DIR)/international.cdw weights/international.cdw
 	cmp $(REBUILD_DIR)/english.cdw weights/english.cdw
 	@echo 'rebuild-weights: international.cdw and english.cdw made again, byte for byte'
