@@ -347,7 +347,8 @@ static void test_shipped(void)
     CHECK(cd_evaluate(ev, &p) < -30 && cd_evaluate(ev, &p) > -400);
     /* engine option "drawscale", default 2: with the Russian weights, 2 kings and 2 men against
      * a king and a man (one king and two pieces more) score half the learned value; with
-     * "drawscale" 0 the whole of it; the 10x10 families are not scaled by default */
+     * "drawscale" 0 the whole of it; of the 10x10 families only International is scaled by
+     * default */
     cd_engine *e = cd_engine_new(1);
     const cd_rules *ru = cd_rules_find("russian");
     CHECK(cd_engine_evaluate(e, &p) == cd_evaluate(NULL, &p)); /* no set: by hand */
@@ -367,6 +368,18 @@ static void test_shipped(void)
     raw = cd_pattern_eval_white(cd_eval_for(ev, ru), &p);
     CHECK(raw < -100);
     CHECK(cd_engine_evaluate(e, &p) == raw / 2);
+    CHECK(cd_position_from_fen(&p, intl, "W:WK1,K3,32,33:BK50,20", err, sizeof err) == CD_OK);
+    raw = cd_pattern_eval_white(cd_eval_for(ev, intl), &p);
+    CHECK(raw > 100);
+    CHECK(cd_engine_evaluate(e, &p) == raw / 2);
+    const cd_rules *con = cd_rules_find("constitutional");
+    CHECK(cd_position_from_fen(&p, con, "W:WK1,K3,32,33:BK50,20", err, sizeof err) == CD_OK);
+    raw = cd_pattern_eval_white(cd_eval_for(ev, con), &p);
+    CHECK(raw > 100 && cd_eval_for(ev, con) != cd_eval_for(ev, intl));
+    CHECK(cd_engine_evaluate(e, &p) == raw);
+    CHECK(cd_engine_set_option(e, "drawscale", 1) == CD_OK);
+    CHECK(cd_engine_evaluate(e, &p) == raw / 2);
+    CHECK(cd_engine_set_option(e, "drawscale", 0) == CD_OK);
     CHECK(cd_position_from_fen(&p, intl, "W:WK1,K3,32,33:BK50,20", err, sizeof err) == CD_OK);
     CHECK(cd_engine_evaluate(e, &p) == cd_pattern_eval_white(cd_eval_for(ev, intl), &p));
     CHECK(cd_engine_set_option(e, "drawscale", 3) == CD_ERR_ARG);

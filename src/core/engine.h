@@ -100,7 +100,7 @@ struct cd_engine {
     int use_net;          /* 1 (default): the network stacked on the learned weights (net.h), where
                              one is loaded, adds its correction; 0: the weights alone ("net") */
     int use_drawscale;    /* drawish material scaled down in the learned score (eval.c): 0 off,
-                             1 on, 2 (default) on with the 8x8 families' weights only */
+                             1 on, 2 (default) where the family says (pattern.c) */
 #ifdef CD_TUNE
     cd_search_params params; /* the search's parameters, settable by name */
 #endif

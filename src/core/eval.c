@@ -301,11 +301,12 @@ int cd_engine_evaluate_with(const cd_engine *e, const cd_pattern_weights *pw,
         s = cd_eval_classic_white(pos);
     else {
         s = learned_white(pw, pos, e->use_net, nc);
-        /* "drawscale" 2 (the default): on with the 8x8 families' weights (24 pieces at the
-         * start: Russian's, where it measured +15 [+4, +25], and the three begun from them; in
-         * russian-constitutional switching it off measured -26 [-52, -0]); off with the 10x10
-         * ones (-17 [-42, +7]) */
-        if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.start == 24))
+        /* "drawscale" 2 (the default): on where the family's layout says so (pattern.c): the
+         * 8x8 families (Russian, where it measured +15 [+4, +25] at 20,000 nodes, and those
+         * begun from it; in russian-constitutional switching it off measured -26 [-52, -0]) and
+         * International (+17 [+7, +28] at 300,000 nodes a move); off with the other 10x10
+         * families, not measured since International's -17 [-42, +7] at 20,000 nodes */
+        if (e->use_drawscale == 1 || (e->use_drawscale == 2 && pw->layout.drawscale))
             s = scale_drawish(pos, s);
     }
     return pos->side == CD_WHITE ? s : -s;

@@ -11,21 +11,23 @@
 #include "pattern.h"
 
 /* A family's name (the weights file's name and header, at most 15 characters), the variant it
- * evaluates (its canonical name: the two differ where the variant's name is longer) and whether
- * its rules have short kings and men that take forwards only (pattern.h, the layout's `short`). */
+ * evaluates (its canonical name: the two differ where the variant's name is longer), whether
+ * its rules have short kings and men that take forwards only (pattern.h, the layout's
+ * `short_rules`) and whether its learned score is scaled for drawish material by default (the
+ * layout's `drawscale`: where it measured a gain, docs/strength.md). */
 static const struct {
     const char *name, *variant;
-    int geometry, short_rules;
+    int geometry, short_rules, drawscale;
 } families[CD_PAT_FAMILIES] = {
-    {"international", "international", CD_GEOM_10X10, 0},
-    {"constitutional", "constitutional", CD_GEOM_10X10, 0},
-    {"russian", "russian", CD_GEOM_8X8, 0},
-    {"killer", "killer", CD_GEOM_10X10, 0},
-    {"modern", "modern", CD_GEOM_10X10, 0},
-    {"brazilian", "brazilian", CD_GEOM_8X8, 0},
-    {"russian-const", "russian-constitutional", CD_GEOM_8X8, 0},
-    {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8, 0},
-    {"english", "english", CD_GEOM_8X8, 1},
+    {"international", "international", CD_GEOM_10X10, 0, 1},
+    {"constitutional", "constitutional", CD_GEOM_10X10, 0, 0},
+    {"russian", "russian", CD_GEOM_8X8, 0, 1},
+    {"killer", "killer", CD_GEOM_10X10, 0, 0},
+    {"modern", "modern", CD_GEOM_10X10, 0, 0},
+    {"brazilian", "brazilian", CD_GEOM_8X8, 0, 1},
+    {"russian-const", "russian-constitutional", CD_GEOM_8X8, 0, 1},
+    {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8, 0, 1},
+    {"english", "english", CD_GEOM_8X8, 1, 1},
 };
 
 #if defined(__BMI2__)
@@ -72,7 +74,9 @@ const char *cd_pattern_family_name(int family)
 
 void cd_pattern_layout_family(int family, cd_pattern_layout *l)
 {
-    l->short_rules = family >= 0 && family < CD_PAT_FAMILIES && families[family].short_rules;
+    int known = family >= 0 && family < CD_PAT_FAMILIES;
+    l->short_rules = known && families[family].short_rules;
+    l->drawscale = known && families[family].drawscale;
 }
 
 /* ternary[b]: the base-3 number whose digits are the bits of b (a constant table). */

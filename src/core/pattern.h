@@ -79,6 +79,7 @@ typedef struct cd_pattern_layout {
     uint64_t colbit[4];            /* bit b: the playable bits of the columns c with c & (1 << b) */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
     int short_rules;               /* 1: short kings, men take forwards only (the family's) */
+    int drawscale; /* 1: drawish material scaled by default (engine option "drawscale" 2; eval.c) */
 } cd_pattern_layout;
 
 struct cd_net;
@@ -118,8 +119,8 @@ int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
  * top-left cell is at an odd row and an odd column (9 more on 10x10, 4 on 8x8). */
 int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out);
 
-/* Set the layout's rules of the family (short_rules; cd_pattern_layout_of and _wide leave them 0,
- * the flying kings' rules; a read file's layout has its family's). */
+/* Set the layout's rules and defaults of the family (short_rules, drawscale; cd_pattern_layout_of
+ * and _wide leave them 0, the flying kings' rules; a read file's layout has its family's). */
 void cd_pattern_layout_family(int family, cd_pattern_layout *l);
 
 /* The window and configuration that (region, config) becomes when the board is turned 180

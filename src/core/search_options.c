@@ -38,7 +38,7 @@ static const option options[] = {
     {"classic-eval", 0, 0, 1, 1, IN_ENGINE, offsetof(cd_engine, use_classic_eval),
      "the hand-set evaluation even where learned weights are loaded"},
     {"drawscale", 2, 0, 2, 0, IN_ENGINE, offsetof(cd_engine, use_drawscale),
-     "drawish material scaled down: 0 off, 1 on, 2 with the 8x8 weights only"},
+     "drawish material scaled down: 0 off, 1 on, 2 where it pays (8x8, International)"},
     {"net", 1, 0, 1, 0, IN_ENGINE, offsetof(cd_engine, use_net),
      "the network stacked on the learned weights, where one is loaded"},
 #ifdef CD_TUNE
