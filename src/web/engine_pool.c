@@ -112,6 +112,14 @@ cd_engine *engine_take(int contempt)
     return e;
 }
 
+int book_move(const cd_position *pos, cd_book_move *bm)
+{
+    for (int i = 0; i < srv.nbooks; i++)
+        if (cd_book_probe(srv.books[i], pos, bm, 1))
+            return 1;
+    return 0;
+}
+
 /* Give an engine back to the pool (NULL: nothing). */
 void engine_give(cd_engine *e)
 {
