@@ -548,16 +548,46 @@ req POST /api/games/import "$(json_pdn "$TMP/blunder.pdn")"
 check_that "import the blunder game 201" is "$CODE" 201
 REV=$(field id)
 curl -s -N --max-time 20 "$URL/api/games/$REV/review?time=0.1" >"$TMP/review"
-check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1,"board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
+check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1,"depth":0,"board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review: 28-22 is the blunder" grep -q '^data: {"ply":1,"side":"white","move":"28-22","best":"28-23","is_best":false,"before":0,"after":-29999,"loss":1000,"mark":"??","board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review: 17x28 is the best move, unmarked" grep -q '^data: {"ply":2,"side":"black","move":"17x28","best":"17x28","is_best":true,"before":29999,"after":30000,"loss":0,"mark":"","board":\[\(""\|,\)*"b"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review marks exactly one move" is "$(grep -c '"mark":"?' "$TMP/review")" 1
-check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
+check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"dubious":0,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"dubious":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
 "$BIN" pdn annotate --time 0.1 "$TMP/blunder.pdn" >"$TMP/annotate" 2>&1
 ANN_BEST=$(sed -n 's/^ *1\. 28-22?? *[^ ]* *\([^ ]*\) .*/\1/p' "$TMP/annotate")
 REV_BEST=$(sed -n 's/.*"ply":1,.*"best":"\([^"]*\)".*/\1/p' "$TMP/review")
 check_that "pdn annotate marks 28-22 '??' too, best 28-23" is "$ANN_BEST" 28-23
 check_that "review's best move is pdn annotate's" is "$REV_BEST" "$ANN_BEST"
+# A review to a fixed depth is `pdn annotate --depth` (a cleared 16 MiB table a position, one
+# thread, the game's history): the Russian game of tests/annotate.sh at depth 6, whose every
+# loss and mark that test works out from `analyse` alone; there ply 15, 8. f2-e3, loses 0.28
+# men and is the '?!' (25 hundredths to 49 with the default mark). Each ply's loss and mark here
+# are pdn annotate's line for it, and the sums count the marks.
+RUGAME=$(dirname "$0")/pdncheck/russian-game.pdn
+req POST /api/games/import "$(json_pdn "$RUGAME")"
+check_that "import the Russian game 201" is "$CODE" 201
+curl -s -N --max-time 60 "$URL/api/games/$(field id)/review?depth=6" >"$TMP/review6"
+check_that "review to depth 6: the start says so" grep -q '^data: {"plies":108,"time":[0-9.]*,"depth":6,' "$TMP/review6"
+check_that "review to depth 6: 8. f2-e3 is '?!', losing 28" grep -q '^data: {"ply":15,"side":"white","move":"f2-e3","best":"c1-d2","is_best":false,"before":83,"after":55,"loss":28,"mark":"?!",' "$TMP/review6"
+"$BIN" pdn annotate --depth 6 --egtb '' --hash 16 "$RUGAME" >"$TMP/annotate6" 2>&1
+# pdn annotate's lines as "MOVE MARK LOSS" (hundredths), and the review's the same way
+sed -n 's/^  [0-9]*\.\{1,3\} \([a-h1-8:-]*\)\([?!]*\) .* \([0-9]*\)\.\([0-9][0-9]\)$/\1 \2 \3\4/p' "$TMP/annotate6" |
+    awk '{ printf "%s %s %d\n", $1, ($3 == "" ? "-" : $2), ($3 == "" ? $2 : $3) }' >"$TMP/ann6.txt"
+sed -n 's/^data: {"ply":[0-9]*,.*"move":"\([^"]*\)",.*"loss":\([0-9]*\),"mark":"\([^"]*\)".*/\1 \3 \2/p' "$TMP/review6" |
+    awk '{ printf "%s %s %d\n", $1, ($3 == "" ? "-" : $2), ($3 == "" ? $2 : $3) }' >"$TMP/rev6.txt"
+check_that "review to depth 6: 108 plies" is "$(wc -l <"$TMP/rev6.txt")" 108
+check_eq "review to depth 6: every ply's move, mark and loss as pdn annotate --depth 6" \
+    "$(cat "$TMP/ann6.txt")" "$(cat "$TMP/rev6.txt")"
+for side in White Black; do
+    s=$(sed -n "s/^  $side: [0-9]* moves, average loss [0-9.]* men, \([0-9]*\) '?!', \([0-9]*\) '?', \([0-9]*\) '??'$/\1 \2 \3/p" "$TMP/annotate6")
+    lc=$(printf '%s' "$side" | tr 'WB' 'wb')
+    r=$(sed -n "s/^data: {\"plies\":108,.*\"$lc\":{\"moves\":54,\"average_loss\":[0-9.]*,\"dubious\":\([0-9]*\),\"mistakes\":\([0-9]*\),\"blunders\":\([0-9]*\)}.*/\1 \2 \3/p" "$TMP/review6")
+    check_eq "review to depth 6: $side's marks ('?!', '?', '??') as pdn annotate's" "$s" "$r"
+done
+for q in depth=0 depth=21 depth=x; do
+    req GET "/api/games/$REV/review?$q"
+    check_that "review $q 400" is "$CODE $(field error)" "400 'depth' must be an integer from 1 to 20"
+done
 # every variant of the board: a game of two moves (each the first legal move) is reviewed, its
 # moves named in the variant's notation, each with a board of the variant's squares
 req GET /api/variants

@@ -69,6 +69,7 @@
 #define REVIEW_TIME_MAX 1.0         /* ... at most */
 #define MAX_REVIEW      120.0       /* seconds a /review may search in all (shorter each position
                                      * in a long game) */
+#define REVIEW_DEPTH    20          /* ?depth= of a /review at most */
 #define ENGINE_HASH_MB  16
 #define ID_HEX          8
 
