@@ -513,12 +513,14 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
  * 10 men), 0 for the best move, never negative.
  */
 #define CD_LOSS_CAP  1000
-#define CD_LOSS_MARK 50 /* the default mark: '?' from half a man */
+#define CD_LOSS_MARK 50 /* the default mark: '?' from half a man ('?!' from a quarter) */
 int cd_move_loss(int best, int after, int is_best);
-/* The mark of a loss (hundredths of a man) against mark (hundredths, > 0): 0 none, 1 '?' from
- * mark, 2 '??' from 3 * mark. */
+/* The mark of a loss (hundredths of a man) against mark (hundredths, > 0), a level ordered by
+ * the loss: CD_MARK_NONE, CD_MARK_DUBIOUS '?!' from half of mark (2 * loss >= mark),
+ * CD_MARK_MISTAKE '?' from mark, CD_MARK_BLUNDER '??' from 3 * mark. */
+enum { CD_MARK_NONE, CD_MARK_DUBIOUS, CD_MARK_MISTAKE, CD_MARK_BLUNDER, CD_MARK_LEVELS };
 int cd_loss_mark(int loss, int mark);
-/* The mark's text: "", "?" or "??" (level out of range: ""). */
+/* The mark's text: "", "?!", "?" or "??" (level out of range: ""). */
 const char *cd_mark_text(int level);
 
 /* Ask a running search to stop and return its best move (thread-safe). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/annotate.sh -- `condraughts pdn annotate`: each move's best move and score are what
-# `condraughts analyse` finds alone in that position (the same depth, a fresh table); a king
-# given away is marked '??'; a forced capture loses nothing; --out writes a file `pdn check`
+# `condraughts analyse` finds alone in that position (the same depth, a fresh table), and so is
+# each move's loss and its mark ('?!', '?', '??'); a king given away is marked '??'; a forced capture loses nothing; --out writes a file `pdn check`
 # reads back with the same games and a comment on every move; a game that plays on after a
 # threefold repetition is annotated up to it; bad arguments and games are errors that name
 # what is wrong.
@@ -13,24 +13,38 @@ dir=$(dirname "$0")/pdncheck
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# 1. The first 12 plies of a Russian game at depth 6, each against `analyse` alone.
+# 1. The first 16 plies of a Russian game at depth 6, each against `analyse` alone: the best
+# move, its score, and the mark, from the loss worked out here from analyse's scores (the score
+# before the move for the side that moved, plus the score after it for the other side; 0 when
+# the best move was played), marked in shell arithmetic: '?!' from 25 hundredths, '?' from 50,
+# '??' from 150 (--mark 0.5). At depth 6 ply 15, 8. f2-e3, loses 0.28 men (c1-d2 +0.83, then
+# +0.55 for White; both scores are analyse's): the '?!' this checks appears there.
 game=$dir/russian-game.pdn
 "$bin" pdn annotate --depth 6 --egtb '' "$game" >"$tmp/ann.txt" 2>"$tmp/ann.err"
 check_eq "annotate $game: status" 0 $?
 moves=$(sed -n '/^$/,$p' "$game" | tr ' ' '\n' | grep -v '^[0-9]*\.$' | grep -E '^[a-h][1-8]' |
-    head -12)
+    head -16)
+# hundredths MEN: "+0.28" -> 28, "-1.39" -> -139
+hundredths() { printf '%s' "$1" | awk '{ printf "%d", ($1 < 0 ? $1 * 100 - 0.5 : $1 * 100 + 0.5) }'; }
+# score_at BEFORE: analyse's best move and score (hundredths, side to move's view) after BEFORE
+score_at() {
+    out=$("$bin" analyse --variant russian --depth 6 --egtb '' ${1:+--after "$1"} 2>&1)
+    a_best=$(printf '%s\n' "$out" | sed -n 's/^bestmove //p')
+    a_men=$(printf '%s\n' "$out" | grep '^depth 6 ' | sed 's/.* score \([^ ]*\) men.*/\1/')
+    case "$a_men" in [+-][0-9]*.[0-9][0-9]) a_score=$(hundredths "$a_men") ;; *) a_score=x ;; esac
+}
 before=""
 ply=0
+dubious=0
+score_at ""
 for mv in $moves; do
     ply=$((ply + 1))
     line=$(grep -E '^  [0-9]+\.(\.\.)? ' "$tmp/ann.txt" | sed -n "${ply}p")
-    # the annotate line: NUM MOVE[marks] AFTER BEST BESTSCORE LOSS (BEST "=": the move played)
+    # the annotate line: NUM MOVE[mark] AFTER BEST BESTSCORE LOSS (BEST "=": the move played)
     set -- $line
-    best=$4 bscore=$5
-    [ "$best" = "=" ] && best=$(printf '%s' "$2" | tr -d '?')
-    out=$("$bin" analyse --variant russian --depth 6 --egtb '' ${before:+--after "$before"} 2>&1)
-    want_best=$(printf '%s\n' "$out" | sed -n 's/^bestmove //p')
-    want_score=$(printf '%s\n' "$out" | grep '^depth 6 ' | sed 's/.* score \([^ ]*\) men.*/\1/')
+    best=$4 bscore=$5 mark=$(printf '%s' "$2" | tr -d 'a-h1-8:-')
+    [ "$best" = "=" ] && best=$(printf '%s' "$2" | tr -d '?!')
+    want_best=$a_best want_score=$a_men s_before=$a_score
     # analyse: the side to move's view; annotate: White's (Black moves at even plies)
     if [ $((ply % 2)) -eq 0 ]; then
         want_score=$(printf '%s' "$want_score" | tr '+-' '-+')
@@ -39,8 +53,25 @@ for mv in $moves; do
     check_eq "ply $ply ($mv): best move as analyse's" "$want_best" "$best"
     check_eq "ply $ply ($mv): its score as analyse's" "$want_score" "$bscore"
     before="${before:+$before }$mv"
+    score_at "$before"
+    if [ "$s_before" = x ] || [ "$a_score" = x ]; then
+        bad "ply $ply ($mv): analyse gave no score in men"
+        continue
+    fi
+    loss=0
+    [ "$want_best" != "$mv" ] && loss=$((s_before + a_score))
+    [ "$loss" -lt 0 ] && loss=0
+    if [ "$loss" -ge 150 ]; then want_mark='??'
+    elif [ "$loss" -ge 50 ]; then want_mark='?'
+    elif [ "$loss" -ge 25 ]; then want_mark='?!'
+    else want_mark=''; fi
+    [ "$want_mark" = '?!' ] && dubious=$((dubious + 1))
+    check_eq "ply $ply ($mv): loss $loss, its mark" "$want_mark" "$mark"
+    check_eq "ply $ply ($mv): the loss printed" "$(awk -v l="$loss" 'BEGIN { printf "%.2f", l / 100 }')" "$6"
 done
-grep -q '^  White: 54 moves, average loss [0-9.]* men, [0-9]* .?., [0-9]* .??.$' "$tmp/ann.txt" &&
+check_that "a '?!' among the first 16 plies ($dubious)" test "$dubious" -ge 1
+check_that "ply 15: 8. f2-e3?!" grep -q '^  8\. f2-e3?! ' "$tmp/ann.txt"
+grep -q '^  White: 54 moves, average loss [0-9.]* men, [0-9]* .?!., [0-9]* .?., [0-9]* .??.$' "$tmp/ann.txt" &&
     ok || bad "the White summary: $(grep White: "$tmp/ann.txt")"
 
 # 2. A king given away: 1. a1-d4 c5:e3 (the capture is forced, so it loses nothing).

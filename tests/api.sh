@@ -232,6 +232,7 @@ req POST "/api/games/$INT/engine" '{"depth":3}'
 check_that "engine move 200" is "$CODE" 200
 check_that "engine played" is "$(num ply)" 4
 check_that "last_engine present" has '"last_engine":{"move":"[^"]*","score":-\{0,1\}[0-9]*,"depth":[0-9]*,"nodes":[0-9]*,"time":'
+check_that "International has no book: the engine searched" has '"nodes":[1-9][0-9]*,"time":[0-9.e-]*,"book":false}'
 req POST "/api/games/$INT/engine"
 check_that "engine at level 200" is "$CODE" 200
 req POST "/api/games/$INT/engine" '{"movetime":0.05}'
@@ -269,6 +270,91 @@ req POST "/api/games/$INT/undo" '{"plies":100}'
 check_that "undo past the start stops at 0" is "$(num ply)" 0
 req POST "/api/games/$OVER/undo"
 check_that "undo a finished game" is "$(field status)" ongoing
+
+# ------------------------------------------------------------ the opening book
+# The server reads the shipped book of each variant as the CLI does (books/VARIANT.cdb: here the
+# build tree's, beside the program, as the server runs in $TMP, which has no books folder), and
+# /engine plays the book's first legal move at once. The moves expected are what `condraughts
+# book probe` reads from the same file, through the CLI's own lookup from the same folder.
+# le NAME: a field of last_engine
+le() { printf '%s' "$BODY" | sed -n 's/.*"last_engine":{\([^}]*\)}.*/\1/p' | tr ',' '\n' | sed -n "s/^\"$1\":\"\{0,1\}\([^\"]*\)\"\{0,1\}\$/\1/p"; }
+check_that "serve names the shipped English book" grep -q '^condraughts: opening books:.* english\( \|$\)' "$TMP/out"
+PROBE1=$(cd "$TMP" && "$BIN" book probe --variant english | sed -n '1s/ .*//p')
+check_that "book probe gives the start's move" test -n "$PROBE1"
+req POST /api/games '{"variant":"english","human":"white"}'
+EN=$(field id)
+t0=$(date +%s.%N)
+req POST "/api/games/$EN/engine" '{"movetime":6}'
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+check_that "book: English engine 200" is "$CODE" 200
+check_eq "book: the engine's first move is book probe's" "$PROBE1" "$(le move)"
+check_eq "book: last_engine says book, no search" "true 0 0" "$(le book) $(le nodes) $(le time)"
+check_that "book move answered in ${took} s, want under 1 (movetime 6)" \
+    awk -v t="$took" 'BEGIN { exit !(t < 1) }'
+# a hint in a book position is still a search, to the depth asked
+req POST "/api/games/$EN/hint" '{"depth":4}'
+check_eq "book: a hint searches (depth 4)" "200 4" "$CODE $(num depth)"
+# the person's reply (the first legal move), then the engine's: the book's again when probe
+# finds the position, else a search
+req GET "/api/games/$EN"
+HUMAN=$(moves | head -n 1)
+req POST "/api/games/$EN/move" "{\"move\":\"$HUMAN\"}"
+PROBE2=$(cd "$TMP" && "$BIN" book probe --variant english --fen "$(field fen)")
+IN_BOOK=$?
+req POST "/api/games/$EN/engine" '{"depth":3}'
+if [ "$IN_BOOK" -eq 0 ]; then
+    check_eq "book: after $PROBE1 $HUMAN the engine plays book probe's move" \
+        "${PROBE2%% *} true" "$(le move) $(le book)"
+elif [ "$IN_BOOK" -ne 1 ]; then
+    bad "book probe after $PROBE1 $HUMAN: status $IN_BOOK"
+else
+    check_eq "book: after $PROBE1 $HUMAN (not in the book) the engine searches" \
+        "false 3" "$(le book) $(le depth)"
+fi
+# a variant without a book: a search, as before
+req POST /api/games '{"variant":"russian","human":"white"}'
+req POST "/api/games/$(field id)/engine" '{"depth":3}'
+check_eq "book: Russian (no book) searches" "200 false 3" "$CODE $(le book) $(le depth)"
+stop_server
+# --book none: no book at all
+start_server "$TMP" --book none
+check_that "--book none: no books named" not grep -q 'opening books' "$TMP/out"
+req POST "/api/games/$EN/undo" '{"plies":3}'
+req POST "/api/games/$EN/engine" '{"depth":3}'
+check_eq "--book none: the English engine searches" "200 false 3" "$CODE $(le book) $(le depth)"
+stop_server
+# --book FILE: a tiny International book made here (its first move by probe), the shipped
+# English one kept
+echo 32-28 >"$TMP/book-line.txt"
+"$BIN" book build --variant international --openings "$TMP/book-line.txt" --plies 0 --nodes 2000 \
+    --out "$TMP/intl.cdb" >/dev/null 2>&1
+PROBE3=$("$BIN" book probe --variant international --book "$TMP/intl.cdb" | sed -n '1s/ .*//p')
+check_that "a small International book" test -n "$PROBE3"
+start_server "$TMP" --book "$TMP/intl.cdb"
+check_that "--book FILE: its variant and the shipped ones" \
+    grep -q '^condraughts: opening books: international.* english\( \|$\)' "$TMP/out"
+req POST /api/games '{"variant":"international","human":"black"}'
+req POST "/api/games/$(field id)/engine" '{"depth":3}'
+check_eq "--book FILE: the International engine plays its move" "$PROBE3 true" "$(le move) $(le book)"
+req POST /api/games '{"variant":"english","human":"white"}'
+req POST "/api/games/$(field id)/engine"
+check_eq "--book FILE: English still from the shipped book" "$PROBE1 true" "$(le move) $(le book)"
+stop_server
+# a book that cannot be read stops the server at start, naming the file
+printf 'garbage' >"$TMP/bad.cdb"
+head -c 100 "$(dirname "$BIN")/../books/english.cdb" >"$TMP/short.cdb"
+expect_fail 2 "^condraughts serve: book file $TMP/none.cdb cannot be read: No such file or directory\$" \
+    timeout 20 "$BIN" serve --port 0 --data "$DATA" --web "$WEB" --book "$TMP/none.cdb"
+expect_fail 2 "^condraughts serve: book file $TMP/bad.cdb: not an opening book" \
+    timeout 20 "$BIN" serve --port 0 --data "$DATA" --web "$WEB" --book "$TMP/bad.cdb"
+expect_fail 2 "^condraughts serve: book file $TMP/short.cdb: truncated" \
+    timeout 20 "$BIN" serve --port 0 --data "$DATA" --web "$WEB" --book "$TMP/short.cdb"
+# ... and so does a damaged shipped book found by the default lookup (./books first)
+mkdir -p "$TMP/badbooks/books"
+cp "$TMP/short.cdb" "$TMP/badbooks/books/english.cdb"
+expect_fail 2 "^condraughts serve: book file books/english.cdb: truncated" \
+    sh -c "cd '$TMP/badbooks' && exec timeout 20 '$BIN' serve --port 0 --data '$DATA' --web '$WEB'"
+start_server
 
 # ------------------------------------------------------------ routes, methods, sizes
 req GET /api/games/ffffffff
@@ -462,16 +548,46 @@ req POST /api/games/import "$(json_pdn "$TMP/blunder.pdn")"
 check_that "import the blunder game 201" is "$CODE" 201
 REV=$(field id)
 curl -s -N --max-time 20 "$URL/api/games/$REV/review?time=0.1" >"$TMP/review"
-check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1,"board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
+check_that "review starts with the plies and time" grep -q '^data: {"plies":2,"time":0.1,"depth":0,"board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review: 28-22 is the blunder" grep -q '^data: {"ply":1,"side":"white","move":"28-22","best":"28-23","is_best":false,"before":0,"after":-29999,"loss":1000,"mark":"??","board":\[\(""\|,\)*"b"\(""\|,\)*"w"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review: 17x28 is the best move, unmarked" grep -q '^data: {"ply":2,"side":"black","move":"17x28","best":"17x28","is_best":true,"before":29999,"after":30000,"loss":0,"mark":"","board":\[\(""\|,\)*"b"\(""\|,\)*\]}$' "$TMP/review"
 check_that "review marks exactly one move" is "$(grep -c '"mark":"?' "$TMP/review")" 1
-check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
+check_that "review ends with the sums" grep -q '^data: {"plies":2,"white":{"moves":1,"average_loss":1000,"dubious":0,"mistakes":0,"blunders":1},"black":{"moves":1,"average_loss":0,"dubious":0,"mistakes":0,"blunders":0}}$' "$TMP/review"
 "$BIN" pdn annotate --time 0.1 "$TMP/blunder.pdn" >"$TMP/annotate" 2>&1
 ANN_BEST=$(sed -n 's/^ *1\. 28-22?? *[^ ]* *\([^ ]*\) .*/\1/p' "$TMP/annotate")
 REV_BEST=$(sed -n 's/.*"ply":1,.*"best":"\([^"]*\)".*/\1/p' "$TMP/review")
 check_that "pdn annotate marks 28-22 '??' too, best 28-23" is "$ANN_BEST" 28-23
 check_that "review's best move is pdn annotate's" is "$REV_BEST" "$ANN_BEST"
+# A review to a fixed depth is `pdn annotate --depth` (a cleared 16 MiB table a position, one
+# thread, the game's history): the Russian game of tests/annotate.sh at depth 6, whose every
+# loss and mark that test works out from `analyse` alone; there ply 15, 8. f2-e3, loses 0.28
+# men and is the '?!' (25 hundredths to 49 with the default mark). Each ply's loss and mark here
+# are pdn annotate's line for it, and the sums count the marks.
+RUGAME=$(dirname "$0")/pdncheck/russian-game.pdn
+req POST /api/games/import "$(json_pdn "$RUGAME")"
+check_that "import the Russian game 201" is "$CODE" 201
+curl -s -N --max-time 60 "$URL/api/games/$(field id)/review?depth=6" >"$TMP/review6"
+check_that "review to depth 6: the start says so" grep -q '^data: {"plies":108,"time":[0-9.]*,"depth":6,' "$TMP/review6"
+check_that "review to depth 6: 8. f2-e3 is '?!', losing 28" grep -q '^data: {"ply":15,"side":"white","move":"f2-e3","best":"c1-d2","is_best":false,"before":83,"after":55,"loss":28,"mark":"?!",' "$TMP/review6"
+"$BIN" pdn annotate --depth 6 --egtb '' --hash 16 "$RUGAME" >"$TMP/annotate6" 2>&1
+# pdn annotate's lines as "MOVE MARK LOSS" (hundredths), and the review's the same way
+sed -n 's/^  [0-9]*\.\{1,3\} \([a-h1-8:-]*\)\([?!]*\) .* \([0-9]*\)\.\([0-9][0-9]\)$/\1 \2 \3\4/p' "$TMP/annotate6" |
+    awk '{ printf "%s %s %d\n", $1, ($3 == "" ? "-" : $2), ($3 == "" ? $2 : $3) }' >"$TMP/ann6.txt"
+sed -n 's/^data: {"ply":[0-9]*,.*"move":"\([^"]*\)",.*"loss":\([0-9]*\),"mark":"\([^"]*\)".*/\1 \3 \2/p' "$TMP/review6" |
+    awk '{ printf "%s %s %d\n", $1, ($3 == "" ? "-" : $2), ($3 == "" ? $2 : $3) }' >"$TMP/rev6.txt"
+check_that "review to depth 6: 108 plies" is "$(wc -l <"$TMP/rev6.txt")" 108
+check_eq "review to depth 6: every ply's move, mark and loss as pdn annotate --depth 6" \
+    "$(cat "$TMP/ann6.txt")" "$(cat "$TMP/rev6.txt")"
+for side in White Black; do
+    s=$(sed -n "s/^  $side: [0-9]* moves, average loss [0-9.]* men, \([0-9]*\) '?!', \([0-9]*\) '?', \([0-9]*\) '??'$/\1 \2 \3/p" "$TMP/annotate6")
+    lc=$(printf '%s' "$side" | tr 'WB' 'wb')
+    r=$(sed -n "s/^data: {\"plies\":108,.*\"$lc\":{\"moves\":54,\"average_loss\":[0-9.]*,\"dubious\":\([0-9]*\),\"mistakes\":\([0-9]*\),\"blunders\":\([0-9]*\)}.*/\1 \2 \3/p" "$TMP/review6")
+    check_eq "review to depth 6: $side's marks ('?!', '?', '??') as pdn annotate's" "$s" "$r"
+done
+for q in depth=0 depth=21 depth=x; do
+    req GET "/api/games/$REV/review?$q"
+    check_that "review $q 400" is "$CODE $(field error)" "400 'depth' must be an integer from 1 to 20"
+done
 # every variant of the board: a game of two moves (each the first legal move) is reviewed, its
 # moves named in the variant's notation, each with a board of the variant's squares
 req GET /api/variants

@@ -54,10 +54,18 @@ static void test_move_loss(void)
     CHECK(cd_move_loss(CD_SCORE_WIN - 9, 0, 0) == 1000); /* a win counts 10 men */
     CHECK(cd_move_loss(0, CD_SCORE_WIN - 4, 0) == 1000); /* a loss after the move: -10 men */
     CHECK(cd_move_loss(-CD_SCORE_WIN + 5, CD_SCORE_WIN - 4, 0) == 0); /* lost either way */
-    CHECK(cd_loss_mark(49, 50) == 0 && cd_loss_mark(50, 50) == 1);
-    CHECK(cd_loss_mark(149, 50) == 1 && cd_loss_mark(150, 50) == 2);
-    CHECK(!strcmp(cd_mark_text(0), "") && !strcmp(cd_mark_text(1), "?") &&
-          !strcmp(cd_mark_text(2), "??") && !strcmp(cd_mark_text(3), ""));
+    /* the marks against mark 50: '?!' from 25, '?' from 50, '??' from 150 */
+    CHECK(cd_loss_mark(0, 50) == CD_MARK_NONE && cd_loss_mark(24, 50) == CD_MARK_NONE);
+    CHECK(cd_loss_mark(25, 50) == CD_MARK_DUBIOUS && cd_loss_mark(49, 50) == CD_MARK_DUBIOUS);
+    CHECK(cd_loss_mark(50, 50) == CD_MARK_MISTAKE && cd_loss_mark(149, 50) == CD_MARK_MISTAKE);
+    CHECK(cd_loss_mark(150, 50) == CD_MARK_BLUNDER && cd_loss_mark(1000, 50) == CD_MARK_BLUNDER);
+    /* an odd mark: half of 51 is 25.5, so 25 is not '?!' and 26 is */
+    CHECK(cd_loss_mark(25, 51) == CD_MARK_NONE && cd_loss_mark(26, 51) == CD_MARK_DUBIOUS);
+    CHECK(CD_MARK_NONE == 0 && CD_MARK_DUBIOUS == 1 && CD_MARK_MISTAKE == 2 &&
+          CD_MARK_BLUNDER == 3 && CD_MARK_LEVELS == 4);
+    CHECK(!strcmp(cd_mark_text(0), "") && !strcmp(cd_mark_text(1), "?!") &&
+          !strcmp(cd_mark_text(2), "?") && !strcmp(cd_mark_text(3), "??") &&
+          !strcmp(cd_mark_text(4), "") && !strcmp(cd_mark_text(-1), ""));
 }
 
 static void test_variants(void)

@@ -442,8 +442,10 @@
       update(g);
       if (g.last_engine) {
         const le = g.last_engine;
-        $('hint-text').textContent = `Engine played ${le.move} · score ${fmtScore(le.score)} · depth ${le.depth}` +
-          (le.time !== undefined ? ` · ${Number(le.time).toFixed(2)} s` : '');
+        $('hint-text').textContent = le.book
+          ? `Engine played ${le.move} · opening book · score ${fmtScore(le.score)}`
+          : `Engine played ${le.move} · score ${fmtScore(le.score)} · depth ${le.depth}` +
+            (le.time !== undefined ? ` · ${Number(le.time).toFixed(2)} s` : '');
       }
       maybeEngine();
     });

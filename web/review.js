@@ -14,7 +14,7 @@ window.cdReview = function cdReview(opts) {
   const $ = (id) => document.getElementById(id);
   const r = {
     es: null,
-    start: null,  /* the start event: plies, time, board */
+    start: null,  /* the start event: plies, time, depth, board */
     plies: [],    /* the ply events, in order */
     view: null,   /* the ply shown (0: the start), or null: the game's current position */
   };
@@ -32,6 +32,11 @@ window.cdReview = function cdReview(opts) {
   function whiteValue(p) { /* the score after ply p, White's view, clipped for the graph */
     const w = p.side === 'white' ? p.after : -p.after;
     return Math.max(-CLIP, Math.min(CLIP, w));
+  }
+
+  /* The class of a mark ('?!' dubious, '?' mistake, '??' blunder; '' none). */
+  function markClass(mark) {
+    return mark === '??' ? 'rv-blunder' : mark === '?' ? 'rv-mistake' : mark === '?!' ? 'rv-dubious' : '';
   }
 
   function svg(name, attrs, parent) {
@@ -58,7 +63,7 @@ window.cdReview = function cdReview(opts) {
     r.plies.forEach((p) => {
       if (p.mark) {
         svg('circle', { cx: x(p.ply).toFixed(1), cy: y(whiteValue(p)).toFixed(1), r: 3,
-          class: p.mark === '??' ? 'rv-dot rv-blunder' : 'rv-dot rv-mistake' }, g);
+          class: 'rv-dot ' + markClass(p.mark) }, g);
       }
     });
     if (r.view !== null) svg('line', { x1: x(r.view), y1: 0, x2: x(r.view), y2: H, class: 'rv-cursor' }, g);
@@ -70,7 +75,7 @@ window.cdReview = function cdReview(opts) {
     r.plies.forEach((p) => {
       const li = document.createElement('li');
       li.dataset.ply = String(p.ply);
-      li.className = 'rv-move' + (p.mark === '??' ? ' rv-blunder' : p.mark === '?' ? ' rv-mistake' : '') +
+      li.className = 'rv-move' + (p.mark ? ' ' + markClass(p.mark) : '') +
         (r.view === p.ply ? ' rv-current' : '');
       const mv = document.createElement('span');
       mv.className = 'rv-text';
@@ -151,7 +156,9 @@ window.cdReview = function cdReview(opts) {
       const d = parse(ev);
       if (!d || r.es !== es) return;
       r.start = d;
-      $('rv-summary').textContent = `Reviewing ${d.plies} moves at ${d.time} s each…`;
+      $('rv-summary').textContent = d.depth
+        ? `Reviewing ${d.plies} moves to depth ${d.depth}…`
+        : `Reviewing ${d.plies} moves at ${d.time} s each…`;
       renderAll();
     });
     es.addEventListener('ply', (ev) => {
@@ -165,7 +172,7 @@ window.cdReview = function cdReview(opts) {
       const d = parse(ev);
       if (!d || r.es !== es) return;
       const side = (name, s) => `${name}: average loss ${(s.average_loss / 100).toFixed(2)} men, ` +
-        `${s.mistakes} ?, ${s.blunders} ??`;
+        `${s.dubious} ?!, ${s.mistakes} ?, ${s.blunders} ??`;
       $('rv-summary').textContent = side('White', d.white) + '\n' + side('Black', d.black);
       $('app').dataset.review = 'done';
       stop();

@@ -61,6 +61,45 @@ int cli_book_open(const char *given, const cd_rules *rules, cd_book **out, char 
     return 1;
 }
 
+int cli_books_open(const char *given, cd_book ***out, int *n, char *err, size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    if (given && !strcmp(given, "none"))
+        return 1;
+    int rows = 0;
+    while (cd_rules_at(rows))
+        rows++;
+    cd_book **b = calloc((size_t)rows + 1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "out of memory for the opening books");
+        return 0;
+    }
+    int k = 0, ok = 1;
+    if (given && (ok = cli_book_open(given, NULL, &b[0], err, errlen)))
+        k = 1;
+    for (int i = 0; ok && i < rows; i++) {
+        const cd_rules *r = cd_rules_at(i);
+        if (given && !strcmp(cd_book_rules(b[0])->name, r->name))
+            continue; /* the variant of the book given */
+        if ((ok = cli_book_open(NULL, r, &b[k], err, errlen)) && b[k])
+            k++;
+    }
+    if (!ok) {
+        for (int i = 0; i < k; i++)
+            cd_book_free(b[i]);
+        free(b);
+        return 0;
+    }
+    if (k == 0) {
+        free(b);
+        b = NULL;
+    }
+    *out = b;
+    *n = k;
+    return 1;
+}
+
 /* ---------------------------------------------------------------- options */
 
 typedef struct book_options {

@@ -28,4 +28,13 @@ extern const cli_command cd_book_command;
 int cli_book_open(const char *given, const cd_rules *rules, cd_book **out, char *err,
                   size_t errlen);
 
+/*
+ * The books of a program that plays every variant (serve), from its --book value `given`: "none"
+ * none; NULL the shipped book of every variant that has one (cli_book_open's lookup, variant by
+ * variant); a file's path that book, for the variant the file names, and the shipped books of
+ * the others. 1 with a malloc'ed array of *n books (at most one a variant; NULL when *n is 0) in
+ * *out (free each book, then the array); 0 with err as cli_book_open's, nothing kept.
+ */
+int cli_books_open(const char *given, cd_book ***out, int *n, char *err, size_t errlen);
+
 #endif

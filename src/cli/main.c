@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "board_cmds.h"
@@ -65,7 +66,7 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_PER_IP, S_MAX_GAMES, S_MAX_CONN };
+enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_BOOK, S_PER_IP, S_MAX_GAMES, S_MAX_CONN };
 
 static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
@@ -76,6 +77,9 @@ static const cli_opt serve_opts[] = {
                   "PostgreSQL (postgresql://... or a conninfo)")},
     {CLI_TEXT_OPT(S_WEB, "web", "DIR", "the page's files (web)")},
     {CLI_TEXT_OPT(S_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
+    {CLI_TEXT_OPT(S_BOOK, "book", "FILE",
+                  "opening book of the engine's moves, for the variant the file names; default "
+                  "the shipped books/VARIANT.cdb of each variant, none: no book")},
     {CLI_INT_OPT(S_PER_IP, "per-ip", "64", 0, 1024,
                  "connections at once from one address (0: no limit by address)")},
     {CLI_INT_OPT(S_MAX_GAMES, "max-games", "5000", 1, 1000000,
@@ -84,10 +88,16 @@ static const cli_opt serve_opts[] = {
                  "connections at once (0: as many as ulimit -Hn allows, at most 32768)")},
     {0}};
 
+typedef struct serve_cli {
+    cd_serve_config c;
+    const char *book; /* --book, or NULL: the shipped books */
+} serve_cli;
+
 static const cli_command serve_cmd;
 static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
 {
-    cd_serve_config *c = user;
+    serve_cli *sc = user;
+    cd_serve_config *c = &sc->c;
     switch (opt->id) {
     case S_PORT: c->port = (long)v->n; break;
     case S_HOST: c->host = v->text; break;
@@ -98,6 +108,7 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
         cli_egtb_check(&serve_cmd, v->text);
         c->egtb = v->text;
         break;
+    case S_BOOK: sc->book = v->text; break;
     case S_PER_IP: c->per_ip = (long)v->n; break;
     case S_MAX_GAMES: c->max_games = (long)v->n; break;
     case S_MAX_CONN: c->max_conn = (long)v->n; break;
@@ -109,24 +120,41 @@ static const cli_command serve_cmd = {
     .name = "serve",
     .about = "The browser board and its JSON API (docs/api.md) over HTTP.",
     .opts = serve_opts,
+    .notes =
+        "The engine's moves in games against it (/engine) come from the opening book at once,\n"
+        "without a search, while the game is in it; /hint, /analyse and /review always\n"
+        "search (docs/book.md). A book file that cannot be read or is damaged stops the\n"
+        "server at start, naming the file.\n",
     .run = run_serve,
     .flags = CLI_SEARCHES,
 };
 /* serve: the options read here, the server run by the web library (src/web/serve_main.c) */
 static int run_serve(int argc, char **argv)
 {
-    cd_serve_config c = {.port = 8080, .per_ip = CD_SERVE_PER_IP};
-    cli_parse(&serve_cmd, argc, argv, serve_option, &c, NULL, 0);
+    serve_cli sc = {.c = {.port = 8080, .per_ip = CD_SERVE_PER_IP}};
+    cli_parse(&serve_cmd, argc, argv, serve_option, &sc, NULL, 0);
 #ifdef CD_NO_WEB
     fprintf(stderr, "condraughts serve: not built in (this program was built with NO_WEB=1)\n");
     return 1;
 #else
+    cd_serve_config c = sc.c;
     static char web[4096]; /* the page's files: ./web, or the build tree's, or installed ones */
     if (!c.web && cli_data_path("web", "index.html", web, sizeof web))
         c.web = web;
     c.egtb = cli_egtb_default(c.egtb);
     c.eval = cli_eval();
-    return cd_serve_run(&c);
+    cd_book **books;
+    int nbooks;
+    char err[4600];
+    if (!cli_books_open(sc.book, &books, &nbooks, err, sizeof err))
+        cli_fail(&serve_cmd, "%s", err);
+    c.books = (const cd_book *const *)books;
+    c.nbooks = nbooks;
+    int rc = cd_serve_run(&c);
+    for (int i = 0; i < nbooks; i++)
+        cd_book_free(books[i]);
+    free(books);
+    return rc;
 #endif
 }
 

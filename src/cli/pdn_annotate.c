@@ -39,7 +39,7 @@ static const cli_opt annotate_opts[] = {
     {CLI_REAL_OPT(O_TIME, "time", "S", 0.001, 1e6, "seconds a position")},
     {CLI_INT_OPT(O_GAME, "game", "N", 1, 1000000000, "only the N-th game of the file")},
     {CLI_REAL_OPT(O_MARK, "mark", "M", 0.01, 100,
-                  "a move that loses M men or more gets '?', 3M or more '?\?' (default 0.5)")},
+                  "a move that loses M/2 men or more gets '?!', M '?', 3M '?\?' (default 0.5)")},
     {CLI_TEXT_OPT(O_EGTB, "egtb", "DIR", "endgame tables folder; default ./egtb when it exists")},
     {CLI_INT_OPT(O_HASH, "hash", "MB", 1, 100000, "hash table size in MiB")},
     {CLI_INT_OPT(O_THREADS, "threads", "N", 1, 64, "search threads sharing the hash table")},
@@ -58,11 +58,12 @@ const cli_command cd_pdn_annotate_command = {
         "line is what `analyse` gives for that position. A line per move: the move, the score\n"
         "after it and the engine's best move with its score (White's view, in men; #+N White\n"
         "wins in N moves, #-N Black does), and the loss: the best move's score less the\n"
-        "played one's, in men for the side that moved, wins counted as 10 men; marked '?' from\n"
-        "--mark M men, '?\?' from 3M. Then each side's moves, average loss and marks. --out\n"
-        "writes the games again with these as comments ({+0.12}, {? -0.85, best 22-18 +0.10})\n"
-        "after any comment the move had. A game that cannot be read is reported as\n"
-        "FILE:LINE:COL: message on stderr and skipped (exit status 2 at the end).\n",
+        "played one's, in men for the side that moved, wins counted as 10 men; marked '?!' from\n"
+        "M/2 men, '?' from --mark M men, '?\?' from 3M. Then each side's moves, average loss\n"
+        "and marks. --out writes the games again with these as comments ({+0.12},\n"
+        "{? -0.85, best 22-18 +0.10}) after any comment the move had. A game that cannot be\n"
+        "read is reported as FILE:LINE:COL: message on stderr and skipped (exit status 2 at\n"
+        "the end).\n",
     .run = cmd_annotate,
     .flags = CLI_SEARCHES,
 };
@@ -121,7 +122,7 @@ typedef struct ply_score {
 } ply_score;
 
 typedef struct side_sum {
-    int moves, marks[3]; /* moves by mark: none, '?', '??' */
+    int moves, marks[CD_MARK_LEVELS]; /* moves by mark (cd_loss_mark): none, '?!', '?', '??' */
     long loss;
 } side_sum;
 
@@ -226,9 +227,10 @@ static int annotate_game(const annotator *a, cd_game *g, const cd_pdn_tags *tags
     }
     for (int c = 0; c < 2; c++) {
         const side_sum *s = &sum[c];
-        printf("  %s: %d moves, average loss %.2f men, %d '?', %d '?\?'\n",
+        printf("  %s: %d moves, average loss %.2f men, %d '?!', %d '?', %d '?\?'\n",
                c == CD_WHITE ? "White" : "Black", s->moves,
-               s->moves ? s->loss / 100.0 / s->moves : 0.0, s->marks[1], s->marks[2]);
+               s->moves ? s->loss / 100.0 / s->moves : 0.0, s->marks[CD_MARK_DUBIOUS],
+               s->marks[CD_MARK_MISTAKE], s->marks[CD_MARK_BLUNDER]);
     }
     cd_game_free(h);
     free(sc);

@@ -17,6 +17,16 @@ int cd_move_loss(int best, int after, int is_best)
     return loss > 0 ? loss : 0;
 }
 
-int cd_loss_mark(int loss, int mark) { return loss >= 3 * mark ? 2 : loss >= mark; }
+int cd_loss_mark(int loss, int mark)
+{
+    return loss >= 3 * mark   ? CD_MARK_BLUNDER
+           : loss >= mark     ? CD_MARK_MISTAKE
+           : 2 * loss >= mark ? CD_MARK_DUBIOUS
+                              : CD_MARK_NONE;
+}
 
-const char *cd_mark_text(int level) { return level == 2 ? "??" : level == 1 ? "?" : ""; }
+const char *cd_mark_text(int level)
+{
+    static const char *const text[CD_MARK_LEVELS] = {"", "?!", "?", "?\?"};
+    return level >= 0 && level < CD_MARK_LEVELS ? text[level] : "";
+}

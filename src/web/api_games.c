@@ -380,7 +380,9 @@ enum MHD_Result api_undo(reply *c, const char *id, const request *rq)
     return send_json(c, MHD_HTTP_OK, j);
 }
 
-/* /engine (play = 1) and /hint (play = 0). */
+/* /engine (play = 1) and /hint (play = 0). The engine's move is the opening book's, at once and
+ * without a search slot, while the game is in a book (book_move); a hint is always a search, its
+ * score and depth those of the limits asked for (docs/book.md). */
 enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play)
 {
     char err[1024] = "";
@@ -402,6 +404,10 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
         cd_game_free(copy);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "%s", err);
     }
+    cd_search_result res;
+    memset(&res, 0, sizeof res);
+    cd_book_move bm;
+    int from_book = play && book_move(cd_game_position(copy), &bm);
     cd_limits lim;
     set_limits(&so, &lim);
     /* The computer's only legal move (a forced capture) is its answer at once: with a fixed time
@@ -409,26 +415,34 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
      * would wait out; one ply still gives the move's score. */
     if (play && cd_count_moves(cd_game_position(copy)) == 1)
         lim.depth = 1;
-    if (!search_begin()) {
-        cd_game_free(copy);
-        return send_busy(c, "the engine is busy (too many searches at once)");
-    }
-    cd_engine *e = engine_take(play ? CD_PLAY_CONTEMPT : 0);
-    if (e)
+    cd_result r = CD_OK;
+    if (from_book) {
+        res.best = bm.move;
+        res.score = bm.score;
+        res.depth = bm.depth;
+        res.has_move = 1;
+    } else {
+        if (!search_begin()) {
+            cd_game_free(copy);
+            return send_busy(c, "the engine is busy (too many searches at once)");
+        }
+        cd_engine *e = engine_take(play ? CD_PLAY_CONTEMPT : 0);
+        if (!e) {
+            search_end();
+            cd_game_free(copy);
+            return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+        }
         cd_engine_set_egtb(e, egtb_for(game_rules(copy)));
-    cd_search_result res;
-    memset(&res, 0, sizeof res);
-    cd_result r = e ? cd_search(e, copy, &lim, NULL, NULL, &res) : CD_ERR_ARG;
-    engine_give(e);
-    search_end();
+        r = cd_search(e, copy, &lim, NULL, NULL, &res);
+        engine_give(e);
+        search_end();
+    }
     char text[256] = "", hub[256] = "";
     if (r == CD_OK && res.has_move) {
         cd_move_to_text(cd_game_position(copy), &res.best, -1, text, sizeof text);
         cd_move_to_hub(cd_game_position(copy), &res.best, hub, sizeof hub);
     }
     cd_game_free(copy);
-    if (!e)
-        return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     if (r != CD_OK || !res.has_move)
         return send_error(c, MHD_HTTP_CONFLICT, "the engine found no move (the game is over)");
 
@@ -462,6 +476,7 @@ enum MHD_Result api_search(reply *c, const char *id, const request *rq, int play
         w->last_depth = res.depth;
         w->last_nodes = res.nodes;
         w->last_time = res.time;
+        w->last_book = from_book;
         unsigned fail = saved(w, before, err, sizeof err);
         status = fail ? fail : status;
         j = fail ? NULL : game_json(w, &q);

@@ -112,6 +112,14 @@ cd_engine *engine_take(int contempt)
     return e;
 }
 
+int book_move(const cd_position *pos, cd_book_move *bm)
+{
+    for (int i = 0; i < srv.nbooks; i++)
+        if (cd_book_probe(srv.books[i], pos, bm, 1))
+            return 1;
+    return 0;
+}
+
 /* Give an engine back to the pool (NULL: nothing). */
 void engine_give(cd_engine *e)
 {
@@ -294,12 +302,13 @@ static int review_thread(void *arg)
     const cd_game *g = a->game;
     const cd_position *start = cd_game_position_at(g, 0);
     int plies = cd_game_ply(g), reviewed = 0;
-    int moves[2] = {0, 0}, marks[2][3] = {{0}};
+    int moves[2] = {0, 0}, marks[2][CD_MARK_LEVELS] = {{0}};
     long loss_sum[2] = {0, 0};
     cd_game *h = cd_game_new(start->rules, start);
     cJSON *so = cJSON_CreateObject();
     cJSON_AddNumberToObject(so, "plies", plies);
     cJSON_AddNumberToObject(so, "time", a->limits.movetime);
+    cJSON_AddNumberToObject(so, "depth", a->limits.depth);
     position_board_json(so, start);
     sse_push(a, "start", so);
     int before, has_best;
@@ -347,8 +356,9 @@ static int review_thread(void *arg)
             cJSON_AddNumberToObject(s, "moves", moves[c]);
             cJSON_AddNumberToObject(s, "average_loss",
                                     moves[c] ? (double)loss_sum[c] / moves[c] : 0.0);
-            cJSON_AddNumberToObject(s, "mistakes", marks[c][1]);
-            cJSON_AddNumberToObject(s, "blunders", marks[c][2]);
+            cJSON_AddNumberToObject(s, "dubious", marks[c][CD_MARK_DUBIOUS]);
+            cJSON_AddNumberToObject(s, "mistakes", marks[c][CD_MARK_MISTAKE]);
+            cJSON_AddNumberToObject(s, "blunders", marks[c][CD_MARK_BLUNDER]);
         }
         sse_push(a, "done", o);
     }
@@ -504,8 +514,9 @@ enum MHD_Result api_analyse(reply *c, const char *id, query_fn query, void *qctx
 
 enum MHD_Result api_review(reply *c, const char *id, query_fn query, void *qctx)
 {
-    const char *ts = query(qctx, "time");
+    const char *ts = query(qctx, "time"), *ds = query(qctx, "depth");
     double t = REVIEW_TIME;
+    int depth = 0;
     if (ts) {
         char *end;
         t = strtod(ts, &end);
@@ -513,6 +524,16 @@ enum MHD_Result api_review(reply *c, const char *id, query_fn query, void *qctx)
             return send_error(c, MHD_HTTP_BAD_REQUEST,
                               "'time' must be a number of seconds from %g to %g", REVIEW_TIME_MIN,
                               REVIEW_TIME_MAX);
+    }
+    if (ds) {
+        char *end;
+        long d = strtol(ds, &end, 10);
+        if (end == ds || *end || d < 1 || d > REVIEW_DEPTH)
+            return send_error(c, MHD_HTTP_BAD_REQUEST, "'depth' must be an integer from 1 to %d",
+                              REVIEW_DEPTH);
+        depth = (int)d;
+        if (!ts)
+            t = MAX_REVIEW; /* a depth alone: only the whole review's bound below */
     }
     cd_game *copy = NULL;
     unsigned version;
@@ -529,6 +550,7 @@ enum MHD_Result api_review(reply *c, const char *id, query_fn query, void *qctx)
         t = MAX_REVIEW / (plies + 1); /* the whole review stays within MAX_REVIEW */
     cd_limits lim = {0};
     lim.movetime = t;
+    lim.depth = depth;
     lim.nodes = srv.max_nodes;
     return stream_start(c, copy, &lim, review_thread);
 }

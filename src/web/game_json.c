@@ -197,6 +197,7 @@ cJSON *game_json(const web_game *w, egtb_query *q)
         cJSON_AddNumberToObject(le, "depth", w->last_depth);
         cJSON_AddNumberToObject(le, "nodes", (double)w->last_nodes);
         cJSON_AddNumberToObject(le, "time", w->last_time);
+        cJSON_AddBoolToObject(le, "book", w->last_book);
     }
     return o;
 }

@@ -90,6 +90,8 @@ int cd_serve_run(const cd_serve_config *c)
     snprintf(srv.data, sizeof srv.data, "%s", data);
     snprintf(srv.web, sizeof srv.web, "%s", web);
     srv.eval = c->eval;
+    srv.books = c->books;
+    srv.nbooks = c->books ? c->nbooks : 0;
     struct stat st;
     if (egtb && egtb[0]) {
         cd_egtb *check = cd_egtb_open(cd_rules_find("international"), egtb);
@@ -179,6 +181,12 @@ int cd_serve_run(const cd_serve_config *c)
         printf("condraughts: %u connections at once\n", max_conn);
         if (egtb_dir()[0])
             printf("condraughts: endgame tables from %s\n", egtb_dir());
+        if (srv.nbooks > 0) {
+            printf("condraughts: opening books:");
+            for (int i = 0; i < srv.nbooks; i++)
+                printf(" %s", cd_book_rules(srv.books[i])->name);
+            printf("\n");
+        }
         fflush(stdout);
         int sig = 0;
         sigwait(&sigs, &sig);
@@ -186,5 +194,7 @@ int cd_serve_run(const cd_serve_config *c)
     http_stop(d);
     cd_web_reset(); /* the games, the engines, the play service */
     egtb_close_all();
+    srv.books = NULL; /* the caller's, freed after */
+    srv.nbooks = 0;
     return rc;
 }

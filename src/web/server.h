@@ -25,6 +25,10 @@ typedef struct cd_serve_config {
                      * cd_serve_run raising its soft limit to the hard one, at most 32768) */
     const cd_eval *eval; /* the learned evaluation every search uses (not owned; kept while the
                             server runs), or NULL: by hand */
+    /* the opening books of the engine's moves (/engine), at most one a variant (not owned;
+     * kept while the server runs), and how many (0: no book) */
+    const cd_book *const *books;
+    int nbooks;
 } cd_serve_config;
 
 /* The default of --per-ip: a browser opens at most 6 connections to a server plus one stream per

@@ -69,6 +69,7 @@
 #define REVIEW_TIME_MAX 1.0         /* ... at most */
 #define MAX_REVIEW      120.0       /* seconds a /review may search in all (shorter each position
                                      * in a long game) */
+#define REVIEW_DEPTH    20          /* ?depth= of a /review at most */
 #define ENGINE_HASH_MB  16
 #define ID_HEX          8
 
@@ -86,6 +87,7 @@ typedef struct web_game {
     int has_last;      /* last_engine is valid */
     char last_move[256];
     int last_score, last_depth;
+    int last_book; /* the move came from the opening book (no search: nodes and time 0) */
     uint64_t last_nodes;
     double last_time;
     char owner[PLAY_TOKEN + 1]; /* the player token that created it ("": anyone may change it) */
@@ -103,6 +105,10 @@ typedef struct web_state {
     uint64_t max_nodes;            /* cap on every search's nodes (0: none; tests, fuzzing) */
     const cd_eval *eval;           /* the learned evaluation of every search (cd_serve_config's;
                                       NULL in cd_web_setup: by hand) */
+    const cd_book *const *books;   /* the opening books of /engine (cd_serve_config's, set before
+                                      the server answers and never changed while it runs; none in
+                                      cd_web_setup) */
+    int nbooks;
     cd_engine *pool[MAX_SEARCHES]; /* (lock) idle engines, kept for the next search */
     int npool;                     /* (lock) */
 } web_state;
@@ -243,6 +249,9 @@ snap_result snapshot(const char *id, cd_game **copy, unsigned *version, int *lev
 int search_begin(void);
 void search_end(void);
 cd_engine *engine_take(int contempt);
+/* The opening book's move for pos (its first legal move in rank order, from the book of pos's
+ * variant) into *bm: 1, or 0 when no book has pos. */
+int book_move(const cd_position *pos, cd_book_move *bm);
 void engine_give(cd_engine *e);
 void engine_pool_free(void);
 enum MHD_Result snapshot_error(reply *c, snap_result r);

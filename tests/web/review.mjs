@@ -1,8 +1,9 @@
 // Browser test of a finished game's review: Ann and Bob play 1. 33-28 18-22 2. 28-23 19x28
 // 3. 32x23 through the API (28-23 hangs a man: `condraughts pdn annotate --time 0.1` scores it
 // about -1.55, '??'), Bob resigns; on play.html the button "Review on the analysis board" imports
-// the game and opens index.html with its review, which marks 28-23 and no other move, draws the
-// evaluation graph, and steps through the positions with the arrow keys and by clicking a move
+// the game and opens index.html with its review, which marks 28-23 '?' or '??' and no other move
+// so (a search of 0.3 s may find another move dubious, '?!': each mark's class and dot are
+// checked), draws the evaluation graph, and steps through the positions with the arrow keys and by clicking a move
 // (the boards shown are the game's: a white man on 23 after ply 3, a black one on 28 after 4).
 //   node review.mjs [--bin PATH] [--chromium PATH] [--shots DIR]   Prints "review-web: N passed, M failed".
 // --shots DIR: also review-desktop.png into DIR (make screenshots: docs/screenshots).
@@ -53,28 +54,40 @@ async function main() {
     assert(g.human === 'both', 'the engine would play: human ' + g.human);
   });
 
-  await step('the review marks 28-23 and no other move, with scores and the best move', async () => {
+  await step('the review marks 28-23 and no other move but \'?!\', with scores and the best move', async () => {
     await ann.waitForSelector('#app[data-review="done"]', { timeout: TIMEOUT });
     const rows = await ann.$$eval('#rv-moves li', (ls) => ls.map((l) => ({
       text: l.querySelector('.rv-text').textContent, cls: l.className,
       score: l.querySelector('.rv-score').textContent,
       best: (l.querySelector('.rv-best') || { textContent: '' }).textContent })));
     assert(rows.length === line.length, rows.length + ' rows');
+    const classOf = { '?!': 'rv-dubious', '?': 'rv-mistake', '??': 'rv-blunder' };
+    const dubious = { white: 0, black: 0 };
+    const dots = [];
     rows.forEach((r, i) => {
+      const mark = r.text.slice(line[i].length);
+      assert(r.text.startsWith(line[i]) && (mark === '' || classOf[mark]), `ply ${i + 1}: ${JSON.stringify(r)}`);
+      const classes = r.cls.split(' ').filter((c) => /^rv-(dubious|mistake|blunder)$/.test(c));
+      assert(JSON.stringify(classes) === JSON.stringify(mark ? [classOf[mark]] : []), `ply ${i + 1} classes: ${r.cls}`);
+      if (mark) dots.push('rv-dot ' + classOf[mark]);
       if (i === 2) {
-        assert(/^28-23\?\??$/.test(r.text) && /rv-(blunder|mistake)/.test(r.cls), 'ply 3: ' + JSON.stringify(r));
+        assert(mark === '?' || mark === '??', 'ply 3: ' + JSON.stringify(r));
         assert(/^best \d+-\d+$/.test(r.best) && r.best !== 'best 28-23', 'ply 3 best: ' + r.best);
         assert(parseFloat(r.score) <= -1, 'ply 3 score ' + r.score);
       } else {
-        assert(r.text === line[i] && !/rv-(blunder|mistake)/.test(r.cls), `ply ${i + 1}: ${JSON.stringify(r)}`);
+        assert(mark === '' || mark === '?!', `ply ${i + 1}: ${JSON.stringify(r)}`);
+        if (mark) dubious[i % 2 === 0 ? 'white' : 'black']++;
       }
       assert(/^([+-]\d+\.\d\d|#[+-]\d+)$/.test(r.score), 'score ' + r.score);
     });
     const summary = await ann.textContent('#rv-summary');
-    assert(/^White: average loss \d+\.\d\d men, [01] \?, [01] \?\?\nBlack: average loss \d+\.\d\d men, 0 \?, 0 \?\?$/.test(summary), summary);
+    const want = new RegExp(`^White: average loss \\d+\\.\\d\\d men, ${dubious.white} \\?!, [01] \\?, [01] \\?\\?\\n` +
+      `Black: average loss \\d+\\.\\d\\d men, ${dubious.black} \\?!, 0 \\?, 0 \\?\\?$`);
+    assert(want.test(summary), summary);
     const graph = await ann.$$eval('#rv-graph polyline', (ps) => ps.map((q) => q.getAttribute('points').split(' ').length));
     assert(graph.length === 1 && graph[0] === line.length + 1, 'graph ' + JSON.stringify(graph));
-    assert(await ann.$$eval('#rv-graph circle', (c) => c.length) === 1, 'one marked point');
+    const circles = await ann.$$eval('#rv-graph circle', (c) => c.map((e) => e.getAttribute('class')));
+    assert(JSON.stringify(circles) === JSON.stringify(dots), 'the marked points ' + JSON.stringify(circles));
   });
 
   await step('the arrow keys step through the game, the board follows', async () => {

@@ -350,6 +350,25 @@ async function main() {
     await shot(page, '08-game-over.png');
   });
 
+  await step('English against the engine: its first move is the opening book\'s, shown as such', async () => {
+    // the move `condraughts book probe` reads from the shipped book, found from this folder as the
+    // server we started finds it (books/ beside the program)
+    const probe = spawnSync(bin, ['book', 'probe', '--variant', 'english'], { encoding: 'utf8' });
+    const want = probe.stdout.split(' ')[0];
+    assert(probe.status === 0 && want, 'book probe: ' + probe.status + ' ' + probe.stderr);
+    await page.selectOption('#variant', 'english');
+    await page.selectOption('#human', 'white');
+    await page.click('#btn-new');
+    await page.waitForFunction(() => { const g = window.condraughts.state.game; return g && g.variant === 'english' && g.history.length === 1; });
+    await idle(page);
+    const g = await game(page);
+    assert(g.history[0] === want, `the engine opened ${g.history[0]}, the book says ${want}`);
+    assert(g.last_engine && g.last_engine.book === true, 'last_engine ' + JSON.stringify(g.last_engine));
+    const t = await page.textContent('#hint-text');
+    assert(t.startsWith(`Engine played ${want} · opening book`), 'hint text ' + t);
+    log(`     ${t}`);
+  });
+
   await step('PDN import replays the game; export gives it back', async () => {
     await page.selectOption('#human', 'both');
     const pdn = '[Event "web test"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *\n';
