@@ -405,7 +405,10 @@ static const char *mhd_query(void *ctx, const char *name)
  * limit here. A connection over its time gets shutdown(2) on its
  * socket, so its thread sees the end of the stream and closes it. libmicrohttpd calls
  * NOTIFY_CLOSED before it closes the socket, and that takes the entry out under W.m, so a socket
- * number is never shut after its reuse.
+ * number is never shut after its reuse. The entries receiving are in W.recv in the order of their
+ * `since` (oldest first: an entry starting a request goes to the end, with `since` read under
+ * W.m), the others in W.idle, so a tick looks only at the entries receiving for over PRESSURE_MS,
+ * the shortest limit, and stops at the first younger one.
  */
 typedef struct watched {
     int fd;
@@ -415,9 +418,14 @@ typedef struct watched {
     struct watched *prev, *next;
 } watched;
 
+typedef struct {
+    watched *head, *tail;
+} watched_list;
+
 static struct {
     mtx_t m; /* made on first use (w_lock) */
-    watched *head;
+    watched_list recv; /* the entries receiving, by since (oldest first) */
+    watched_list idle; /* the others */
     int stop;
     unsigned receiving;    /* the entries whose receiving is 1 */
     unsigned long dropped; /* connections shut for being too slow */
@@ -428,6 +436,36 @@ static struct {
 } W;
 
 WEB_LAZY_LOCK(static, w_lock, W.m)
+
+/* Under W.m: take w out of its list (w_unlink), or put it at the end of its list (w_append, by
+ * w->receiving, with since now when it receives). */
+static void w_unlink(watched *w)
+{
+    watched_list *l = w->receiving ? &W.recv : &W.idle;
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        l->head = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    else
+        l->tail = w->prev;
+    w->prev = w->next = NULL;
+}
+
+static void w_append(watched *w)
+{
+    watched_list *l = w->receiving ? &W.recv : &W.idle;
+    if (w->receiving)
+        w->since = mono_ms();
+    w->prev = l->tail;
+    w->next = NULL;
+    if (l->tail)
+        l->tail->next = w;
+    else
+        l->head = w;
+    l->tail = w;
+}
 
 static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                               enum MHD_ConnectionNotificationCode code)
@@ -441,14 +479,10 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
             return;
         w->fd = ci->connect_fd;
         w->receiving = 1;
-        w->since = mono_ms();
         w->over = atomic_fetch_add(&W.open, 1) >= W.limit;
         w_lock();
         W.receiving++;
-        w->next = W.head;
-        if (W.head)
-            W.head->prev = w;
-        W.head = w;
+        w_append(w);
         mtx_unlock(&W.m);
         *socket_context = w;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -457,12 +491,7 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
             return;
         w_lock();
         W.receiving -= (unsigned)w->receiving;
-        if (w->prev)
-            w->prev->next = w->next;
-        else
-            W.head = w->next;
-        if (w->next)
-            w->next->prev = w->prev;
+        w_unlink(w);
         mtx_unlock(&W.m);
         atomic_fetch_sub(&W.open, 1);
         free(w);
@@ -485,14 +514,16 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
         return;
     w_lock();
     W.receiving += (unsigned)(receiving != 0) - (unsigned)w->receiving;
+    w_unlink(w);
     w->receiving = receiving != 0;
-    w->since = mono_ms();
+    w_append(w);
     mtx_unlock(&W.m);
 }
 
 /* Every TICK_MS: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
  * wall clock neither stalls the watchdog nor cuts a connection early; http_stop waits at most one
- * tick for it. It also tends the parked streams (tend_parked). One walk of each list a tick: with
+ * tick for it. It also tends the parked streams (tend_parked). At most one walk of each list a
+ * tick, and of the receiving connections only those receiving for over PRESSURE_MS: with
  * thousands of games the lists hold thousands, and the watchdog was 6% of the server's CPU when it
  * walked each twice and polled every parked socket each tick (docs/api.md, "Many games"). */
 static int watchdog(void *arg)
@@ -509,13 +540,17 @@ static int watchdog(void *arg)
         w_lock();
         long long now = mono_ms();
         long long limit = W.receiving > W.limit / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
-        for (watched *w = W.head; w; w = w->next)
-            if (w->receiving && now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
+        for (watched *w = W.recv.head, *next; w && now - w->since > PRESSURE_MS; w = next) {
+            next = w->next;
+            if (now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
                 shutdown(w->fd, SHUT_RDWR);
+                w_unlink(w);
                 w->receiving = 0;
+                w_append(w);
                 W.receiving--;
                 W.dropped++;
             }
+        }
     }
     mtx_unlock(&W.m);
     return 0;
