@@ -115,16 +115,12 @@ void stream_drop(stream_hook *h)
     mtx_unlock(&S.m);
 }
 
-/* Wake the streams parked for KEEPALIVE_MS (all of them when the server stops). */
-static void wake_parked(int all)
+/* Wake every parked stream: the server stops. */
+static void wake_all(void)
 {
-    long long now = mono_ms();
     s_lock();
-    for (stream_hook *h = S.head, *next; h; h = next) {
-        next = h->next;
-        if (all || now - h->since >= KEEPALIVE_MS)
-            unpark(h, 1);
-    }
+    while (S.head)
+        unpark(S.head, 1);
     mtx_unlock(&S.m);
 }
 
@@ -141,18 +137,29 @@ static int departed(int fd, short revents)
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
-/* Wake the parked streams whose client has gone (web.h), found by one poll of their sockets that
- * does not wait: the reader then ends each, within a tick of the departure instead of at the next
- * keep-alive. Only the watchdog calls it: the arrays are its own. */
-static void wake_departed(void)
+/* The watchdog's tick for the parked streams, in one walk of them: wake those parked for
+ * KEEPALIVE_MS (their reader sends a keep-alive), and those whose client has gone (web.h), found
+ * by one poll that does not wait of the sockets of a share of them: the streams whose socket
+ * number is `share` modulo DEPART_SHARES, so each tick polls a different share and a stream is
+ * polled every DEPART_SHARES ticks while it stays parked. The reader then ends each stream whose
+ * client left within DEPART_SHARES ticks of the departure instead of at its next keep-alive. Only
+ * the watchdog calls it: the arrays are its own. */
+static void tend_parked(unsigned share)
 {
     static struct pollfd *fds;
     static stream_hook **who;
     static size_t cap;
+    long long now = mono_ms();
+    int room = 1; /* out of memory: the streams not polled are seen at their keep-alive */
     s_lock();
     size_t n = 0;
-    for (stream_hook *h = S.head; h; h = h->next) {
-        if (h->fd < 0)
+    for (stream_hook *h = S.head, *next; h; h = next) {
+        next = h->next;
+        if (now - h->since >= KEEPALIVE_MS) {
+            unpark(h, 1);
+            continue;
+        }
+        if (h->fd < 0 || (unsigned)h->fd % DEPART_SHARES != share || !room)
             continue;
         if (n == cap) {
             size_t c = cap ? 2 * cap : 256;
@@ -162,8 +169,10 @@ static void wake_departed(void)
             stream_hook **w = f ? realloc(who, c * sizeof *w) : NULL;
             if (w)
                 who = w;
-            if (!f || !w)
-                break; /* out of memory: these are seen at their keep-alive */
+            if (!f || !w) {
+                room = 0;
+                continue;
+            }
             cap = c;
         }
         fds[n].fd = h->fd;
@@ -396,7 +405,10 @@ static const char *mhd_query(void *ctx, const char *name)
  * limit here. A connection over its time gets shutdown(2) on its
  * socket, so its thread sees the end of the stream and closes it. libmicrohttpd calls
  * NOTIFY_CLOSED before it closes the socket, and that takes the entry out under W.m, so a socket
- * number is never shut after its reuse.
+ * number is never shut after its reuse. The entries receiving are in W.recv in the order of their
+ * `since` (oldest first: an entry starting a request goes to the end, with `since` read under
+ * W.m), the others in W.idle, so a tick looks only at the entries receiving for over PRESSURE_MS,
+ * the shortest limit, and stops at the first younger one.
  */
 typedef struct watched {
     int fd;
@@ -406,10 +418,16 @@ typedef struct watched {
     struct watched *prev, *next;
 } watched;
 
+typedef struct {
+    watched *head, *tail;
+} watched_list;
+
 static struct {
     mtx_t m; /* made on first use (w_lock) */
-    watched *head;
+    watched_list recv; /* the entries receiving, by since (oldest first) */
+    watched_list idle; /* the others */
     int stop;
+    unsigned receiving;    /* the entries whose receiving is 1 */
     unsigned long dropped; /* connections shut for being too slow */
     thrd_t thread;
     int live;              /* the watchdog thread runs */
@@ -418,6 +436,36 @@ static struct {
 } W;
 
 WEB_LAZY_LOCK(static, w_lock, W.m)
+
+/* Under W.m: take w out of its list (w_unlink), or put it at the end of its list (w_append, by
+ * w->receiving, with since now when it receives). */
+static void w_unlink(watched *w)
+{
+    watched_list *l = w->receiving ? &W.recv : &W.idle;
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        l->head = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    else
+        l->tail = w->prev;
+    w->prev = w->next = NULL;
+}
+
+static void w_append(watched *w)
+{
+    watched_list *l = w->receiving ? &W.recv : &W.idle;
+    if (w->receiving)
+        w->since = mono_ms();
+    w->prev = l->tail;
+    w->next = NULL;
+    if (l->tail)
+        l->tail->next = w;
+    else
+        l->head = w;
+    l->tail = w;
+}
 
 static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                               enum MHD_ConnectionNotificationCode code)
@@ -431,13 +479,10 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
             return;
         w->fd = ci->connect_fd;
         w->receiving = 1;
-        w->since = mono_ms();
         w->over = atomic_fetch_add(&W.open, 1) >= W.limit;
         w_lock();
-        w->next = W.head;
-        if (W.head)
-            W.head->prev = w;
-        W.head = w;
+        W.receiving++;
+        w_append(w);
         mtx_unlock(&W.m);
         *socket_context = w;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -445,12 +490,8 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         if (!w)
             return;
         w_lock();
-        if (w->prev)
-            w->prev->next = w->next;
-        else
-            W.head = w->next;
-        if (w->next)
-            w->next->prev = w->prev;
+        W.receiving -= (unsigned)w->receiving;
+        w_unlink(w);
         mtx_unlock(&W.m);
         atomic_fetch_sub(&W.open, 1);
         free(w);
@@ -472,36 +513,44 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
     if (!w)
         return;
     w_lock();
-    w->receiving = receiving;
-    w->since = mono_ms();
+    W.receiving += (unsigned)(receiving != 0) - (unsigned)w->receiving;
+    w_unlink(w);
+    w->receiving = receiving != 0;
+    w_append(w);
     mtx_unlock(&W.m);
 }
 
-/* Every 250 ms: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
+/* Every TICK_MS: a relative sleep (thrd_sleep) and times on CLOCK_MONOTONIC, so a step of the
  * wall clock neither stalls the watchdog nor cuts a connection early; http_stop waits at most one
- * tick for it. It also wakes the streams due a keep-alive and those whose client left. */
+ * tick for it. It also tends the parked streams (tend_parked). At most one walk of each list a
+ * tick, and of the receiving connections only those receiving for over PRESSURE_MS: with
+ * thousands of games the lists hold thousands, and the watchdog was 6% of the server's CPU when it
+ * walked each twice and polled every parked socket each tick (docs/api.md, "Many games"). */
 static int watchdog(void *arg)
 {
     (void)arg;
+    unsigned share = 0;
     w_lock();
     while (!W.stop) {
         mtx_unlock(&W.m);
-        struct timespec tick = {0, 250 * 1000000L};
+        struct timespec tick = {0, TICK_MS * 1000000L};
         thrd_sleep(&tick, NULL);
-        wake_parked(0);
-        wake_departed();
+        tend_parked(share);
+        share = (share + 1) % DEPART_SHARES;
         w_lock();
         long long now = mono_ms();
-        unsigned waiting = 0;
-        for (watched *w = W.head; w; w = w->next)
-            waiting += w->receiving != 0;
-        long long limit = waiting > W.limit / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
-        for (watched *w = W.head; w; w = w->next)
-            if (w->receiving && now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
+        long long limit = W.receiving > W.limit / 2 ? PRESSURE_MS : REQUEST_SECONDS * 1000;
+        for (watched *w = W.recv.head, *next; w && now - w->since > PRESSURE_MS; w = next) {
+            next = w->next;
+            if (now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
                 shutdown(w->fd, SHUT_RDWR);
+                w_unlink(w);
                 w->receiving = 0;
+                w_append(w);
+                W.receiving--;
                 W.dropped++;
             }
+        }
     }
     mtx_unlock(&W.m);
     return 0;
@@ -725,7 +774,7 @@ void http_stop(struct MHD_Daemon *d)
     s_lock();
     S.stopping = 1;
     mtx_unlock(&S.m);
-    wake_parked(1);
+    wake_all();
     s_lock();
     while (S.jobs > 0)
         cnd_wait(&S.idle, &S.m);

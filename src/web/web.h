@@ -57,6 +57,9 @@
                                      * a socket and up to CONN_MEMORY: 1 GiB for them all) */
 #define POOL_THREADS    4           /* libmicrohttpd's threads (epoll loops) */
 #define KEEPALIVE_MS    15000       /* a waiting event stream sends a comment line after this */
+#define TICK_MS         250         /* the watchdog's period (http.c) */
+#define DEPART_SHARES   4u          /* each tick polls the sockets of one such share of the parked
+                                     * streams for departures: each every TICK_MS * 4 (1 s) */
 #define REQUEST_SECONDS 10          /* a request's headers and body must arrive within this */
 #define PRESSURE_MS     2000        /* ... within this while over half the connections wait */
 #define IDLE_SECONDS    10u         /* an idle connection is closed after this */
@@ -168,9 +171,9 @@ void egtb_fill(cJSON *o, const egtb_query *q);
  * stream_park, which suspends the connection (MHD_suspend_connection), and returns 0; whoever has
  * an event for it calls stream_wake, which resumes it, and libmicrohttpd calls the reader again.
  * The watchdog wakes every stream parked for KEEPALIVE_MS, so the reader sends a keep-alive (for
- * proxies and routers that end a silent connection), and at each tick every parked stream whose
- * client left (its socket hung up or reads its end: libmicrohttpd does not look at a suspended
- * connection), so the reader's send or libmicrohttpd's read ends it. The reader decides to
+ * proxies and routers that end a silent connection), and every parked stream whose client left
+ * (its socket hung up or reads its end: libmicrohttpd does not look at a suspended connection),
+ * within a second (DEPART_SHARES ticks), so the reader's send or libmicrohttpd's read ends it. The reader decides to
  * park under the lock that guards its events and the waker wakes under the same lock, so no event
  * falls between the look and the park. Lock order: that lock, then the hooks' own.
  */
