@@ -68,6 +68,12 @@ req() {
     CODE=${CODE%% *}
     BODY=$(cat "$TMP/body")
 }
+# req_timed METHOD PATH [BODY]: req, and sets took, its seconds
+req_timed() {
+    t0=$(date +%s.%N)
+    req "$@"
+    took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+}
 
 # field NAME: a top-level string field of BODY (first occurrence)
 field() { printf '%s' "$BODY" | sed -n "s/^[^\"]*\"$1\":\"\([^\"]*\)\".*/\1/p; t; s/.*,\"$1\":\"\([^\"]*\)\".*/\1/p" | head -n 1; }
@@ -242,9 +248,7 @@ check_that "ply 6" is "$(num ply)" 6
 # for the 6 s asked (1.5 s allows for a loaded machine; a search to the limit takes all 6)
 req POST /api/games '{"variant":"international","fen":"W:W28,31,33-50:B1-18,20,23","human":"black"}'
 FORCED=$(field id)
-t0=$(date +%s.%N)
-req POST "/api/games/$FORCED/engine" '{"movetime":6}'
-took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+req_timed POST "/api/games/$FORCED/engine" '{"movetime":6}'
 check_that "forced capture: engine 200" is "$CODE" 200
 check_that "forced capture played" has '"last_engine":{"move":"28x19"'
 check_that "forced capture answered in ${took} s, want under 1.5 (movetime 6)" \
@@ -283,9 +287,7 @@ PROBE1=$(cd "$TMP" && "$BIN" book probe --variant english | sed -n '1s/ .*//p')
 check_that "book probe gives the start's move" test -n "$PROBE1"
 req POST /api/games '{"variant":"english","human":"white"}'
 EN=$(field id)
-t0=$(date +%s.%N)
-req POST "/api/games/$EN/engine" '{"movetime":6}'
-took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+req_timed POST "/api/games/$EN/engine" '{"movetime":6}'
 check_that "book: English engine 200" is "$CODE" 200
 check_eq "book: the engine's first move is book probe's" "$PROBE1" "$(le move)"
 check_eq "book: last_engine says book, no search" "true 0 0" "$(le book) $(le nodes) $(le time)"

@@ -15,8 +15,8 @@
  * best move's score less the played move's (the next position's score, turned round), in men
  * for the side that moved, scores beyond +-10 men (wins) counted as 10; the best move itself
  * loses nothing. A loss of M/2 men or more is marked '?!', of M men or more (--mark, default
- * 0.5) '?', of 3M or more '??' (cd_loss_mark). Prints a table per game and each side's average loss and marks; --out writes the games
- * again as PDN with the score and, for a marked move, the best move as comments.
+ * 0.5) '?', of 3M or more '??' (cd_loss_mark). Prints a table per game and each side's average
+ * loss and marks; --out writes the games again as PDN with the score and, for a marked move, the best move as comments.
  */
 extern const cli_command cd_pdn_annotate_command;
 

@@ -467,6 +467,15 @@ static void w_append(watched *w)
     l->tail = w;
 }
 
+/* Under W.m: set whether w receives, moving it to the end of that list. */
+static void w_set_receiving(watched *w, int receiving)
+{
+    W.receiving += (unsigned)receiving - (unsigned)w->receiving;
+    w_unlink(w);
+    w->receiving = receiving;
+    w_append(w);
+}
+
 static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                               enum MHD_ConnectionNotificationCode code)
 {
@@ -513,10 +522,7 @@ static void watch_receiving(struct MHD_Connection *c, int receiving)
     if (!w)
         return;
     w_lock();
-    W.receiving += (unsigned)(receiving != 0) - (unsigned)w->receiving;
-    w_unlink(w);
-    w->receiving = receiving != 0;
-    w_append(w);
+    w_set_receiving(w, receiving != 0);
     mtx_unlock(&W.m);
 }
 
@@ -544,10 +550,7 @@ static int watchdog(void *arg)
             next = w->next;
             if (now - w->since > (w->over ? PRESSURE_MS : limit) && w->fd >= 0) {
                 shutdown(w->fd, SHUT_RDWR);
-                w_unlink(w);
-                w->receiving = 0;
-                w_append(w);
-                W.receiving--;
+                w_set_receiving(w, 0);
                 W.dropped++;
             }
         }

@@ -173,9 +173,10 @@ void egtb_fill(cJSON *o, const egtb_query *q);
  * The watchdog wakes every stream parked for KEEPALIVE_MS, so the reader sends a keep-alive (for
  * proxies and routers that end a silent connection), and every parked stream whose client left
  * (its socket hung up or reads its end: libmicrohttpd does not look at a suspended connection),
- * within a second (DEPART_SHARES ticks), so the reader's send or libmicrohttpd's read ends it. The reader decides to
- * park under the lock that guards its events and the waker wakes under the same lock, so no event
- * falls between the look and the park. Lock order: that lock, then the hooks' own.
+ * within a second (DEPART_SHARES ticks), so the reader's send or libmicrohttpd's read ends it.
+ * The reader decides to park under the lock that guards its events and the waker wakes under
+ * the same lock, so no event falls between the look and the park. Lock order: that lock, then the
+ * hooks' own.
  */
 typedef struct stream_hook {
     struct MHD_Connection *conn; /* set when the response is queued (NULL without HTTP) */
