@@ -59,6 +59,54 @@ static void test_layouts(void)
     }
 }
 
+/* The flank strips: Scan 2.0's squares (eval.cpp, in the standard numbering: the left flank 1,
+ * 6, 7, 11, 16, 17, 21, 26, 27, the right 4, 5, 10, 14, 15, 20, 24, 25, 30) and their twins turned
+ * 180 degrees (square n becomes 51 - n), after the windows; none on 8x8. */
+static void test_strips(void)
+{
+    static const int left[9] = {1, 6, 7, 11, 16, 17, 21, 26, 27};
+    static const int right[9] = {4, 5, 10, 14, 15, 20, 24, 25, 30};
+    const cd_geom *g = &cd_geoms[CD_GEOM_10X10];
+    uint64_t want[4] = {0};
+    for (int i = 0; i < 9; i++) {
+        want[0] |= 1ull << cd_bit_of_internal(g, left[i]);
+        want[1] |= 1ull << cd_bit_of_internal(g, right[i]);
+        want[2] |= 1ull << cd_bit_of_internal(g, 51 - right[i]);
+        want[3] |= 1ull << cd_bit_of_internal(g, 51 - left[i]);
+    }
+    cd_pattern_layout l;
+    cd_pattern_layout_of(CD_GEOM_10X10, &l);
+    CHECK(l.strips == 0);
+    CHECK(cd_pattern_layout_strips(&l) && l.strips == 4 && l.regions == 16);
+    for (int s = 0; s < 4; s++)
+        CHECK(l.strip_mask[s] == want[s]);
+    /* every strip's twin is a strip, twice over the same configuration */
+    for (int s = 0; s < 4; s++)
+        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++) {
+            int r2, c2, r3, c3;
+            cd_pattern_twin(&l, l.regions + s, c, &r2, &c2);
+            CHECK(r2 >= l.regions && r2 < l.regions + 4 && c2 >= 0 && c2 < CD_PAT_STRIP_CONFIGS);
+            cd_pattern_twin(&l, r2, c2, &r3, &c3);
+            CHECK(r3 == l.regions + s && c3 == c);
+        }
+    /* Black's left flank full of black men is White's right flank full of white men */
+    int r2, c2;
+    cd_pattern_twin(&l, l.regions, CD_PAT_STRIP_CONFIGS - 1, &r2, &c2);
+    CHECK(r2 == l.regions + 3 && c2 == (CD_PAT_STRIP_CONFIGS - 1) / 2);
+    /* the start position: Black's strips hold black men on rows 0-3 (the 6 low digits, 2 each:
+     * 2 * 364 = 728), White's white men on rows 6-9 (the 6 high digits, 1 each: (3^9 - 3^3) / 2 =
+     * 9828) */
+    cd_position p;
+    cd_position_start(&p, cd_rules_find("international"));
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &l, &f);
+    CHECK(f.strips == 4);
+    for (int s = 0; s < 4; s++)
+        CHECK(f.config[l.regions + s] == (s < 2 ? 728 : 9828));
+    cd_pattern_layout_of(CD_GEOM_8X8, &l);
+    CHECK(!cd_pattern_layout_strips(&l) && l.strips == 0);
+}
+
 /* The 10x10 start: windows at rows 0-3 hold 8 black men (all digits 2: 3^8 - 1 = 6560); at
  * rows 2-5 black men on rows 2-3 (the four low digits: 2 * (1 + 3 + 9 + 27) = 80); at rows 4-7
  * white men on rows 6-7 (the four high digits: 81 + 243 + 729 + 2187 = 3240); at rows 6-9
@@ -102,12 +150,28 @@ static void test_twins(void)
     }
 }
 
-/* Random weights made colour-symmetric, as the trainer writes them. */
-static cd_pattern_weights *random_symmetric(const char *family, int geometry)
+/* Random weights made colour-symmetric, as the trainer writes them (with the flank strips when
+ * strips). */
+static cd_pattern_weights *random_symmetric(const char *family, int geometry, int strips)
 {
     cd_pattern_weights *w = calloc(1, sizeof *w);
     snprintf(w->family, sizeof w->family, "%s", family);
     cd_pattern_layout_of(geometry, &w->layout);
+    if (strips)
+        cd_pattern_layout_strips(&w->layout);
+    for (int t = 0; t < w->layout.strips; t++)
+        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++) {
+            int r2, c2;
+            cd_pattern_twin(&w->layout, w->layout.regions + t, c, &r2, &c2);
+            r2 -= w->layout.regions;
+            if (r2 < t || (r2 == t && c2 < c))
+                continue;
+            for (int ph = 0; ph < 2; ph++) {
+                int16_t v = (r2 == t && c2 == c) ? 0 : (int16_t)((int)(next() % 2001) - 1000);
+                w->strip[t][c][ph] = v;
+                w->strip[r2][c2][ph] = (int16_t)-v;
+            }
+        }
     for (int reg = 0; reg < w->layout.regions; reg++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++) {
             int r2, c2;
@@ -197,10 +261,11 @@ static void grid_scalars(const cd_position *p, int short_rules, int *reach, int 
 
 /* Positions from random games: the score turned round is the negation, the engine's integer
  * score is the trainer's feature sum, and the whole-board scalars agree with grid_scalars. */
-static void test_symmetry_and_features(const char *variant, int geometry, int short_rules)
+static void test_symmetry_and_features(const char *variant, int geometry, int short_rules,
+                                       int strips)
 {
     const cd_rules *r = cd_rules_find(variant);
-    cd_pattern_weights *w = random_symmetric(variant, geometry);
+    cd_pattern_weights *w = random_symmetric(variant, geometry, strips);
     cd_pattern_layout_family(cd_pattern_family(r), &w->layout);
     CHECK(w->layout.short_rules == short_rules);
     int positions = 0, kinged = 0;
@@ -217,6 +282,11 @@ static void test_symmetry_and_features(const char *variant, int geometry, int sh
             for (int reg = 0; reg < f.regions; reg++) {
                 mg += w->pat[reg][f.config[reg]][0];
                 eg += w->pat[reg][f.config[reg]][1];
+            }
+            CHECK(f.strips == w->layout.strips);
+            for (int t = 0; t < f.strips; t++) {
+                mg += w->strip[t][f.config[f.regions + t]][0];
+                eg += w->strip[t][f.config[f.regions + t]][1];
             }
             for (int s = 0; s < CD_PAT_SCALARS; s++) {
                 mg += f.scalar[s] * w->scalar[s][0];
@@ -250,7 +320,7 @@ static void test_symmetry_and_features(const char *variant, int geometry, int sh
 
 static void test_file(void)
 {
-    cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10);
+    cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10, 0);
     size_t n = train_pattern_write(w, NULL);
     CHECK(n == 48 + 16 * 6561 * 4 + 8 * 4 + 50 * 4 + 4);
     unsigned char *img = malloc(n);
@@ -292,6 +362,23 @@ static void test_file(void)
     CHECK(eval_io_load("/nonexistent-folder", 1, err, sizeof err) == NULL);
     CHECK(strstr(err, "/nonexistent-folder/international.cdw is missing") != NULL);
     free(img);
+    /* with strips: version 3, a seventh header word, the strips' tables after the windows' */
+    cd_pattern_weights *ws = random_symmetric("international", CD_GEOM_10X10, 1);
+    n = train_pattern_write(ws, NULL);
+    CHECK(n == 52 + 16 * 6561 * 4 + 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4);
+    img = malloc(n);
+    train_pattern_write(ws, img);
+    CHECK(img[4] == 3 && img[48] == 4);
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
+    CHECK(back->layout.strips == 4 && !memcmp(back->strip, ws->strip, sizeof ws->strip) &&
+          !memcmp(back->pat, ws->pat, sizeof ws->pat));
+    CHECK(cd_pattern_read(back, img, n - 4, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "size") != NULL);
+    img[48] = 2; /* a strip count the board does not have */
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+    CHECK(strstr(err, "table sizes") != NULL);
+    free(img);
+    free(ws);
     free(back);
     free(w);
 }
@@ -414,9 +501,11 @@ int main(void)
     test_layouts();
     test_start_features();
     test_twins();
-    test_symmetry_and_features("international", CD_GEOM_10X10, 0);
-    test_symmetry_and_features("russian", CD_GEOM_8X8, 0);
-    test_symmetry_and_features("english", CD_GEOM_8X8, 1);
+    test_strips();
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 0);
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 1);
+    test_symmetry_and_features("russian", CD_GEOM_8X8, 0, 0);
+    test_symmetry_and_features("english", CD_GEOM_8X8, 1, 0);
     test_file();
     test_shipped();
     printf("test_pattern: %d checks, %d failures\n", checks, failures);

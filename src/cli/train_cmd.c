@@ -60,6 +60,7 @@ enum {
     O_L2,
     O_VALID,
     O_WIDE,
+    O_STRIPS,
     O_SHARE,
     O_LIMIT,
     O_DEPTH,
@@ -143,6 +144,9 @@ static const cli_opt fit_opts[] = {
                   "(default: material alone, a man 100, a king 300)")},
     {CLI_FLAG_OPT(O_WIDE, "wide",
                   "the wide layout: 25 windows on 10x10, 13 on 8x8 (--init may hold 16 or 9)")},
+    {CLI_FLAG_OPT(O_STRIPS, "strips",
+                  "the flank strips on 10x10: each wing's three outer columns over six rows, 3^9 "
+                  "configurations each (--init may hold them or not)")},
     {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE[,FILE...]",
                   "also fit the order of the moves in these files of train siblings: the "
                   "teacher's move's leaf valued above its siblings' (default: none)")},
@@ -319,6 +323,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_DATA: o->data = v->text; break;
     case O_INIT: o->init = v->text; break;
     case O_WIDE: o->wide = 1; break;
+    case O_STRIPS: o->strips = 1; break;
     case O_OUT: o->out = v->text; break;
     case O_EPOCHS: o->epochs = (long)v->n; break;
     case O_BATCH: o->batch = (long)v->n; break;

@@ -79,15 +79,17 @@ void cd_pattern_layout_family(int family, cd_pattern_layout *l)
     l->drawscale = known && families[family].drawscale;
 }
 
-/* ternary[b]: the base-3 number whose digits are the bits of b (a constant table). */
+/* ternary[b]: the base-3 number whose digits are the bits of b (a constant table; 9 bits, a
+ * strip's squares). */
 #define T1(b) ((b)&1)
-#define T8(b)                                                                                      \
+#define T9(b)                                                                                      \
     (T1(b) + 3 * T1((b) >> 1) + 9 * T1((b) >> 2) + 27 * T1((b) >> 3) + 81 * T1((b) >> 4) +         \
-     243 * T1((b) >> 5) + 729 * T1((b) >> 6) + 2187 * T1((b) >> 7))
-#define R4(b)  T8(b), T8((b) + 1), T8((b) + 2), T8((b) + 3)
-#define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
-#define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
-static const uint16_t ternary[256] = {R64(0), R64(64), R64(128), R64(192)};
+     243 * T1((b) >> 5) + 729 * T1((b) >> 6) + 2187 * T1((b) >> 7) + 6561 * T1((b) >> 8))
+#define R4(b)   T9(b), T9((b) + 1), T9((b) + 2), T9((b) + 3)
+#define R16(b)  R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
+#define R64(b)  R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
+#define R256(b) R64(b), R64((b) + 64), R64((b) + 128), R64((b) + 192)
+static const uint16_t ternary[512] = {R256(0), R256(256)};
 
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
 {
@@ -127,21 +129,45 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
     return 1;
 }
 
+int cd_pattern_layout_strips(cd_pattern_layout *l)
+{
+    if (l->geometry != CD_GEOM_10X10)
+        return 0;
+    const cd_geom *g = &cd_geoms[l->geometry];
+    l->strips = 0;
+    for (int r0 = 0; r0 <= g->height - 6; r0 += g->height - 6)
+        for (int c0 = 0; c0 <= g->width - 3; c0 += g->width - 3) {
+            uint64_t m = 0;
+            for (int r = r0; r < r0 + 6; r++)
+                for (int c = c0; c < c0 + 3; c++)
+                    if ((r + c) & 1)
+                        m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
+            l->strip_mask[l->strips++] = m;
+        }
+    return 1;
+}
+
+/* The squares of region r: a window's, or past the windows a strip's. */
+static uint64_t region_mask(const cd_pattern_layout *l, int r)
+{
+    return r < l->regions ? l->mask[r] : l->strip_mask[r - l->regions];
+}
+
 void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *region2, int *config2)
 {
     const cd_geom *g = &cd_geoms[l->geometry];
-    uint64_t m = l->mask[region], rot = 0;
-    int bits[CD_PAT_SQUARES], n = 0;
+    uint64_t m = region_mask(l, region), rot = 0;
+    int bits[CD_PAT_MAX_SQUARES], n = 0;
     for (uint64_t x = m; x; x &= x - 1) {
         int sq = cd_internal_of_bit(g, __builtin_ctzll(x));
         bits[n++] = cd_bit_of_internal(g, g->squares + 1 - sq);
         rot |= 1ull << bits[n - 1];
     }
     int r2 = 0;
-    while (r2 < l->regions && l->mask[r2] != rot)
+    while (r2 < l->regions + l->strips && region_mask(l, r2) != rot)
         r2++;
-    int c2 = 0, p3[CD_PAT_SQUARES];
-    for (int i = 0, p = 1; i < CD_PAT_SQUARES; i++, p *= 3)
+    int c2 = 0, p3[CD_PAT_MAX_SQUARES];
+    for (int i = 0, p = 1; i < CD_PAT_MAX_SQUARES; i++, p *= 3)
         p3[i] = p;
     for (int i = 0; i < n; i++) {
         int digit = config % 3;
@@ -247,9 +273,11 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
     uint64_t k = pos->kings[0], w = pos->white[0], b = pos->black[0];
     uint64_t wm = w & ~k, bm = b & ~k;
     f->regions = l->regions;
-    for (int r = 0; r < l->regions; r++)
-        f->config[r] =
-            (uint16_t)(ternary[gather(wm, l->mask[r])] + 2 * ternary[gather(bm, l->mask[r])]);
+    f->strips = l->strips;
+    for (int r = 0; r < l->regions + l->strips; r++) {
+        uint64_t m = region_mask(l, r);
+        f->config[r] = (uint16_t)(ternary[gather(wm, m)] + 2 * ternary[gather(bm, m)]);
+    }
     int x[CD_PAT_SCALARS];
     scalars_of(pos, l, x);
     for (int s = 0; s < CD_PAT_SCALARS; s++)
@@ -293,6 +321,13 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
         windows(w, 9, wm, bm, &mg, &eg);
     else /* the wide layouts */
         windows(w, l->regions, wm, bm, &mg, &eg);
+    if (l->strips)
+        for (int s = 0; s < CD_PAT_MAX_STRIPS; s++) {
+            unsigned c = ternary[gather(wm, l->strip_mask[s])] +
+                         2u * ternary[gather(bm, l->strip_mask[s])];
+            mg += w->strip[s][c][0];
+            eg += w->strip[s][c][1];
+        }
     int x[CD_PAT_SCALARS];
     scalars_of(pos, l, x);
     for (int s = 0; s < CD_PAT_SCALARS; s++) {
@@ -326,9 +361,10 @@ static uint32_t get32(const unsigned char *p) { return (uint32_t)cd_get_le(p, 4)
 
 static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)cd_get_le(p, 2); }
 
-size_t cd_pattern_image_size(int regions, int squares)
+size_t cd_pattern_image_size(int regions, int strips, int squares)
 {
-    return CD_PAT_HEADER + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
+    return CD_PAT_HEADER + (strips ? 4 : 0) + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 +
+           (size_t)strips * CD_PAT_STRIP_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
            (size_t)squares * 2 * 2 + 4;
 }
 
@@ -348,8 +384,12 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         return bad(err, errlen,
                    "weights file version 1 (before the king features): make the weights files "
                    "again with this program (docs/training.md)");
-    if (get32(buf + 4) != CD_PAT_VERSION)
+    uint32_t version = get32(buf + 4);
+    if (version != CD_PAT_VERSION && version != CD_PAT_VERSION_STRIPS)
         return bad(err, errlen, "unsupported weights file version");
+    size_t header = CD_PAT_HEADER + (version == CD_PAT_VERSION_STRIPS ? 4 : 0);
+    if (len < header)
+        return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     memset(w, 0, sizeof *w);
     memcpy(w->family, buf + 8, 15);
     int family = -1;
@@ -361,26 +401,34 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
     const unsigned char *p = buf + 24;
     uint32_t geometry = get32(p), regions = get32(p + 4), configs = get32(p + 8);
     uint32_t scalars = get32(p + 12), start = get32(p + 16), squares = get32(p + 20);
+    uint32_t strips = version == CD_PAT_VERSION_STRIPS ? get32(p + 24) : 0;
     if ((int)geometry != families[family].geometry ||
         !cd_pattern_layout_of((int)geometry, &w->layout))
         return bad(err, errlen, "the weights file's geometry does not match its family");
     if ((int)regions != w->layout.regions)
         cd_pattern_layout_wide((int)geometry, 1, &w->layout);
     cd_pattern_layout_family(family, &w->layout);
+    if (strips && !cd_pattern_layout_strips(&w->layout))
+        return bad(err, errlen, "the weights file has flank strips on a board without them");
     if ((int)regions != w->layout.regions || configs != CD_PAT_CONFIGS ||
+        (int)strips != w->layout.strips ||
         scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
         (int)squares != w->layout.squares)
         return bad(err, errlen, "the weights file's table sizes do not match its geometry");
-    if (len != cd_pattern_image_size((int)regions, (int)squares))
+    if (len != cd_pattern_image_size((int)regions, (int)strips, (int)squares))
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     if (cd_fnv1a32(buf, len - 4) != get32(buf + len - 4))
         return bad(err, errlen, "the weights file's checksum does not match (corrupt)");
     w->checksum = get32(buf + len - 4);
-    p = buf + CD_PAT_HEADER;
+    p = buf + header;
     for (uint32_t r = 0; r < regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             for (int ph = 0; ph < 2; ph++, p += 2)
                 w->pat[r][c][ph] = get16(p);
+    for (uint32_t r = 0; r < strips; r++)
+        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++)
+            for (int ph = 0; ph < 2; ph++, p += 2)
+                w->strip[r][c][ph] = get16(p);
     for (int s = 0; s < CD_PAT_SCALARS; s++)
         for (int ph = 0; ph < 2; ph++, p += 2)
             w->scalar[s][ph] = get16(p);

@@ -8,7 +8,11 @@
  * window count says which layout it holds. Each window holds 8 playable squares. A window's
  * configuration is the base-3 number over those squares in ascending internal bit order, the digit
  * 0 for an empty square or a king, 1 for a white man, 2 for a black man: 3^8 = 6561 configurations.
- * Kings enter through the scalar features and the king squares, which see the whole board. The
+ * Kings enter through the scalar features and the king squares, which see the whole board.
+ * Flank strips (10x10 only, a layout with `strips`, as Scan 2.0's evaluation has them): the three
+ * outer columns of each wing over six rows, Black's side (rows 0-5, columns 0-2 and 7-9) and
+ * White's (rows 4-9, the same columns), 9 playable squares each, after the windows; a strip's
+ * configuration is read as a window's, 3^9 = 19683 of them. The
  * scalars, each White's minus Black's (so turning the board round with colours exchanged negates
  * every one): men      men king     1 for a side with at least one king kings+   kings beyond the
  * first tempo    +1 with White to move, -1 with Black to move sole     +1 when only White has
@@ -32,8 +36,9 @@
  * Weights are stored as 16-bit integers in units of 1/8 of a hundredth of a man (the engine's
  * score unit), so the score is the weighted sum divided by 8 * start.
  *
- * File: one per family (weights/international.cdw, ...), "CDW1" version 2: a header with the
- * family, geometry and table sizes, the weights above as i16 pairs, an FNV-1a checksum.
+ * File: one per family (weights/international.cdw, ...), "CDW1" version 2 (3 with strips): a
+ * header with the family, geometry and table sizes, the weights above as i16 pairs, an FNV-1a
+ * checksum.
  * docs/formats.md gives it byte by byte, with what a reader refuses and when the version changes.
  *
  * Which variants use which file: cd_pattern_family() (by the variant's canonical name). The
@@ -56,6 +61,10 @@
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
 #define CD_PAT_FAMILIES 9
+#define CD_PAT_STRIP_CONFIGS 19683
+#define CD_PAT_MAX_STRIPS    4
+#define CD_PAT_STRIP_SQUARES 9
+#define CD_PAT_MAX_SQUARES   9 /* squares in a window or a strip */
 
 enum {
     CD_PAT_S_MEN = 0,
@@ -73,6 +82,8 @@ typedef struct cd_pattern_layout {
     int regions;
     int start;                     /* pieces in the start position */
     uint64_t mask[CD_PAT_MAX_REG]; /* internal bits of each window's 8 squares */
+    int strips;                    /* flank strips after the windows: 0, or 4 on 10x10 */
+    uint64_t strip_mask[CD_PAT_MAX_STRIPS]; /* internal bits of each strip's 9 squares */
     int squares;                   /* playable squares N (king-square weights) */
     int step;                      /* the short diagonal shift (half); the long one is step + 1 */
     uint64_t board;                /* every playable bit */
@@ -90,16 +101,17 @@ typedef struct cd_pattern_weights {
     struct cd_net *net; /* the network stacked on these weights (net.h), owned, or NULL */
     cd_pattern_layout layout;
     int16_t pat[CD_PAT_MAX_REG][CD_PAT_CONFIGS][2];
+    int16_t strip[CD_PAT_MAX_STRIPS][CD_PAT_STRIP_CONFIGS][2];
     int16_t scalar[CD_PAT_SCALARS][2];
     int16_t king_square[CD_PAT_KSQ_MAX][2];
 } cd_pattern_weights;
 
-/* The features of one position, White's view: a configuration per window, the scalars and the
- * kings' squares (king[i] = +(n) for a white king counting for weight n - 1, -(n) for a black
+/* The features of one position, White's view: a configuration per window (then per strip), the
+ * scalars and the kings' squares (king[i] = +(n) for a white king counting for weight n - 1, -(n) for a black
  * king counting -1 for weight n - 1). */
 typedef struct cd_pattern_features {
-    int regions;
-    uint16_t config[CD_PAT_MAX_REG];
+    int regions, strips;
+    uint16_t config[CD_PAT_MAX_REG + CD_PAT_MAX_STRIPS]; /* the windows', then the strips' */
     int16_t scalar[CD_PAT_SCALARS];
     int kings;
     int8_t king[64];
@@ -119,12 +131,16 @@ int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
  * top-left cell is at an odd row and an odd column (9 more on 10x10, 4 on 8x8). */
 int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out);
 
+/* Add the flank strips to a 10x10 layout (after its windows); 0 on another board. */
+int cd_pattern_layout_strips(cd_pattern_layout *l);
+
 /* Set the layout's rules and defaults of the family (short_rules, drawscale; cd_pattern_layout_of
  * and _wide leave them 0, the flying kings' rules; a read file's layout has its family's). */
 void cd_pattern_layout_family(int family, cd_pattern_layout *l);
 
 /* The window and configuration that (region, config) becomes when the board is turned 180
- * degrees and the colours exchanged. A weights table is colour-symmetric when every weight is
+ * degrees and the colours exchanged (a region at or past l->regions is the strip region -
+ * l->regions, and so is its twin). A weights table is colour-symmetric when every weight is
  * the negation of its twin's: then a position turned round scores exactly the negation. */
 void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *region2,
                      int *config2);
@@ -136,10 +152,13 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
 int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos);
 
 /* The file's header size and version, and the size of a file of this layout (its writer is the
- * trainer's: train_pattern_write, src/train/train_model.h). */
-#define CD_PAT_HEADER  (4 + 4 + 16 + 6 * 4)
-#define CD_PAT_VERSION 2
-size_t cd_pattern_image_size(int regions, int squares);
+ * trainer's: train_pattern_write, src/train/train_model.h). Version 3 is version 2 with a seventh
+ * header word, the strips, and their tables after the windows'; a layout without strips is
+ * written as version 2. */
+#define CD_PAT_HEADER         (4 + 4 + 16 + 6 * 4)
+#define CD_PAT_VERSION        2
+#define CD_PAT_VERSION_STRIPS 3
+size_t cd_pattern_image_size(int regions, int strips, int squares);
 /* Parse a file image; CD_ERR_IO with a message in err on any fault. */
 cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
                           size_t errlen);

@@ -40,7 +40,8 @@ typedef struct fit_options {
     const cd_rules *rules;
     const char *data, *out, *init; /* init: a weights file to start from, or NULL */
     long epochs, batch;
-    int wide; /* the wide layout (pattern.h) */
+    int wide;   /* the wide layout (pattern.h) */
+    int strips; /* the flank strips (pattern.h; 10x10) */
     double lr, lambda, l2, valid;
     double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
     double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */

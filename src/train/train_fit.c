@@ -24,7 +24,7 @@
 #define SAMPLE_KINGS 22
 
 typedef struct sample {
-    uint16_t config[CD_PAT_MAX_REG];
+    uint16_t config[CD_PAT_MAX_REG + CD_PAT_MAX_STRIPS]; /* windows, then strips */
     int16_t scalar[CD_PAT_SCALARS];
     int8_t king[SAMPLE_KINGS]; /* cd_pattern_features.king */
     uint8_t kings;
@@ -117,11 +117,15 @@ static double fit_k(const sample *s, size_t n)
  * the residuals only from their own configuration (with L2), so a rare configuration still gets
  * a sensible weight. On writing, the piece-square values are folded into the window weights:
  * the file and the engine know windows only.
- * Parameters: residuals [region][config][phase], scalars [scalar][phase], king squares
- * [square][phase], then piece-square values [square][white man, black man][phase].
+ * The flank strips (pattern.h), where the layout has them, are residuals alone: the piece-square
+ * values are shared over the windows only.
+ * Parameters: residuals [region][config][phase], the strips' [strip][config][phase], scalars
+ * [scalar][phase], king squares [square][phase], then piece-square values [square][white man,
+ * black man][phase].
  */
 typedef struct model {
-    int regions, squares;
+    int regions, strips, squares;
+    size_t nwin; /* the first strip parameter */
     size_t npat, nksq, npsq, nparam; /* first scalar, king square, piece-square value; all */
     float *w, *m, *v, *grad;
     int *touched, ntouched;
@@ -162,12 +166,21 @@ static inline size_t pidx(int r, int c, int ph)
     return ((size_t)r * CD_PAT_CONFIGS + c) * 2 + ph;
 }
 
+static inline size_t sidx(const model *md, int s, int c, int ph)
+{
+    return md->nwin + ((size_t)s * CD_PAT_STRIP_CONFIGS + c) * 2 + ph;
+}
+
 static double predict(const model *md, const sample *s)
 {
     double mg = 0, eg = 0;
     for (int r = 0; r < md->regions; r++) {
         mg += md->w[pidx(r, s->config[r], 0)];
         eg += md->w[pidx(r, s->config[r], 1)];
+    }
+    for (int t = 0; t < md->strips; t++) {
+        mg += md->w[sidx(md, t, s->config[md->regions + t], 0)];
+        eg += md->w[sidx(md, t, s->config[md->regions + t], 1)];
     }
     for (int k = 0; k < CD_PAT_SCALARS; k++) {
         mg += s->scalar[k] * md->w[md->npat + 2 * k];
@@ -217,6 +230,10 @@ static void add_sample_grad(model *md, const sample *s, double g)
     for (int rr = 0; rr < md->regions; rr++) {
         add_grad(md, pidx(rr, s->config[rr], 0), gm);
         add_grad(md, pidx(rr, s->config[rr], 1), ge);
+    }
+    for (int t = 0; t < md->strips; t++) {
+        add_grad(md, sidx(md, t, s->config[md->regions + t], 0), gm);
+        add_grad(md, sidx(md, t, s->config[md->regions + t], 1), ge);
     }
     for (int kk = 0; kk < CD_PAT_SCALARS; kk++)
         if (s->scalar[kk]) {
@@ -293,11 +310,16 @@ static void rank_report(model *md, const sample *leaves, const rank_group_t *gro
     *top1 = b > a ? tops / (double)(b - a) : 0;
 }
 
-/* Where parameter i (below md->npsq: windows, scalars, king squares) sits in a weights file. */
+/* Where parameter i (below md->npsq: windows, strips, scalars, king squares) sits in a weights
+ * file. */
 static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
 {
-    if (i < md->npat)
+    if (i < md->nwin)
         return &w->pat[i / (2 * CD_PAT_CONFIGS)][(i / 2) % CD_PAT_CONFIGS][i % 2];
+    if (i < md->npat) {
+        size_t j = i - md->nwin;
+        return &w->strip[j / (2 * CD_PAT_STRIP_CONFIGS)][(j / 2) % CD_PAT_STRIP_CONFIGS][j % 2];
+    }
     if (i < md->nksq)
         return &w->scalar[(i - md->npat) / 2][(i - md->npat) % 2];
     return &w->king_square[(i - md->nksq) / 2][(i - md->nksq) % 2];
@@ -308,7 +330,8 @@ static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
  * The file is normally of the variant's family; one of another family on the same board starts
  * a new family from a related one, and the output is the variant's. A file of the narrow layout
  * can start a wide fit: the wide layout begins with the narrow one's windows, and the windows it
- * adds start at 0. A file that does not fit stops the program with the reader's message. */
+ * adds start at 0; so do the strips of a fit with strips from a file without them. A file that
+ * does not fit stops the program with the reader's message. */
 static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, const char *path)
 {
     size_t len;
@@ -330,10 +353,13 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
     }
     if (w->layout.regions > l->regions)
         fail("%s holds the wide layout (%d windows): give --wide", path, w->layout.regions);
-    for (size_t i = 0; i < md->npsq; i++)
-        md->w[i] = i < md->npat && (int)(i / (2 * CD_PAT_CONFIGS)) >= w->layout.regions
-                       ? 0.0f
-                       : (float)*file_slot(md, w, i) / CD_PAT_UNIT;
+    if (w->layout.strips > l->strips)
+        fail("%s holds flank strips: give --strips", path);
+    for (size_t i = 0; i < md->npsq; i++) {
+        int absent = i < md->nwin ? (int)(i / (2 * CD_PAT_CONFIGS)) >= w->layout.regions
+                                  : i < md->npat && !w->layout.strips;
+        md->w[i] = absent ? 0.0f : (float)*file_slot(md, w, i) / CD_PAT_UNIT;
+    }
     free(w);
     free(img);
 }
@@ -348,6 +374,8 @@ int train_fit(const fit_options *o)
     cd_pattern_layout layout;
     cd_pattern_layout_wide(r->geometry, o->wide, &layout);
     cd_pattern_layout_family(cd_pattern_family(r), &layout);
+    if (o->strips && !cd_pattern_layout_strips(&layout))
+        fail("--strips: the flank strips are for 10x10 boards only");
 
     /* the records of every file; games numbered apart per file */
     size_t nrec, ndeep = 0;
@@ -451,7 +479,9 @@ int train_fit(const fit_options *o)
 
     model md = {0};
     md.regions = layout.regions;
-    md.npat = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
+    md.strips = layout.strips;
+    md.nwin = (size_t)layout.regions * CD_PAT_CONFIGS * 2;
+    md.npat = md.nwin + (size_t)layout.strips * CD_PAT_STRIP_CONFIGS * 2;
     model_layout(&md, &layout, cd_geom_of(r));
     md.nksq = md.npat + CD_PAT_SCALARS * 2;
     md.npsq = md.nksq + (size_t)md.squares * 2;
@@ -568,6 +598,19 @@ int train_fit(const fit_options *o)
                 float x = md.w[pidx(rr, c, ph)], y = md.w[pidx(r2, c2, ph)];
                 md.w[pidx(rr, c, ph)] = (x - y) / 2;
                 md.w[pidx(r2, c2, ph)] = (y - x) / 2;
+            }
+        }
+    for (int t = 0; t < md.strips; t++)
+        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++) {
+            int r2, c2;
+            cd_pattern_twin(&layout, md.regions + t, c, &r2, &c2);
+            r2 -= md.regions;
+            if (r2 < t || (r2 == t && c2 < c))
+                continue;
+            for (int ph = 0; ph < 2; ph++) {
+                float x = md.w[sidx(&md, t, c, ph)], y = md.w[sidx(&md, r2, c2, ph)];
+                md.w[sidx(&md, t, c, ph)] = (x - y) / 2;
+                md.w[sidx(&md, r2, c2, ph)] = (y - x) / 2;
             }
         }
     cd_pattern_weights *w = calloc(1, sizeof *w);

@@ -28,10 +28,10 @@ static void putf(unsigned char **p, float f)
     put32(p, u);
 }
 
-/* The files' common header: magic, version, the family's name NUL-padded to 16 bytes, then six
- * words of the format's own (CD_PAT_HEADER, CD_NET_HEADER). */
+/* The files' common header: magic, version, the family's name NUL-padded to 16 bytes, then
+ * `words` words of the format's own (six: CD_PAT_HEADER, CD_NET_HEADER; seven: CDW1 version 3). */
 static void put_header(unsigned char **p, const char *magic, uint32_t version, const char *family,
-                       const uint32_t word[6])
+                       const uint32_t *word, int words)
 {
     memcpy(*p, magic, 4);
     *p += 4;
@@ -40,24 +40,30 @@ static void put_header(unsigned char **p, const char *magic, uint32_t version, c
     for (int i = 0; i < 15 && family[i]; i++)
         (*p)[i] = (unsigned char)family[i];
     *p += 16;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < words; i++)
         put32(p, word[i]);
 }
 
 size_t train_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
 {
     const cd_pattern_layout *l = &w->layout;
-    size_t size = cd_pattern_image_size(l->regions, l->squares);
+    size_t size = cd_pattern_image_size(l->regions, l->strips, l->squares);
     if (!buf)
         return size;
     unsigned char *p = buf;
-    const uint32_t word[6] = {(uint32_t)l->geometry, (uint32_t)l->regions, CD_PAT_CONFIGS,
-                              CD_PAT_SCALARS,        (uint32_t)l->start,   (uint32_t)l->squares};
-    put_header(&p, "CDW1", CD_PAT_VERSION, w->family, word);
+    const uint32_t word[7] = {(uint32_t)l->geometry, (uint32_t)l->regions, CD_PAT_CONFIGS,
+                              CD_PAT_SCALARS,        (uint32_t)l->start,   (uint32_t)l->squares,
+                              (uint32_t)l->strips};
+    put_header(&p, "CDW1", l->strips ? CD_PAT_VERSION_STRIPS : CD_PAT_VERSION, w->family, word,
+               l->strips ? 7 : 6);
     for (int r = 0; r < l->regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             for (int ph = 0; ph < 2; ph++)
                 put16(&p, w->pat[r][c][ph]);
+    for (int r = 0; r < l->strips; r++)
+        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++)
+            for (int ph = 0; ph < 2; ph++)
+                put16(&p, w->strip[r][c][ph]);
     for (int s = 0; s < CD_PAT_SCALARS; s++)
         for (int ph = 0; ph < 2; ph++)
             put16(&p, w->scalar[s][ph]);
@@ -76,7 +82,7 @@ size_t train_net_write(const cd_net *n, unsigned char *buf)
     unsigned char *p = buf;
     const uint32_t word[6] = {(uint32_t)n->geometry, (uint32_t)n->squares, (uint32_t)n->inputs,
                               (uint32_t)n->h1,       (uint32_t)n->h2,      n->base_checksum};
-    put_header(&p, "CDN1", CD_NET_VERSION, n->family, word);
+    put_header(&p, "CDN1", CD_NET_VERSION, n->family, word, 6);
     size_t in = (size_t)n->inputs, h1 = (size_t)n->h1, h2 = (size_t)n->h2;
     for (size_t i = 0; i < in * h1; i++)
         putf(&p, n->w1[i]);
