@@ -130,6 +130,24 @@ wide=$(CD_WEIGHTS=$tmp/wide "$bin" analyse --variant russian --depth 9 | cut -d'
 expect_error "rw.cdw holds the wide layout (13 windows): give --wide" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/rw.cdw" --out "$tmp/x.cdw"
 
+# train fit --strips: the narrow International file started a fit with the flank strips (at 0);
+# with a step of 1e-6 the strips stay 0, so a search sees the same tree; the file is version 3 and
+# 735,120 bytes; a fit without --strips refuses it; 8x8 has no strips
+"$bin" train gen --variant international --games 4 --nodes 300 --seed 7 --out "$tmp/i.dat" \
+    > /dev/null 2>&1
+"$bin" train fit --variant international --data "$tmp/i.dat" --init "$tmp/international.cdw" \
+    --strips --epochs 1 --lr 1e-6 --out "$tmp/is.cdw" > /dev/null 2>&1
+size=$(wc -c < "$tmp/is.cdw")
+[ "$size" -eq 735120 ] && ok || bad "international file with strips: $size bytes, not 735120"
+mkdir "$tmp/strips" && cp "$dir"/*.cdw "$tmp/strips/" && cp "$tmp/is.cdw" "$tmp/strips/international.cdw"
+narrow=$(CD_WEIGHTS=$tmp "$bin" analyse --variant international --depth 9 | cut -d' ' -f1-8)
+strips=$(CD_WEIGHTS=$tmp/strips "$bin" analyse --variant international --depth 9 | cut -d' ' -f1-8)
+[ -n "$narrow" ] && [ "$narrow" = "$strips" ] && ok || bad "strips at 0 search differently: $strips"
+expect_error "is.cdw holds flank strips: give --strips" \
+    train fit --variant international --data "$tmp/i.dat" --init "$tmp/is.cdw" --out "$tmp/x.cdw"
+expect_error "the flank strips are for 10x10 boards only" \
+    train fit --variant russian --data "$tmp/r.dat" --strips --out "$tmp/x.cdw"
+
 # train net: a network stacked on the Russian weights; the same file for any --threads (8
 # shards: 3 threads take them unevenly); after an epoch the engine's integer form and the
 # trainer's float form give about the same held-out loss, and not the start's; the engine reads
@@ -372,11 +390,12 @@ expect_error "corpus names a file ending in .cdg.xz" \
 expect_error "needs --variant, --games and --out or --corpus" train gen --variant russian --games 2
 
 # a fit on the corpus is reproducible: the command in each generation's slice.sha256 (one epoch
-# on the first chunk: corpus/international/g8 and g9 and corpus/english/g1 and g2 gently from the
-# generation's start, corpus/english/g0 from material) writes the file whose sha256 it records,
+# on the first chunk: corpus/international/g8, g9 and g10 (g10 with the flank strips) and
+# corpus/english/g1 and g2 gently from the generation's start, corpus/english/g0 from material)
+# writes the file whose sha256 it records,
 # whatever the compiler (the trainer has no contracted multiply-add)
 root=$(cd "$(dirname "$0")/.." && pwd)
-for gen in international/g8 international/g9 english/g0 english/g1 english/g2; do
+for gen in international/g8 international/g9 international/g10 english/g0 english/g1 english/g2; do
     if [ -f "$root/corpus/$gen/slice.sha256" ]; then
         read -r want cmd < "$root/corpus/$gen/slice.sha256"
         # shellcheck disable=SC2086
