@@ -13,8 +13,8 @@
 /* A family's name (the weights file's name and header, at most 15 characters), the variant it
  * evaluates (its canonical name: the two differ where the variant's name is longer), its rules
  * for the kings' scalars (pattern.h, the layout's `short_rules`: flying kings, English's or
- * Italian's short ones) and whether its learned score is scaled for drawish material by default (the
- * layout's `drawscale`: where it measured a gain, docs/strength.md). */
+ * Italian's short ones) and whether its learned score is scaled for drawish material by default
+ * (the layout's `drawscale`: where it measured a gain, docs/strength.md). */
 static const struct {
     const char *name, *variant;
     int geometry, short_rules, drawscale;
@@ -175,9 +175,9 @@ static inline uint64_t king_reach(int bit, uint64_t empty, int step, int short_k
 }
 
 /* Empty squares where a man of `men` could take a piece standing there: the man diagonally next
- * to the square, the square beyond it (seen from the man) empty (the same for a short king). Men take in all four directions,
- * or with `forward` only in their direction of travel: +1 white men (towards lower bits, up the
- * board), -1 black men. */
+ * to the square, the square beyond it (seen from the man) empty (the same for a short king). Men
+ * take in all four directions, or with `forward` only in their direction of travel: +1 white men
+ * (towards lower bits, up the board), -1 black men. */
 static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step, int forward)
 {
     uint64_t x = 0;

@@ -62,7 +62,7 @@
 /* The layout's short_rules: how the kings' scalars read the board ("Short rules" above) */
 enum {
     CD_PAT_FLYING = 0,        /* flying kings, men take in all four directions */
-    CD_PAT_SHORT_ENGLISH = 1, /* short kings, men take forwards only, kings too */
+    CD_PAT_SHORT_ENGLISH = 1, /* short kings, men take forwards only, kings as well as men */
     CD_PAT_SHORT_ITALIAN = 2  /* short kings, men take forwards only and never a king */
 };
 
