@@ -449,6 +449,7 @@ TRAIN_GAMES_russian ?= 9000
 TRAIN_GAMES_killer ?= 6000
 TRAIN_GAMES_modern ?= 6000
 TRAIN_GAMES_english ?= 9000
+TRAIN_GAMES_italian ?= 9000
 train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
     --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
     $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
@@ -461,9 +462,9 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # The shipped files fitted on the corpus (docs/training.md, "The corpus"), fitted again into
 # $(BUILD)/rebuild/ and compared with weights/ byte for byte: International g10 (the 78 chunks
 # of g8, the 63 of g9 and the first 63 of g10, with the flank strips, from g10's start.cdw; about
-# 12 minutes on one core and 6 GB of memory) and English
-# g2 (the 21 chunks of g1 and the 20 of g2, from g2's start.cdw: two minutes). Not in
-# make test, which checks a slice of each corpus (tests/weights.sh).
+# 12 minutes on one core and 6 GB of memory), English g2 (the 21 chunks of g1 and the 20 of g2,
+# from g2's start.cdw: two minutes) and Italian g0 (its 10 chunks, from material: two minutes).
+# Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
 cd_comma := ,
 cd_space := $(subst ,, )
@@ -477,9 +478,12 @@ rebuild-weights: $(BIN)
 	$(BIN) train fit --variant english --data $(call corpus_list,corpus/english/g1/s2-*.cdg.xz corpus/english/g2/s3-*.cdg.xz) \
 	  --init corpus/english/g2/start.cdw --epochs 6 --lr 0.3 --seed 12 --k 379.3 --lambda 0.8 \
 	  --out $(REBUILD_DIR)/english.cdw
+	$(BIN) train fit --variant italian --data corpus/italian/g0 --lambda 0.8 --seed 1 \
+	  --out $(REBUILD_DIR)/italian.cdw
 	cmp $(REBUILD_DIR)/international.cdw weights/international.cdw
 	cmp $(REBUILD_DIR)/english.cdw weights/english.cdw
-	@echo 'rebuild-weights: international.cdw and english.cdw made again, byte for byte'
+	cmp $(REBUILD_DIR)/italian.cdw weights/italian.cdw
+	@echo 'rebuild-weights: international.cdw, english.cdw and italian.cdw made again, byte for byte'
 
 weights: $(BIN)
 	@mkdir -p $(TRAIN_DIR) weights
@@ -489,6 +493,7 @@ weights: $(BIN)
 	$(call train_one,killer)
 	$(call train_one,modern)
 	$(call train_one,english)
+	$(call train_one,italian)
 	$(call train_from,brazilian,russian,brazilian)
 	$(call train_from,russian-constitutional,russian,russian-const)
 	$(call train_from,brazilian-constitutional,russian,brazilian-const)

@@ -210,8 +210,10 @@ static cd_position turned(const cd_position *p)
 
 /* The scalars that see the whole board, computed again on a grid of rows and columns (an
  * independent reading of pattern.h's definitions): kings' reach and exposed squares, balance.
- * With short rules (English) a king reaches only the squares next to it, and a man takes only
- * forwards: a white man (White at the bottom) towards row 0, a black man towards the last row. */
+ * With short rules (English, Italian) a king reaches only the squares next to it; under English
+ * rules a man takes only forwards: a white man (White at the bottom) towards row 0, a black man
+ * towards the last row; under Italian rules a man never takes a king, and only an enemy king
+ * (taking in any direction) makes a square exposed. */
 static void grid_scalars(const cd_position *p, int short_rules, int *reach, int *exposed,
                          int *balance)
 {
@@ -247,16 +249,56 @@ static void grid_scalars(const cd_position *p, int short_rules, int *reach, int 
                         int my = y + dr[e], mx = x + dc[e], by = y - dr[e], bx = x - dc[e];
                         /* the man at (my, mx) jumps along the rows by -dr[e]: a white man
                          * (a black king's enemy) must go up (dr[e] > 0), a black man down */
-                        if (short_rules && (sign > 0 ? dr[e] > 0 : dr[e] < 0))
+                        if (short_rules == CD_PAT_SHORT_ENGLISH &&
+                            (sign > 0 ? dr[e] > 0 : dr[e] < 0))
                             continue;
+                        /* the piece that takes: an enemy king in Italian, else an enemy man */
+                        int taker = short_rules == CD_PAT_SHORT_ITALIAN ? -2 * sign : -sign;
                         if (my >= 0 && my < g->height && mx >= 0 && mx < g->width && by >= 0 &&
-                            by < g->height && bx >= 0 && bx < g->width && grid[my][mx] == -sign &&
+                            by < g->height && bx >= 0 && bx < g->width && grid[my][mx] == taker &&
                             !grid[by][bx])
                             danger = 1;
                     }
                     *(danger ? exposed : reach) += sign;
                 }
         }
+}
+
+/* Two positions worked by hand on the internal grid (row r, column c; internal square 18 is row
+ * 4, column 3): a white king on 18, a black man on 10 (row 2, column 3). The king's one step
+ * reaches 14, 15, 22 and 23, all empty. Under English rules the black man, taking forwards (down
+ * the board), could take a king on 14 (landing on 17) or on 15 (landing on 19): reach 2, exposed
+ * 2. Under Italian rules a man never takes a king: reach 4, exposed 0. A black king added on 17
+ * (row 4, column 1) could take a white king on 22 (landing on 26, empty) but not on 14 (the
+ * square beyond, 10, holds the man): White reach 3, exposed 1. The black king's own steps reach
+ * 13, 14, 21, 22; the white king could take it on 14 (landing on 9) and on 22 (landing on 25):
+ * Black reach 2, exposed 2. Scalars: reach 3 - 2 = 1, exposed 1 - 2 = -1. */
+static void test_italian_kings(void)
+{
+    const cd_rules *r = cd_rules_find("italian");
+    const cd_geom *g = cd_geom_of(r);
+    cd_pattern_layout it, en;
+    cd_pattern_layout_of(CD_GEOM_8X8, &it);
+    cd_pattern_layout_of(CD_GEOM_8X8, &en);
+    cd_pattern_layout_family(cd_pattern_family(r), &it);
+    cd_pattern_layout_family(cd_pattern_family(cd_rules_find("english")), &en);
+    CHECK(it.short_rules == CD_PAT_SHORT_ITALIAN && en.short_rules == CD_PAT_SHORT_ENGLISH);
+    cd_position p;
+    cd_position_empty(&p, r, CD_WHITE);
+    uint64_t wk = 1ull << cd_bit_of_internal(g, 18), bm = 1ull << cd_bit_of_internal(g, 10);
+    p.white[0] |= wk;
+    p.kings[0] |= wk;
+    p.black[0] |= bm;
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &en, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == 2 && f.scalar[CD_PAT_S_EXPOSED] == 2);
+    cd_pattern_features_of(&p, &it, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == 4 && f.scalar[CD_PAT_S_EXPOSED] == 0);
+    uint64_t bk = 1ull << cd_bit_of_internal(g, 17);
+    p.black[0] |= bk;
+    p.kings[0] |= bk;
+    cd_pattern_features_of(&p, &it, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == 1 && f.scalar[CD_PAT_S_EXPOSED] == -1);
 }
 
 /* Positions from random games: the score turned round is the negation, the engine's integer
@@ -412,11 +454,15 @@ static void test_shipped(void)
         for (int j = 0; j < i; j++)
             CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
-    /* English: a family of its own whose read layout has the short rules; Russian's has not */
-    const cd_rules *english = cd_rules_find("english");
+    /* English and Italian: families of their own whose read layouts have their short rules;
+     * Russian's has none */
+    const cd_rules *english = cd_rules_find("english"), *italian = cd_rules_find("italian");
     CHECK(cd_eval_learned(ev, english) && !strcmp(cd_eval_for(ev, english)->family, "english") &&
-          cd_eval_for(ev, english)->layout.short_rules == 1 &&
-          cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == 0);
+          cd_eval_for(ev, english)->layout.short_rules == CD_PAT_SHORT_ENGLISH &&
+          cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == CD_PAT_FLYING);
+    CHECK(cd_eval_learned(ev, italian) && !strcmp(cd_eval_for(ev, italian)->family, "italian") &&
+          cd_eval_for(ev, italian)->layout.short_rules == CD_PAT_SHORT_ITALIAN &&
+          cd_eval_for(ev, italian) != cd_eval_for(ev, english));
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
         CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
               cd_eval_family(f) == cd_pattern_family_name(f));
@@ -505,7 +551,9 @@ int main(void)
     test_symmetry_and_features("international", CD_GEOM_10X10, 0, 0);
     test_symmetry_and_features("international", CD_GEOM_10X10, 0, 1);
     test_symmetry_and_features("russian", CD_GEOM_8X8, 0, 0);
-    test_symmetry_and_features("english", CD_GEOM_8X8, 1, 0);
+    test_symmetry_and_features("english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 0);
+    test_symmetry_and_features("italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0);
+    test_italian_kings();
     test_file();
     test_shipped();
     printf("test_pattern: %d checks, %d failures\n", checks, failures);

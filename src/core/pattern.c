@@ -11,10 +11,10 @@
 #include "pattern.h"
 
 /* A family's name (the weights file's name and header, at most 15 characters), the variant it
- * evaluates (its canonical name: the two differ where the variant's name is longer), whether
- * its rules have short kings and men that take forwards only (pattern.h, the layout's
- * `short_rules`) and whether its learned score is scaled for drawish material by default (the
- * layout's `drawscale`: where it measured a gain, docs/strength.md). */
+ * evaluates (its canonical name: the two differ where the variant's name is longer), its rules
+ * for the kings' scalars (pattern.h, the layout's `short_rules`: flying kings, English's or
+ * Italian's short ones) and whether its learned score is scaled for drawish material by default
+ * (the layout's `drawscale`: where it measured a gain, docs/strength.md). */
 static const struct {
     const char *name, *variant;
     int geometry, short_rules, drawscale;
@@ -27,7 +27,8 @@ static const struct {
     {"brazilian", "brazilian", CD_GEOM_8X8, 0, 1},
     {"russian-const", "russian-constitutional", CD_GEOM_8X8, 0, 1},
     {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8, 0, 1},
-    {"english", "english", CD_GEOM_8X8, 1, 1},
+    {"english", "english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 1},
+    {"italian", "italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0},
 };
 
 #if defined(__BMI2__)
@@ -75,7 +76,7 @@ const char *cd_pattern_family_name(int family)
 void cd_pattern_layout_family(int family, cd_pattern_layout *l)
 {
     int known = family >= 0 && family < CD_PAT_FAMILIES;
-    l->short_rules = known && families[family].short_rules;
+    l->short_rules = known ? families[family].short_rules : CD_PAT_FLYING;
     l->drawscale = known && families[family].drawscale;
 }
 
@@ -200,9 +201,9 @@ static inline uint64_t king_reach(int bit, uint64_t empty, int step, int short_k
 }
 
 /* Empty squares where a man of `men` could take a piece standing there: the man diagonally next
- * to the square, the square beyond it (seen from the man) empty. Men take in all four directions,
- * or with `forward` only in their direction of travel: +1 white men (towards lower bits, up the
- * board), -1 black men. */
+ * to the square, the square beyond it (seen from the man) empty (the same for a short king). Men
+ * take in all four directions, or with `forward` only in their direction of travel: +1 white men
+ * (towards lower bits, up the board), -1 black men. */
 static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step, int forward)
 {
     uint64_t x = 0;
@@ -216,12 +217,16 @@ static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step, i
 }
 
 /* reach and exposed counts of one side's kings; enemy_dir: the enemy men's direction (+1 white,
- * -1 black), used where men take forwards only */
+ * -1 black), used where men take forwards only. Under Italian rules men never take a king: only
+ * the enemy kings (short, taking in all four directions) make a square exposed. */
 static inline void king_lines(const cd_pattern_layout *l, uint64_t kings, uint64_t enemy_men,
-                              int enemy_dir, uint64_t empty, int *reach, int *exposed)
+                              uint64_t enemy_kings, int enemy_dir, uint64_t empty, int *reach,
+                              int *exposed)
 {
     int sr = l->short_rules;
-    uint64_t danger = exposed_squares(enemy_men, empty, l->step, sr ? enemy_dir : 0);
+    uint64_t danger = sr == CD_PAT_SHORT_ITALIAN
+                          ? exposed_squares(enemy_kings, empty, l->step, 0)
+                          : exposed_squares(enemy_men, empty, l->step, sr ? enemy_dir : 0);
     int r = 0, e = 0;
     for (uint64_t x = kings; x; x &= x - 1) {
         uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step, sr);
@@ -258,8 +263,8 @@ scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCAL
     if (k) {
         uint64_t empty = l->board & ~(w | b);
         int wr, we, br, be;
-        king_lines(l, wk, bm, -1, empty, &wr, &we);
-        king_lines(l, bk, wm, +1, empty, &br, &be);
+        king_lines(l, wk, bm, bk, -1, empty, &wr, &we);
+        king_lines(l, bk, wm, wk, +1, empty, &br, &be);
         x[CD_PAT_S_REACH] = wr - br;
         x[CD_PAT_S_EXPOSED] = we - be;
     }

@@ -21,10 +21,12 @@
  * diagonally next to it with the square beyond empty) exposed  the other squares they reach (an
  * enemy man could take a king there) balance  |Black's skew| - |White's skew|, a side's skew being
  * the sum over its men of 2 * column - (width - 1): men spread evenly over both wings score 0.
- * Short rules (the layout's short_rules, English: kings move one square, men take forwards only):
- * reach and exposed count the empty squares next to a king (its one step), and a square is
- * exposed when an enemy man could take a king there moving forwards; the other families' kings
- * fly and their men take in all four directions.
+ * Short rules (the layout's short_rules, English and Italian: kings move one square, men take
+ * forwards only): reach and exposed count the empty squares next to a king (its one step); under
+ * English rules a square is exposed when an enemy man could take a king there moving forwards,
+ * under Italian rules, where a man never takes a king, when an enemy king could (diagonally next
+ * to it, in any direction, the square beyond empty); the other families' kings fly and their men
+ * take in all four directions.
  * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a black
  * king on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists
  * twice, for the middle game and for the endgame; the score blends them by the number of pieces on
@@ -60,11 +62,18 @@
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
-#define CD_PAT_FAMILIES 9
+#define CD_PAT_FAMILIES 10
 #define CD_PAT_STRIP_CONFIGS 19683
 #define CD_PAT_MAX_STRIPS    4
 #define CD_PAT_STRIP_SQUARES 9
 #define CD_PAT_MAX_SQUARES   9 /* squares in a window or a strip */
+
+/* The layout's short_rules: how the kings' scalars read the board ("Short rules" above) */
+enum {
+    CD_PAT_FLYING = 0,        /* flying kings, men take in all four directions */
+    CD_PAT_SHORT_ENGLISH = 1, /* short kings, men take forwards only, kings as well as men */
+    CD_PAT_SHORT_ITALIAN = 2  /* short kings, men take forwards only and never a king */
+};
 
 enum {
     CD_PAT_S_MEN = 0,
@@ -89,7 +98,7 @@ typedef struct cd_pattern_layout {
     uint64_t board;                /* every playable bit */
     uint64_t colbit[4];            /* bit b: the playable bits of the columns c with c & (1 << b) */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
-    int short_rules;               /* 1: short kings, men take forwards only (the family's) */
+    int short_rules;               /* CD_PAT_FLYING, _SHORT_ENGLISH or _SHORT_ITALIAN (family's) */
     int drawscale; /* 1: drawish material scaled by default (engine option "drawscale" 2; eval.c) */
 } cd_pattern_layout;
 
@@ -123,7 +132,7 @@ typedef struct cd_pattern_features {
 int cd_pattern_family(const cd_rules *r);
 /* The family's name ("international", "constitutional", "russian", "killer", "modern",
  * "brazilian", "russian-const" for russian-constitutional, "brazilian-const" for
- * brazilian-constitutional, "english"), which is also its file's name. */
+ * brazilian-constitutional, "english", "italian"), which is also its file's name. */
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
