@@ -289,15 +289,31 @@ static enum MHD_Result play_lobby_api(reply *c, query_fn query, void *qctx)
 
 /* ---------------------------------------------------------------- the live stream */
 
-static void live_event(play_live *l, const char *event, char *json)
+/* "event: EVENT\ndata: JSON\n\n" into l->buf (copied: a game's state is kilobytes, and every
+ * stream of a game sends it after each move). */
+static void live_event(play_live *l, const char *event, const char *json)
 {
-    size_t cap = strlen(event) + (json ? strlen(json) : 2) + 32;
+    static const char head[] = "event: ", mid[] = "\ndata: ", end[] = "\n\n";
+    if (!json)
+        json = "{}";
+    size_t ne = strlen(event), nj = strlen(json);
+    size_t len = sizeof head - 1 + ne + sizeof mid - 1 + nj + sizeof end - 1;
     free(l->buf);
-    l->buf = malloc(cap);
-    l->len =
-        l->buf ? (size_t)snprintf(l->buf, cap, "event: %s\ndata: %s\n\n", event, json ? json : "{}")
-               : 0;
+    l->buf = malloc(len + 1);
+    l->len = l->buf ? len : 0;
     l->off = 0;
+    if (!l->buf)
+        return;
+    char *p = l->buf;
+    memcpy(p, head, sizeof head - 1);
+    p += sizeof head - 1;
+    memcpy(p, event, ne);
+    p += ne;
+    memcpy(p, mid, sizeof mid - 1);
+    p += sizeof mid - 1;
+    memcpy(p, json, nj);
+    p += nj;
+    memcpy(p, end, sizeof end);
 }
 
 ssize_t play_live_read(void *cls, uint64_t pos, char *out, size_t max)

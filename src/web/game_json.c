@@ -50,6 +50,86 @@ static cJSON *int_array(const int *v, int n)
     return cJSON_CreateRaw(buf);
 }
 
+/* A JSON text being built (jt_*), for the arrays of a game object made as one raw item each
+ * instead of an item (and a copied key) a value: grows as needed; ok is 0 once out of memory. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int ok;
+} jtext;
+
+static void jt_put(jtext *t, const char *s, size_t n)
+{
+    if (!t->ok)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t c = t->cap ? t->cap : 256;
+        while (c < t->len + n + 1)
+            c *= 2;
+        char *p = realloc(t->s, c);
+        if (!p) {
+            t->ok = 0;
+            return;
+        }
+        t->s = p;
+        t->cap = c;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
+static void jt_cstr(jtext *t, const char *s) { jt_put(t, s, strlen(s)); }
+
+/* s as a JSON string, escaped as cJSON 1.7.15 prints it (\", \\, \b, \f, \n, \r, \t, other
+ * bytes below 32 as \u00XX, every other byte as it is). */
+static void jt_str(jtext *t, const char *s)
+{
+    jt_put(t, "\"", 1);
+    for (const char *run = s;; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 32 && c != '"' && c != '\\')
+            continue;
+        jt_put(t, run, (size_t)(s - run));
+        run = s + 1;
+        if (!c)
+            break;
+        char esc[8];
+        switch (c) {
+        case '"': snprintf(esc, sizeof esc, "\\\""); break;
+        case '\\': snprintf(esc, sizeof esc, "\\\\"); break;
+        case '\b': snprintf(esc, sizeof esc, "\\b"); break;
+        case '\f': snprintf(esc, sizeof esc, "\\f"); break;
+        case '\n': snprintf(esc, sizeof esc, "\\n"); break;
+        case '\r': snprintf(esc, sizeof esc, "\\r"); break;
+        case '\t': snprintf(esc, sizeof esc, "\\t"); break;
+        default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
+        }
+        jt_cstr(t, esc);
+    }
+    jt_put(t, "\"", 1);
+}
+
+static void jt_ints(jtext *t, const int *v, int n)
+{
+    char num[16];
+    jt_put(t, "[", 1);
+    for (int i = 0; i < n; i++) {
+        snprintf(num, sizeof num, i ? ",%d" : "%d", v[i]);
+        jt_cstr(t, num);
+    }
+    jt_put(t, "]", 1);
+}
+
+/* o[name]: the text built, as a raw item (nothing when out of memory); t emptied. */
+static void jt_add(cJSON *o, const char *name, jtext *t)
+{
+    if (t->ok)
+        cJSON_AddItemToObject(o, name, cJSON_CreateRaw(t->s));
+    free(t->s);
+    *t = (jtext){.ok = 1};
+}
+
 /* The "squares" array of a variant (its number, row and column each), made once per variant and
  * kept for the run (the rules are static). NULL when out of memory. */
 #define SQUARES_KEPT 64
@@ -135,34 +215,47 @@ void game_board_json(cJSON *o, const cd_game *g)
     if (squares)
         cJSON_AddItemToObject(o, "squares", cJSON_CreateRaw(squares));
 
-    cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+    /* "moves" and "history" are the most of a game object's values, and a game between people
+     * is rendered after each move: each array is one raw item (the text cJSON would print) */
+    jtext t = {.ok = 1};
+    jt_put(&t, "[", 1);
     cd_movelist *list = st == CD_ONGOING ? malloc(sizeof *list) : NULL;
     if (list) {
         cd_generate(pos, list);
         for (int i = 0; i < list->count; i++) {
             const cd_move *m = &list->moves[i];
-            cJSON *mo = cJSON_CreateObject();
+            jt_cstr(&t, i ? ",{\"text\":" : "{\"text\":");
             cd_move_to_text(pos, m, -1, buf, sizeof buf);
-            cJSON_AddStringToObject(mo, "text", buf);
+            jt_str(&t, buf);
+            jt_cstr(&t, ",\"hub\":");
             cd_move_to_hub(pos, m, buf, sizeof buf);
-            cJSON_AddStringToObject(mo, "hub", buf);
-            add_int(mo, "from", cd_move_from(pos, m));
-            add_int(mo, "to", cd_move_to(pos, m));
+            jt_str(&t, buf);
+            snprintf(buf, sizeof buf, ",\"from\":%d,\"to\":%d,\"path\":", cd_move_from(pos, m),
+                     cd_move_to(pos, m));
+            jt_cstr(&t, buf);
             int sqs[128];
             int n = cd_move_path(pos, m, sqs, 128);
-            cJSON_AddItemToObject(mo, "path", int_array(sqs, n < 128 ? n : 128));
+            jt_ints(&t, sqs, n < 128 ? n : 128);
+            jt_cstr(&t, ",\"captures\":");
             n = cd_move_captures(pos, m, sqs, 128);
-            cJSON_AddItemToObject(mo, "captures", int_array(sqs, n < 128 ? n : 128));
-            cJSON_AddItemToArray(moves, mo);
+            jt_ints(&t, sqs, n < 128 ? n : 128);
+            jt_put(&t, "}", 1);
         }
         free(list);
     }
+    jt_put(&t, "]", 1);
+    jt_add(o, "moves", &t);
 
-    cJSON *history = cJSON_AddArrayToObject(o, "history");
+    jt_put(&t, "[", 1);
     for (int i = 0; i < cd_game_ply(g); i++) {
         cd_move_to_text(cd_game_position_at(g, i), cd_game_move(g, i), -1, buf, sizeof buf);
-        cJSON_AddItemToArray(history, cJSON_CreateString(buf));
+        if (i)
+            jt_put(&t, ",", 1);
+        jt_str(&t, buf);
     }
+    jt_put(&t, "]", 1);
+    jt_add(o, "history", &t);
+    free(t.s);
 
     if (r->flags & CD_RULE_CONSTITUTIONAL) {
         cJSON *threats = cJSON_AddObjectToObject(o, "threats");

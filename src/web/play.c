@@ -360,8 +360,7 @@ static void adopt(play_game *g)
         cd_game_free(old->game);
         free(old->moves);
         play_chat_free(old);
-        for (int k = 0; k < 3; k++)
-            free(old->shown[k]);
+        free(old->shown);
         *old = *g;
         old->next = next;
         old->id_next = id_next;

@@ -127,10 +127,12 @@ typedef struct play_game {
     int nchat, chat_cap;
     int64_t said[2][PLAY_CHAT_BURST]; /* each seat's last chat messages (memory only: the rate) */
     unsigned version;
-    char *shown[3]; /* (play_json_text) the last state rendered for each slot (white, black, a
-                     * spectator; NULL: none), of version shown_version[slot] at time shown_at */
-    unsigned shown_version[3];
-    int64_t shown_at[3];
+    char *shown; /* (play_json_text) the last state rendered, as a spectator sees it ("you":
+                  * null; NULL: none), of version shown_version at time shown_at: shown_len
+                  * bytes, the null of "you" at offset shown_you */
+    size_t shown_len, shown_you;
+    unsigned shown_version;
+    int64_t shown_at;
     int64_t rev; /* the revision of its row in a shared store (store.h; 0: not yet stored) */
     uint64_t saved; /* the store's number of its last change (store_written): its live streams
                      * show it once store_synced() reaches it (0: nothing to wait for) */
@@ -230,10 +232,10 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
 
 /* The game as the viewer holding `token` sees it (docs/api.md). */
 cJSON *play_json(const play_game *g, const char *token);
-/* The same as text (malloc'ed; NULL when out of memory). The viewers of one slot (a seat, or the
- * spectators) share one render while the game's version holds, for at most PLAY_SHARE_MS (its
- * clocks are as of its "now"): one move seen by 1,500 streams is rendered once, not 1,500 times,
- * and the answer to a seat's action is the render its own stream then shows.
+/* The same as text (malloc'ed; NULL when out of memory). Every viewer shares one render while
+ * the game's version holds, for at most PLAY_SHARE_MS (its clocks are as of its "now"), its "you"
+ * set for each: one move seen by 1,500 streams, the players' included, is rendered once, not
+ * 1,500 times, and the answer to a seat's action is the render its own stream then shows.
  * Locked. */
 #define PLAY_SHARE_MS 100
 char *play_json_text(play_game *g, const char *token);

@@ -66,7 +66,6 @@ void play_game_free(play_game *g)
     cd_game_free(g->game);
     free(g->moves);
     play_chat_free(g);
-    for (int k = 0; k < 3; k++)
-        free(g->shown[k]);
+    free(g->shown);
     free(g);
 }

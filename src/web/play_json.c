@@ -157,21 +157,36 @@ cJSON *play_json(const play_game *g, const char *token)
 
 char *play_json_text(play_game *g, const char *token)
 {
-    int seat = play_seat(g, token), slot = seat == CD_WHITE || seat == CD_BLACK ? seat : 2;
+    static const char you_null[] = "\"you\":null";
     int64_t now = play_now();
-    if (!g->shown[slot] || g->shown_version[slot] != g->version ||
-        now - g->shown_at[slot] >= PLAY_SHARE_MS || now < g->shown_at[slot]) {
-        cJSON *j = play_json(g, token);
+    if (!g->shown || g->shown_version != g->version || now - g->shown_at >= PLAY_SHARE_MS ||
+        now < g->shown_at) {
+        cJSON *j = play_json(g, NULL);
         char *text = j ? cJSON_PrintUnformatted(j) : NULL;
         cJSON_Delete(j);
-        if (!text)
+        /* "you" follows "id" (hex digits) and "state" (a word): its first occurrence is the key */
+        const char *you = text ? strstr(text, you_null) : NULL;
+        if (!you) {
+            free(text);
             return NULL;
-        free(g->shown[slot]);
-        g->shown[slot] = text;
-        g->shown_version[slot] = g->version;
-        g->shown_at[slot] = now;
+        }
+        free(g->shown);
+        g->shown = text;
+        g->shown_len = strlen(text);
+        g->shown_you = (size_t)(you - text) + sizeof you_null - 1 - 4;
+        g->shown_version = g->version;
+        g->shown_at = now;
     }
-    return strdup(g->shown[slot]);
+    int seat = play_seat(g, token);
+    const char *value = seat == CD_WHITE ? "\"white\"" : seat == CD_BLACK ? "\"black\"" : "null";
+    size_t vlen = strlen(value), tail = g->shown_len - g->shown_you - 4;
+    char *out = malloc(g->shown_you + vlen + tail + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, g->shown, g->shown_you);
+    memcpy(out + g->shown_you, value, vlen);
+    memcpy(out + g->shown_you + vlen, g->shown + g->shown_you + 4, tail + 1);
+    return out;
 }
 
 /* An open challenge is listed while its creator's page is open, or for a minute after it is

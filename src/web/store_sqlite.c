@@ -27,6 +27,7 @@ enum {
     ST_BEGIN,
     ST_COMMIT,
     ST_ROW,
+    ST_STATE,
     ST_MOVES_DEL,
     ST_MOVES_INS,
     ST_RESULT,
@@ -231,13 +232,34 @@ static sqlite3_stmt *kept_query(int k, const char *sql, int nt, const char *cons
     return st;
 }
 
+/* The game's row, updated in place (an upsert keeps its rowid): INSERT OR REPLACE deleted the row
+ * and inserted it anew, rewriting its entries in the primary key's index and in games_state, so a
+ * move wrote about 7 pages to the WAL. The state, the one indexed column a change may change, is
+ * set by a statement of its own only when it differs, so a move leaves games_state alone: 3 pages
+ * a move (the game's row, the move's row, the move's key). */
 static int save_row(const play_game *g)
 {
     static const char sql[] =
-        "INSERT OR REPLACE INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
+        "INSERT INTO games VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36) "
+        "ON CONFLICT(id) DO UPDATE SET "
+        "variant=excluded.variant,fen=excluded.fen,clock=excluded.clock,base_ms=excluded.base_ms,"
+        "inc_ms=excluded.inc_ms,white_token=excluded.white_token,black_token=excluded.black_token,"
+        "white_name=excluded.white_name,black_name=excluded.black_name,open=excluded.open,"
+        "ending=excluded.ending,loser=excluded.loser,white_ms=excluded.white_ms,"
+        "black_ms=excluded.black_ms,turn_start=excluded.turn_start,draw_offer=excluded.draw_offer,"
+        "takeback=excluded.takeback,rematch=excluded.rematch,rematch_id=excluded.rematch_id,"
+        "created=excluded.created,white_rating=excluded.white_rating,white_rd=excluded.white_rd,"
+        "white_vol=excluded.white_vol,white_after=excluded.white_after,"
+        "white_after_rd=excluded.white_after_rd,white_after_vol=excluded.white_after_vol,"
+        "black_rating=excluded.black_rating,black_rd=excluded.black_rd,"
+        "black_vol=excluded.black_vol,black_after=excluded.black_after,"
+        "black_after_rd=excluded.black_after_rd,black_after_vol=excluded.black_after_vol,"
+        "first_wait=excluded.first_wait,outage_ms=excluded.outage_ms";
     sqlite3_stmt *st = stmt(ST_ROW, sql);
-    if (!st)
+    sqlite3_stmt *state =
+        stmt(ST_STATE, "UPDATE games SET state = ?2 WHERE id = ?1 AND state != ?2");
+    if (!st || !state)
         return 0;
     int i = 1;
     sqlite3_bind_text(st, i++, g->id, -1, SQLITE_STATIC);
@@ -274,6 +296,12 @@ static int save_row(const play_game *g)
     sqlite3_bind_int64(st, i++, g->outage_ms);
     int ok = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_reset(st);
+    if (ok) {
+        sqlite3_bind_text(state, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(state, 2, g->state);
+        ok = sqlite3_step(state) == SQLITE_DONE;
+        sqlite3_reset(state);
+    }
     return ok;
 }
 

@@ -35,7 +35,9 @@ TMP=$(mktemp -d)
 STORE=$TMP
 [ -n "$DBDIR" ] && STORE=$(mktemp -d "$DBDIR/site-bench.XXXXXX")
 PID=
+CPID=
 cleanup() {
+    [ -n "$CPID" ] && kill "$CPID" 2>/dev/null
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
     [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null
     rm -rf "$TMP"
@@ -67,20 +69,40 @@ sched() { cat /proc/"$PID"/task/*/schedstat | awk '{ r += $1; w += $2 } END { pr
 s0=$(sched)
 c0=$(cpu)
 t0=$(date +%s.%N)
-"$CLIENT" games "$PORT" "$GAMES" "$SPECT" "$SECS" "$LO" "$HI" >"$TMP/result"
+# the client marks the span its figures count (every stream open) on stderr: the server's threads'
+# run time over it, setup left out, is the CPU of the moves counted
+"$CLIENT" games "$PORT" "$GAMES" "$SPECT" "$SECS" "$LO" "$HI" >"$TMP/result" 2>"$TMP/cerr" &
+CPID=$!
+p0=
+p1=
+while kill -0 "$CPID" 2>/dev/null; do
+    [ -z "$p0" ] && grep -q '^sitebench: playing$' "$TMP/cerr" && p0=$(sched)
+    [ -z "$p1" ] && grep -q '^sitebench: played$' "$TMP/cerr" && p1=$(sched)
+    sleep 0.1
+done
+# (a client that ended within the last sleep: its closing the connections is counted too)
+[ -z "$p1" ] && grep -q '^sitebench: played$' "$TMP/cerr" && p1=$(sched)
+wait "$CPID"
 rc=$?
 c1=$(cpu)
 s1=$(sched)
 t1=$(date +%s.%N)
+grep -v '^sitebench: play\(ing\|ed\)$' "$TMP/cerr" >&2
 rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$PID/status")
 hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$PID/status")
 head -n 1 "$TMP/result"
 awk -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" -v a="$t0" -v b="$t1" -v rss="$rss" -v hwm="$hwm" \
     -v peak="$(cat "$TMP/peak" 2>/dev/null)" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
-    -v s="$s0 $s1" 'BEGIN {
+    -v s="$s0 $s1" -v p="${p0:+${p1:+$p0 $p1}}" \
+    -v moves="$(sed -n 's/.* moves \([0-9]*\) (.*/\1/p' "$TMP/result")" 'BEGIN {
     split(s, x, " ")
     printf "site-bench: server CPU %.0f%% of one core (setup and run), its threads waited %.1f s for a CPU (ran %.1f s), RSS %.0f MB (peak %.0f MB), peak %d descriptors; load average %s\n",
-        100 * c / hz / (b - a), (x[4] - x[2]) / 1000, (x[3] - x[1]) / 1000, rss / 1024, hwm / 1024, peak, load }'
+        100 * c / hz / (b - a), (x[4] - x[2]) / 1000, (x[3] - x[1]) / 1000, rss / 1024, hwm / 1024, peak, load
+    if (p != "" && moves > 0) {
+        split(p, y, " ")
+        printf "site-bench: in play (setup left out) the server'"'"'s threads ran %.1f s for %d moves: %.3f ms of CPU a move\n",
+            (y[3] - y[1]) / 1000, moves, (y[3] - y[1]) / moves }
+}'
 [ "$rc" -eq 0 ] || { echo "site-bench: the client failed ($rc)"; exit 1; }
 kill -0 "$PID" 2>/dev/null || { echo "site-bench: the server died"; exit 1; }
 set -- $(sed -n 's/^result: first [0-9]* late \([0-9]*\) errors \([0-9]*\) p99 \([0-9.]*\) lobby \([0-9]*\)$/\1 \2 \3 \4/p' "$TMP/result")

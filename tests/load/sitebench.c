@@ -19,6 +19,8 @@
  *   result: first N late L errors E p99 P lobby M
  * (N streams had their first state, L of all streams not within 1 s, E errors, P the latency p99
  * in ms, M the lobby's slowest answer in ms). Exit status 0, 2 on bad arguments or a setup failure.
+ * `games` writes "sitebench: playing" and "sitebench: played" on stderr as the span counted begins
+ * and ends.
  *
  * A connection's answer is read as HTTP/1.1: Content-Length or chunked (a stream's SSE events
  * arrive in chunks; an event may span chunks); JSON is read with cJSON. A request on a reused
@@ -706,7 +708,10 @@ int main(int argc, char **argv)
             open_stream(p, games[k % n].id);
     }
     double setup = (now_ms() - t0) / 1000;
-    /* the figures count from here: every stream open, the first moves on their way */
+    /* the figures count from here: every stream open, the first moves on their way (stderr
+     * marks the span for site_bench.sh, which measures the server's CPU over it) */
+    fprintf(stderr, "sitebench: playing\n");
+    fflush(stderr);
     F.lat.n = 0;
     long moves0 = F.moves;
     double t1 = now_ms(), next_lobby = t1 + 1000;
@@ -733,6 +738,8 @@ int main(int argc, char **argv)
     }
     running = 0;
     double span = (now_ms() - t1) / 1000;
+    fprintf(stderr, "sitebench: played\n");
+    fflush(stderr);
     long late = F.streams;
     for (size_t k = 0; k < F.first.n; k++)
         late -= F.first.v[k] <= 1000;
