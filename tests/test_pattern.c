@@ -150,6 +150,13 @@ static void test_twins(void)
     }
 }
 
+/* The weight of configuration c of region r: a window's, or past the windows a strip's. */
+static int16_t *weight_slot(cd_pattern_weights *w, int r, int c, int ph)
+{
+    int n = w->layout.regions;
+    return r < n ? &w->pat[r][c][ph] : &w->strip[r - n][c][ph];
+}
+
 /* Random weights made colour-symmetric, as the trainer writes them (with the flank strips when
  * strips). */
 static cd_pattern_weights *random_symmetric(const char *family, int geometry, int strips)
@@ -159,29 +166,17 @@ static cd_pattern_weights *random_symmetric(const char *family, int geometry, in
     cd_pattern_layout_of(geometry, &w->layout);
     if (strips)
         cd_pattern_layout_strips(&w->layout);
-    for (int t = 0; t < w->layout.strips; t++)
-        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++) {
+    const cd_pattern_layout *l = &w->layout;
+    for (int reg = 0; reg < l->regions + l->strips; reg++)
+        for (int c = 0; c < cd_pattern_region_configs(l, reg); c++) {
             int r2, c2;
-            cd_pattern_twin(&w->layout, w->layout.regions + t, c, &r2, &c2);
-            r2 -= w->layout.regions;
-            if (r2 < t || (r2 == t && c2 < c))
-                continue;
-            for (int ph = 0; ph < 2; ph++) {
-                int16_t v = (r2 == t && c2 == c) ? 0 : (int16_t)((int)(next() % 2001) - 1000);
-                w->strip[t][c][ph] = v;
-                w->strip[r2][c2][ph] = (int16_t)-v;
-            }
-        }
-    for (int reg = 0; reg < w->layout.regions; reg++)
-        for (int c = 0; c < CD_PAT_CONFIGS; c++) {
-            int r2, c2;
-            cd_pattern_twin(&w->layout, reg, c, &r2, &c2);
+            cd_pattern_twin(l, reg, c, &r2, &c2);
             if (r2 < reg || (r2 == reg && c2 < c))
                 continue;
             for (int ph = 0; ph < 2; ph++) {
                 int16_t v = (r2 == reg && c2 == c) ? 0 : (int16_t)((int)(next() % 2001) - 1000);
-                w->pat[reg][c][ph] = v;
-                w->pat[r2][c2][ph] = (int16_t)-v;
+                *weight_slot(w, reg, c, ph) = v;
+                *weight_slot(w, r2, c2, ph) = (int16_t)-v;
             }
         }
     for (int s = 0; s < CD_PAT_SCALARS; s++)

@@ -97,6 +97,17 @@ int cd_pattern_layout_of(int geometry, cd_pattern_layout *out)
     return cd_pattern_layout_wide(geometry, 0, out);
 }
 
+/* The playable squares of the rectangle of rows r0.. and columns c0.. (0 at the top left). */
+static uint64_t rect_mask(const cd_geom *g, int r0, int c0, int rows, int cols)
+{
+    uint64_t m = 0;
+    for (int r = r0; r < r0 + rows; r++)
+        for (int c = c0; c < c0 + cols; c++)
+            if ((r + c) & 1)
+                m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
+    return m;
+}
+
 int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
 {
     if (geometry != CD_GEOM_10X10 && geometry != CD_GEOM_8X8)
@@ -107,14 +118,8 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
     out->start = geometry == CD_GEOM_10X10 ? 40 : 24;
     for (int odd = 0; odd <= (wide != 0); odd++)
         for (int r0 = odd; r0 + 4 <= g->height; r0 += 2)
-            for (int c0 = odd; c0 + 4 <= g->width; c0 += 2) {
-                uint64_t m = 0;
-                for (int r = r0; r < r0 + 4; r++)
-                    for (int c = c0; c < c0 + 4; c++)
-                        if ((r + c) & 1)
-                            m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
-                out->mask[out->regions++] = m;
-            }
+            for (int c0 = odd; c0 + 4 <= g->width; c0 += 2)
+                out->mask[out->regions++] = rect_mask(g, r0, c0, 4, 4);
     out->squares = g->squares;
     out->step = g->half;
     memset(out->square, -1, sizeof out->square);
@@ -137,14 +142,8 @@ int cd_pattern_layout_strips(cd_pattern_layout *l)
     const cd_geom *g = &cd_geoms[l->geometry];
     l->strips = 0;
     for (int r0 = 0; r0 <= g->height - 6; r0 += g->height - 6)
-        for (int c0 = 0; c0 <= g->width - 3; c0 += g->width - 3) {
-            uint64_t m = 0;
-            for (int r = r0; r < r0 + 6; r++)
-                for (int c = c0; c < c0 + 3; c++)
-                    if ((r + c) & 1)
-                        m |= 1ull << cd_bit_of_internal(g, r * g->half + c / 2 + 1);
-            l->strip_mask[l->strips++] = m;
-        }
+        for (int c0 = 0; c0 <= g->width - 3; c0 += g->width - 3)
+            l->strip_mask[l->strips++] = rect_mask(g, r0, c0, 6, 3);
     return 1;
 }
 
@@ -152,6 +151,11 @@ int cd_pattern_layout_strips(cd_pattern_layout *l)
 static uint64_t region_mask(const cd_pattern_layout *l, int r)
 {
     return r < l->regions ? l->mask[r] : l->strip_mask[r - l->regions];
+}
+
+int cd_pattern_region_configs(const cd_pattern_layout *l, int r)
+{
+    return r < l->regions ? CD_PAT_CONFIGS : CD_PAT_STRIP_CONFIGS;
 }
 
 void cd_pattern_twin(const cd_pattern_layout *l, int region, int config, int *region2, int *config2)

@@ -147,6 +147,9 @@ int cd_pattern_layout_strips(cd_pattern_layout *l);
  * and _wide leave them 0, the flying kings' rules; a read file's layout has its family's). */
 void cd_pattern_layout_family(int family, cd_pattern_layout *l);
 
+/* The configurations of region r: a window's 3^8, or at or past l->regions a strip's 3^9. */
+int cd_pattern_region_configs(const cd_pattern_layout *l, int r);
+
 /* The window and configuration that (region, config) becomes when the board is turned 180
  * degrees and the colours exchanged (a region at or past l->regions is the strip region -
  * l->regions, and so is its twin). A weights table is colour-symmetric when every weight is

@@ -171,6 +171,12 @@ static inline size_t sidx(const model *md, int s, int c, int ph)
     return md->nwin + ((size_t)s * CD_PAT_STRIP_CONFIGS + c) * 2 + ph;
 }
 
+/* The weight of configuration c of region r, a window's or (at or past the windows) a strip's. */
+static inline size_t region_idx(const model *md, int r, int c, int ph)
+{
+    return r < md->regions ? pidx(r, c, ph) : sidx(md, r - md->regions, c, ph);
+}
+
 static double predict(const model *md, const sample *s)
 {
     double mg = 0, eg = 0;
@@ -588,29 +594,17 @@ int train_fit(const fit_options *o)
                         md.w[pidx(rr, c, ph)] +=
                             md.share[rr][i] * md.w[psq_idx(&md, md.sq[rr][i], digits[c][i], ph)];
     /* colour symmetry made exact: each weight becomes the mean of itself and its negated twin */
-    for (int rr = 0; rr < md.regions; rr++)
-        for (int c = 0; c < CD_PAT_CONFIGS; c++) {
+    for (int rr = 0; rr < md.regions + md.strips; rr++)
+        for (int c = 0; c < cd_pattern_region_configs(&layout, rr); c++) {
             int r2, c2;
             cd_pattern_twin(&layout, rr, c, &r2, &c2);
             if (r2 < rr || (r2 == rr && c2 < c))
                 continue;
             for (int ph = 0; ph < 2; ph++) {
-                float x = md.w[pidx(rr, c, ph)], y = md.w[pidx(r2, c2, ph)];
-                md.w[pidx(rr, c, ph)] = (x - y) / 2;
-                md.w[pidx(r2, c2, ph)] = (y - x) / 2;
-            }
-        }
-    for (int t = 0; t < md.strips; t++)
-        for (int c = 0; c < CD_PAT_STRIP_CONFIGS; c++) {
-            int r2, c2;
-            cd_pattern_twin(&layout, md.regions + t, c, &r2, &c2);
-            r2 -= md.regions;
-            if (r2 < t || (r2 == t && c2 < c))
-                continue;
-            for (int ph = 0; ph < 2; ph++) {
-                float x = md.w[sidx(&md, t, c, ph)], y = md.w[sidx(&md, r2, c2, ph)];
-                md.w[sidx(&md, t, c, ph)] = (x - y) / 2;
-                md.w[sidx(&md, r2, c2, ph)] = (y - x) / 2;
+                float *x = &md.w[region_idx(&md, rr, c, ph)], *y = &md.w[region_idx(&md, r2, c2, ph)];
+                float xv = *x, yv = *y;
+                *x = (xv - yv) / 2;
+                *y = (yv - xv) / 2;
             }
         }
     cd_pattern_weights *w = calloc(1, sizeof *w);
