@@ -9,6 +9,8 @@
 # Prints the client's figures, then the server's CPU (share of one core), resident memory and peak
 # descriptors, and whether the target was met: p99 move-to-opponent latency under 100 ms, every
 # stream its first state within 1 s, no error. Exit status 0 when met, 1 when not.
+# SITEBENCH_TRACE=FILE in the environment: the client writes every move's latency, stream's first
+# state and its own stalls to FILE (tests/load/sitebench.c), to line up with the server's work.
 set -u
 BIN=build/condraughts
 CLIENT=build/sitebench
