@@ -30,9 +30,9 @@
  * lining the trace up with the server's, e.g. `perf record -k CLOCK_MONOTONIC`):
  *   move SENT LATENCY GAME   a move sent at SENT reached the opponent's stream LATENCY ms later
  *   first OPENED MS          a stream opened at OPENED had its first state MS ms later
- *   loop AT WAITED WORK N    an epoll_wait begun at AT returned N events after WAITED ms (10 ms
- *                            past its timeout, or more: the client waited for a CPU) and they
- *                            took WORK ms (written when over 10 ms)
+ *   loop AT WAITED WORK N    an epoll_wait begun at AT returned N events after WAITED ms and
+ *                            they took WORK ms (written when it came back over 10 ms past its
+ *                            timeout, the client waiting for a CPU, or WORK is over 10 ms)
  *   gap AT MS                MS ms between two epoll_waits (written when over 10 ms)
  *   playing AT, played AT    the span counted
  *
