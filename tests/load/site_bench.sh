@@ -49,6 +49,7 @@ SAMPLER=
 trap cleanup EXIT INT TERM
 . "$(dirname "$0")/../lib.sh" # serve_wait
 
+: >"$TMP/out" # (made before the server starts: serve_wait reads it at once)
 (ulimit -Sn 1024 && exec "$BIN" serve --port 0 --data "$STORE/games" --db "$STORE/play.db" \
     --web "$TMP" >"$TMP/out" 2>"$TMP/err") &
 PID=$!
