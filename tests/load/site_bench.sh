@@ -9,6 +9,8 @@
 # Prints the client's figures, then the server's CPU (share of one core), resident memory and peak
 # descriptors, and whether the target was met: p99 move-to-opponent latency under 100 ms, every
 # stream its first state within 1 s, no error. Exit status 0 when met, 1 when not.
+# SITEBENCH_TRACE=FILE in the environment: the client writes every move's latency, stream's first
+# state and its own stalls to FILE (tests/load/sitebench.c), to line up with the server's work.
 set -u
 BIN=build/condraughts
 CLIENT=build/sitebench
@@ -47,17 +49,20 @@ SAMPLER=
 trap cleanup EXIT INT TERM
 . "$(dirname "$0")/../lib.sh" # serve_wait
 
+: >"$TMP/out" # (made before the server starts: serve_wait reads it at once)
 (ulimit -Sn 1024 && exec "$BIN" serve --port 0 --data "$STORE/games" --db "$STORE/play.db" \
     --web "$TMP" >"$TMP/out" 2>"$TMP/err") &
 PID=$!
 serve_wait site-bench "$TMP/out" "$TMP/err"
 LIMIT=$(sed -n 's/^condraughts: \([0-9]*\) connections at once$/\1/p' "$TMP/out")
 echo "site-bench: server pid $PID, $LIMIT connections at once, store in $STORE; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-# the server's open descriptors, every second: the peak
+# the server's open descriptors, every second: the peak (counted by the shell's glob: no process
+# forked for it)
 (
     peak=0
     while :; do
-        n=$(ls "/proc/$PID/fd" 2>/dev/null | wc -l)
+        set -- /proc/"$PID"/fd/*
+        n=$#
         [ "$n" -gt "$peak" ] && peak=$n && echo "$peak" >"$TMP/peak"
         sleep 1
     done
@@ -70,24 +75,26 @@ s0=$(sched)
 c0=$(cpu)
 t0=$(date +%s.%N)
 # the client marks the span its figures count (every stream open) on stderr: the server's threads'
-# run time over it, setup left out, is the CPU of the moves counted
-"$CLIENT" games "$PORT" "$GAMES" "$SPECT" "$SECS" "$LO" "$HI" >"$TMP/result" 2>"$TMP/cerr" &
+# run time over it, setup left out, is the CPU of the moves counted. Its stderr is read through a
+# FIFO as it comes (no polling: a loop of grep and sleep forked 20 processes a second, about 15% of
+# a core taken from the server measured)
+mkfifo "$TMP/marks"
+"$CLIENT" games "$PORT" "$GAMES" "$SPECT" "$SECS" "$LO" "$HI" >"$TMP/result" 2>"$TMP/marks" &
 CPID=$!
 p0=
 p1=
-while kill -0 "$CPID" 2>/dev/null; do
-    [ -z "$p0" ] && grep -q '^sitebench: playing$' "$TMP/cerr" && p0=$(sched)
-    [ -z "$p1" ] && grep -q '^sitebench: played$' "$TMP/cerr" && p1=$(sched)
-    sleep 0.1
-done
-# (a client that ended within the last sleep: its closing the connections is counted too)
-[ -z "$p1" ] && grep -q '^sitebench: played$' "$TMP/cerr" && p1=$(sched)
+while IFS= read -r line; do
+    case "$line" in
+    "sitebench: playing") p0=$(sched) ;;
+    "sitebench: played") p1=$(sched) ;;
+    *) printf '%s\n' "$line" >&2 ;;
+    esac
+done <"$TMP/marks"
 wait "$CPID"
 rc=$?
 c1=$(cpu)
 s1=$(sched)
 t1=$(date +%s.%N)
-grep -v '^sitebench: play\(ing\|ed\)$' "$TMP/cerr" >&2
 rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$PID/status")
 hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$PID/status")
 head -n 1 "$TMP/result"

@@ -7,8 +7,11 @@
  *   sitebench games PORT G S SECONDS THINK_LO THINK_HI
  *     G games (two players each: the creator's realtime 10+5 game, joined by the other) and S
  *     spectators (spectator k watches game k mod G); each player answers its turn after THINK_LO
- *     to THINK_HI ms (drawn evenly) with a random legal move, for SECONDS once every stream is
- *     open. The lobby (GET /api/play/lobby) is asked every second meanwhile.
+ *     to THINK_HI ms (drawn evenly) with a random legal move, from its game's first state on (the
+ *     games set up first play while the others are set up, as people would); the figures count
+ *     SECONDS from the moment every stream is open (a move counts when its answer, and its
+ *     latency when the opponent's stream shows it, comes in that span). The lobby
+ *     (GET /api/play/lobby) is asked every second meanwhile.
  *   sitebench streams PORT N A
  *     one game, N streams on it opened at once from A addresses (round robin); ends when each has
  *     its first state or after 10 s. The lobby is asked every 100 ms meanwhile, on a keep-alive
@@ -20,7 +23,18 @@
  * (N streams had their first state, L of all streams not within 1 s, E errors, P the latency p99
  * in ms, M the lobby's slowest answer in ms). Exit status 0, 2 on bad arguments or a setup failure.
  * `games` writes "sitebench: playing" and "sitebench: played" on stderr as the span counted begins
- * and ends.
+ * and ends, and its own CPU time over the span in its line of figures.
+ *
+ * With SITEBENCH_TRACE=FILE set, every event is also written to FILE, one a line, times in ms
+ * from the client's start (the first line: "start T", T the start on CLOCK_MONOTONIC in ms, for
+ * lining the trace up with the server's, e.g. `perf record -k CLOCK_MONOTONIC`):
+ *   move SENT LATENCY GAME   a move sent at SENT reached the opponent's stream LATENCY ms later
+ *   first OPENED MS          a stream opened at OPENED had its first state MS ms later
+ *   loop AT WAITED WORK N    an epoll_wait begun at AT returned N events after WAITED ms and
+ *                            they took WORK ms (written when it came back over 10 ms past its
+ *                            timeout, the client waiting for a CPU, or WORK is over 10 ms)
+ *   gap AT MS                MS ms between two epoll_waits (written when over 10 ms)
+ *   playing AT, played AT    the span counted
  *
  * A connection's answer is read as HTTP/1.1: Content-Length or chunked (a stream's SSE events
  * arrive in chunks; an event may span chunks); JSON is read with cJSON. A request on a reused
@@ -85,6 +99,9 @@ static double pct(series *s, double p)
     size_t i = (size_t)(p * (double)s->n);
     return s->v[i < s->n ? i : s->n - 1];
 }
+
+static FILE *trace; /* SITEBENCH_TRACE: one line an event (below), or NULL */
+static double trace_t0; /* the client's start */
 
 static struct {
     series lat, first, lobby;
@@ -260,6 +277,8 @@ static void on_state(person *w, conn *c, const char *json)
     if (!c->got_first) {
         c->got_first = 1;
         add(&F.first, now_ms() - c->t0);
+        if (trace)
+            fprintf(trace, "first %.1f %.1f\n", c->t0 - trace_t0, now_ms() - c->t0);
     }
     if (w->seat == 2 || w->game < 0)
         return;
@@ -276,6 +295,9 @@ static void on_state(person *w, conn *c, const char *json)
     /* the opponent's move, seen by this player */
     if (my_turn && g->sent[!me] > 0 && g->ply_sent[!me] == p) {
         add(&F.lat, now_ms() - g->sent[!me]);
+        if (trace)
+            fprintf(trace, "move %.1f %.1f %d\n", g->sent[!me] - trace_t0, now_ms() - g->sent[!me],
+                    w->game);
         g->sent[!me] = 0;
     }
     if (running && my_turn && p != w->last_ply && cJSON_IsString(state) &&
@@ -546,10 +568,33 @@ static void created(conn *c)
         setup_left--;
 }
 
+/* Every player whose thinking is over (due by t) and whose connection is free sends its move. */
+static void move_due(person *players, int n, double t)
+{
+    for (int k = 0; k < n; k++) {
+        person *p = &players[k];
+        if (p->due > 0 && t >= p->due && !(p->ka && p->ka->busy)) {
+            game *g = &games[p->game];
+            char path[64], body[128];
+            snprintf(path, sizeof path, "/api/play/%s/move", g->id);
+            snprintf(body, sizeof body, "{\"move\":\"%s\"}", p->move);
+            p->due = 0;
+            g->sent[p->seat] = now_ms();
+            g->ply_sent[p->seat] = p->last_ply + 1;
+            request(p, "POST", path, body, moved);
+        }
+    }
+}
+
 static void loop_once(int wait_ms)
 {
     struct epoll_event evs[256];
+    double a = trace ? now_ms() : 0;
     int n = epoll_wait(ep, evs, 256, wait_ms);
+    double b = trace ? now_ms() : 0;
+    static double last_end;
+    if (trace && last_end > 0 && a - last_end > 10)
+        fprintf(trace, "gap %.1f %.1f\n", last_end - trace_t0, a - last_end);
     for (int i = 0; i < n; i++) {
         conn *c = evs[i].data.ptr;
         if ((evs[i].events & EPOLLOUT) && c->ooff < c->olen && flush(c) != 0) {
@@ -561,6 +606,10 @@ static void loop_once(int wait_ms)
         if (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP))
             conn_read(c);
     }
+    if (trace && (b - a > wait_ms + 10 || now_ms() - b > 10))
+        fprintf(trace, "loop %.1f %.1f %.1f %d\n", a - trace_t0, b - a, now_ms() - b, n);
+    if (trace)
+        last_end = now_ms();
 }
 
 /* The end: every connection closed, every figure freed (the figures are printed by then). */
@@ -572,6 +621,18 @@ static void close_all(void)
     free(F.first.v);
     free(F.lobby.v);
     close(ep);
+    if (trace)
+        fclose(trace);
+}
+
+/* This process's CPU time (user and system), in seconds. */
+static double cpu_s(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0;
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 static void raise_fds(void)
@@ -601,6 +662,14 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     raise_fds();
     srand(12345);
+    const char *tpath = getenv("SITEBENCH_TRACE");
+    if (tpath && *tpath && !(trace = fopen(tpath, "w"))) {
+        fprintf(stderr, "sitebench: cannot write %s\n", tpath);
+        return 2;
+    }
+    trace_t0 = now_ms();
+    if (trace)
+        fprintf(trace, "start %.3f\n", trace_t0); /* CLOCK_MONOTONIC, ms */
     ep = epoll_create1(0);
     person lobby_probe = {.game = -1};
     addr_of(&lobby_probe.addr, 9, 2);
@@ -697,6 +766,9 @@ int main(int argc, char **argv)
                 setup_left--;
             started++;
         }
+        /* the games set up play on meanwhile, as people do: their first moves are not held
+         * back until every game is set up (that made one burst of ~1,600 moves at once) */
+        move_due(people, 2 * started, now_ms());
         loop_once(5);
     }
     for (int k = 0; k < s; k++) {
@@ -711,25 +783,16 @@ int main(int argc, char **argv)
     /* the figures count from here: every stream open, the first moves on their way (stderr
      * marks the span for site_bench.sh, which measures the server's CPU over it) */
     fprintf(stderr, "sitebench: playing\n");
+    if (trace)
+        fprintf(trace, "playing %.1f\n", now_ms() - trace_t0);
     fflush(stderr);
     F.lat.n = 0;
     long moves0 = F.moves;
+    double cpu0 = cpu_s();
     double t1 = now_ms(), next_lobby = t1 + 1000;
     while (now_ms() - t1 < seconds * 1000) {
         double t = now_ms();
-        for (int k = 0; k < 2 * n; k++) {
-            person *p = &people[k];
-            if (p->due > 0 && t >= p->due && !(p->ka && p->ka->busy)) {
-                game *g = &games[p->game];
-                char path[64], body[128];
-                snprintf(path, sizeof path, "/api/play/%s/move", g->id);
-                snprintf(body, sizeof body, "{\"move\":\"%s\"}", p->move);
-                p->due = 0;
-                g->sent[p->seat] = now_ms();
-                g->ply_sent[p->seat] = p->last_ply + 1;
-                request(p, "POST", path, body, moved);
-            }
-        }
+        move_due(people, 2 * n, t);
         if (t >= next_lobby && !(lobby_probe.ka && lobby_probe.ka->busy)) {
             request(&lobby_probe, "GET", "/api/play/lobby", NULL, lobby_done);
             next_lobby = t + 1000;
@@ -737,8 +800,10 @@ int main(int argc, char **argv)
         loop_once(2);
     }
     running = 0;
-    double span = (now_ms() - t1) / 1000;
+    double span = (now_ms() - t1) / 1000, cpu = cpu_s() - cpu0;
     fprintf(stderr, "sitebench: played\n");
+    if (trace)
+        fprintf(trace, "played %.1f\n", now_ms() - trace_t0);
     fflush(stderr);
     long late = F.streams;
     for (size_t k = 0; k < F.first.n; k++)
@@ -749,10 +814,10 @@ int main(int argc, char **argv)
            "moves %ld (%.0f/s), move-to-opponent latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
            "streams %ld, without their first state within 1 s: %ld (first state p99 %.0f ms); "
            "lobby slowest %.0f ms of %zu; %ld requests sent again (a kept connection closed "
-           "idle as they went); errors %ld%s%s\n",
+           "idle as they went); errors %ld%s%s; the client's CPU in play %.1f s\n",
            n, 2 * n, s, think_lo, think_hi, setup, span, moves, (double)moves / span,
            pct(&F.lat, 0.5), p99, pct(&F.lat, 1), F.streams, late, pct(&F.first, 0.99),
-           pct(&F.lobby, 1), F.lobby.n, F.resent, F.errors, F.errors ? ": " : "", F.kinds);
+           pct(&F.lobby, 1), F.lobby.n, F.resent, F.errors, F.errors ? ": " : "", F.kinds, cpu);
     printf("result: first %zu late %ld errors %ld p99 %.1f lobby %.0f\n", F.first.n, late, F.errors,
            p99, pct(&F.lobby, 1));
     close_all();
