@@ -778,7 +778,9 @@ load-test: $(BIN) $(BUILD)/slowclient
 # SITE_GAMES games, two players each, and SITE_SPECTATORS spectators, every person from a
 # loopback address of its own with its stream and a keep-alive connection (tests/load/sitebench.c,
 # an epoll client), moves SITE_THINK ms apart; figures for SITE_SECONDS. SITE_DB=DIR keeps the
-# server's store in DIR (e.g. /dev/shm: without the disk's fsync per move).
+# server's store in DIR (e.g. /dev/shm: without the disk's fsync per move). SITE_PG=1: the store
+# is a private PostgreSQL cluster (tests/pg_lib.sh) shared by SITE_SERVERS (1 or 2) servers, every
+# game's players on different servers.
 SITE_GAMES ?= 2000
 SITE_SPECTATORS ?= 400
 SITE_SECONDS ?= 60
@@ -789,7 +791,8 @@ $(BUILD)/sitebench: tests/load/sitebench.c
 site-bench: $(BIN) $(BUILD)/sitebench
 	sh tests/load/site_bench.sh --bin $(BIN) --client $(BUILD)/sitebench --games $(SITE_GAMES) \
 	  --spectators $(SITE_SPECTATORS) --seconds $(SITE_SECONDS) --think $(SITE_THINK) \
-	  $(if $(SITE_DB),--db-dir $(SITE_DB))
+	  $(if $(SITE_DB),--db-dir $(SITE_DB)) $(if $(SITE_PG),--pg) \
+	  $(if $(SITE_SERVERS),--servers $(SITE_SERVERS))
 
 # ---------------------------------------------------------------- portable builds (PORTABLE=1)
 # The baseline x86-64 build (build-portable/) runs the bench on an emulated CPU of the first

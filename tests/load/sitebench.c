@@ -4,7 +4,11 @@
  * holds its game's live stream (GET /api/play/ID/events, SSE) and one keep-alive connection for
  * its POSTs, as a browser tab does.
  *
- *   sitebench games PORT G S SECONDS THINK_LO THINK_HI
+ *   sitebench games PORTS G S SECONDS THINK_LO THINK_HI
+ *     PORTS: one port, or several (comma-separated, at most 8) of servers sharing one store:
+ *     every game's creator uses the first, its joiner the second (so that every move crosses
+ *     from one server to the other: PostgreSQL's NOTIFY), spectator k server k mod the number
+ *     of servers, the lobby's probe the first.
  *     G games (two players each: the creator's realtime 10+5 game, joined by the other) and S
  *     spectators (spectator k watches game k mod G); each player answers its turn after THINK_LO
  *     to THINK_HI ms (drawn evenly) with a random legal move, from its game's first state on (the
@@ -149,12 +153,14 @@ typedef struct person {
     conn *sse;  /* the stream */
     int game;   /* its game (index), -1: none */
     int seat;   /* 0 white, 1 black, 2 a spectator */
+    int server; /* its server: an index in ports */
     int last_ply;
     double due; /* when to move (0: nothing to do) */
     char move[64];
 } person;
 
-static int ep, port;
+enum { MAX_PORTS = 8 };
+static int ep, ports[MAX_PORTS], nports; /* the servers (sitebench games PORTS) */
 static conn *live; /* the open connections, closed at the end by close_all */
 
 static void addr_of(struct sockaddr_in *sa, int block, int k)
@@ -200,7 +206,7 @@ static conn *conn_open(person *who, int kind)
     struct sockaddr_in to;
     memset(&to, 0, sizeof to);
     to.sin_family = AF_INET;
-    to.sin_port = htons((unsigned short)port);
+    to.sin_port = htons((unsigned short)ports[who->server]);
     to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -648,13 +654,23 @@ int main(int argc, char **argv)
 {
     int games_mode = argc == 8 && !strcmp(argv[1], "games");
     if (!games_mode && !(argc == 5 && !strcmp(argv[1], "streams"))) {
-        fprintf(stderr, "usage: sitebench games PORT G S SECONDS THINK_LO THINK_HI\n"
+        fprintf(stderr, "usage: sitebench games PORT[,PORT...] G S SECONDS THINK_LO THINK_HI\n"
                         "       sitebench streams PORT N ADDRESSES\n");
         return 2;
     }
-    port = atoi(argv[2]);
+    int bad_port = 0;
+    for (const char *q = argv[2]; !bad_port;) {
+        char *end;
+        long v = strtol(q, &end, 10);
+        bad_port = end == q || v < 1 || v > 65535 || nports == MAX_PORTS || (*end && *end != ',');
+        if (!bad_port)
+            ports[nports++] = (int)v;
+        if (*end != ',')
+            break;
+        q = end + 1;
+    }
     int n = atoi(argv[3]), s = atoi(argv[4]);
-    if (port < 1 || port > 65535 || n < 1 || n > 60000 || s < 0 || s > 60000 ||
+    if (bad_port || (!games_mode && nports != 1) || n < 1 || n > 60000 || s < 0 || s > 60000 ||
         (!games_mode && s < 1)) {
         fprintf(stderr, "sitebench: bad arguments\n");
         return 2;
@@ -748,6 +764,7 @@ int main(int argc, char **argv)
             addr_of(&p->addr, 10 + seat + 2 * (i / 64000), i % 64000);
             p->game = i;
             p->seat = seat;
+            p->server = seat % nports;
             p->last_ply = -1;
             games[i].p[seat] = p;
         }
@@ -776,6 +793,7 @@ int main(int argc, char **argv)
         addr_of(&p->addr, 200 + k / 64000, k % 64000);
         p->game = -1;
         p->seat = 2;
+        p->server = k % nports;
         if (games[k % n].id[0])
             open_stream(p, games[k % n].id);
     }
