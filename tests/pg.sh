@@ -8,18 +8,24 @@
 # goes on through nginx with nothing lost, the killed server comes back to the same game, a
 # page open on one server keeps a game not begun from expiring on the other, and PostgreSQL
 # restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed); both
-# servers answer the same leaderboard, by the same rule as the SQLite store.
-#   sh tests/pg.sh [--bin build/condraughts]      Prints "pg: N passed, M failed" (or SKIPPED).
+# servers answer the same leaderboard, by the same rule as the SQLite store. With --sitebench, the
+# short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the end: 20 games, each player on
+# its own server (tests/load/sitebench.c), 4 s of moves: no error, every stream its first state.
+#   sh tests/pg.sh [--bin build/condraughts] [--sitebench build/sitebench]
+#   Prints "pg: N passed, M failed" (or SKIPPED).
 set -u
 [ -n "${PG_DEBUG:-}" ] && set -x
 BIN=build/condraughts
+SITEBENCH=
 while [ $# -gt 0 ]; do
     case "$1" in
     --bin) BIN=$2; shift 2 ;;
-    *) echo "usage: sh tests/pg.sh [--bin BIN]" >&2; exit 2 ;;
+    --sitebench) SITEBENCH=$2; shift 2 ;;
+    *) echo "usage: sh tests/pg.sh [--bin BIN] [--sitebench SITEBENCH]" >&2; exit 2 ;;
     esac
 done
 case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; esac
+case $SITEBENCH in /* | "") ;; */*) SITEBENCH=$(pwd)/$SITEBENCH ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 CONF=$HERE/../docs/deploy/nginx.conf
 NGINX=/usr/sbin/nginx
@@ -350,5 +356,23 @@ pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 30 \
 jar_req c POST "$SA/api/play/$R/move" '{"move":"d2-c3"}' -m 5
 check_eq "the cluster back: the move is made" "200 5" "$CODE $(j d.history.length)"
 check_that "both servers are still running" kill -0 "$A" "$B"
+
+# ------------------------------------------------------------ many games across the two servers
+# sitebench's short form: 20 games (creators on a, joiners on b: every move crosses through
+# NOTIFY) and 4 spectators, moves 200-400 ms apart, 4 s counted; its figures printed, the
+# latency not asserted (a shared machine)
+if [ -n "$SITEBENCH" ]; then
+    timeout 60 "$SITEBENCH" games "$P_a,$P_b" 20 4 4 200 400 >"$TMP/site" 2>"$TMP/site.err"
+    check_eq "sitebench on the two servers: exit 0" 0 "$?"
+    sed -n 1p "$TMP/site"
+    check_that "... every stream (44) had its first state, no error" \
+        grep -q '^result: first 44 late [0-9]* errors 0 p99 ' "$TMP/site"
+    moves=$(sed -n 's/.* moves \([0-9]*\) (.*/\1/p' "$TMP/site")
+    p99=$(sed -n 's/^result: .* p99 \([0-9.]*\) .*/\1/p' "$TMP/site")
+    check_that "... at least 40 moves (${moves:-none}), shown on the other server's streams (p99 ${p99:-none} ms)" \
+        awk "BEGIN { exit !(${moves:-0} >= 40 && ${p99:-0} > 0) }"
+else
+    skip "sitebench on the two servers (no --sitebench)"
+fi
 
 summary pg
