@@ -180,6 +180,14 @@ size=$(wc -c < "$tmp/rp.cdw")
 mkdir "$tmp/rpip" && cp "$dir"/*.cdw "$tmp/rpip/" && cp "$tmp/rp.cdw" "$tmp/rpip/russian.cdw"
 out=$(CD_WEIGHTS=$tmp/rpip "$bin" analyse --variant russian --depth 6 | cut -d' ' -f1-8)
 [ -n "$out" ] && ok || bad "the engine does not search with a russian file with the pip"
+# the largest weights file, wide with strips and the pip (971,320 bytes), loads
+"$bin" train fit --variant international --data "$tmp/i.dat" --init "$tmp/ip.cdw" --wide \
+    --strips --pip --epochs 1 --lr 1e-6 --out "$tmp/iwp.cdw" > /dev/null 2>&1
+size=$(wc -c < "$tmp/iwp.cdw")
+[ "$size" -eq 971320 ] && ok || bad "wide international file with strips and the pip: $size bytes"
+cp "$tmp/iwp.cdw" "$tmp/pip/international.cdw"
+out=$(CD_WEIGHTS=$tmp/pip "$bin" analyse --variant international --depth 9 | cut -d' ' -f1-8)
+[ "$out" = "$pip" ] && ok || bad "the wide file with strips and the pip searches otherwise: $out"
 
 # train net: a network stacked on the Russian weights; the same file for any --threads (8
 # shards: 3 threads take them unevenly); after an epoch the engine's integer form and the
