@@ -3,8 +3,9 @@
  * configurations of the start position (derived by hand), the colour twin of every
  * configuration, exact colour symmetry of a symmetrised table on positions from random games,
  * agreement of the engine's scoring with the trainer's features, and the weights file (round
- * trip, and a clear error for every kind of damage). Also board.h's table of Zobrist keys against
- * splitmix64 written here again.
+ * trip, and a clear error for every kind of damage), the pip phase (the men's distance to
+ * promotion, against a reading of the grid and positions worked by hand). Also board.h's table of
+ * Zobrist keys against splitmix64 written here again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,89 @@ static void test_start_features(void)
     CHECK(f.phase == 40 && f.start == 40);
 }
 
+/* The pip (pattern.h): each man's rows still to go, read from the grid of rows (row 0 at the
+ * top, White's men going up, Black's down); kings count nothing. */
+static int grid_pip(const cd_position *p)
+{
+    const cd_geom *g = cd_geom_of(p->rules);
+    int pip = 0;
+    for (int n = 1; n <= g->squares; n++) {
+        uint64_t m = 1ull << cd_bit_of_internal(g, n);
+        int row = (n - 1) / g->half;
+        if (p->kings[0] & m)
+            continue;
+        if (p->white[0] & m)
+            pip += row;
+        else if (p->black[0] & m)
+            pip += g->height - 1 - row;
+    }
+    return pip;
+}
+
+/* The pip phase. The starts: 2 * 5 * (9 + 8 + 7 + 6) = 300 on 10x10, 2 * 4 * (7 + 6 + 5) = 144 on
+ * 8x8. By hand on 10x10 (standard numbering, squares 1-5 on the top row, White at the bottom): a
+ * white man on 6 (row 1) has 1 row to go, on 46 (row 9) 9; a black man on 5 (row 0) 9, on 45 (row
+ * 8) 1: 20. Kings count 0: white king 1 and man 28 (row 5: 5), black king 50 and man 23 (row 4:
+ * 9 - 4 = 5): 10. On 8x8 (Russian, squares 1-4 on the top row): white man 9 (row 2: 2) and 32 (row
+ * 7: 7), black man 1 (row 0: 7): 16. More men than a game can hold (25 white men on internal
+ * squares 26-50, rows 5-9: 5 * (5 + 6 + 7 + 8 + 9) = 175, 20 black on 1-20: 150; set on the
+ * bitboards, as a FEN of them is refused) is 325, its phase the start's, 300. The features of a
+ * layout of the pieces phase keep the pieces; with the pip, their phase is the pip. */
+static void test_pip(void)
+{
+    static const struct {
+        const char *variant, *fen;
+        int pip;
+    } cases[] = {
+        {"international", "W:W6,46:B5,45", 20},
+        {"international", "W:WK1,28:BK50,23", 10},
+        {"international", "B:WK1,K2:BK50", 0},
+        {"russian", "W:W9,32:B1", 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const cd_rules *r = cd_rules_find(cases[i].variant);
+        cd_position p;
+        char err[200];
+        CHECK(cd_position_from_fen(&p, r, cases[i].fen, err, sizeof err) == CD_OK);
+        cd_pattern_layout l;
+        cd_pattern_layout_of(r->geometry, &l);
+        CHECK(cd_pattern_pip(&l, &p) == cases[i].pip && grid_pip(&p) == cases[i].pip);
+        cd_pattern_features f;
+        cd_pattern_features_of(&p, &l, &f);
+        CHECK(f.start == l.start);
+        l.pip = 1;
+        cd_pattern_features_of(&p, &l, &f);
+        CHECK(f.start == l.pip_start &&
+              f.phase == (cases[i].pip < l.pip_start ? cases[i].pip : l.pip_start));
+    }
+    const cd_rules *intl = cd_rules_find("international");
+    const cd_geom *g = cd_geom_of(intl);
+    cd_position p;
+    cd_position_empty(&p, intl, CD_WHITE);
+    for (int n = 1; n <= 50; n++) {
+        if (n > 25)
+            p.white[0] |= 1ull << cd_bit_of_internal(g, n);
+        else if (n <= 20)
+            p.black[0] |= 1ull << cd_bit_of_internal(g, n);
+    }
+    cd_pattern_layout l;
+    cd_pattern_layout_of(CD_GEOM_10X10, &l);
+    CHECK(cd_pattern_pip(&l, &p) == 325 && grid_pip(&p) == 325);
+    l.pip = 1;
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &l, &f);
+    CHECK(f.phase == 300 && f.start == 300);
+    static const char *starts[] = {"international", "russian", "english", "italian"};
+    static const int want[] = {300, 144, 144, 144};
+    for (int i = 0; i < 4; i++) {
+        const cd_rules *r = cd_rules_find(starts[i]);
+        cd_position_start(&p, r);
+        cd_pattern_layout_of(r->geometry, &l);
+        CHECK(l.pip == 0 && l.pip_start == want[i]);
+        CHECK(cd_pattern_pip(&l, &p) == want[i] && grid_pip(&p) == want[i]);
+    }
+}
+
 static void test_twins(void)
 {
     for (int geo = 0; geo < 4; geo++) {
@@ -159,13 +243,14 @@ static int16_t *weight_slot(cd_pattern_weights *w, int r, int c, int ph)
 
 /* Random weights made colour-symmetric, as the trainer writes them (with the flank strips when
  * strips). */
-static cd_pattern_weights *random_symmetric(const char *family, int geometry, int strips)
+static cd_pattern_weights *random_symmetric(const char *family, int geometry, int strips, int pip)
 {
     cd_pattern_weights *w = calloc(1, sizeof *w);
     snprintf(w->family, sizeof w->family, "%s", family);
     cd_pattern_layout_of(geometry, &w->layout);
     if (strips)
         cd_pattern_layout_strips(&w->layout);
+    w->layout.pip = pip;
     const cd_pattern_layout *l = &w->layout;
     for (int reg = 0; reg < l->regions + l->strips; reg++)
         for (int c = 0; c < cd_pattern_region_configs(l, reg); c++) {
@@ -297,12 +382,13 @@ static void test_italian_kings(void)
 }
 
 /* Positions from random games: the score turned round is the negation, the engine's integer
- * score is the trainer's feature sum, and the whole-board scalars agree with grid_scalars. */
+ * score is the trainer's feature sum, the whole-board scalars agree with grid_scalars and the
+ * phase with the pieces or grid_pip (pip != 0). */
 static void test_symmetry_and_features(const char *variant, int geometry, int short_rules,
-                                       int strips)
+                                       int strips, int pip)
 {
     const cd_rules *r = cd_rules_find(variant);
-    cd_pattern_weights *w = random_symmetric(variant, geometry, strips);
+    cd_pattern_weights *w = random_symmetric(variant, geometry, strips, pip);
     cd_pattern_layout_family(cd_pattern_family(r), &w->layout);
     CHECK(w->layout.short_rules == short_rules);
     int positions = 0, kinged = 0;
@@ -339,6 +425,9 @@ static void test_symmetry_and_features(const char *variant, int geometry, int sh
             CHECK(f.scalar[CD_PAT_S_REACH] == reach && f.scalar[CD_PAT_S_EXPOSED] == exposed &&
                   f.scalar[CD_PAT_S_BALANCE] == balance);
             kinged += f.kings > 0;
+            int now = pip ? grid_pip(&p) : __builtin_popcountll(p.white[0] | p.black[0]);
+            int start = pip ? w->layout.pip_start : w->layout.start;
+            CHECK(f.start == start && f.phase == (now < start ? now : start));
             long long sum = mg * f.phase + eg * (f.start - f.phase);
             CHECK(a == (int)(sum / (CD_PAT_UNIT * f.start)));
             positions++;
@@ -357,7 +446,7 @@ static void test_symmetry_and_features(const char *variant, int geometry, int sh
 
 static void test_file(void)
 {
-    cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10, 0);
+    cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10, 0, 0);
     size_t n = train_pattern_write(w, NULL);
     CHECK(n == 48 + 16 * 6561 * 4 + 8 * 4 + 50 * 4 + 4);
     unsigned char *img = malloc(n);
@@ -400,7 +489,7 @@ static void test_file(void)
     CHECK(strstr(err, "/nonexistent-folder/international.cdw is missing") != NULL);
     free(img);
     /* with strips: version 3, a seventh header word, the strips' tables after the windows' */
-    cd_pattern_weights *ws = random_symmetric("international", CD_GEOM_10X10, 1);
+    cd_pattern_weights *ws = random_symmetric("international", CD_GEOM_10X10, 1, 0);
     n = train_pattern_write(ws, NULL);
     CHECK(n == 52 + 16 * 6561 * 4 + 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4);
     img = malloc(n);
@@ -414,10 +503,68 @@ static void test_file(void)
     img[48] = 2; /* a strip count the board does not have */
     CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
     CHECK(strstr(err, "table sizes") != NULL);
+    CHECK(back->layout.pip == 0);
     free(img);
     free(ws);
     free(back);
     free(w);
+}
+
+/* The pip phase in the file: version 4, an eighth header word (1, the pip) after the strips'
+ * (0 without strips); read back, the same weights score a position the same; damage is refused
+ * with a clear message. */
+static void test_file_pip(void)
+{
+    cd_pattern_weights *back = malloc(sizeof *back);
+    char err[200];
+    for (int strips = 0; strips <= 1; strips++) {
+        cd_pattern_weights *w = random_symmetric("international", CD_GEOM_10X10, strips, 1);
+        size_t n = train_pattern_write(w, NULL);
+        CHECK(n == 56 + 16 * 6561 * 4 + (size_t)strips * 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4);
+        unsigned char *img = malloc(n);
+        train_pattern_write(w, img);
+        CHECK(img[4] == 4 && img[48] == 4 * strips && img[52] == 1);
+        CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
+        CHECK(back->layout.pip == 1 && back->layout.pip_start == 300 &&
+              back->layout.strips == 4 * strips && !memcmp(back->pat, w->pat, sizeof w->pat) &&
+              !memcmp(back->strip, w->strip, sizeof w->strip) &&
+              !memcmp(back->scalar, w->scalar, sizeof w->scalar) &&
+              !memcmp(back->king_square, w->king_square, sizeof w->king_square));
+        cd_position p;
+        CHECK(cd_position_from_fen(&p, cd_rules_find("international"), "W:WK1,28,33,40:B5,19,23",
+                                   err, sizeof err) == CD_OK);
+        CHECK(cd_pattern_eval_white(back, &p) == cd_pattern_eval_white(w, &p));
+        /* the same weights blended by the pieces score it otherwise (pip 5+6+7 + 9+6+5 = 38
+         * of 300, 8 pieces of 40) */
+        back->layout.pip = 0;
+        CHECK(cd_pattern_eval_white(back, &p) != cd_pattern_eval_white(w, &p));
+        CHECK(cd_pattern_read(back, img, n - 4, err, sizeof err) == CD_ERR_IO);
+        CHECK(strstr(err, "size") != NULL);
+        img[52] = 2; /* a phase measure this program does not know */
+        CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+        CHECK(strstr(err, "phase measure") != NULL);
+        img[52] = 0; /* version 4 holds the pip only: the pieces are written as 2 or 3 */
+        CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+        CHECK(strstr(err, "phase measure") != NULL);
+        img[52] = 1;
+        img[4] = 5; /* a newer version */
+        CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+        CHECK(strstr(err, "version 5") != NULL && strstr(err, "versions 2 to 4") != NULL);
+        img[4] = 3; /* read as version 3: the size no longer matches */
+        CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_ERR_IO);
+        free(img);
+        free(w);
+    }
+    /* 8x8 too: the start's 144 */
+    cd_pattern_weights *w = random_symmetric("russian", CD_GEOM_8X8, 0, 1);
+    size_t n = train_pattern_write(w, NULL);
+    unsigned char *img = malloc(n);
+    train_pattern_write(w, img);
+    CHECK(cd_pattern_read(back, img, n, err, sizeof err) == CD_OK);
+    CHECK(back->layout.pip == 1 && back->layout.pip_start == 144);
+    free(img);
+    free(w);
+    free(back);
 }
 
 /* The shipped files (make runs the tests from the top folder): loaded, they score the families'
@@ -543,13 +690,19 @@ int main(void)
     test_start_features();
     test_twins();
     test_strips();
-    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 0);
-    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 1);
-    test_symmetry_and_features("russian", CD_GEOM_8X8, 0, 0);
-    test_symmetry_and_features("english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 0);
-    test_symmetry_and_features("italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0);
+    test_pip();
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 0, 0);
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 1, 0);
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 0, 1);
+    test_symmetry_and_features("international", CD_GEOM_10X10, 0, 1, 1);
+    test_symmetry_and_features("russian", CD_GEOM_8X8, 0, 0, 0);
+    test_symmetry_and_features("russian", CD_GEOM_8X8, 0, 0, 1);
+    test_symmetry_and_features("english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 0, 0);
+    test_symmetry_and_features("english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 0, 1);
+    test_symmetry_and_features("italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0, 0);
     test_italian_kings();
     test_file();
+    test_file_pip();
     test_shipped();
     printf("test_pattern: %d checks, %d failures\n", checks, failures);
     return failures != 0;

@@ -148,6 +148,47 @@ expect_error "is.cdw holds flank strips: give --strips" \
 expect_error "the flank strips are for 10x10 boards only" \
     train fit --variant russian --data "$tmp/r.dat" --strips --out "$tmp/x.cdw"
 
+# train fit --pip: the file with strips (blended by the pieces) started a fit blended by the pip
+# (said on stderr); the file is version 4, 735,124 bytes (an eighth header word, 1); a gentle fit
+# from it writes it again byte for byte; the engine reads it and, the phase measured otherwise,
+# searches differently; a fit without --pip refuses it; 8x8 has the pip phase too (236,416
+# bytes: version 4 without strips)
+out=$("$bin" train fit --variant international --data "$tmp/i.dat" --init "$tmp/is.cdw" \
+    --strips --pip --epochs 1 --lr 1e-6 --out "$tmp/ip.cdw" 2>&1 > /dev/null)
+case $out in
+*"is.cdw blends its weights by the pieces; they start a fit by the pip phase"*) ok ;;
+*) bad "a fit by the pip from a file by the pieces says: $out" ;;
+esac
+size=$(wc -c < "$tmp/ip.cdw")
+version=$(od -An -tu4 -j4 -N4 "$tmp/ip.cdw" | tr -d ' ')
+phase=$(od -An -tu4 -j52 -N4 "$tmp/ip.cdw" | tr -d ' ')
+[ "$size" -eq 735124 ] && [ "$version" = 4 ] && [ "$phase" = 1 ] && ok ||
+    bad "international file with the pip: $size bytes, version $version, phase $phase"
+"$bin" train fit --variant international --data "$tmp/i.dat" --init "$tmp/ip.cdw" \
+    --strips --pip --epochs 1 --lr 1e-6 --out "$tmp/ip2.cdw" > /dev/null 2>&1
+cmp -s "$tmp/ip.cdw" "$tmp/ip2.cdw" && ok || bad "fit --pip --init --lr 1e-6 changed the weights"
+mkdir "$tmp/pip" && cp "$dir"/*.cdw "$tmp/pip/" && cp "$tmp/ip.cdw" "$tmp/pip/international.cdw"
+pip=$(CD_WEIGHTS=$tmp/pip "$bin" analyse --variant international --depth 9 | cut -d' ' -f1-8)
+[ -n "$pip" ] && [ "$pip" != "$strips" ] && ok || bad "the pip phase searches as the pieces: $pip"
+expect_error "ip.cdw blends its weights by the pip phase: give --pip" \
+    train fit --variant international --data "$tmp/i.dat" --init "$tmp/ip.cdw" --strips \
+    --out "$tmp/x.cdw"
+"$bin" train fit --variant russian --data "$tmp/r.dat" --init "$tmp/russian.cdw" --pip \
+    --epochs 1 --out "$tmp/rp.cdw" > /dev/null 2>&1
+size=$(wc -c < "$tmp/rp.cdw")
+[ "$size" -eq 236416 ] && ok || bad "russian file with the pip: $size bytes, not 236416"
+mkdir "$tmp/rpip" && cp "$dir"/*.cdw "$tmp/rpip/" && cp "$tmp/rp.cdw" "$tmp/rpip/russian.cdw"
+out=$(CD_WEIGHTS=$tmp/rpip "$bin" analyse --variant russian --depth 6 | cut -d' ' -f1-8)
+[ -n "$out" ] && ok || bad "the engine does not search with a russian file with the pip"
+# the largest weights file, wide with strips and the pip (971,320 bytes), loads
+"$bin" train fit --variant international --data "$tmp/i.dat" --init "$tmp/ip.cdw" --wide \
+    --strips --pip --epochs 1 --lr 1e-6 --out "$tmp/iwp.cdw" > /dev/null 2>&1
+size=$(wc -c < "$tmp/iwp.cdw")
+[ "$size" -eq 971320 ] && ok || bad "wide international file with strips and the pip: $size bytes"
+cp "$tmp/iwp.cdw" "$tmp/pip/international.cdw"
+out=$(CD_WEIGHTS=$tmp/pip "$bin" analyse --variant international --depth 9 | cut -d' ' -f1-8)
+[ "$out" = "$pip" ] && ok || bad "the wide file with strips and the pip searches otherwise: $out"
+
 # train net: a network stacked on the Russian weights; the same file for any --threads (8
 # shards: 3 threads take them unevenly); after an epoch the engine's integer form and the
 # trainer's float form give about the same held-out loss, and not the start's; the engine reads

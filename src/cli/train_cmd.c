@@ -61,6 +61,7 @@ enum {
     O_VALID,
     O_WIDE,
     O_STRIPS,
+    O_PIP,
     O_SHARE,
     O_LIMIT,
     O_DEPTH,
@@ -147,6 +148,10 @@ static const cli_opt fit_opts[] = {
     {CLI_FLAG_OPT(O_STRIPS, "strips",
                   "the flank strips on 10x10: each wing's three outer columns over six rows, 3^9 "
                   "configurations each (--init may hold them or not)")},
+    {CLI_FLAG_OPT(O_PIP, "pip",
+                  "blend the middle-game and endgame weights by the men's total distance to "
+                  "promotion (300 at the start on 10x10, 144 on 8x8) instead of the pieces "
+                  "(--init may be of either phase)")},
     {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE[,FILE...]",
                   "also fit the order of the moves in these files of train siblings: the "
                   "teacher's move's leaf valued above its siblings' (default: none)")},
@@ -324,6 +329,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_INIT: o->init = v->text; break;
     case O_WIDE: o->wide = 1; break;
     case O_STRIPS: o->strips = 1; break;
+    case O_PIP: o->pip = 1; break;
     case O_OUT: o->out = v->text; break;
     case O_EPOCHS: o->epochs = (long)v->n; break;
     case O_BATCH: o->batch = (long)v->n; break;

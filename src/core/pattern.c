@@ -127,11 +127,17 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out)
         int bit = cd_bit_of_internal(g, n), row = (n - 1) / g->half;
         int col = 2 * ((n - 1) % g->half) + !(row & 1);
         out->board |= 1ull << bit;
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < 4; b++) {
             if (col >> b & 1)
                 out->colbit[b] |= 1ull << bit;
+            if (row >> b & 1)
+                out->rowbit[b] |= 1ull << bit;
+        }
         out->square[bit] = (int8_t)(n - 1);
     }
+    /* each side's men fill the rows before the middle two: height - 1, height - 2, ... to go */
+    for (int i = 0; i < (g->height - 2) / 2; i++)
+        out->pip_start += 2 * g->half * (g->height - 1 - i);
     return 1;
 }
 
@@ -251,6 +257,27 @@ static inline int skew(const cd_pattern_layout *l, uint64_t men, int width)
     return s < 0 ? -s : s;
 }
 
+/* The sum of the rows of men (row 0 at the top), by the rows' binary digits. */
+static inline int row_sum(const cd_pattern_layout *l, uint64_t men)
+{
+    int rows = 0;
+    for (int b = 0; b < 4; b++)
+        rows += __builtin_popcountll(men & l->rowbit[b]) << b;
+    return rows;
+}
+
+/* White's men promote on row 0 (a man on row r has r rows to go), Black's on the last row. */
+static inline int pip_of(const cd_pattern_layout *l, uint64_t wm, uint64_t bm)
+{
+    return row_sum(l, wm) + (2 * l->step - 1) * __builtin_popcountll(bm) - row_sum(l, bm);
+}
+
+int cd_pattern_pip(const cd_pattern_layout *l, const cd_position *pos)
+{
+    uint64_t k = pos->kings[0];
+    return pip_of(l, pos->white[0] & ~k, pos->black[0] & ~k);
+}
+
 /* The scalar features (pattern.h), White's view. */
 static inline __attribute__((always_inline)) void
 scalars_of(const cd_position *pos, const cd_pattern_layout *l, int x[CD_PAT_SCALARS])
@@ -296,9 +323,9 @@ void cd_pattern_features_of(const cd_position *pos, const cd_pattern_layout *l,
         f->king[f->kings++] = (int8_t)(l->square[__builtin_ctzll(y)] + 1);
     for (uint64_t y = b & k; y; y &= y - 1)
         f->king[f->kings++] = (int8_t) - (l->squares - l->square[__builtin_ctzll(y)]);
-    int pieces = __builtin_popcountll(w | b);
-    f->start = l->start;
-    f->phase = pieces < l->start ? pieces : l->start;
+    int now = l->pip ? pip_of(l, wm, bm) : __builtin_popcountll(w | b);
+    f->start = l->pip ? l->pip_start : l->start;
+    f->phase = now < f->start ? now : f->start;
 }
 
 /* The windows' sums (middle game, endgame) of `regions` windows: called with the layouts' counts
@@ -353,14 +380,25 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos)
         mg -= w->king_square[i][0];
         eg -= w->king_square[i][1];
     }
-    int pieces = __builtin_popcountll(wh | bl), start = l->start;
-    int ph = pieces < start ? pieces : start;
+    int now, start;
+    if (l->pip) {
+        now = pip_of(l, wm, bm);
+        start = l->pip_start;
+    } else {
+        now = __builtin_popcountll(wh | bl);
+        start = l->start;
+    }
+    int ph = now < start ? now : start;
     long long sum = (long long)mg * ph + (long long)eg * (start - ph);
     /* (the divisors of 10x10 and 8x8 as constants: a multiplication, not a division) */
     if (start == 40)
         return (int)(sum / (CD_PAT_UNIT * 40));
     if (start == 24)
         return (int)(sum / (CD_PAT_UNIT * 24));
+    if (start == 300)
+        return (int)(sum / (CD_PAT_UNIT * 300));
+    if (start == 144)
+        return (int)(sum / (CD_PAT_UNIT * 144));
     return (int)(sum / (CD_PAT_UNIT * start));
 }
 
@@ -370,9 +408,20 @@ static uint32_t get32(const unsigned char *p) { return (uint32_t)cd_get_le(p, 4)
 
 static int16_t get16(const unsigned char *p) { return (int16_t)(uint16_t)cd_get_le(p, 2); }
 
-size_t cd_pattern_image_size(int regions, int strips, int squares)
+size_t cd_pattern_header_size(uint32_t version)
 {
-    return CD_PAT_HEADER + (strips ? 4 : 0) + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 +
+    return CD_PAT_HEADER + (version >= CD_PAT_VERSION_STRIPS ? 4 : 0) +
+           (version >= CD_PAT_VERSION_PIP ? 4 : 0);
+}
+
+uint32_t cd_pattern_version(const cd_pattern_layout *l)
+{
+    return l->pip ? CD_PAT_VERSION_PIP : l->strips ? CD_PAT_VERSION_STRIPS : CD_PAT_VERSION;
+}
+
+size_t cd_pattern_image_size(uint32_t version, int regions, int strips, int squares)
+{
+    return cd_pattern_header_size(version) + (size_t)regions * CD_PAT_CONFIGS * 2 * 2 +
            (size_t)strips * CD_PAT_STRIP_CONFIGS * 2 * 2 + CD_PAT_SCALARS * 2 * 2 +
            (size_t)squares * 2 * 2 + 4;
 }
@@ -394,9 +443,15 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
                    "weights file version 1 (before the king features): make the weights files "
                    "again with this program (docs/training.md)");
     uint32_t version = get32(buf + 4);
-    if (version != CD_PAT_VERSION && version != CD_PAT_VERSION_STRIPS)
-        return bad(err, errlen, "unsupported weights file version");
-    size_t header = CD_PAT_HEADER + (version == CD_PAT_VERSION_STRIPS ? 4 : 0);
+    if (version < CD_PAT_VERSION || version > CD_PAT_VERSION_PIP) {
+        char msg[128];
+        snprintf(msg, sizeof msg,
+                 "weights file version %lu: this program reads versions %d to %d (a newer "
+                 "program's file?)",
+                 (unsigned long)version, CD_PAT_VERSION, CD_PAT_VERSION_PIP);
+        return bad(err, errlen, msg);
+    }
+    size_t header = cd_pattern_header_size(version);
     if (len < header)
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     memset(w, 0, sizeof *w);
@@ -410,7 +465,11 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
     const unsigned char *p = buf + 24;
     uint32_t geometry = get32(p), regions = get32(p + 4), configs = get32(p + 8);
     uint32_t scalars = get32(p + 12), start = get32(p + 16), squares = get32(p + 20);
-    uint32_t strips = version == CD_PAT_VERSION_STRIPS ? get32(p + 24) : 0;
+    uint32_t strips = version >= CD_PAT_VERSION_STRIPS ? get32(p + 24) : 0;
+    uint32_t phase = version >= CD_PAT_VERSION_PIP ? get32(p + 28) : 0;
+    if (version >= CD_PAT_VERSION_PIP && phase != CD_PAT_PHASE_PIP)
+        return bad(err, errlen,
+                   "the weights file's phase measure is unknown (version 4 holds 1, the pip)");
     if ((int)geometry != families[family].geometry ||
         !cd_pattern_layout_of((int)geometry, &w->layout))
         return bad(err, errlen, "the weights file's geometry does not match its family");
@@ -424,7 +483,8 @@ cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_
         scalars != CD_PAT_SCALARS || (int)start != w->layout.start ||
         (int)squares != w->layout.squares)
         return bad(err, errlen, "the weights file's table sizes do not match its geometry");
-    if (len != cd_pattern_image_size((int)regions, (int)strips, (int)squares))
+    w->layout.pip = phase == CD_PAT_PHASE_PIP;
+    if (len != cd_pattern_image_size(version, (int)regions, (int)strips, (int)squares))
         return bad(err, errlen, "the weights file has the wrong size (truncated or padded)");
     if (cd_fnv1a32(buf, len - 4) != get32(buf + len - 4))
         return bad(err, errlen, "the weights file's checksum does not match (corrupt)");

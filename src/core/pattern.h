@@ -29,18 +29,26 @@
  * take in all four directions.
  * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a black
  * king on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists
- * twice, for the middle game and for the endgame; the score blends them by the number of pieces on
- * the board: phase = min(pieces, start) / start, where start is the number of pieces in the start
- * position (40 on 10x10, 24 on 8x8).
+ * twice, for the middle game and for the endgame; the score blends them by the phase, measured
+ * one of two ways (the layout's `pip`, stored in the file):
+ *   pieces (pip 0, every file before the pip phase): phase = min(pieces, start) / start, where
+ *          start is the number of pieces in the start position (40 on 10x10, 24 on 8x8);
+ *   pip    (pip 1, as Scan 2.0 blends): phase = min(pip, pip_start) / pip_start, where pip is the
+ *          men's total distance to promotion, each man the rows it still has to go (a man on its
+ *          own back row height - 1, on the row before promotion 1; kings count 0), and pip_start
+ *          that of the start position: 2 * 5 * (9 + 8 + 7 + 6) = 300 on 10x10, 2 * 4 * (7 + 6 +
+ *          5) = 144 on 8x8. Men advanced or exchanged make a position later, kings or not.
  *
  *   score(White) = (phase * sum of middle-game weights + (1 - phase) * sum of endgame weights)
  *
  * Weights are stored as 16-bit integers in units of 1/8 of a hundredth of a man (the engine's
- * score unit), so the score is the weighted sum divided by 8 * start.
+ * score unit), so the score is the weighted sum divided by 8 * start (8 * pip_start with pip),
+ * truncated towards 0 (so a position turned round with colours exchanged, whose pip is the same,
+ * scores exactly the negation under a colour-symmetric table).
  *
- * File: one per family (weights/international.cdw, ...), "CDW1" version 2 (3 with strips): a
- * header with the family, geometry and table sizes, the weights above as i16 pairs, an FNV-1a
- * checksum.
+ * File: one per family (weights/international.cdw, ...), "CDW1" version 2 (3 with strips, 4 with
+ * the pip phase): a header with the family, geometry and table sizes, the weights above as i16
+ * pairs, an FNV-1a checksum.
  * docs/formats.md gives it byte by byte, with what a reader refuses and when the version changes.
  *
  * Which variants use which file: cd_pattern_family() (by the variant's canonical name). The
@@ -97,6 +105,9 @@ typedef struct cd_pattern_layout {
     int step;                      /* the short diagonal shift (half); the long one is step + 1 */
     uint64_t board;                /* every playable bit */
     uint64_t colbit[4];            /* bit b: the playable bits of the columns c with c & (1 << b) */
+    uint64_t rowbit[4];            /* bit b: the playable bits of the rows r with r & (1 << b) */
+    int pip;                       /* the phase: 0 by pieces, 1 by pip (above) */
+    int pip_start;                 /* pip of the start position: 300 on 10x10, 144 on 8x8 */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
     int short_rules;               /* CD_PAT_FLYING, _SHORT_ENGLISH or _SHORT_ITALIAN (family's) */
     int drawscale; /* 1: drawish material scaled by default (engine option "drawscale" 2; eval.c) */
@@ -124,8 +135,8 @@ typedef struct cd_pattern_features {
     int16_t scalar[CD_PAT_SCALARS];
     int kings;
     int8_t king[64];
-    int phase; /* pieces on the board, at most start */
-    int start;
+    int phase; /* pieces on the board, at most start; with the pip phase the pip, at most start */
+    int start; /* the layout's start, or with the pip phase its pip_start */
 } cd_pattern_features;
 
 /* The family index (0..CD_PAT_FAMILIES-1) of a variant, or -1 if it has none. */
@@ -142,6 +153,9 @@ int cd_pattern_layout_wide(int geometry, int wide, cd_pattern_layout *out);
 
 /* Add the flank strips to a 10x10 layout (after its windows); 0 on another board. */
 int cd_pattern_layout_strips(cd_pattern_layout *l);
+
+/* The men's total distance to promotion (pattern.h, the pip phase), both sides', not clamped. */
+int cd_pattern_pip(const cd_pattern_layout *l, const cd_position *pos);
 
 /* Set the layout's rules and defaults of the family (short_rules, drawscale; cd_pattern_layout_of
  * and _wide leave them 0, the flying kings' rules; a read file's layout has its family's). */
@@ -165,12 +179,21 @@ int cd_pattern_eval_white(const cd_pattern_weights *w, const cd_position *pos);
 
 /* The file's header size and version, and the size of a file of this layout (its writer is the
  * trainer's: train_pattern_write, src/train/train_model.h). Version 3 is version 2 with a seventh
- * header word, the strips, and their tables after the windows'; a layout without strips is
- * written as version 2. */
+ * header word, the strips, and their tables after the windows'; version 4 is version 3 with an
+ * eighth, the phase's measure (CD_PAT_PHASE_PIP, the only one it holds: a reader refuses any
+ * other value). A layout with the pip phase is written as version 4 (its strips word 0 without
+ * strips), one without it as version 3 with strips, else as version 2, so every file of the
+ * pieces phase keeps its bytes. */
 #define CD_PAT_HEADER         (4 + 4 + 16 + 6 * 4)
 #define CD_PAT_VERSION        2
 #define CD_PAT_VERSION_STRIPS 3
-size_t cd_pattern_image_size(int regions, int strips, int squares);
+#define CD_PAT_VERSION_PIP    4
+#define CD_PAT_PHASE_PIP      1
+/* The header's bytes of a file of this version (2, 3 or 4). */
+size_t cd_pattern_header_size(uint32_t version);
+/* The version a layout is written as. */
+uint32_t cd_pattern_version(const cd_pattern_layout *l);
+size_t cd_pattern_image_size(uint32_t version, int regions, int strips, int squares);
 /* Parse a file image; CD_ERR_IO with a message in err on any fault. */
 cd_result cd_pattern_read(cd_pattern_weights *w, const unsigned char *buf, size_t len, char *err,
                           size_t errlen);

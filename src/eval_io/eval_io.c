@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest files read: the wide 10x10 weights with strips (25 windows, 4 strips, 50 king
- * squares) and a network of
+/* The largest files read: the wide 10x10 weights with strips and the pip phase (version 4's
+ * 56-byte header, 25 windows, 4 strips, 50 king squares) and a network of
  * 16 MiB (the largest shape, 200 inputs x 512 x 64, is about 0.5 MiB). */
-#define WEIGHTS_MAX ((size_t)52 + 25 * 6561 * 4 + 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4)
+#define WEIGHTS_MAX ((size_t)56 + 25 * 6561 * 4 + 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4)
 #define NET_MAX     ((size_t)16 << 20)
 
 /* The file at path, cut at max + 1 bytes, malloc'ed, its length in *len; NULL with errno set (the

@@ -42,6 +42,7 @@ typedef struct fit_options {
     long epochs, batch;
     int wide;   /* the wide layout (pattern.h) */
     int strips; /* the flank strips (pattern.h; 10x10) */
+    int pip;    /* the pip phase (pattern.h) */
     double lr, lambda, l2, valid;
     double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
     double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */

@@ -336,8 +336,10 @@ static int16_t *file_slot(const model *md, cd_pattern_weights *w, size_t i)
  * The file is normally of the variant's family; one of another family on the same board starts
  * a new family from a related one, and the output is the variant's. A file of the narrow layout
  * can start a wide fit: the wide layout begins with the narrow one's windows, and the windows it
- * adds start at 0; so do the strips of a fit with strips from a file without them. A file that
- * does not fit stops the program with the reader's message. */
+ * adds start at 0; so do the strips of a fit with strips from a file without them. A file
+ * blended by the pieces can start a fit by the pip phase (its weights a starting point, said on
+ * stderr); one by the pip phase needs --pip. A file that does not fit stops the program with the
+ * reader's message. */
 static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, const char *path)
 {
     size_t len;
@@ -361,6 +363,13 @@ static void init_from(model *md, const cd_pattern_layout *l, const cd_rules *r, 
         fail("%s holds the wide layout (%d windows): give --wide", path, w->layout.regions);
     if (w->layout.strips > l->strips)
         fail("%s holds flank strips: give --strips", path);
+    if (w->layout.pip > l->pip)
+        fail("%s blends its weights by the pip phase: give --pip", path);
+    if (w->layout.pip < l->pip)
+        fprintf(stderr,
+                "train fit: %s blends its weights by the pieces; they start a fit by the pip "
+                "phase\n",
+                path);
     for (size_t i = 0; i < md->npsq; i++) {
         int absent = i < md->nwin ? (int)(i / (2 * CD_PAT_CONFIGS)) >= w->layout.regions
                                   : i < md->npat && !w->layout.strips;
@@ -382,6 +391,7 @@ int train_fit(const fit_options *o)
     cd_pattern_layout_family(cd_pattern_family(r), &layout);
     if (o->strips && !cd_pattern_layout_strips(&layout))
         fail("--strips: the flank strips are for 10x10 boards only");
+    layout.pip = o->pip;
 
     /* the records of every file; games numbered apart per file */
     size_t nrec, ndeep = 0;

@@ -29,7 +29,8 @@ static void putf(unsigned char **p, float f)
 }
 
 /* The files' common header: magic, version, the family's name NUL-padded to 16 bytes, then
- * `words` words of the format's own (six: CD_PAT_HEADER, CD_NET_HEADER; seven: CDW1 version 3). */
+ * `words` words of the format's own (six: CD_PAT_HEADER, CD_NET_HEADER; seven: CDW1 version 3;
+ * eight: version 4). */
 static void put_header(unsigned char **p, const char *magic, uint32_t version, const char *family,
                        const uint32_t *word, int words)
 {
@@ -47,15 +48,16 @@ static void put_header(unsigned char **p, const char *magic, uint32_t version, c
 size_t train_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
 {
     const cd_pattern_layout *l = &w->layout;
-    size_t size = cd_pattern_image_size(l->regions, l->strips, l->squares);
+    uint32_t version = cd_pattern_version(l);
+    size_t size = cd_pattern_image_size(version, l->regions, l->strips, l->squares);
     if (!buf)
         return size;
     unsigned char *p = buf;
-    const uint32_t word[7] = {(uint32_t)l->geometry, (uint32_t)l->regions, CD_PAT_CONFIGS,
+    const uint32_t word[8] = {(uint32_t)l->geometry, (uint32_t)l->regions, CD_PAT_CONFIGS,
                               CD_PAT_SCALARS,        (uint32_t)l->start,   (uint32_t)l->squares,
-                              (uint32_t)l->strips};
-    put_header(&p, "CDW1", l->strips ? CD_PAT_VERSION_STRIPS : CD_PAT_VERSION, w->family, word,
-               l->strips ? 7 : 6);
+                              (uint32_t)l->strips,   CD_PAT_PHASE_PIP};
+    int words = version == CD_PAT_VERSION_PIP ? 8 : version == CD_PAT_VERSION_STRIPS ? 7 : 6;
+    put_header(&p, "CDW1", version, w->family, word, words);
     for (int r = 0; r < l->regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
             for (int ph = 0; ph < 2; ph++)
