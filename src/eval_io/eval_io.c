@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest files read: the wide 10x10 weights with strips and the pip phase (version 4's
- * 56-byte header, 25 windows, 4 strips, 50 king squares) and a network of
- * 16 MiB (the largest shape, 200 inputs x 512 x 64, is about 0.5 MiB). */
-#define WEIGHTS_MAX ((size_t)56 + 25 * 6561 * 4 + 4 * 19683 * 4 + 8 * 4 + 50 * 4 + 4)
-#define NET_MAX     ((size_t)16 << 20)
+#include "pattern.h"
+
+/* The largest files read: the largest weights the format can hold (the newest version, every
+ * window, strip and king square: pattern.h) and a network of 16 MiB (the largest shape, 200
+ * inputs x 512 x 64, is about 0.5 MiB). */
+#define WEIGHTS_MAX                                                                                \
+    cd_pattern_image_size(CD_PAT_VERSION_PIP, CD_PAT_MAX_REG, CD_PAT_MAX_STRIPS, CD_PAT_KSQ_MAX)
+#define NET_MAX ((size_t)16 << 20)
 
 /* The file at path, cut at max + 1 bytes, malloc'ed, its length in *len; NULL with errno set (the
  * open's, or ENOMEM). */

@@ -4,6 +4,7 @@
  */
 #include "train_model.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -29,10 +30,10 @@ static void putf(unsigned char **p, float f)
 }
 
 /* The files' common header: magic, version, the family's name NUL-padded to 16 bytes, then
- * `words` words of the format's own (six: CD_PAT_HEADER, CD_NET_HEADER; seven: CDW1 version 3;
- * eight: version 4). */
+ * `words` words of the format's own (six for CD_PAT_HEADER and CD_NET_HEADER, one more for each
+ * word cd_pattern_header_size adds). */
 static void put_header(unsigned char **p, const char *magic, uint32_t version, const char *family,
-                       const uint32_t *word, int words)
+                       const uint32_t *word, size_t words)
 {
     memcpy(*p, magic, 4);
     *p += 4;
@@ -41,7 +42,7 @@ static void put_header(unsigned char **p, const char *magic, uint32_t version, c
     for (int i = 0; i < 15 && family[i]; i++)
         (*p)[i] = (unsigned char)family[i];
     *p += 16;
-    for (int i = 0; i < words; i++)
+    for (size_t i = 0; i < words; i++)
         put32(p, word[i]);
 }
 
@@ -56,7 +57,8 @@ size_t train_pattern_write(const cd_pattern_weights *w, unsigned char *buf)
     const uint32_t word[8] = {(uint32_t)l->geometry, (uint32_t)l->regions, CD_PAT_CONFIGS,
                               CD_PAT_SCALARS,        (uint32_t)l->start,   (uint32_t)l->squares,
                               (uint32_t)l->strips,   CD_PAT_PHASE_PIP};
-    int words = version == CD_PAT_VERSION_PIP ? 8 : version == CD_PAT_VERSION_STRIPS ? 7 : 6;
+    size_t words = 6 + (cd_pattern_header_size(version) - CD_PAT_HEADER) / 4;
+    assert(words <= sizeof word / sizeof *word);
     put_header(&p, "CDW1", version, w->family, word, words);
     for (int r = 0; r < l->regions; r++)
         for (int c = 0; c < CD_PAT_CONFIGS; c++)
