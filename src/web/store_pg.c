@@ -1,12 +1,14 @@
 /*
  * store_pg.c -- the games between people in PostgreSQL (store_pg.h), behind store.h: the schema,
- * one transaction per change, reading the games back; through libpq, one connection.
+ * one transaction per change (most of them one statement), reading the games back; through
+ * libpq, one connection (the group commit, pg_sync.c, has another).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 
 #include "store_pg.h"
+#include "pg_sync.h"
 #include "names.h"
 #include "profile.h"
 
@@ -41,6 +43,8 @@ static const char schema[] =
     " black_after_rd DOUBLE PRECISION NOT NULL, black_after_vol DOUBLE PRECISION NOT NULL,"
     " first_wait BIGINT NOT NULL, outage_ms BIGINT NOT NULL, rev BIGINT NOT NULL DEFAULT 0,"
     " seen BIGINT NOT NULL DEFAULT 0);"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS mark BIGINT NOT NULL DEFAULT 0;"
+    "CREATE TABLE IF NOT EXISTS flushes (server TEXT PRIMARY KEY, n BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, ply INTEGER NOT NULL,"
     " move TEXT NOT NULL, white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL,"
@@ -77,20 +81,32 @@ static const char schema[] =
  * its own, and each of those here is idempotent (GREATEST, ON CONFLICT, reads), so running it
  * twice, should the first have run after all, changes nothing. Inside a transaction the failure
  * stands: the caller rolls back and the request is answered 503. */
+static void reset(void);
+
 static PGresult *run(const char *sql, int n, const char *const *params)
 {
     if (!pg)
         return NULL;
     if (PQstatus(pg) == CONNECTION_BAD)
-        PQreset(pg);
+        reset();
     int outside = PQtransactionStatus(pg) == PQTRANS_IDLE;
     PGresult *r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
     if (outside && PQstatus(pg) == CONNECTION_BAD) {
         PQclear(r);
-        PQreset(pg);
+        reset();
         r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
     }
     return r;
+}
+
+/* The store's connection made again, its commits again not waiting for the disk (pg_sync.h:
+ * the changes of games are made durable in groups; the accounts' ask for it themselves,
+ * sync_commit). */
+static void reset(void)
+{
+    PQreset(pg);
+    if (PQstatus(pg) == CONNECTION_OK)
+        PQclear(PQexec(pg, "SET synchronous_commit = off"));
 }
 
 /* Did r succeed (a command, or rows)? r is cleared when `clear`. */
@@ -153,13 +169,22 @@ static int pg_open(const char *where, char *err, size_t errlen)
     PQclear(r);
     if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
         !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() ||
-        !listen_connect()) {
+        !listen_connect() || !exec0("SET synchronous_commit = off")) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
             err[--n] = 0;
         PQfinish(pg);
         pg = NULL;
+        PQfinish(lconn);
+        lconn = NULL;
+        return -1;
+    }
+    if (pg_sync_start(where, connect_to, err, errlen) != 0) {
+        PQfinish(pg);
+        pg = NULL;
+        PQfinish(lconn);
+        lconn = NULL;
         return -1;
     }
     return 0;
@@ -167,6 +192,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
 
 static void pg_close(void)
 {
+    pg_sync_stop(); /* the changes waiting made durable first */
     PQfinish(pg);
     pg = NULL;
     PQfinish(lconn);
@@ -197,12 +223,72 @@ static const char *num_d(numbufs *b, double v)
 
 static void pg_player(const char *token, char *key, size_t cap);
 
-/* Write g's row over revision g->rev: 1 with *rev the new one, 0 (-3 in *conflict when the
- * stored game is at another revision). */
-static int save_row(const play_game *g, int64_t *rev, int *conflict)
+#define MOVE_TEXT sizeof(((play_move *)0)->hub)
+
+/* A PostgreSQL array literal of n elements, each made by put(i, out, cap) (its text, quoted
+ * when `quote`: '"' and '\' escaped): malloc'd, NULL when out of memory. */
+static char *array_lit(int n, int quote, const play_game *g, int from,
+                       void (*put)(const play_game *g, int ply, char *out, size_t cap))
+{
+    size_t cap = 3 + (size_t)n * (2 * MOVE_TEXT + 4), used = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[used++] = '{';
+    for (int i = 0; i < n; i++) {
+        char item[MOVE_TEXT + 24];
+        put(g, from + i, item, sizeof item);
+        if (i)
+            s[used++] = ',';
+        if (quote)
+            s[used++] = '"';
+        for (const char *c = item; *c; c++) {
+            if (quote && (*c == '"' || *c == '\\'))
+                s[used++] = '\\';
+            s[used++] = *c;
+        }
+        if (quote)
+            s[used++] = '"';
+    }
+    s[used++] = '}';
+    s[used] = 0;
+    return s;
+}
+
+static void put_ply(const play_game *g, int ply, char *out, size_t cap)
+{
+    (void)g;
+    snprintf(out, cap, "%d", ply);
+}
+
+static void put_hub(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", g->moves[ply].hub);
+}
+
+static void put_white(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].ms[0]);
+}
+
+static void put_black(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].ms[1]);
+}
+
+static void put_at(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].at);
+}
+
+/* Write g over revision g->rev in one statement: its row (with `mark`, pg_sync.h), its moves
+ * from ply `from` on (the later rows taken out), nothing when the stored game is at another
+ * revision. 1 with *rev the new one; 0 (-3 in *conflict when the stored game is at another
+ * revision, else a failure of the database or of memory). */
+static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, int *conflict)
 {
     numbufs b = {.used = 0};
-    const char *p[GAME_NCOLS + 1];
+    const char *p[GAME_NCOLS + 8];
     int i = 0;
     p[i++] = g->id;
     p[i++] = g->rules->name;
@@ -237,18 +323,41 @@ static int save_row(const play_game *g, int64_t *rev, int *conflict)
     p[i++] = num_i(&b, g->first_wait);
     p[i++] = num_i(&b, g->outage_ms);
     p[i++] = num_i(&b, g->rev);
+    p[i++] = num_i(&b, mark);
+    p[i++] = num_i(&b, g->nmoves);
+    if (from < 0)
+        from = 0;
+    int n = g->nmoves > from ? g->nmoves - from : 0;
+    void (*put[5])(const play_game *, int, char *, size_t) = {put_ply, put_hub, put_white,
+                                                               put_black, put_at};
+    char *arr[5] = {NULL};
+    int made = 1;
+    for (int k = 0; k < 5; k++)
+        made = made && (arr[k] = array_lit(n, k == 1, g, from, put[k])) != NULL;
+    for (int k = 0; k < 5; k++)
+        p[i++] = arr[k];
     static const char sql[] =
-        "INSERT INTO games (" GAME_COLUMNS ", rev) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,"
-        "$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,"
-        "$35,$36,$37::BIGINT + 1) ON CONFLICT (id) DO UPDATE SET variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
+        "WITH r AS (INSERT INTO games (" GAME_COLUMNS ", rev, mark) VALUES ($1,$2,$3,$4,$5,$6,$7,"
+        "$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,"
+        "$30,$31,$32,$33,$34,$35,$36,$37::BIGINT + 1,$38) ON CONFLICT (id) DO UPDATE SET"
+        " variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
         " white_token=$7, black_token=$8, white_name=$9, black_name=$10, open=$11, state=$12,"
         " ending=$13, loser=$14, white_ms=$15, black_ms=$16, turn_start=$17, draw_offer=$18,"
         " takeback=$19, rematch=$20, rematch_id=$21, created=$22, white_rating=$23, white_rd=$24,"
         " white_vol=$25, white_after=$26, white_after_rd=$27, white_after_vol=$28,"
         " black_rating=$29, black_rd=$30, black_vol=$31, black_after=$32, black_after_rd=$33,"
-        " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1"
-        " WHERE games.rev = $37 RETURNING rev";
-    PGresult *r = run(sql, GAME_NCOLS + 1, p);
+        " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1, mark=$38"
+        " WHERE games.rev = $37 RETURNING rev),"
+        " d AS (DELETE FROM moves WHERE game = $1 AND ply >= $39::INTEGER"
+        " AND EXISTS (SELECT 1 FROM r)),"
+        " m AS (INSERT INTO moves SELECT $1, t.* FROM unnest($40::INTEGER[], $41::TEXT[],"
+        " $42::BIGINT[], $43::BIGINT[], $44::BIGINT[]) AS t WHERE EXISTS (SELECT 1 FROM r)"
+        " ON CONFLICT (game, ply) DO UPDATE SET move = EXCLUDED.move,"
+        " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms, at = EXCLUDED.at)"
+        " SELECT rev FROM r";
+    PGresult *r = made ? run(sql, i, p) : NULL;
+    for (int k = 0; k < 5; k++)
+        free(arr[k]);
     int ok = ok_res(r, 0) && PQntuples(r) == 1;
     if (ok)
         *rev = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -256,32 +365,6 @@ static int save_row(const play_game *g, int64_t *rev, int *conflict)
         *conflict = -3;
     PQclear(r);
     return ok;
-}
-
-/* Announce game id at revision rev (-1: deleted) when the transaction commits. */
-static int announce(const char *id, int64_t rev)
-{
-    char payload[PLAY_ID_HEX + 32];
-    snprintf(payload, sizeof payload, "%s %" PRId64, id, rev);
-    const char *p[1] = {payload};
-    return exec_n("SELECT pg_notify('" CHANNEL "', $1)", 1, p);
-}
-
-static int save_moves(const play_game *g, int from)
-{
-    numbufs b = {.used = 0};
-    const char *del[2] = {g->id, num_i(&b, from)};
-    if (!exec_n("DELETE FROM moves WHERE game = $1 AND ply >= $2", 2, del))
-        return 0;
-    for (int ply = from; ply < g->nmoves; ply++) {
-        const play_move *m = &g->moves[ply];
-        b.used = 0;
-        const char *p[6] = {g->id,           num_i(&b, ply),       m->hub,
-                            num_i(&b, m->ms[0]), num_i(&b, m->ms[1]), num_i(&b, m->at)};
-        if (!exec_n("INSERT INTO moves VALUES ($1,$2,$3,$4,$5,$6)", 6, p))
-            return 0;
-    }
-    return 1;
 }
 
 /* The ratings a game has just changed (g->rate_now). */
@@ -316,6 +399,18 @@ static int query_text(const char *sql, const char *arg, char *out, size_t cap)
         snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
     PQclear(r);
     return found;
+}
+
+/* A transaction whose commit waits for the disk (the store's connection does not, pg_sync.h: the
+ * accounts are not numbered for the group commit). 1, or 0. */
+static int begin_durable(void)
+{
+    if (!exec0("BEGIN"))
+        return 0;
+    if (exec0("SET LOCAL synchronous_commit = on"))
+        return 1;
+    exec0("ROLLBACK");
+    return 0;
 }
 
 static int pg_login_name(const char *token, char *name, size_t cap)
@@ -353,7 +448,7 @@ static int pg_account_add(const char *name, const char *hash, const char *token)
         pg_account_like(key, row, sizeof row))
         return 1;
     const char *acc[3] = {name, hash, key}, *login[2] = {token, name};
-    if (!exec0("BEGIN"))
+    if (!begin_durable())
         return -1;
     PGresult *r = run("INSERT INTO accounts (name, hash, created, skey) VALUES "
                       "($1, $2, EXTRACT(EPOCH FROM now())::BIGINT, $3)",
@@ -372,19 +467,22 @@ static int pg_account_add(const char *name, const char *hash, const char *token)
 static int pg_login(const char *token, const char *name)
 {
     const char *p[2] = {token, name};
-    if (name)
-        return exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET name "
-                      "= $2",
-                      2, p)
-                   ? 0
-                   : -1;
-    return exec_n("DELETE FROM logins WHERE token = $1", 1, p) ? 0 : -1;
+    if (!begin_durable())
+        return -1;
+    if ((name ? exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET "
+                       "name = $2",
+                       2, p)
+              : exec_n("DELETE FROM logins WHERE token = $1", 1, p)) &&
+        exec0("COMMIT"))
+        return 0;
+    exec0("ROLLBACK");
+    return -1;
 }
 
 static int pg_account_rehash(const char *name, const char *hash, const char *keep)
 {
     const char *up[2] = {name, hash}, *out[2] = {name, keep};
-    if (!pg || !exec0("BEGIN"))
+    if (!pg || !begin_durable())
         return -1;
     if (changed_rows("UPDATE accounts SET hash = $2 WHERE name = $1", 2, up) == 1 &&
         exec_n("DELETE FROM logins WHERE lower(name) = lower($1) AND token != $2", 2, out) &&
@@ -421,18 +519,26 @@ static int disk_full(PGresult *r)
     return state && !strcmp(state, "53100");
 }
 
+/* A change of a game: most are one statement (save_game) committed on its own; a game that
+ * ends or is rated writes its results and ratings in the same transaction. Committed without
+ * waiting for the disk, numbered for the group commit (pg_sync.h), announced by it. */
 static int pg_save(play_game *g, int from)
 {
     static int failing; /* the last save failed: not logged again until one works */
     if (!pg)
         return -1;
-    int64_t rev = 0;
-    int conflict = 0;
-    if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) &&
-        (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer)) &&
-        announce(g->id, rev)) {
-        PGresult *r = run("COMMIT", 0, NULL);
+    int64_t rev = 0, mark = pg_sync_mark();
+    int conflict = 0, alone = !g->rate_now && g->state != PLAY_OVER;
+    PGresult *r = NULL;
+    if (alone) {
+        if (save_game(g, from, mark, &rev, &conflict))
+            r = PQmakeEmptyPGresult(pg, PGRES_COMMAND_OK);
+    } else if (exec0("BEGIN") && save_game(g, from, mark, &rev, &conflict) &&
+               (!g->rate_now || save_ratings(g)) &&
+               (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer))) {
+        r = run("COMMIT", 0, NULL);
+    }
+    if (r) {
         int done = ok_res(r, 0), full = disk_full(r);
         PQclear(r);
         if (done) {
@@ -440,6 +546,7 @@ static int pg_save(play_game *g, int from)
                 fprintf(stderr, "condraughts: games between people are saved again\n");
             failing = 0;
             g->rev = rev;
+            pg_sync_committed(g->id, rev, mark);
             return 0;
         }
         if (full) {
@@ -448,7 +555,8 @@ static int pg_save(play_game *g, int from)
         }
     }
     if (conflict) { /* another server's change came first: not a failure of the store */
-        exec0("ROLLBACK");
+        if (!alone)
+            exec0("ROLLBACK");
         return conflict;
     }
     if (!failing)
@@ -458,7 +566,8 @@ static int pg_save(play_game *g, int from)
                 g->id, PQerrorMessage(pg));
     failing = 1;
     int full = strstr(PQerrorMessage(pg), "No space left") != NULL;
-    exec0("ROLLBACK");
+    if (!alone)
+        exec0("ROLLBACK");
     return full ? -2 : -1;
 }
 
@@ -487,8 +596,10 @@ static int pg_delete(const char *id)
         return -1;
     if (exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
         exec_n("DELETE FROM chat WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && announce(id, -1) && exec0("COMMIT"))
+        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && exec0("COMMIT")) {
+        pg_sync_committed(id, -1, 0);
         return 0;
+    }
     exec0("ROLLBACK");
     return -1;
 }
@@ -498,11 +609,13 @@ static int pg_chat(play_game *g, int i)
     const play_chat *m = &g->chat[i];
     numbufs b = {.used = 0};
     const char *p[5] = {g->id, num_i(&b, i), num_i(&b, m->seat), m->text, num_i(&b, m->at)};
-    const char *up[2] = {g->id, num_i(&b, g->rev)};
+    int64_t mark = pg_sync_mark();
+    const char *up[3] = {g->id, num_i(&b, g->rev), num_i(&b, mark)};
     if (!exec0("BEGIN"))
         return -1;
-    PGresult *r = run("UPDATE games SET rev = rev + 1 WHERE id = $1 AND rev = $2 RETURNING rev", 2,
-                      up);
+    PGresult *r = run("UPDATE games SET rev = rev + 1, mark = $3 WHERE id = $1 AND rev = $2 "
+                      "RETURNING rev",
+                      3, up);
     int ok = ok_res(r, 0), moved = ok && PQntuples(r) == 0;
     int64_t rev = ok && !moved ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
     PQclear(r);
@@ -510,8 +623,9 @@ static int pg_chat(play_game *g, int i)
         exec_n("INSERT INTO chat VALUES ($1,$2,$3,$4,$5) ON CONFLICT (game, n) DO UPDATE SET "
                "seat = $3, text = $4, at = $5",
                5, p) &&
-        announce(g->id, rev) && exec0("COMMIT")) {
+        exec0("COMMIT")) {
         g->rev = rev;
+        pg_sync_committed(g->id, rev, mark);
         return 0;
     }
     if (!moved)
@@ -657,7 +771,8 @@ static int pg_load(const char *id, void (*add)(play_game *g))
     snprintf(over, sizeof over, "%d", PLAY_OVER);
     const char *arg = id ? id : over;
     PGresult *r = run(id ? "SELECT " GAME_COLUMNS ", rev FROM games WHERE id = $1"
-                         : "SELECT " GAME_COLUMNS ", rev FROM games WHERE state != $1::INTEGER",
+                         : "SELECT " GAME_COLUMNS ", rev FROM games WHERE state != $1::INTEGER"
+                           " ORDER BY created, id",
                       1, &arg);
     if (!ok_res(r, 0)) {
         PQclear(r);
