@@ -298,6 +298,17 @@ check_eq "the loser's profile, read through the other server: one game, lost on 
 # two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody
 # came to goes PLAY_GRACE_MS, 10 s, after a restart): the one whose creator's page is open on
 # server a stays, the other is deleted, on both servers
+# three games in play besides, joined newest first (so their rows were last written in the order
+# opposite to their making)
+LIVE=
+for s in "$SA" "$SB" "$SA"; do
+    jar_req f POST "$s/api/play" '{"variant":"russian"}'
+    LIVE="$(j d.id) $LIVE"
+done
+for id in $LIVE; do
+    jar_req h POST "$SB/api/play/$id/join" '{}'
+done
+check_eq "three more games in play" "200 ongoing" "$CODE $(j d.state)"
 jar_req e POST "$SA/api/play" '{"variant":"russian"}'
 W1=$(j d.id)
 jar_req e POST "$SA/api/play" '{"variant":"russian"}'
@@ -314,6 +325,12 @@ jar_req - GET "$SB/api/play/$W1"
 check_eq "the game whose page is open on a stays on b" "200 waiting" "$CODE $(j d.state)"
 jar_req - GET "$SA/api/play/$W2"
 check_eq "the game nobody came back to is gone from a too" 404 "$CODE"
+# the games read at a start are kept in the order they were made (the lobby lists the newest first)
+jar_req - GET "$SB/api/play/lobby?per=100"
+check_eq "after its restart b lists the games in play newest first (by creation, then id)" \
+    "$(pg_psql games "SELECT string_agg(id, ',' ORDER BY created DESC, id DESC) FROM games WHERE state = 1")" \
+    "$(j "d.live.map(e=>e.id).join()")"
+check_that "... four of them at least" test "$(j d.live.length)" -ge 4
 kill "$SSE" 2>/dev/null
 wait "$SSE" 2>/dev/null
 
