@@ -13,6 +13,7 @@
 #include "profile.h"
 
 #include <inttypes.h>
+#include <cjson/cJSON.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <stdio.h>
@@ -83,6 +84,36 @@ static const char schema[] =
  * stands: the caller rolls back and the request is answered 503. */
 static void reset(void);
 
+/* The statements with parameters are prepared once a session (PostgreSQL parses and plans them
+ * once, not at every call), named by their place here ("cdK"); each is known by its text's
+ * address (every statement here is a literal or a static array). */
+#define PREPARED_MAX 64
+static struct {
+    const char *sql;
+    unsigned session; /* the session it was prepared in */
+} prepared[PREPARED_MAX];
+static unsigned session; /* raised at each connection made: the statements are prepared anew */
+
+static PGresult *exec_once(const char *sql, int n, const char *const *params)
+{
+    int k = 0;
+    while (n > 0 && k < PREPARED_MAX && prepared[k].sql && prepared[k].sql != sql)
+        k++;
+    if (n == 0 || k == PREPARED_MAX)
+        return PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    char name[16];
+    snprintf(name, sizeof name, "cd%d", k);
+    if (prepared[k].sql != sql || prepared[k].session != session) {
+        PGresult *r = PQprepare(pg, name, sql, n, NULL);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            return r;
+        PQclear(r);
+        prepared[k].sql = sql;
+        prepared[k].session = session;
+    }
+    return PQexecPrepared(pg, name, n, params, NULL, NULL, 0);
+}
+
 static PGresult *run(const char *sql, int n, const char *const *params)
 {
     if (!pg)
@@ -90,11 +121,11 @@ static PGresult *run(const char *sql, int n, const char *const *params)
     if (PQstatus(pg) == CONNECTION_BAD)
         reset();
     int outside = PQtransactionStatus(pg) == PQTRANS_IDLE;
-    PGresult *r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    PGresult *r = exec_once(sql, n, params);
     if (outside && PQstatus(pg) == CONNECTION_BAD) {
         PQclear(r);
         reset();
-        r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+        r = exec_once(sql, n, params);
     }
     return r;
 }
@@ -105,6 +136,7 @@ static PGresult *run(const char *sql, int n, const char *const *params)
 static void reset(void)
 {
     PQreset(pg);
+    session++;
     if (PQstatus(pg) == CONNECTION_OK)
         PQclear(PQexec(pg, "SET synchronous_commit = off"));
 }
@@ -155,6 +187,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
     free(conninfo);
     conninfo = strdup(where);
     pg = connect_to(where);
+    session++;
     if (!pg || PQstatus(pg) != CONNECTION_OK) {
         snprintf(err, errlen, "cannot connect to PostgreSQL: %s",
                  pg ? PQerrorMessage(pg) : "no memory");
@@ -719,39 +752,53 @@ static int row_sane(const play_game *g)
            g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
 }
 
-static int load_moves(play_game *g)
+/* g's moves from their column of a game read back: a JSON array of [move, white_ms, black_ms,
+ * at] (NULL: none). 0, or -1 (damaged, or out of memory). */
+static int load_moves(play_game *g, const char *json)
 {
-    const char *id = g->id;
-    PGresult *r = run("SELECT move, white_ms, black_ms, at FROM moves WHERE game = $1 ORDER BY ply",
-                      1, &id);
-    int ok = ok_res(r, 0);
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        play_move *m = play_move_append(g);
+    if (!json[0])
+        return 0;
+    cJSON *a = cJSON_Parse(json), *e;
+    int ok = cJSON_IsArray(a);
+    cJSON_ArrayForEach(e, a)
+    {
+        const cJSON *mv = cJSON_GetArrayItem(e, 0), *w = cJSON_GetArrayItem(e, 1),
+                    *bl = cJSON_GetArrayItem(e, 2), *at = cJSON_GetArrayItem(e, 3);
+        play_move *m = ok && cJSON_IsString(mv) && cJSON_IsNumber(w) && cJSON_IsNumber(bl) &&
+                               cJSON_IsNumber(at)
+                           ? play_move_append(g)
+                           : NULL;
         if (!m) {
             ok = 0;
             break;
         }
-        snprintf(m->hub, sizeof m->hub, "%s", PQgetvalue(r, i, 0));
-        m->ms[0] = strtoll(PQgetvalue(r, i, 1), NULL, 10);
-        m->ms[1] = strtoll(PQgetvalue(r, i, 2), NULL, 10);
-        m->at = strtoll(PQgetvalue(r, i, 3), NULL, 10);
+        snprintf(m->hub, sizeof m->hub, "%s", mv->valuestring);
+        m->ms[0] = (int64_t)w->valuedouble;
+        m->ms[1] = (int64_t)bl->valuedouble;
+        m->at = (int64_t)at->valuedouble;
     }
-    PQclear(r);
+    cJSON_Delete(a);
     return ok ? 0 : -1;
 }
 
-static int load_chat(play_game *g)
+/* g's chat from its column: a JSON array of [seat, text, at] (NULL: none). 0, or -1. */
+static int load_chat(play_game *g, const char *json)
 {
-    const char *id = g->id;
-    PGresult *r = run("SELECT seat, text, at FROM chat WHERE game = $1 ORDER BY n", 1, &id);
-    int ok = ok_res(r, 0);
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        ok = seat >= 0 && seat <= 1 && g->nchat < PLAY_CHAT_MAX &&
-             play_chat_append(g, seat, PQgetvalue(r, i, 1),
-                              strtoll(PQgetvalue(r, i, 2), NULL, 10)) == 0;
+    if (!json[0])
+        return 0;
+    cJSON *a = cJSON_Parse(json), *e;
+    int ok = cJSON_IsArray(a);
+    cJSON_ArrayForEach(e, a)
+    {
+        const cJSON *seat = cJSON_GetArrayItem(e, 0), *text = cJSON_GetArrayItem(e, 1),
+                    *at = cJSON_GetArrayItem(e, 2);
+        ok = ok && cJSON_IsNumber(seat) && cJSON_IsString(text) && cJSON_IsNumber(at) &&
+             (seat->valueint == 0 || seat->valueint == 1) && g->nchat < PLAY_CHAT_MAX &&
+             play_chat_append(g, seat->valueint, text->valuestring, (int64_t)at->valuedouble) == 0;
+        if (!ok)
+            break;
     }
-    PQclear(r);
+    cJSON_Delete(a);
     return ok ? 0 : -1;
 }
 
@@ -770,9 +817,13 @@ static int pg_load(const char *id, void (*add)(play_game *g))
     char over[4];
     snprintf(over, sizeof over, "%d", PLAY_OVER);
     const char *arg = id ? id : over;
-    PGresult *r = run(id ? "SELECT " GAME_COLUMNS ", rev FROM games WHERE id = $1"
-                         : "SELECT " GAME_COLUMNS ", rev FROM games WHERE state != $1::INTEGER"
-                           " ORDER BY created, id",
+    /* one statement: each game's row with its moves and its chat */
+#define LOAD_SELECT                                                                                \
+    "SELECT " GAME_COLUMNS ", rev, (SELECT json_agg(json_build_array(move, white_ms, black_ms,"    \
+    " at) ORDER BY ply) FROM moves WHERE game = g.id), (SELECT json_agg(json_build_array(seat,"    \
+    " text, at) ORDER BY n) FROM chat WHERE game = g.id) FROM games g "
+    PGresult *r = run(id ? LOAD_SELECT "WHERE id = $1"
+                         : LOAD_SELECT "WHERE state != $1::INTEGER ORDER BY created, id",
                       1, &arg);
     if (!ok_res(r, 0)) {
         PQclear(r);
@@ -819,7 +870,8 @@ static int pg_load(const char *id, void (*add)(play_game *g))
         g->first_wait = int_col(r, row, c++);
         g->outage_ms = int_col(r, row, c++);
         g->rev = int_col(r, row, c++);
-        if (!g->rules || !row_sane(g) || load_moves(g) != 0 || load_chat(g) != 0) {
+        if (!g->rules || !row_sane(g) || load_moves(g, PQgetvalue(r, row, c)) != 0 ||
+            load_chat(g, PQgetvalue(r, row, c + 1)) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
                     g->id, variant);
