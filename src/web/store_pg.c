@@ -171,14 +171,24 @@ static const store_results_writer results_writer;
  * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
  * within about 20 s, by TCP keep-alives (the idle listening connection) and by data sent and not
  * acknowledged (a statement): play_lock's holders wait that long at most, never the minutes of
- * TCP's own limits. Over a unix socket the TCP limits do not apply. */
-static PGconn *connect_to(const char *where)
+ * TCP's own limits. Over a unix socket the TCP limits do not apply. Each connection is named in
+ * pg_stat_activity (unless `where` names them): "condraughts" (the store's), "condraughts
+ * listen" and "condraughts sync" (pg_sync.c). */
+static PGconn *connect_named(const char *where, const char *name)
 {
-    static const char *const keys[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
-                                       "keepalives_count", "tcp_user_timeout", "dbname",
-                                       NULL};
-    const char *const values[] = {"5", "10", "5", "2", "20000", where, NULL};
+    static const char *const keys[] = {"connect_timeout",     "keepalives_idle",
+                                       "keepalives_interval", "keepalives_count",
+                                       "tcp_user_timeout",    "fallback_application_name",
+                                       "dbname",              NULL};
+    const char *const values[] = {"5", "10", "5", "2", "20000", name, where, NULL};
     return PQconnectdbParams(keys, values, 1); /* where's own settings win: it comes last */
+}
+
+static PGconn *connect_to(const char *where) { return connect_named(where, "condraughts"); }
+
+static PGconn *connect_sync(const char *where)
+{
+    return connect_named(where, "condraughts sync");
 }
 
 /* Connect, make the schema, and listen (before the games are read: no change falls between). */
@@ -213,7 +223,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
         lconn = NULL;
         return -1;
     }
-    if (pg_sync_start(where, connect_to, err, errlen) != 0) {
+    if (pg_sync_start(where, connect_sync, err, errlen) != 0) {
         PQfinish(pg);
         pg = NULL;
         PQfinish(lconn);
@@ -705,7 +715,7 @@ static int64_t pg_seen_at(const char *id)
 /* The listening connection made (LISTEN): 1, or 0 (lconn NULL). */
 static int listen_connect(void)
 {
-    lconn = connect_to(conninfo ? conninfo : "");
+    lconn = connect_named(conninfo ? conninfo : "", "condraughts listen");
     PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
     if (ok_res(r, 1))
         return 1;
