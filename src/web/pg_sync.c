@@ -25,19 +25,19 @@ typedef struct {
 } change;
 
 static struct {
-    mtx_t m;                        /* guards wait, nwait, cap, lost, stop */
-    cnd_t more;                     /* a change was numbered, or stop */
+    mtx_t m;    /* guards wait, nwait, cap, lost, stop */
+    cnd_t more; /* a change was numbered, or stop */
     _Atomic uint64_t written, synced;
-    change *wait;                   /* (m) the changes numbered and not yet taken by the thread */
+    change *wait; /* (m) the changes numbered and not yet taken by the thread */
     int nwait, cap;
-    int lost;                       /* (m) a change could not be kept (out of memory) */
-    int stop;                       /* (m) pg_sync_stop began */
+    int lost; /* (m) a change could not be kept (out of memory) */
+    int stop; /* (m) pg_sync_stop began */
     int running;
     thrd_t thread;
-    PGconn *conn;                   /* the thread's connection */
+    PGconn *conn; /* the thread's connection */
     char *conninfo;
     PGconn *(*connect)(const char *where);
-    char server[40];                /* this run's row of `flushes`, and the marks' random part */
+    char server[40]; /* this run's row of `flushes`, and the marks' random part */
     uint64_t mark_base;
     _Atomic uint64_t marks;
 } Q;
@@ -127,7 +127,7 @@ static int flush(const change *c, int n, uint64_t target)
     PGresult *r = PQexecParams(
         Q.conn,
         "WITH f AS (INSERT INTO flushes VALUES ($1, $2::BIGINT) ON CONFLICT (server) DO UPDATE "
-        "SET n = $2::BIGINT) SELECT count(pg_notify('condraughts_games', x)) FROM "
+        "SET n = $2::BIGINT) SELECT count(pg_notify('" PG_SYNC_CHANNEL "', x)) FROM "
         "unnest($3::TEXT[]) x",
         3, NULL, p, NULL, NULL, 0);
     int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
@@ -157,8 +157,8 @@ static int all_there(const change *c, int n)
     if (!list)
         return -1;
     const char *p[1] = {list};
-    PGresult *r = PQexecParams(Q.conn, "SELECT id, mark FROM games WHERE id = ANY($1::TEXT[])",
-                               1, NULL, p, NULL, NULL, 0);
+    PGresult *r = PQexecParams(Q.conn, "SELECT id, mark FROM games WHERE id = ANY($1::TEXT[])", 1,
+                               NULL, p, NULL, NULL, 0);
     free(list);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         PQclear(r);
@@ -188,8 +188,9 @@ static void nap(int ms)
 /* A flush failed: connect again, read the changes back and flush again (1), or stop the server. */
 static int recover(const change *c, int n, uint64_t target, int lost)
 {
-    fprintf(stderr, "condraughts: the games' database did not confirm %" PRIu64
-                    " change(s) on disk: %s(reading them back once it answers)\n",
+    fprintf(stderr,
+            "condraughts: the games' database did not confirm %" PRIu64
+            " change(s) on disk: %s(reading them back once it answers)\n",
             target - atomic_load(&Q.synced), Q.conn ? PQerrorMessage(Q.conn) : "\n");
     for (int waited = 0; waited < PG_SYNC_GIVE_UP_MS; waited += PG_SYNC_RETRY_MS) {
         nap(PG_SYNC_RETRY_MS);
@@ -209,8 +210,9 @@ static int recover(const change *c, int n, uint64_t target, int lost)
             return 1;
         }
     }
-    fprintf(stderr, "condraughts: the games' database did not answer for %d s with changes "
-                    "waiting for its disk (none of them was answered): stopping\n",
+    fprintf(stderr,
+            "condraughts: the games' database did not answer for %d s with changes "
+            "waiting for its disk (none of them was answered): stopping\n",
             PG_SYNC_GIVE_UP_MS / 1000);
     _exit(70);
 }

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PG_SYNC_CHANNEL    "condraughts_games" /* NOTIFY's: "ID REV" (REV -1: deleted) */
 #define PG_SYNC_RETRY_MS   200
 #define PG_SYNC_GIVE_UP_MS 30000
 

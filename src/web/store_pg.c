@@ -73,7 +73,6 @@ static const char schema[] =
     "white_after_vol, black_rating, black_rd, black_vol, black_after, black_after_rd, "            \
     "black_after_vol, first_wait, outage_ms"
 #define GAME_NCOLS 36
-#define CHANNEL    "condraughts_games" /* NOTIFY's channel: "ID REV" (REV -1: deleted) */
 
 /* A statement with n text parameters (NULL: SQL NULL); the result (PQclear it), NULL when the
  * connection is gone. A connection known broken is reset first. One that breaks under the
@@ -716,7 +715,8 @@ static int64_t pg_seen_at(const char *id)
 static int listen_connect(void)
 {
     lconn = connect_named(conninfo ? conninfo : "", "condraughts listen");
-    PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
+    PGresult *r =
+        PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " PG_SYNC_CHANNEL) : NULL;
     if (ok_res(r, 1))
         return 1;
     PQfinish(lconn);
