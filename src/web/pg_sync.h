@@ -17,7 +17,8 @@
  * the row with the change), each game deleted must be gone. When all are there (a connection cut,
  * a clean restart of the database: its shutdown wrote them), the flush is made again and they
  * are answered. When one is not (the database crashed before they reached its disk), or the
- * database does not come back in time, the server logs it and stops (exit status 70), as the
+ * database does not come back in time (or another server changed the game since: then nothing
+ * was lost, but it cannot be told apart), the server logs it and stops (exit status 70), as the
  * SQLite store does when its fsync fails: no change is answered as saved that is not, and the
  * server started again reads the games as the database holds them.
  *
