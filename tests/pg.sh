@@ -298,6 +298,17 @@ check_eq "the loser's profile, read through the other server: one game, lost on 
 # two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody
 # came to goes PLAY_GRACE_MS, 10 s, after a restart): the one whose creator's page is open on
 # server a stays, the other is deleted, on both servers
+# three games in play besides, joined newest first (so their rows were last written in the order
+# opposite to their making)
+LIVE=
+for s in "$SA" "$SB" "$SA"; do
+    jar_req f POST "$s/api/play" '{"variant":"russian"}'
+    LIVE="$(j d.id) $LIVE"
+done
+for id in $LIVE; do
+    jar_req h POST "$SB/api/play/$id/join" '{}'
+done
+check_eq "three more games in play" "200 ongoing" "$CODE $(j d.state)"
 jar_req e POST "$SA/api/play" '{"variant":"russian"}'
 W1=$(j d.id)
 jar_req e POST "$SA/api/play" '{"variant":"russian"}'
@@ -314,6 +325,12 @@ jar_req - GET "$SB/api/play/$W1"
 check_eq "the game whose page is open on a stays on b" "200 waiting" "$CODE $(j d.state)"
 jar_req - GET "$SA/api/play/$W2"
 check_eq "the game nobody came back to is gone from a too" 404 "$CODE"
+# the games read at a start are kept in the order they were made (the lobby lists the newest first)
+jar_req - GET "$SB/api/play/lobby?per=100"
+check_eq "after its restart b lists the games in play newest first (by creation, then id)" \
+    "$(pg_psql games "SELECT string_agg(id, ',' ORDER BY created DESC, id DESC) FROM games WHERE state = 1")" \
+    "$(j "d.live.map(e=>e.id).join()")"
+check_that "... four of them at least" test "$(j d.live.length)" -ge 4
 kill "$SSE" 2>/dev/null
 wait "$SSE" 2>/dev/null
 
@@ -374,5 +391,63 @@ if [ -n "$SITEBENCH" ]; then
 else
     skip "sitebench on the two servers (no --sitebench)"
 fi
+
+# ------------------------------------------------------------ a group commit that fails
+# a move is committed at once and answered once a flush of the server's sync connection has made
+# it durable (pg_sync.h). That flush held (a lock on `flushes`) and its connection cut meanwhile:
+# the move waits unanswered, then the server connects again, finds the change in the database
+# (the mark written with it), flushes, answers 200 and the other server hears it
+# sync_cut SECONDS SQL: `flushes` locked for SECONDS; a move sent to b (its HTTP status into
+# b.move); 0.8 s later SQL run and the servers' sync connections cut
+sync_cut() {
+    pg_psql games "BEGIN; LOCK TABLE flushes IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep($1); COMMIT" >/dev/null &
+    LOCKER=$!
+    sleep 0.3
+    curl -s -o /dev/null -w '%{http_code}' -b "$TMP/d.jar" -X POST --data-binary "{\"move\":\"$MV\"}" \
+        -m 10 "$SB/api/play/$R/move" >"$TMP/b.move" 2>/dev/null &
+    MOVER=$!
+    sleep 0.8
+    [ -n "$2" ] && pg_psql games "$2" >/dev/null
+    pg_psql games "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'condraughts sync'" >/dev/null
+    wait "$LOCKER"
+    wait "$MOVER"
+}
+jar_req - GET "$SB/api/play/$R"
+MV=$(j d.moves[0].text) PLIES=$(j d.history.length)
+t0=$(date +%s%N)
+sync_cut 2 ""
+jar_req - GET "$SB/api/play/$R"
+check_eq "the flush cut: the move waited for the database's lock, then was made on b (200)" \
+    "200 $((PLIES + 1))" "$(cat "$TMP/b.move") $(j d.history.length)"
+check_that "... answered only after the lock ($((($(date +%s%N) - t0) / 1000000)) ms in all)" \
+    test $((($(date +%s%N) - t0) / 1000000)) -ge 2000
+check_that "... b read its change back and went on" grep -q 'holds them all: going on' "$TMP/b.err"
+sleep 0.5
+jar_req - GET "$SA/api/play/$R"
+check_eq "... a heard it" "$((PLIES + 1))" "$(j d.history.length)"
+check_that "... both servers are still running" kill -0 "$A" "$B"
+
+# the same, but the change is not found as written (its mark changed, as when the database crashed
+# before it reached its disk): b does not answer the move (no 200), stops with status 70 saying
+# why, and started again reads the game as the database holds it
+jar_req - GET "$SA/api/play/$R"
+jar_req c POST "$SA/api/play/$R/move" "{\"move\":\"$(j d.moves[0].text)\"}"
+check_eq "white moves on a" 200 "$CODE"
+MV=$(j d.moves[0].text) PLIES=$(j d.history.length)
+sync_cut 2 "UPDATE games SET mark = 0 WHERE id = '$R'"
+i=0
+while kill -0 "$B" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+status=running
+kill -0 "$B" 2>/dev/null || { wait "$B" 2>/dev/null; status=$?; }
+check_eq "a change the database did not keep: b stops with status 70" 70 "$status"
+check_that "... saying why" grep -q 'lost changes before they reached its disk' "$TMP/b.err"
+check_eq "... the move not answered (no HTTP status)" 000 "$(cat "$TMP/b.move")"
+B=
+start b "$P_b"
+jar_req - GET "$SB/api/play/$R"
+B_PLIES=$(j d.history.length)
+jar_req - GET "$SA/api/play/$R"
+check_eq "... b started again shows the game as a does, as the database holds it" \
+    "$B_PLIES $(pg_psql games "SELECT count(*) FROM moves WHERE game = '$R'")" "$(j d.history.length) $B_PLIES"
 
 summary pg

@@ -5,6 +5,7 @@
 #include "store.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
+#include "pg_sync.h"
 #include "sqlite_sync.h"
 
 #include <ctype.h>
@@ -106,9 +107,15 @@ int store_seen(const char *const *ids, int n, int64_t now)
 
 int64_t store_seen_at(const char *id) { return S && S->seen_at ? S->seen_at(id) : 0; }
 
-uint64_t store_written(void) { return S == &store_sqlite ? sqlite_sync_written() : 0; }
+uint64_t store_written(void)
+{
+    return S == &store_sqlite ? sqlite_sync_written() : S == &store_pg ? pg_sync_written() : 0;
+}
 
-uint64_t store_synced(void) { return S == &store_sqlite ? sqlite_sync_synced() : 0; }
+uint64_t store_synced(void)
+{
+    return S == &store_sqlite ? sqlite_sync_synced() : S == &store_pg ? pg_sync_synced() : 0;
+}
 
 void store_on_synced(void (*fn)(uint64_t synced))
 {

@@ -81,8 +81,9 @@ int store_save(play_game *g, int from);
  * sync thread calls every function given to store_on_synced (at most STORE_SYNCED_HOOKS, each
  * kept once, from any thread, for the rest of the run) with the new store_synced() after each
  * sync, no lock held.
- * PostgreSQL commits each change to disk itself: both numbers stay 0. store_synced_report is the
- * sync thread's. */
+ * PostgreSQL (pg_sync.h) numbers the same way the changes of games it commits without waiting for
+ * the disk, and its sync thread makes them durable in groups; its account changes wait for the
+ * disk themselves. store_synced_report is the sync threads'. */
 #define STORE_SYNCED_HOOKS 2
 uint64_t store_written(void);
 uint64_t store_synced(void);

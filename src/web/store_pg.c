@@ -1,16 +1,19 @@
 /*
  * store_pg.c -- the games between people in PostgreSQL (store_pg.h), behind store.h: the schema,
- * one transaction per change, reading the games back; through libpq, one connection.
+ * one transaction per change (most of them one statement), reading the games back; through
+ * libpq, one connection (the group commit, pg_sync.c, has another).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 
 #include "store_pg.h"
+#include "pg_sync.h"
 #include "names.h"
 #include "profile.h"
 
 #include <inttypes.h>
+#include <cjson/cJSON.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <stdio.h>
@@ -41,6 +44,8 @@ static const char schema[] =
     " black_after_rd DOUBLE PRECISION NOT NULL, black_after_vol DOUBLE PRECISION NOT NULL,"
     " first_wait BIGINT NOT NULL, outage_ms BIGINT NOT NULL, rev BIGINT NOT NULL DEFAULT 0,"
     " seen BIGINT NOT NULL DEFAULT 0);"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS mark BIGINT NOT NULL DEFAULT 0;"
+    "CREATE TABLE IF NOT EXISTS flushes (server TEXT PRIMARY KEY, n BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, ply INTEGER NOT NULL,"
     " move TEXT NOT NULL, white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL,"
@@ -68,7 +73,6 @@ static const char schema[] =
     "white_after_vol, black_rating, black_rd, black_vol, black_after, black_after_rd, "            \
     "black_after_vol, first_wait, outage_ms"
 #define GAME_NCOLS 36
-#define CHANNEL    "condraughts_games" /* NOTIFY's channel: "ID REV" (REV -1: deleted) */
 
 /* A statement with n text parameters (NULL: SQL NULL); the result (PQclear it), NULL when the
  * connection is gone. A connection known broken is reset first. One that breaks under the
@@ -77,20 +81,63 @@ static const char schema[] =
  * its own, and each of those here is idempotent (GREATEST, ON CONFLICT, reads), so running it
  * twice, should the first have run after all, changes nothing. Inside a transaction the failure
  * stands: the caller rolls back and the request is answered 503. */
+static void reset(void);
+
+/* The statements with parameters are prepared once a session (PostgreSQL parses and plans them
+ * once, not at every call), named by their place here ("cdK"); each is known by its text's
+ * address (every statement here is a literal or a static array). */
+#define PREPARED_MAX 64
+static struct {
+    const char *sql;
+    unsigned session; /* the session it was prepared in */
+} prepared[PREPARED_MAX];
+static unsigned session; /* raised at each connection made: the statements are prepared anew */
+
+static PGresult *exec_once(const char *sql, int n, const char *const *params)
+{
+    int k = 0;
+    while (n > 0 && k < PREPARED_MAX && prepared[k].sql && prepared[k].sql != sql)
+        k++;
+    if (n == 0 || k == PREPARED_MAX)
+        return PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    char name[16];
+    snprintf(name, sizeof name, "cd%d", k);
+    if (prepared[k].sql != sql || prepared[k].session != session) {
+        PGresult *r = PQprepare(pg, name, sql, n, NULL);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            return r;
+        PQclear(r);
+        prepared[k].sql = sql;
+        prepared[k].session = session;
+    }
+    return PQexecPrepared(pg, name, n, params, NULL, NULL, 0);
+}
+
 static PGresult *run(const char *sql, int n, const char *const *params)
 {
     if (!pg)
         return NULL;
     if (PQstatus(pg) == CONNECTION_BAD)
-        PQreset(pg);
+        reset();
     int outside = PQtransactionStatus(pg) == PQTRANS_IDLE;
-    PGresult *r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+    PGresult *r = exec_once(sql, n, params);
     if (outside && PQstatus(pg) == CONNECTION_BAD) {
         PQclear(r);
-        PQreset(pg);
-        r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+        reset();
+        r = exec_once(sql, n, params);
     }
     return r;
+}
+
+/* The store's connection made again, its commits again not waiting for the disk (pg_sync.h:
+ * the changes of games are made durable in groups; the accounts' ask for it themselves,
+ * sync_commit). */
+static void reset(void)
+{
+    PQreset(pg);
+    session++;
+    if (PQstatus(pg) == CONNECTION_OK)
+        PQclear(PQexec(pg, "SET synchronous_commit = off"));
 }
 
 /* Did r succeed (a command, or rows)? r is cleared when `clear`. */
@@ -123,14 +170,24 @@ static const store_results_writer results_writer;
  * otherwise: 5 s to connect, and a peer that stops answering (a host down, a network cut) found
  * within about 20 s, by TCP keep-alives (the idle listening connection) and by data sent and not
  * acknowledged (a statement): play_lock's holders wait that long at most, never the minutes of
- * TCP's own limits. Over a unix socket the TCP limits do not apply. */
-static PGconn *connect_to(const char *where)
+ * TCP's own limits. Over a unix socket the TCP limits do not apply. Each connection is named in
+ * pg_stat_activity (unless `where` names them): "condraughts" (the store's), "condraughts
+ * listen" and "condraughts sync" (pg_sync.c). */
+static PGconn *connect_named(const char *where, const char *name)
 {
-    static const char *const keys[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
-                                       "keepalives_count", "tcp_user_timeout", "dbname",
-                                       NULL};
-    const char *const values[] = {"5", "10", "5", "2", "20000", where, NULL};
+    static const char *const keys[] = {"connect_timeout",     "keepalives_idle",
+                                       "keepalives_interval", "keepalives_count",
+                                       "tcp_user_timeout",    "fallback_application_name",
+                                       "dbname",              NULL};
+    const char *const values[] = {"5", "10", "5", "2", "20000", name, where, NULL};
     return PQconnectdbParams(keys, values, 1); /* where's own settings win: it comes last */
+}
+
+static PGconn *connect_to(const char *where) { return connect_named(where, "condraughts"); }
+
+static PGconn *connect_sync(const char *where)
+{
+    return connect_named(where, "condraughts sync");
 }
 
 /* Connect, make the schema, and listen (before the games are read: no change falls between). */
@@ -139,6 +196,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
     free(conninfo);
     conninfo = strdup(where);
     pg = connect_to(where);
+    session++;
     if (!pg || PQstatus(pg) != CONNECTION_OK) {
         snprintf(err, errlen, "cannot connect to PostgreSQL: %s",
                  pg ? PQerrorMessage(pg) : "no memory");
@@ -153,13 +211,22 @@ static int pg_open(const char *where, char *err, size_t errlen)
     PQclear(r);
     if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
         !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() ||
-        !listen_connect()) {
+        !listen_connect() || !exec0("SET synchronous_commit = off")) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
             err[--n] = 0;
         PQfinish(pg);
         pg = NULL;
+        PQfinish(lconn);
+        lconn = NULL;
+        return -1;
+    }
+    if (pg_sync_start(where, connect_sync, err, errlen) != 0) {
+        PQfinish(pg);
+        pg = NULL;
+        PQfinish(lconn);
+        lconn = NULL;
         return -1;
     }
     return 0;
@@ -167,6 +234,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
 
 static void pg_close(void)
 {
+    pg_sync_stop(); /* the changes waiting made durable first */
     PQfinish(pg);
     pg = NULL;
     PQfinish(lconn);
@@ -197,12 +265,72 @@ static const char *num_d(numbufs *b, double v)
 
 static void pg_player(const char *token, char *key, size_t cap);
 
-/* Write g's row over revision g->rev: 1 with *rev the new one, 0 (-3 in *conflict when the
- * stored game is at another revision). */
-static int save_row(const play_game *g, int64_t *rev, int *conflict)
+#define MOVE_TEXT sizeof(((play_move *)0)->hub)
+
+/* A PostgreSQL array literal of n elements, each made by put(i, out, cap) (its text, quoted
+ * when `quote`: '"' and '\' escaped): malloc'd, NULL when out of memory. */
+static char *array_lit(int n, int quote, const play_game *g, int from,
+                       void (*put)(const play_game *g, int ply, char *out, size_t cap))
+{
+    size_t cap = 3 + (size_t)n * (2 * MOVE_TEXT + 4), used = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[used++] = '{';
+    for (int i = 0; i < n; i++) {
+        char item[MOVE_TEXT + 24];
+        put(g, from + i, item, sizeof item);
+        if (i)
+            s[used++] = ',';
+        if (quote)
+            s[used++] = '"';
+        for (const char *c = item; *c; c++) {
+            if (quote && (*c == '"' || *c == '\\'))
+                s[used++] = '\\';
+            s[used++] = *c;
+        }
+        if (quote)
+            s[used++] = '"';
+    }
+    s[used++] = '}';
+    s[used] = 0;
+    return s;
+}
+
+static void put_ply(const play_game *g, int ply, char *out, size_t cap)
+{
+    (void)g;
+    snprintf(out, cap, "%d", ply);
+}
+
+static void put_hub(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", g->moves[ply].hub);
+}
+
+static void put_white(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].ms[0]);
+}
+
+static void put_black(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].ms[1]);
+}
+
+static void put_at(const play_game *g, int ply, char *out, size_t cap)
+{
+    snprintf(out, cap, "%" PRId64, g->moves[ply].at);
+}
+
+/* Write g over revision g->rev in one statement: its row (with `mark`, pg_sync.h), its moves
+ * from ply `from` on (the later rows taken out), nothing when the stored game is at another
+ * revision. 1 with *rev the new one; 0 (-3 in *conflict when the stored game is at another
+ * revision, else a failure of the database or of memory). */
+static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, int *conflict)
 {
     numbufs b = {.used = 0};
-    const char *p[GAME_NCOLS + 1];
+    const char *p[GAME_NCOLS + 8];
     int i = 0;
     p[i++] = g->id;
     p[i++] = g->rules->name;
@@ -237,18 +365,41 @@ static int save_row(const play_game *g, int64_t *rev, int *conflict)
     p[i++] = num_i(&b, g->first_wait);
     p[i++] = num_i(&b, g->outage_ms);
     p[i++] = num_i(&b, g->rev);
+    p[i++] = num_i(&b, mark);
+    p[i++] = num_i(&b, g->nmoves);
+    if (from < 0)
+        from = 0;
+    int n = g->nmoves > from ? g->nmoves - from : 0;
+    void (*put[5])(const play_game *, int, char *, size_t) = {put_ply, put_hub, put_white,
+                                                               put_black, put_at};
+    char *arr[5] = {NULL};
+    int made = 1;
+    for (int k = 0; k < 5; k++)
+        made = made && (arr[k] = array_lit(n, k == 1, g, from, put[k])) != NULL;
+    for (int k = 0; k < 5; k++)
+        p[i++] = arr[k];
     static const char sql[] =
-        "INSERT INTO games (" GAME_COLUMNS ", rev) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,"
-        "$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,"
-        "$35,$36,$37::BIGINT + 1) ON CONFLICT (id) DO UPDATE SET variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
+        "WITH r AS (INSERT INTO games (" GAME_COLUMNS ", rev, mark) VALUES ($1,$2,$3,$4,$5,$6,$7,"
+        "$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,"
+        "$30,$31,$32,$33,$34,$35,$36,$37::BIGINT + 1,$38) ON CONFLICT (id) DO UPDATE SET"
+        " variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
         " white_token=$7, black_token=$8, white_name=$9, black_name=$10, open=$11, state=$12,"
         " ending=$13, loser=$14, white_ms=$15, black_ms=$16, turn_start=$17, draw_offer=$18,"
         " takeback=$19, rematch=$20, rematch_id=$21, created=$22, white_rating=$23, white_rd=$24,"
         " white_vol=$25, white_after=$26, white_after_rd=$27, white_after_vol=$28,"
         " black_rating=$29, black_rd=$30, black_vol=$31, black_after=$32, black_after_rd=$33,"
-        " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1"
-        " WHERE games.rev = $37 RETURNING rev";
-    PGresult *r = run(sql, GAME_NCOLS + 1, p);
+        " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1, mark=$38"
+        " WHERE games.rev = $37 RETURNING rev),"
+        " d AS (DELETE FROM moves WHERE game = $1 AND ply >= $39::INTEGER"
+        " AND EXISTS (SELECT 1 FROM r)),"
+        " m AS (INSERT INTO moves SELECT $1, t.* FROM unnest($40::INTEGER[], $41::TEXT[],"
+        " $42::BIGINT[], $43::BIGINT[], $44::BIGINT[]) AS t WHERE EXISTS (SELECT 1 FROM r)"
+        " ON CONFLICT (game, ply) DO UPDATE SET move = EXCLUDED.move,"
+        " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms, at = EXCLUDED.at)"
+        " SELECT rev FROM r";
+    PGresult *r = made ? run(sql, i, p) : NULL;
+    for (int k = 0; k < 5; k++)
+        free(arr[k]);
     int ok = ok_res(r, 0) && PQntuples(r) == 1;
     if (ok)
         *rev = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -256,32 +407,6 @@ static int save_row(const play_game *g, int64_t *rev, int *conflict)
         *conflict = -3;
     PQclear(r);
     return ok;
-}
-
-/* Announce game id at revision rev (-1: deleted) when the transaction commits. */
-static int announce(const char *id, int64_t rev)
-{
-    char payload[PLAY_ID_HEX + 32];
-    snprintf(payload, sizeof payload, "%s %" PRId64, id, rev);
-    const char *p[1] = {payload};
-    return exec_n("SELECT pg_notify('" CHANNEL "', $1)", 1, p);
-}
-
-static int save_moves(const play_game *g, int from)
-{
-    numbufs b = {.used = 0};
-    const char *del[2] = {g->id, num_i(&b, from)};
-    if (!exec_n("DELETE FROM moves WHERE game = $1 AND ply >= $2", 2, del))
-        return 0;
-    for (int ply = from; ply < g->nmoves; ply++) {
-        const play_move *m = &g->moves[ply];
-        b.used = 0;
-        const char *p[6] = {g->id,           num_i(&b, ply),       m->hub,
-                            num_i(&b, m->ms[0]), num_i(&b, m->ms[1]), num_i(&b, m->at)};
-        if (!exec_n("INSERT INTO moves VALUES ($1,$2,$3,$4,$5,$6)", 6, p))
-            return 0;
-    }
-    return 1;
 }
 
 /* The ratings a game has just changed (g->rate_now). */
@@ -316,6 +441,18 @@ static int query_text(const char *sql, const char *arg, char *out, size_t cap)
         snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
     PQclear(r);
     return found;
+}
+
+/* A transaction whose commit waits for the disk (the store's connection does not, pg_sync.h: the
+ * accounts are not numbered for the group commit). 1, or 0. */
+static int begin_durable(void)
+{
+    if (!exec0("BEGIN"))
+        return 0;
+    if (exec0("SET LOCAL synchronous_commit = on"))
+        return 1;
+    exec0("ROLLBACK");
+    return 0;
 }
 
 static int pg_login_name(const char *token, char *name, size_t cap)
@@ -353,7 +490,7 @@ static int pg_account_add(const char *name, const char *hash, const char *token)
         pg_account_like(key, row, sizeof row))
         return 1;
     const char *acc[3] = {name, hash, key}, *login[2] = {token, name};
-    if (!exec0("BEGIN"))
+    if (!begin_durable())
         return -1;
     PGresult *r = run("INSERT INTO accounts (name, hash, created, skey) VALUES "
                       "($1, $2, EXTRACT(EPOCH FROM now())::BIGINT, $3)",
@@ -372,19 +509,22 @@ static int pg_account_add(const char *name, const char *hash, const char *token)
 static int pg_login(const char *token, const char *name)
 {
     const char *p[2] = {token, name};
-    if (name)
-        return exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET name "
-                      "= $2",
-                      2, p)
-                   ? 0
-                   : -1;
-    return exec_n("DELETE FROM logins WHERE token = $1", 1, p) ? 0 : -1;
+    if (!begin_durable())
+        return -1;
+    if ((name ? exec_n("INSERT INTO logins VALUES ($1, $2) ON CONFLICT (token) DO UPDATE SET "
+                       "name = $2",
+                       2, p)
+              : exec_n("DELETE FROM logins WHERE token = $1", 1, p)) &&
+        exec0("COMMIT"))
+        return 0;
+    exec0("ROLLBACK");
+    return -1;
 }
 
 static int pg_account_rehash(const char *name, const char *hash, const char *keep)
 {
     const char *up[2] = {name, hash}, *out[2] = {name, keep};
-    if (!pg || !exec0("BEGIN"))
+    if (!pg || !begin_durable())
         return -1;
     if (changed_rows("UPDATE accounts SET hash = $2 WHERE name = $1", 2, up) == 1 &&
         exec_n("DELETE FROM logins WHERE lower(name) = lower($1) AND token != $2", 2, out) &&
@@ -421,18 +561,26 @@ static int disk_full(PGresult *r)
     return state && !strcmp(state, "53100");
 }
 
+/* A change of a game: most are one statement (save_game) committed on its own; a game that
+ * ends or is rated writes its results and ratings in the same transaction. Committed without
+ * waiting for the disk, numbered for the group commit (pg_sync.h), announced by it. */
 static int pg_save(play_game *g, int from)
 {
     static int failing; /* the last save failed: not logged again until one works */
     if (!pg)
         return -1;
-    int64_t rev = 0;
-    int conflict = 0;
-    if (exec0("BEGIN") && save_row(g, &rev, &conflict) && save_moves(g, from) &&
-        (!g->rate_now || save_ratings(g)) &&
-        (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer)) &&
-        announce(g->id, rev)) {
-        PGresult *r = run("COMMIT", 0, NULL);
+    int64_t rev = 0, mark = pg_sync_mark();
+    int conflict = 0, alone = !g->rate_now && g->state != PLAY_OVER;
+    PGresult *r = NULL;
+    if (alone) {
+        if (save_game(g, from, mark, &rev, &conflict))
+            r = PQmakeEmptyPGresult(pg, PGRES_COMMAND_OK);
+    } else if (exec0("BEGIN") && save_game(g, from, mark, &rev, &conflict) &&
+               (!g->rate_now || save_ratings(g)) &&
+               (g->state != PLAY_OVER || store_write_results(g, 0, &results_writer))) {
+        r = run("COMMIT", 0, NULL);
+    }
+    if (r) {
         int done = ok_res(r, 0), full = disk_full(r);
         PQclear(r);
         if (done) {
@@ -440,6 +588,7 @@ static int pg_save(play_game *g, int from)
                 fprintf(stderr, "condraughts: games between people are saved again\n");
             failing = 0;
             g->rev = rev;
+            pg_sync_committed(g->id, rev, mark);
             return 0;
         }
         if (full) {
@@ -448,7 +597,8 @@ static int pg_save(play_game *g, int from)
         }
     }
     if (conflict) { /* another server's change came first: not a failure of the store */
-        exec0("ROLLBACK");
+        if (!alone)
+            exec0("ROLLBACK");
         return conflict;
     }
     if (!failing)
@@ -458,7 +608,8 @@ static int pg_save(play_game *g, int from)
                 g->id, PQerrorMessage(pg));
     failing = 1;
     int full = strstr(PQerrorMessage(pg), "No space left") != NULL;
-    exec0("ROLLBACK");
+    if (!alone)
+        exec0("ROLLBACK");
     return full ? -2 : -1;
 }
 
@@ -487,8 +638,10 @@ static int pg_delete(const char *id)
         return -1;
     if (exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
         exec_n("DELETE FROM chat WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && announce(id, -1) && exec0("COMMIT"))
+        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && exec0("COMMIT")) {
+        pg_sync_committed(id, -1, 0);
         return 0;
+    }
     exec0("ROLLBACK");
     return -1;
 }
@@ -498,11 +651,13 @@ static int pg_chat(play_game *g, int i)
     const play_chat *m = &g->chat[i];
     numbufs b = {.used = 0};
     const char *p[5] = {g->id, num_i(&b, i), num_i(&b, m->seat), m->text, num_i(&b, m->at)};
-    const char *up[2] = {g->id, num_i(&b, g->rev)};
+    int64_t mark = pg_sync_mark();
+    const char *up[3] = {g->id, num_i(&b, g->rev), num_i(&b, mark)};
     if (!exec0("BEGIN"))
         return -1;
-    PGresult *r = run("UPDATE games SET rev = rev + 1 WHERE id = $1 AND rev = $2 RETURNING rev", 2,
-                      up);
+    PGresult *r = run("UPDATE games SET rev = rev + 1, mark = $3 WHERE id = $1 AND rev = $2 "
+                      "RETURNING rev",
+                      3, up);
     int ok = ok_res(r, 0), moved = ok && PQntuples(r) == 0;
     int64_t rev = ok && !moved ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
     PQclear(r);
@@ -510,8 +665,9 @@ static int pg_chat(play_game *g, int i)
         exec_n("INSERT INTO chat VALUES ($1,$2,$3,$4,$5) ON CONFLICT (game, n) DO UPDATE SET "
                "seat = $3, text = $4, at = $5",
                5, p) &&
-        announce(g->id, rev) && exec0("COMMIT")) {
+        exec0("COMMIT")) {
         g->rev = rev;
+        pg_sync_committed(g->id, rev, mark);
         return 0;
     }
     if (!moved)
@@ -558,8 +714,9 @@ static int64_t pg_seen_at(const char *id)
 /* The listening connection made (LISTEN): 1, or 0 (lconn NULL). */
 static int listen_connect(void)
 {
-    lconn = connect_to(conninfo ? conninfo : "");
-    PGresult *r = PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " CHANNEL) : NULL;
+    lconn = connect_named(conninfo ? conninfo : "", "condraughts listen");
+    PGresult *r =
+        PQstatus(lconn) == CONNECTION_OK ? PQexec(lconn, "LISTEN " PG_SYNC_CHANNEL) : NULL;
     if (ok_res(r, 1))
         return 1;
     PQfinish(lconn);
@@ -605,39 +762,53 @@ static int row_sane(const play_game *g)
            g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
 }
 
-static int load_moves(play_game *g)
+/* g's moves from their column of a game read back: a JSON array of [move, white_ms, black_ms,
+ * at] (NULL: none). 0, or -1 (damaged, or out of memory). */
+static int load_moves(play_game *g, const char *json)
 {
-    const char *id = g->id;
-    PGresult *r = run("SELECT move, white_ms, black_ms, at FROM moves WHERE game = $1 ORDER BY ply",
-                      1, &id);
-    int ok = ok_res(r, 0);
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        play_move *m = play_move_append(g);
+    if (!json[0])
+        return 0;
+    cJSON *a = cJSON_Parse(json), *e;
+    int ok = cJSON_IsArray(a);
+    cJSON_ArrayForEach(e, a)
+    {
+        const cJSON *mv = cJSON_GetArrayItem(e, 0), *w = cJSON_GetArrayItem(e, 1),
+                    *bl = cJSON_GetArrayItem(e, 2), *at = cJSON_GetArrayItem(e, 3);
+        play_move *m = ok && cJSON_IsString(mv) && cJSON_IsNumber(w) && cJSON_IsNumber(bl) &&
+                               cJSON_IsNumber(at)
+                           ? play_move_append(g)
+                           : NULL;
         if (!m) {
             ok = 0;
             break;
         }
-        snprintf(m->hub, sizeof m->hub, "%s", PQgetvalue(r, i, 0));
-        m->ms[0] = strtoll(PQgetvalue(r, i, 1), NULL, 10);
-        m->ms[1] = strtoll(PQgetvalue(r, i, 2), NULL, 10);
-        m->at = strtoll(PQgetvalue(r, i, 3), NULL, 10);
+        snprintf(m->hub, sizeof m->hub, "%s", mv->valuestring);
+        m->ms[0] = (int64_t)w->valuedouble;
+        m->ms[1] = (int64_t)bl->valuedouble;
+        m->at = (int64_t)at->valuedouble;
     }
-    PQclear(r);
+    cJSON_Delete(a);
     return ok ? 0 : -1;
 }
 
-static int load_chat(play_game *g)
+/* g's chat from its column: a JSON array of [seat, text, at] (NULL: none). 0, or -1. */
+static int load_chat(play_game *g, const char *json)
 {
-    const char *id = g->id;
-    PGresult *r = run("SELECT seat, text, at FROM chat WHERE game = $1 ORDER BY n", 1, &id);
-    int ok = ok_res(r, 0);
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        ok = seat >= 0 && seat <= 1 && g->nchat < PLAY_CHAT_MAX &&
-             play_chat_append(g, seat, PQgetvalue(r, i, 1),
-                              strtoll(PQgetvalue(r, i, 2), NULL, 10)) == 0;
+    if (!json[0])
+        return 0;
+    cJSON *a = cJSON_Parse(json), *e;
+    int ok = cJSON_IsArray(a);
+    cJSON_ArrayForEach(e, a)
+    {
+        const cJSON *seat = cJSON_GetArrayItem(e, 0), *text = cJSON_GetArrayItem(e, 1),
+                    *at = cJSON_GetArrayItem(e, 2);
+        ok = ok && cJSON_IsNumber(seat) && cJSON_IsString(text) && cJSON_IsNumber(at) &&
+             (seat->valueint == 0 || seat->valueint == 1) && g->nchat < PLAY_CHAT_MAX &&
+             play_chat_append(g, seat->valueint, text->valuestring, (int64_t)at->valuedouble) == 0;
+        if (!ok)
+            break;
     }
-    PQclear(r);
+    cJSON_Delete(a);
     return ok ? 0 : -1;
 }
 
@@ -656,8 +827,13 @@ static int pg_load(const char *id, void (*add)(play_game *g))
     char over[4];
     snprintf(over, sizeof over, "%d", PLAY_OVER);
     const char *arg = id ? id : over;
-    PGresult *r = run(id ? "SELECT " GAME_COLUMNS ", rev FROM games WHERE id = $1"
-                         : "SELECT " GAME_COLUMNS ", rev FROM games WHERE state != $1::INTEGER",
+    /* one statement: each game's row with its moves and its chat */
+#define LOAD_SELECT                                                                                \
+    "SELECT " GAME_COLUMNS ", rev, (SELECT json_agg(json_build_array(move, white_ms, black_ms,"    \
+    " at) ORDER BY ply) FROM moves WHERE game = g.id), (SELECT json_agg(json_build_array(seat,"    \
+    " text, at) ORDER BY n) FROM chat WHERE game = g.id) FROM games g "
+    PGresult *r = run(id ? LOAD_SELECT "WHERE id = $1"
+                         : LOAD_SELECT "WHERE state != $1::INTEGER ORDER BY created, id",
                       1, &arg);
     if (!ok_res(r, 0)) {
         PQclear(r);
@@ -704,7 +880,8 @@ static int pg_load(const char *id, void (*add)(play_game *g))
         g->first_wait = int_col(r, row, c++);
         g->outage_ms = int_col(r, row, c++);
         g->rev = int_col(r, row, c++);
-        if (!g->rules || !row_sane(g) || load_moves(g) != 0 || load_chat(g) != 0) {
+        if (!g->rules || !row_sane(g) || load_moves(g, PQgetvalue(r, row, c)) != 0 ||
+            load_chat(g, PQgetvalue(r, row, c + 1)) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
                     g->id, variant);

@@ -629,8 +629,8 @@ static int sq_load(const char *id, void (*add)(play_game *g))
     if (!db)
         return -1;
     sqlite3_stmt *st = NULL, *mv = NULL, *ch = NULL;
-    const char *sql =
-        id ? "SELECT * FROM games WHERE id = ?1" : "SELECT * FROM games WHERE state != ?1";
+    const char *sql = id ? "SELECT * FROM games WHERE id = ?1"
+                         : "SELECT * FROM games WHERE state != ?1 ORDER BY created, id";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "SELECT move, white_ms, black_ms, at FROM moves WHERE game = ?1 "
