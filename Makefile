@@ -463,7 +463,7 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # $(BUILD)/rebuild/ and compared with weights/ byte for byte: International g11 (the 78 chunks
 # of g8, the 63 of g9, the 63 of g10 and the first 76 of g11, with the flank strips, from g11's
 # start.cdw; about 10 minutes on one core and 8 GB of memory), English g3 (the 21 chunks of g1,
-# the 20 of g2 and the first 13 of g3, from g3's start.cdw: seven minutes) and Italian g0 (its
+# the 20 of g2 and the first 13 of g3, from g3's start.cdw: a few minutes) and Italian g0 (its
 # 10 chunks, from material: two minutes).
 # Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
