@@ -138,7 +138,7 @@ one=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 
 two=$("$bin" match --depth 2 --engine2 self:depth=3 --openings auto:2 --games 8 --concurrency 2 --quiet 2>&1 | head -n 1)
 [ -n "$one" ] && [ "$one" = "$two" ] && ok || bad "concurrency: '$one' vs '$two'"
 # (the score itself follows the shipped weights and the search: update it with them)
-has "$one" "8 games, +0 =1 -7" concurrency
+has "$one" "8 games, +1 =1 -6" concurrency
 
 # bad options: one line on stderr, exit status 2
 expect_error() {
