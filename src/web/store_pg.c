@@ -190,6 +190,15 @@ static PGconn *connect_sync(const char *where)
     return connect_named(where, "condraughts sync");
 }
 
+/* The store's and the listening connections closed (either may be NULL). */
+static void drop_connections(void)
+{
+    PQfinish(pg);
+    pg = NULL;
+    PQfinish(lconn);
+    lconn = NULL;
+}
+
 /* Connect, make the schema, and listen (before the games are read: no change falls between). */
 static int pg_open(const char *where, char *err, size_t errlen)
 {
@@ -203,8 +212,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
             err[--n] = 0;
-        PQfinish(pg);
-        pg = NULL;
+        drop_connections();
         return -1;
     }
     PGresult *r = PQexec(pg, "SET client_min_messages = warning");
@@ -216,17 +224,11 @@ static int pg_open(const char *where, char *err, size_t errlen)
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
             err[--n] = 0;
-        PQfinish(pg);
-        pg = NULL;
-        PQfinish(lconn);
-        lconn = NULL;
+        drop_connections();
         return -1;
     }
     if (pg_sync_start(where, connect_sync, err, errlen) != 0) {
-        PQfinish(pg);
-        pg = NULL;
-        PQfinish(lconn);
-        lconn = NULL;
+        drop_connections();
         return -1;
     }
     return 0;
@@ -235,10 +237,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
 static void pg_close(void)
 {
     pg_sync_stop(); /* the changes waiting made durable first */
-    PQfinish(pg);
-    pg = NULL;
-    PQfinish(lconn);
-    lconn = NULL;
+    drop_connections();
     free(conninfo);
     conninfo = NULL;
 }
@@ -762,9 +761,9 @@ static int row_sane(const play_game *g)
            g->rematch <= 1 && g->base_ms >= 0 && g->inc_ms >= 0;
 }
 
-/* g's moves from their column of a game read back: a JSON array of [move, white_ms, black_ms,
- * at] (NULL: none). 0, or -1 (damaged, or out of memory). */
-static int load_moves(play_game *g, const char *json)
+/* A JSON array of a game read back (NULL, the empty text: none), each element given to row(g,
+ * element): 0, or -1 (damaged, out of memory, or row's -1). */
+static int json_rows(play_game *g, const char *json, int (*row)(play_game *g, const cJSON *e))
 {
     if (!json[0])
         return 0;
@@ -772,44 +771,43 @@ static int load_moves(play_game *g, const char *json)
     int ok = cJSON_IsArray(a);
     cJSON_ArrayForEach(e, a)
     {
-        const cJSON *mv = cJSON_GetArrayItem(e, 0), *w = cJSON_GetArrayItem(e, 1),
-                    *bl = cJSON_GetArrayItem(e, 2), *at = cJSON_GetArrayItem(e, 3);
-        play_move *m = ok && cJSON_IsString(mv) && cJSON_IsNumber(w) && cJSON_IsNumber(bl) &&
-                               cJSON_IsNumber(at)
-                           ? play_move_append(g)
-                           : NULL;
-        if (!m) {
-            ok = 0;
-            break;
-        }
-        snprintf(m->hub, sizeof m->hub, "%s", mv->valuestring);
-        m->ms[0] = (int64_t)w->valuedouble;
-        m->ms[1] = (int64_t)bl->valuedouble;
-        m->at = (int64_t)at->valuedouble;
-    }
-    cJSON_Delete(a);
-    return ok ? 0 : -1;
-}
-
-/* g's chat from its column: a JSON array of [seat, text, at] (NULL: none). 0, or -1. */
-static int load_chat(play_game *g, const char *json)
-{
-    if (!json[0])
-        return 0;
-    cJSON *a = cJSON_Parse(json), *e;
-    int ok = cJSON_IsArray(a);
-    cJSON_ArrayForEach(e, a)
-    {
-        const cJSON *seat = cJSON_GetArrayItem(e, 0), *text = cJSON_GetArrayItem(e, 1),
-                    *at = cJSON_GetArrayItem(e, 2);
-        ok = ok && cJSON_IsNumber(seat) && cJSON_IsString(text) && cJSON_IsNumber(at) &&
-             (seat->valueint == 0 || seat->valueint == 1) && g->nchat < PLAY_CHAT_MAX &&
-             play_chat_append(g, seat->valueint, text->valuestring, (int64_t)at->valuedouble) == 0;
+        ok = ok && row(g, e) == 0;
         if (!ok)
             break;
     }
     cJSON_Delete(a);
     return ok ? 0 : -1;
+}
+
+/* One of g's moves: [move, white_ms, black_ms, at]. */
+static int move_row(play_game *g, const cJSON *e)
+{
+    const cJSON *mv = cJSON_GetArrayItem(e, 0), *w = cJSON_GetArrayItem(e, 1),
+                *bl = cJSON_GetArrayItem(e, 2), *at = cJSON_GetArrayItem(e, 3);
+    play_move *m = cJSON_IsString(mv) && cJSON_IsNumber(w) && cJSON_IsNumber(bl) &&
+                           cJSON_IsNumber(at)
+                       ? play_move_append(g)
+                       : NULL;
+    if (!m)
+        return -1;
+    snprintf(m->hub, sizeof m->hub, "%s", mv->valuestring);
+    m->ms[0] = (int64_t)w->valuedouble;
+    m->ms[1] = (int64_t)bl->valuedouble;
+    m->at = (int64_t)at->valuedouble;
+    return 0;
+}
+
+/* One line of g's chat: [seat, text, at]. */
+static int chat_row(play_game *g, const cJSON *e)
+{
+    const cJSON *seat = cJSON_GetArrayItem(e, 0), *text = cJSON_GetArrayItem(e, 1),
+                *at = cJSON_GetArrayItem(e, 2);
+    return cJSON_IsNumber(seat) && cJSON_IsString(text) && cJSON_IsNumber(at) &&
+                   (seat->valueint == 0 || seat->valueint == 1) && g->nchat < PLAY_CHAT_MAX &&
+                   play_chat_append(g, seat->valueint, text->valuestring,
+                                    (int64_t)at->valuedouble) == 0
+               ? 0
+               : -1;
 }
 
 static void text_col(const PGresult *r, int row, int col, char *dst, size_t cap)
@@ -880,8 +878,8 @@ static int pg_load(const char *id, void (*add)(play_game *g))
         g->first_wait = int_col(r, row, c++);
         g->outage_ms = int_col(r, row, c++);
         g->rev = int_col(r, row, c++);
-        if (!g->rules || !row_sane(g) || load_moves(g, PQgetvalue(r, row, c)) != 0 ||
-            load_chat(g, PQgetvalue(r, row, c + 1)) != 0) {
+        if (!g->rules || !row_sane(g) || json_rows(g, PQgetvalue(r, row, c), move_row) != 0 ||
+            json_rows(g, PQgetvalue(r, row, c + 1), chat_row) != 0) {
             fprintf(stderr,
                     "condraughts: skipping stored game %s (variant '%s', or a damaged row)\n",
                     g->id, variant);
