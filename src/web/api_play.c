@@ -150,26 +150,18 @@ static enum MHD_Result play_create_api(reply *c, request *rq)
 enum { A_JOIN, A_MOVE, A_RESIGN, A_ABORT, A_DRAW, A_TAKEBACK, A_REMATCH, A_CHAT };
 
 /* The action act of token on g (arg: its body's field); 0 or an HTTP status with err set. */
-static unsigned act_on(play_game *g, int act, const char *token, const char *arg,
-                       int64_t *retry_ms, char *err, size_t len)
+static unsigned act_on(play_game *g, int act, const char *token, const char *arg, int64_t *retry_ms,
+                       char *err, size_t len)
 {
     switch (act) {
-    case A_JOIN:
-        return play_join(g, token, arg, err, len);
-    case A_MOVE:
-        return play_move_text(g, token, arg, err, len);
-    case A_RESIGN:
-        return play_resign(g, token, err, len);
-    case A_ABORT:
-        return play_abort(g, token, err, len);
-    case A_DRAW:
-        return play_draw(g, token, arg, err, len);
-    case A_TAKEBACK:
-        return play_takeback(g, token, arg, err, len);
-    case A_REMATCH:
-        return play_rematch(g, token, arg, err, len);
-    default:
-        return play_say(g, token, arg, retry_ms, err, len);
+    case A_JOIN: return play_join(g, token, arg, err, len);
+    case A_MOVE: return play_move_text(g, token, arg, err, len);
+    case A_RESIGN: return play_resign(g, token, err, len);
+    case A_ABORT: return play_abort(g, token, err, len);
+    case A_DRAW: return play_draw(g, token, arg, err, len);
+    case A_TAKEBACK: return play_takeback(g, token, arg, err, len);
+    case A_REMATCH: return play_rematch(g, token, arg, err, len);
+    default: return play_say(g, token, arg, retry_ms, err, len);
     }
 }
 

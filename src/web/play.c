@@ -49,9 +49,10 @@ static struct {
     int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
     int64_t alive_at;   /* (lock) when the store was last told the server is alive */
     int unanswered;     /* (lock) the shared store did not answer play_find's last look */
-    int deaf; /* (lock) a shared store: changes of other servers may have gone unheard (the
-               * listening connection lost, or a write failed) since every game was last read
-               * (reread_all): play_find looks up every game's revision until it is read again */
+    /* (lock) a shared store: changes of other servers may have gone unheard (the listening
+     * connection lost, or a write failed) since every game was last read (reread_all):
+     * play_find looks up every game's revision until they are read again */
+    int deaf;
     struct unsynced {   /* (lock) games changed, their streams to wake once the change is on */
         char id[PLAY_ID_HEX + 1]; /* disk (store_synced), in the order of their numbers */
         uint64_t saved;
