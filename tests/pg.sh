@@ -4,13 +4,16 @@
 # docs/deploy/nginx.conf (TLS with a throwaway certificate) in front of them. Games are played
 # across the two: a move made through one server reaches a live stream on the other within 100 ms
 # (both ways, and through nginx), both servers show the same history and clocks, a flag falls
-# once (the ratings are written once), one server is killed with SIGKILL mid-game and the game
-# goes on through nginx with nothing lost, the killed server comes back to the same game, a
-# page open on one server keeps a game not begun from expiring on the other, and PostgreSQL
-# restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed); both
-# servers answer the same leaderboard, by the same rule as the SQLite store. With --sitebench, the
-# short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the end: 20 games, each player on
-# its own server (tests/load/sitebench.c), 4 s of moves: no error, every stream its first state.
+# once (the ratings are written once), each server trusts its copy between announcements (a move
+# makes no look-up of the game's revision; a copy behind the store that refuses an action, or
+# whose write is beaten, judges it again on the game read back), one server is killed with
+# SIGKILL mid-game and the game goes on through nginx with nothing lost, the killed server comes
+# back to the same game, a page open on one server keeps a game not begun from expiring on the
+# other, and PostgreSQL restarted (then stopped) mid-game: play goes on (while it is down: 503,
+# nothing changed); both servers answer the same leaderboard, by the same rule as the SQLite
+# store. With --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
+# end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
+# every stream its first state.
 #   sh tests/pg.sh [--bin build/condraughts] [--sitebench build/sitebench]
 #   Prints "pg: N passed, M failed" (or SKIPPED).
 set -u
