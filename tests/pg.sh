@@ -4,13 +4,16 @@
 # docs/deploy/nginx.conf (TLS with a throwaway certificate) in front of them. Games are played
 # across the two: a move made through one server reaches a live stream on the other within 100 ms
 # (both ways, and through nginx), both servers show the same history and clocks, a flag falls
-# once (the ratings are written once), one server is killed with SIGKILL mid-game and the game
-# goes on through nginx with nothing lost, the killed server comes back to the same game, a
-# page open on one server keeps a game not begun from expiring on the other, and PostgreSQL
-# restarted (then stopped) mid-game: play goes on (while it is down: 503, nothing changed); both
-# servers answer the same leaderboard, by the same rule as the SQLite store. With --sitebench, the
-# short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the end: 20 games, each player on
-# its own server (tests/load/sitebench.c), 4 s of moves: no error, every stream its first state.
+# once (the ratings are written once), each server trusts its copy between announcements (a move
+# makes no look-up of the game's revision; a copy behind the store that refuses an action, or
+# whose write is beaten, judges it again on the game read back), one server is killed with
+# SIGKILL mid-game and the game goes on through nginx with nothing lost, the killed server comes
+# back to the same game, a page open on one server keeps a game not begun from expiring on the
+# other, and PostgreSQL restarted (then stopped) mid-game: play goes on (while it is down: 503,
+# nothing changed); both servers answer the same leaderboard, by the same rule as the SQLite
+# store. With --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
+# end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
+# every stream its first state.
 #   sh tests/pg.sh [--bin build/condraughts] [--sitebench build/sitebench]
 #   Prints "pg: N passed, M failed" (or SKIPPED).
 set -u
@@ -293,6 +296,75 @@ jar_req - GET "$SB/api/players/~$FW"
 check_eq "the loser's profile, read through the other server: one game, lost on time" \
     "200 1 0 1 loss time russian $F" \
     "$CODE $(j d.games) $(j d.wins) $(j d.losses) $(j d.list[0].result) $(j d.list[0].end) $(j d.list[0].variant) $(j d.list[0].id)"
+
+# ------------------------------------------------------------ each server trusts its copy
+# a server's copy of a game is trusted between the announcements of the other's changes: a move
+# accepted on it and written asks the store nothing more (PostgreSQL's log of statements, on for
+# the moves: no look-up of the game's revision, "SELECT rev FROM games"); a copy behind the store
+# (the database changed with no announcement, as when an announcement is a few milliseconds from
+# being heard) that refuses an action, or whose write another server's change beat, asks the store
+# once and judges the action again on the game read back
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+T=$(j d.id)
+jar_req d POST "$SA/api/play/$T/join" '{}'
+pg_psql games "ALTER SYSTEM SET log_statement = 'all'" >/dev/null
+pg_psql games "SELECT pg_reload_conf()" >/dev/null
+sleep 0.5
+LOG0=$(wc -c <"$PGDIR/server.log")
+n200=0
+for i in 1 2 3 4 5 6; do
+    who=$([ $((i % 2)) = 1 ] && echo c || echo d)
+    jar_req "$who" POST "$SA/api/play/$T/move" "{\"move\":\"$(j d.moves[0].text)\"}"
+    [ "$CODE" = 200 ] && n200=$((n200 + 1))
+done
+jar_req - GET "$SA/api/play/$T"
+sleep 0.5
+pg_psql games "ALTER SYSTEM RESET log_statement" >/dev/null
+pg_psql games "SELECT pg_reload_conf()" >/dev/null
+tail -c +$((LOG0 + 1)) "$PGDIR/server.log" >"$TMP/statements"
+check_eq "6 moves on a, each by the side to move: answered 200" "6 6" "$n200 $(j d.history.length)"
+check_that "... written (PostgreSQL logged $(grep -c 'WITH r AS (INSERT INTO games' "$TMP/statements") writes of the game)" \
+    test "$(grep -c 'WITH r AS (INSERT INTO games' "$TMP/statements")" -ge 6
+check_eq "... and no look-up of the game's revision" 0 "$(grep -c 'SELECT rev FROM games WHERE id' "$TMP/statements")"
+# the draw offer of white written into the database unannounced: b's copy has none
+i=0
+while [ $i -lt 20 ]; do
+    jar_req - GET "$SB/api/play/$T"
+    [ "$(j d.history.length)" = 6 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+check_eq "b has heard the 6 moves" 6 "$(j d.history.length)"
+pg_psql games "UPDATE games SET draw_offer = 0, rev = rev + 1 WHERE id = '$T'" >/dev/null
+jar_req d POST "$SB/api/play/$T/draw" '{"action":"accept"}'
+check_eq "a copy behind the store refuses black's accepting white's draw offer, then reads the game again and accepts it" \
+    "200 over agreement" "$CODE $(j d.state) $(j d.end)"
+# a second game: its revision raised unannounced, the move accepted on b's copy is beaten (its
+# write refused), read again and made
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+T2=$(j d.id)
+jar_req d POST "$SA/api/play/$T2/join" '{}'
+i=0
+while [ $i -lt 20 ]; do
+    jar_req - GET "$SB/api/play/$T2"
+    [ "$(j d.state)" = ongoing ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+check_eq "b has heard the join" ongoing "$(j d.state)"
+pg_psql games "UPDATE games SET rev = rev + 1 WHERE id = '$T2'" >/dev/null
+jar_req c POST "$SB/api/play/$T2/move" "{\"move\":\"$(j d.moves[0].text)\"}"
+check_eq "a copy whose write another change beat: the move made on the game read again" "200 1" \
+    "$CODE $(j d.history.length)"
+jar_req d POST "$SB/api/play/$T2/move" '{"move":"a1-b2"}'
+check_eq "an action refused on a copy that is not behind: refused as before (400)" 400 "$CODE"
+# as nginx sends a player's requests: a move seen on a's stream answered at once through b, every
+# other move (the moves are the first legal one of the stream's last state)
+WC0=$WC BC0=$BC
+WC=$(cookie c) BC=$(cookie d)
+timing "moves through a and b in turn, each sent once a's stream shows the last" \
+    "$SA/api/play/$T2/events" "$SA/api/play/$T2/move,$SB/api/play/$T2/move" "b:*" "w:*" "b:*" "w:*" "b:*" "w:*"
+WC=$WC0 BC=$BC0
 
 # ------------------------------------------------------------ a page open on one server keeps a game
 # two games nobody joined, as if made 11 minutes ago; server b restarted reads them (a game nobody

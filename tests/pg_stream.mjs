@@ -1,20 +1,23 @@
 // tests/pg_stream.mjs -- how long a move made through one server takes to reach a live stream
 // (docs/api.md, GET /api/play/ID/events) open on another (tests/pg.sh).
 //   node tests/pg_stream.mjs WATCH POST WHITE BLACK MOVE...
-// WATCH: the events URL on one server (a spectator's: no cookie); POST: the move URL on another;
-// WHITE, BLACK: the players' "cd_player=..." cookies; MOVE...: "w:32-28" or "b:18-23", sent one
-// after the other, each once the stream has shown the last. Prints one JSON line: {"moves":[{"move","answered_ms","seen_ms","plies"}...]},
+// WATCH: the events URL on one server (a spectator's: no cookie); POST: the move URL on another
+// (or several, separated by commas: the moves sent to each in turn); WHITE, BLACK: the players'
+// "cd_player=..." cookies; MOVE...: "w:32-28" or "b:18-23" ("w:*": the first legal move of the
+// stream's last state), sent one after the other, each once the stream has shown the last. Prints one JSON line: {"moves":[{"move","answered_ms","seen_ms","plies"}...]},
 // answered_ms from sending the move to its answer, seen_ms from the answer to the stream's state
 // holding the move (negative: the stream had it first), plies the history's length then.
 // Exits 1 (with the reason) when a move is refused or the stream does not show it within 5 s.
 import http from 'node:http';
 import https from 'node:https';
 
-const [watch, post, white, black, ...moves] = process.argv.slice(2);
+const [watch, postList, white, black, ...moves] = process.argv.slice(2);
+const posts = postList.split(',');
 const lib = (url) => (url.startsWith('https:') ? https : http);
 const opts = { rejectUnauthorized: false };
 
 let plies = -1; // the history's length of the stream's last state
+let last = null; // the stream's last state
 let waiter = null; // resolves when the stream shows `plies` >= waiter.want
 let buf = '';
 const seenAt = []; // when the stream first showed each length
@@ -30,7 +33,8 @@ const req = lib(watch).get(watch, { ...opts, headers: { Accept: 'text/event-stre
             buf = buf.slice(i + 2);
             const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n');
             if (!/^event: state/m.test(event) || !data) continue;
-            plies = JSON.parse(data).history.length;
+            last = JSON.parse(data);
+            plies = last.history.length;
             if (seenAt[plies] === undefined) seenAt[plies] = performance.now();
             if (waiter && plies >= waiter.want) {
                 const w = waiter;
@@ -55,7 +59,7 @@ function shown(want) {
     });
 }
 
-function send(who, move) {
+function send(post, who, move) {
     const cookie = who === 'w' ? white : black;
     return new Promise((resolve) => {
         const body = JSON.stringify({ move });
@@ -75,10 +79,11 @@ function send(who, move) {
 
 const out = [];
 await shown(0);
-for (const arg of moves) {
-    const [who, move] = arg.split(':');
+for (const [i, arg] of moves.entries()) {
+    const [who, given] = arg.split(':');
+    const move = given === '*' ? last.moves[0].text : given;
     const t0 = performance.now();
-    const after = await send(who, move);
+    const after = await send(posts[i % posts.length], who, move);
     const t1 = performance.now();
     await shown(after);
     const t2 = seenAt[after] ?? performance.now();

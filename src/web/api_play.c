@@ -149,6 +149,22 @@ static enum MHD_Result play_create_api(reply *c, request *rq)
  * {"text": ...}. */
 enum { A_JOIN, A_MOVE, A_RESIGN, A_ABORT, A_DRAW, A_TAKEBACK, A_REMATCH, A_CHAT };
 
+/* The action act of token on g (arg: its body's field); 0 or an HTTP status with err set. */
+static unsigned act_on(play_game *g, int act, const char *token, const char *arg, int64_t *retry_ms,
+                       char *err, size_t len)
+{
+    switch (act) {
+    case A_JOIN: return play_join(g, token, arg, err, len);
+    case A_MOVE: return play_move_text(g, token, arg, err, len);
+    case A_RESIGN: return play_resign(g, token, err, len);
+    case A_ABORT: return play_abort(g, token, err, len);
+    case A_DRAW: return play_draw(g, token, arg, err, len);
+    case A_TAKEBACK: return play_takeback(g, token, arg, err, len);
+    case A_REMATCH: return play_rematch(g, token, arg, err, len);
+    default: return play_say(g, token, arg, retry_ms, err, len);
+    }
+}
+
 static enum MHD_Result play_action(reply *c, const char *id, int act, request *rq)
 {
     char err[1024] = "";
@@ -179,22 +195,15 @@ static enum MHD_Result play_action(reply *c, const char *id, int act, request *r
     } else if (play_unanswered()) {
         status = 503;
         snprintf(err, sizeof err, "the games' database does not answer: try again shortly");
-    } else if (act == A_JOIN) {
-        status = play_join(g, rq->token, arg, err, sizeof err);
-    } else if (act == A_MOVE) {
-        status = play_move_text(g, rq->token, arg, err, sizeof err);
-    } else if (act == A_RESIGN) {
-        status = play_resign(g, rq->token, err, sizeof err);
-    } else if (act == A_ABORT) {
-        status = play_abort(g, rq->token, err, sizeof err);
-    } else if (act == A_DRAW) {
-        status = play_draw(g, rq->token, arg, err, sizeof err);
-    } else if (act == A_TAKEBACK) {
-        status = play_takeback(g, rq->token, arg, err, sizeof err);
-    } else if (act == A_REMATCH) {
-        status = play_rematch(g, rq->token, arg, err, sizeof err);
     } else {
-        status = play_say(g, rq->token, arg, &retry_ms, err, sizeof err);
+        int64_t rev = g->rev;
+        status = act_on(g, act, rq->token, arg, &retry_ms, err, sizeof err);
+        /* judged on this server's copy, which a shared store's may lag: once more when refused */
+        if (status && (g = play_recheck(id, rev, &status, err, sizeof err))) {
+            err[0] = 0;
+            retry_ms = 0;
+            status = act_on(g, act, rq->token, arg, &retry_ms, err, sizeof err);
+        }
     }
     g = status >= 500 ? NULL : play_find(id); /* a failed save may have freed it */
     /* the seat's shared render (play_json_text): the mover's own stream shows the same one */
@@ -229,6 +238,8 @@ static enum MHD_Result play_delete_api(reply *c, const char *id, const request *
     play_game *g = play_find(id);
     unsigned status = g ? play_delete(g, rq->token, err, sizeof err) : 404;
     play_unlock();
+    if (status == 503)
+        return send_busy(c, err);
     if (status)
         return send_error(c, status, "%s", g ? err : "unknown game");
     cJSON *j = cJSON_CreateObject();

@@ -34,7 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PG_SYNC_CHANNEL    "condraughts_games" /* NOTIFY's: "ID REV" (REV -1: deleted) */
+/* NOTIFY's: "ID REV" (REV -1: deleted); "*": a server started (store_pg.c: read every game) */
+#define PG_SYNC_CHANNEL    "condraughts_games"
 #define PG_SYNC_RETRY_MS   200
 #define PG_SYNC_GIVE_UP_MS 30000
 

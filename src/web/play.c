@@ -49,6 +49,10 @@ static struct {
     int64_t down_since; /* play_open: when the server was last alive before this start (0: none) */
     int64_t alive_at;   /* (lock) when the store was last told the server is alive */
     int unanswered;     /* (lock) the shared store did not answer play_find's last look */
+    /* (lock) a shared store: changes of other servers may have gone unheard (the listening
+     * connection lost, or a write failed) since every game was last read (reread_all):
+     * play_find looks up every game's revision until they are read again */
+    int deaf;
     struct unsynced {   /* (lock) games changed, their streams to wake once the change is on */
         char id[PLAY_ID_HEX + 1]; /* disk (store_synced), in the order of their numbers */
         uint64_t saved;
@@ -225,8 +229,8 @@ static void seat_who(play_game *g, int c);
 static void unlink_game(play_game *g);
 
 /* A shared store (store.h): g read again when another server has changed it since (its streams
- * woken), or taken out when another server deleted it (NULL). When the store does not answer,
- * g as it is. */
+ * woken), or taken out when another server deleted it (NULL). When the store does not answer
+ * (P.unanswered set), g as it is. */
 static play_game *refresh(play_game *g)
 {
     int64_t rev = 0;
@@ -242,22 +246,47 @@ static play_game *refresh(play_game *g)
         play_game_free(g);
         return NULL;
     }
-    store_load(id, adopt);
+    if (store_load(id, adopt) < 0)
+        P.unanswered = 1;
     changed(id);
     return find_mem(id);
 }
 
+/* With a shared store the games in memory are trusted between announcements: every change of
+ * another server is heard (heard) and read back, so a game is looked up in the store (refresh)
+ * only when it may be behind: while P.deaf, or when its copy is marked so (rev -1). */
 play_game *play_find(const char *id)
 {
     P.unanswered = 0;
     play_game *g = find_mem(id);
-    if (g && store_shared())
+    if (g && store_shared() && (P.deaf || g->rev < 0))
         g = refresh(g);
     else if (!g && P.stored && store_load(id, adopt) > 0)
         g = find_mem(id);
     if (g)
         g->touched = play_now();
     return g;
+}
+
+play_game *play_recheck(const char *id, int64_t rev, unsigned *status, char *err, size_t len)
+{
+    if (!store_shared() || (*status != 400 && *status != 403 && *status != 409))
+        return NULL;
+    play_game *g = find_mem(id);
+    if (!g)
+        return NULL;
+    g = refresh(g);
+    if (P.unanswered) {
+        *status = 503;
+        snprintf(err, len, "the games' database does not answer: try again shortly");
+        return NULL;
+    }
+    if (!g) {
+        *status = 404;
+        snprintf(err, len, "unknown game");
+        return NULL;
+    }
+    return g->rev != rev ? g : NULL;
 }
 
 static void unlink_game(play_game *g)
@@ -412,6 +441,7 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
         g->rev = -1; /* a shared store: read again (refresh) once the store answers */
     }
     if (n < 0 && store_shared()) {
+        P.deaf = 1; /* the store failing: every game looked up until all are read again */
         snprintf(err, len, "the games' database does not answer: try again shortly");
         return 503;
     }
@@ -444,29 +474,46 @@ static int ticker(void *arg)
     }
 }
 
+/* Every game read again (a shared store, when changes may have gone unheard): the live games
+ * from the store; the others in memory (finished, or ended or deleted by another server
+ * meanwhile) marked to be looked up when next found (rev -1). P.deaf stays set when the store
+ * fails. Their streams are woken. Locked. */
+static void reread_all(void)
+{
+    for (play_game *g = P.games; g; g = g->next)
+        g->rev = -1;
+    P.deaf = store_load(NULL, adopt) < 0;
+    for (play_game *g = P.games; g; g = g->next)
+        changed(g->id);
+}
+
 /* A change another server announced (store_heard): game id is at revision rev (-1: deleted);
- * id NULL: every live game read again. */
+ * id NULL: every game read again (announcements may have been missed). */
 static void heard(const char *id, int64_t rev)
 {
     play_lock();
     if (!id) {
-        store_load(NULL, adopt);
-        for (play_game *g = P.games; g; g = g->next)
-            changed(g->id);
+        reread_all();
     } else {
         play_game *g = find_mem(id);
         if (rev < 0 && g) {
             unlink_game(g);
             changed(id);
             play_game_free(g);
-        } else if (rev > 0 && (!g || rev > g->rev) && store_load(id, adopt) > 0) {
-            changed(id);
+        } else if (rev > 0 && (!g || rev > g->rev)) {
+            int n = store_load(id, adopt);
+            if (n > 0)
+                changed(id);
+            else if (n < 0 && g)
+                g->rev = -1; /* not read: looked up when next found */
         }
     }
     play_unlock();
 }
 
-/* The thread that hears other servers' changes (a shared store), until play_close. */
+/* The thread that hears other servers' changes (a shared store), until play_close. While its
+ * connection is lost the server is deaf (P.deaf); once it hears again and every game is read
+ * again, memory is trusted again. */
 static int listener(void *arg)
 {
     (void)arg;
@@ -476,7 +523,13 @@ static int listener(void *arg)
         play_unlock();
         if (stop)
             return 0;
-        store_heard(200, heard);
+        int n = store_heard(200, heard);
+        play_lock();
+        if (n < 0)
+            P.deaf = 1;
+        else if (P.deaf) /* deaf after a failed write, or a failed reading again */
+            reread_all();
+        play_unlock();
     }
 }
 
@@ -487,6 +540,7 @@ int play_open(const char *db_path, int max_live, int per_address, char *err, siz
     if (!db_path)
         return 0;
     P.stop = 0;
+    P.deaf = 0;
     P.ticking = thrd_create(&P.ticker, ticker, NULL) == thrd_success;
     store_on_synced(synced_now);
     if (store_open(db_path, err, errlen) != 0)
@@ -756,6 +810,27 @@ void play_tick(void)
 
 /* ---------------------------------------------------------------- actions */
 
+/* A shared store: g as the store holds it now (refresh: one round trip), for the rare actions on
+ * a game another server may have deleted (a game waiting or over: store_save would write its row
+ * back) and for a deletion (store_delete is not written over a revision). NULL with *status 404
+ * (deleted) or 503 (the store does not answer) and err set. Without a shared store, g. */
+static play_game *current(play_game *g, unsigned *status, char *err, size_t len)
+{
+    if (!store_shared())
+        return g;
+    g = refresh(g);
+    if (P.unanswered) {
+        *status = 503;
+        snprintf(err, len, "the games' database does not answer: try again shortly");
+        return NULL;
+    }
+    if (!g) {
+        *status = 404;
+        snprintf(err, len, "unknown game");
+    }
+    return g;
+}
+
 /* The seat of token in g, or 403 / 409 (err set) when it may not act now (-1 returned). */
 static int actor(play_game *g, const char *token, int need_ongoing, unsigned *status, char *err,
                  size_t len)
@@ -912,6 +987,9 @@ unsigned play_create(const play_new *n, const char *token, play_game **out, int6
 
 unsigned play_join(play_game *g, const char *token, const char *name, char *err, size_t len)
 {
+    unsigned status = 0;
+    if (!(g = current(g, &status, err, len)))
+        return status;
     if (play_seat(g, token) >= 0)
         return 0; /* already seated: nothing to do */
     if (g->state != PLAY_WAITING) {
@@ -992,7 +1070,7 @@ unsigned play_resign(play_game *g, const char *token, char *err, size_t len)
 unsigned play_abort(play_game *g, const char *token, char *err, size_t len)
 {
     unsigned status = 0;
-    if (actor(g, token, 0, &status, err, len) < 0)
+    if (!(g = current(g, &status, err, len)) || actor(g, token, 0, &status, err, len) < 0)
         return status;
     if (g->state == PLAY_OVER || g->nmoves >= 2) {
         snprintf(err, len,
@@ -1082,6 +1160,9 @@ unsigned play_takeback(play_game *g, const char *token, const char *what, char *
 
 unsigned play_rematch(play_game *g, const char *token, const char *what, char *err, size_t len)
 {
+    unsigned status = 0;
+    if (!(g = current(g, &status, err, len)))
+        return status;
     int seat = play_seat(g, token);
     if (seat < 0) {
         snprintf(err, len, "you do not hold a seat in this game");
@@ -1096,8 +1177,7 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
         return 409;
     }
     int accepted = 0;
-    unsigned status = exchange(&g->rematch, seat, what, "offer", &accepted, err, len);
-    if (status)
+    if ((status = exchange(&g->rematch, seat, what, "offer", &accepted, err, len)))
         return status;
     if (accepted) {
         play_new n = {g->rules, 0, g->clock, g->base_ms, g->inc_ms, NULL, 0, NULL};
@@ -1118,12 +1198,20 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
             g->rematch_id[0] = 0;
             return status;
         }
+        char id[PLAY_ID_HEX + 1];
+        memcpy(id, r->id, sizeof id);
+        if ((status = commit(g, g->nmoves, err, len)) && (r = find_mem(id)))
+            drop_game(r, 1); /* g not saved (it was read back): its rematch is not begun */
+        return status;
     }
     return commit(g, g->nmoves, err, len);
 }
 
 unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
 {
+    unsigned status = 0;
+    if (!(g = current(g, &status, err, len)))
+        return status;
     if (play_seat(g, token) < 0) {
         snprintf(err, len, "you do not hold a seat in this game");
         return 403;

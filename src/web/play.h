@@ -22,11 +22,15 @@
  * full, else 500), so memory never runs ahead of the disk.
  *
  * With a store several servers share (store.h, PostgreSQL), the list is each server's copy of the
- * store's live games: play_find reads a game again when another server changed it (its revision,
- * play_game.rev), a listener thread reads each change another server announces and wakes the
- * streams, and a change written after another server's on the same game is refused (409, the
- * game read back), so each decision is taken once. Presence (online[], seen) is each server's
- * own; a game not begun expires only when no server has seen its players' pages (store_seen).
+ * store's live games: a listener thread reads each change another server announces and wakes the
+ * streams, so the copy is trusted between announcements and a read asks the store nothing; a
+ * change is written only over the revision it was made from (play_game.rev), else refused (the
+ * game read back), so each decision is taken once. A copy may lag an announcement by
+ * milliseconds: an action it refuses, or whose write another server's change beat, is judged
+ * once more on the game read again (play_recheck). While announcements may have been missed
+ * (the listening connection lost, a write failed) every play_find asks the store for the game's
+ * revision, until every game is read again. Presence (online[], seen) is each server's own; a
+ * game not begun expires only when no server has seen its players' pages (store_seen).
  */
 #ifndef CD_WEB_PLAY_H
 #define CD_WEB_PLAY_H
@@ -166,9 +170,18 @@ void play_unlock(void);
  * is watched or was read within PLAY_KEEP_MS); NULL when there is none. Locked. */
 play_game *play_find(const char *id);
 /* Did the shared store (store_shared) not answer when the last play_find looked for a newer
- * revision? The game found is then the one in memory, maybe behind the store, and a change to it
- * could not be saved: changes are refused (503) until the store answers. Locked. */
+ * revision (it looks while the server may have missed announcements, above)? The game found is
+ * then the one in memory, maybe behind the store, and a change to it could not be saved: changes
+ * are refused (503) until the store answers. Locked. */
 int play_unanswered(void);
+/* A shared store: an action on game id, judged on its copy at revision rev (play_game.rev before
+ * the action), refused with *status 400, 403 or 409 (the game's state, or another server's
+ * change written first) may have been judged on a copy behind the store. The game's revision is
+ * looked up (one round trip) and the game read again when it moved: returns the game to judge
+ * the action on once more (err to be emptied), or NULL: the answer stands, *status and err as
+ * they were, or 404 (another server deleted the game) or 503 (the store does not answer) with
+ * err set. NULL at once without a shared store or for other statuses. Locked. */
+play_game *play_recheck(const char *id, int64_t rev, unsigned *status, char *err, size_t len);
 /* Is g's last change on disk (play_game.saved)? Until then its streams do not show it. Locked. */
 int play_synced(const play_game *g);
 /* The first game in memory (then ->next), for the lobby. */

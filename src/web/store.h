@@ -129,10 +129,12 @@ int store_shared(void);
 /* Game id's revision in a shared store into *rev: 1, 0 (no such game), -1 (an error). */
 int store_rev(const char *id, int64_t *rev);
 /* Wait up to timeout_ms for the changes other servers (and this one) announce, and call heard
- * for each: the game's id and its new revision (-1: it was deleted); heard(NULL, 0) first when
- * announcements may have been missed (the listening connection was made again: read every game
- * again). The number heard, or -1 (no shared store, or the connection failed: it is made again
- * on the next call). Its own connection: call it from one thread, without play_lock() held. */
+ * for each: the game's id and its new revision (-1: it was deleted); heard(NULL, 0) when
+ * announcements may have been missed: read every game again (first, when the listening connection
+ * was made again; when another server started: one that stopped, killed between a change's commit
+ * and its announcement, may have left it unannounced). The number heard, or -1 (no shared store,
+ * or the connection failed: it is made again on the next call). Its own connection: call it from
+ * one thread, without play_lock() held. */
 int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
 /* Presence in a shared store (a game not begun expires when its players' pages have been away
  * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this

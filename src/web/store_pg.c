@@ -23,6 +23,7 @@
 
 static PGconn *pg;     /* the store's connection (play_lock) */
 static PGconn *lconn; /* store_heard's (its one thread) */
+static int started_pid; /* the store's connection's backend at pg_open: its "*" is its own */
 static char *conninfo; /* how to connect again (lconn) */
 
 /* Made once, under an advisory lock so that servers starting together do not race on it. */
@@ -231,6 +232,10 @@ static int pg_open(const char *where, char *err, size_t errlen)
         drop_connections();
         return -1;
     }
+    /* the other servers read every game again: a server that stopped (this one, before this
+     * start) may have committed changes it did not live to announce */
+    started_pid = PQbackendPID(pg);
+    exec0("SELECT pg_notify('" PG_SYNC_CHANNEL "', '*')");
     return 0;
 }
 
@@ -743,7 +748,12 @@ static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
     for (PGnotify *note; (note = PQnotifies(lconn)); PQfreemem(note)) {
         char id[PLAY_ID_HEX + 1];
         long long rev;
-        if (sscanf(note->extra, "%12[0-9a-f] %lld", id, &rev) == 2) {
+        if (!strcmp(note->extra, "*")) { /* a server started (pg_open) */
+            if (note->be_pid != started_pid) {
+                heard(NULL, 0);
+                n++;
+            }
+        } else if (sscanf(note->extra, "%12[0-9a-f] %lld", id, &rev) == 2) {
             heard(id, (int64_t)rev);
             n++;
         }
