@@ -203,9 +203,9 @@ static void test_pip(void)
     cd_pattern_features f;
     cd_pattern_features_of(&p, &l, &f);
     CHECK(f.phase == 300 && f.start == 300);
-    static const char *starts[] = {"international", "russian", "english", "italian"};
-    static const int want[] = {300, 144, 144, 144};
-    for (int i = 0; i < 4; i++) {
+    static const char *starts[] = {"international", "russian", "english", "italian", "spanish"};
+    static const int want[] = {300, 144, 144, 144, 144};
+    for (int i = 0; i < 5; i++) {
         const cd_rules *r = cd_rules_find(starts[i]);
         cd_position_start(&p, r);
         cd_pattern_layout_of(r->geometry, &l);
@@ -655,21 +655,26 @@ static void test_shipped(void)
             CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
     /* English and Italian: families of their own whose read layouts have their short rules;
-     * Russian's has none */
+     * Russian's has none; Spanish's has its flying kings with men taking forwards */
     const cd_rules *english = cd_rules_find("english"), *italian = cd_rules_find("italian");
+    const cd_rules *spanish = cd_rules_find("spanish");
     CHECK(cd_eval_learned(ev, english) && !strcmp(cd_eval_for(ev, english)->family, "english") &&
           cd_eval_for(ev, english)->layout.short_rules == CD_PAT_SHORT_ENGLISH &&
           cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == CD_PAT_FLYING);
     CHECK(cd_eval_learned(ev, italian) && !strcmp(cd_eval_for(ev, italian)->family, "italian") &&
           cd_eval_for(ev, italian)->layout.short_rules == CD_PAT_SHORT_ITALIAN &&
           cd_eval_for(ev, italian) != cd_eval_for(ev, english));
+    CHECK(cd_eval_learned(ev, spanish) && !strcmp(cd_eval_for(ev, spanish)->family, "spanish") &&
+          cd_eval_for(ev, spanish)->layout.short_rules == CD_PAT_FLYING_FORWARD &&
+          cd_eval_for(ev, spanish)->layout.geometry == CD_GEOM_8X8);
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
         CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
               cd_eval_family(f) == cd_pattern_family_name(f));
     CHECK(!cd_pattern_family_name(CD_PAT_FAMILIES) && !cd_eval_family(CD_PAT_FAMILIES));
     CHECK(!cd_eval_learned(ev, cd_rules_find("frisian")) &&
           !cd_eval_learned(ev, cd_rules_find("modern-8x8")) &&
-          !cd_eval_learned(ev, cd_rules_find("canadian")));
+          !cd_eval_learned(ev, cd_rules_find("canadian")) &&
+          !cd_eval_learned(ev, cd_rules_find("portuguese"))); /* Spanish's rules, no family */
     cd_position p;
     cd_position_empty(&p, intl, CD_BLACK);
     cd_position_set(&p, 28, CD_WHITE_MAN);
