@@ -384,20 +384,20 @@ static void test_italian_kings(void)
 
 /* A position worked by hand on the internal grid (row r, column c; internal square n is row
  * (n - 1) / 4, column 2 * ((n - 1) % 4) + (r even)), read under Spanish rules (flying kings, men
- * taking forwards only, kings as well as men) and Russian ones (men taking in all four directions): a
- * white king on 18 (4,3), a white man on 9 (2,1), black men on 10 (2,3) and 26 (6,3), a black
- * king on 1 (0,1). The white king's lines: up-left 14 (3,2), then the white man; up-right 15
- * (3,4), 11, 8, 4; down-left 22 (5,2), 25, 29; down-right 23 (5,4), 27, 32: 11 squares. The black
- * man on 10, taking down the board (forwards), could take a king on 14 (landing on 17) or on 15
- * (landing on 19): exposed under both rules. The man on 26 could take a king on 22 (landing on
- * 17) or on 23 (landing on 19) only backwards (up the board): exposed under Russian rules, not
- * under Spanish. White: Spanish reach 9 exposed 2, Russian reach 7 exposed 4. The black king's
- * lines: 5 (1,0), then the edge; 6 (1,2), then its own man on 10. The white man on 9 takes
- * forwards (up) over 6 landing on 2 (0,3): exposed under both; over 5 it would land off the board.
- * Black: reach 1, exposed 1. Scalars (White's minus Black's): Spanish reach 8, exposed 1; Russian
- * reach 6, exposed 3. The move generator agrees: the white king moved to 22, Black to move takes
- * it (26 to 17) under Russian rules and has no capture under Spanish ones. In Spanish notation
- * (mirrored: board.h) the position is W:W12,K19:BK4,11,27. */
+ * taking forwards only, kings as well as men) and Russian ones (men taking in all four directions):
+ * a white king on 18 (4,3), a white man on 9 (2,1), black men on 10 (2,3) and 26 (6,3), a black
+ * king on 1 (0,1). The white king's lines: up-left 14 (3,2), then the white man; up-right 15 (3,4),
+ * 11, 8, 4; down-left 22 (5,2), 25, 29; down-right 23 (5,4), 27, 32: 11 squares. The black man on
+ * 10, taking down the board (forwards), could take a king on 14 (landing on 17) or on 15 (landing
+ * on 19): exposed under both rules. The man on 26 could take a king on 22 (landing on 17) or on 23
+ * (landing on 19) only backwards (up the board): exposed under Russian rules, not under Spanish.
+ * White: Spanish reach 9 exposed 2, Russian reach 7 exposed 4. The black king's lines: 5 (1,0),
+ * then the edge; 6 (1,2), then its own man on 10. The white man on 9 takes forwards (up) over 6
+ * landing on 2 (0,3): exposed under both; over 5 it would land off the board. Black: reach 1,
+ * exposed 1. Scalars (White's minus Black's): Spanish reach 8, exposed 1; Russian reach 6,
+ * exposed 3. The move generator agrees: the white king moved to 22, Black to move takes it (26 to
+ * 17) under Russian rules and has no capture under Spanish ones. In Spanish notation (mirrored:
+ * board.h) the position is W:W12,K19:BK4,11,27. */
 static void test_spanish_kings(void)
 {
     const cd_rules *es = cd_rules_find("spanish"), *ru = cd_rules_find("russian");
@@ -409,28 +409,26 @@ static void test_spanish_kings(void)
     cd_pattern_layout_family(cd_pattern_family(ru), &rl);
     CHECK(sl.short_rules == CD_PAT_FLYING_FORWARD && rl.short_rules == CD_PAT_FLYING);
     CHECK(!strcmp(cd_pattern_family_name(cd_pattern_family(es)), "spanish"));
-    static const int wk[] = {18}, wm[] = {9}, bm[] = {10, 26}, bk[] = {1};
+    uint64_t wk = 1ull << cd_bit_of_internal(g, 18), wm = 1ull << cd_bit_of_internal(g, 9);
+    uint64_t bm = 1ull << cd_bit_of_internal(g, 10) | 1ull << cd_bit_of_internal(g, 26);
+    uint64_t bk = 1ull << cd_bit_of_internal(g, 1);
     cd_position p, q;
     cd_position_empty(&p, es, CD_WHITE);
-    p.white[0] |= 1ull << cd_bit_of_internal(g, wm[0]);
-    p.white[0] |= 1ull << cd_bit_of_internal(g, wk[0]);
-    p.kings[0] |= 1ull << cd_bit_of_internal(g, wk[0]);
-    for (int i = 0; i < 2; i++)
-        p.black[0] |= 1ull << cd_bit_of_internal(g, bm[i]);
-    p.black[0] |= 1ull << cd_bit_of_internal(g, bk[0]);
-    p.kings[0] |= 1ull << cd_bit_of_internal(g, bk[0]);
+    p.white[0] = wk | wm;
+    p.black[0] = bm | bk;
+    p.kings[0] = wk | bk;
     cd_pattern_features f;
     cd_pattern_features_of(&p, &sl, &f);
     CHECK(f.scalar[CD_PAT_S_REACH] == 8 && f.scalar[CD_PAT_S_EXPOSED] == 1);
     cd_pattern_features_of(&p, &rl, &f);
     CHECK(f.scalar[CD_PAT_S_REACH] == 6 && f.scalar[CD_PAT_S_EXPOSED] == 3);
     /* the king on 22 instead of 18, Black to move: under which rules can the man on 26 take it? */
-    uint64_t from = 1ull << cd_bit_of_internal(g, 18), to = 1ull << cd_bit_of_internal(g, 22);
+    uint64_t to = 1ull << cd_bit_of_internal(g, 22);
     for (int k = 0; k < 2; k++) {
         cd_position_empty(&q, k ? ru : es, CD_BLACK);
-        q.white[0] = (p.white[0] & ~from) | to;
-        q.black[0] = p.black[0];
-        q.kings[0] = (p.kings[0] & ~from) | to;
+        q.white[0] = wm | to;
+        q.black[0] = bm | bk;
+        q.kings[0] = to | bk;
         cd_movelist list;
         int n = cd_generate(&q, &list), takes = 0;
         for (int i = 0; i < n; i++)

@@ -112,7 +112,7 @@ typedef struct cd_pattern_layout {
     int pip;                       /* the phase: 0 by pieces, 1 by pip (above) */
     int pip_start;                 /* pip of the start position: 300 on 10x10, 144 on 8x8 */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
-    int short_rules; /* CD_PAT_FLYING, _SHORT_ENGLISH, _SHORT_ITALIAN or _FLYING_FORWARD (family's) */
+    int short_rules;               /* the family's CD_PAT_FLYING, _SHORT_* or _FLYING_FORWARD */
     int drawscale; /* 1: drawish material scaled by default (engine option "drawscale" 2; eval.c) */
 } cd_pattern_layout;
 
