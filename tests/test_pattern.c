@@ -203,9 +203,9 @@ static void test_pip(void)
     cd_pattern_features f;
     cd_pattern_features_of(&p, &l, &f);
     CHECK(f.phase == 300 && f.start == 300);
-    static const char *starts[] = {"international", "russian", "english", "italian"};
-    static const int want[] = {300, 144, 144, 144};
-    for (int i = 0; i < 4; i++) {
+    static const char *starts[] = {"international", "russian", "english", "italian", "spanish"};
+    static const int want[] = {300, 144, 144, 144, 144};
+    for (int i = 0; i < 5; i++) {
         const cd_rules *r = cd_rules_find(starts[i]);
         cd_position_start(&p, r);
         cd_pattern_layout_of(r->geometry, &l);
@@ -291,9 +291,9 @@ static cd_position turned(const cd_position *p)
 /* The scalars that see the whole board, computed again on a grid of rows and columns (an
  * independent reading of pattern.h's definitions): kings' reach and exposed squares, balance.
  * With short rules (English, Italian) a king reaches only the squares next to it; under English
- * rules a man takes only forwards: a white man (White at the bottom) towards row 0, a black man
- * towards the last row; under Italian rules a man never takes a king, and only an enemy king
- * (taking in any direction) makes a square exposed. */
+ * and Spanish rules a man takes only forwards: a white man (White at the bottom) towards row 0, a
+ * black man towards the last row; under Italian rules a man never takes a king, and only an enemy
+ * king (taking in any direction) makes a square exposed. Spanish kings fly. */
 static void grid_scalars(const cd_position *p, int short_rules, int *reach, int *exposed,
                          int *balance)
 {
@@ -314,6 +314,8 @@ static void grid_scalars(const cd_position *p, int short_rules, int *reach, int 
     *balance = abs(skew[1]) - abs(skew[0]);
     *reach = *exposed = 0;
     static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    int short_kings = short_rules == CD_PAT_SHORT_ENGLISH || short_rules == CD_PAT_SHORT_ITALIAN;
+    int forward_men = short_rules == CD_PAT_SHORT_ENGLISH || short_rules == CD_PAT_FLYING_FORWARD;
     for (int r = 0; r < g->height; r++)
         for (int c = 0; c < g->width; c++) {
             if (grid[r][c] != 2 && grid[r][c] != -2)
@@ -322,15 +324,14 @@ static void grid_scalars(const cd_position *p, int short_rules, int *reach, int 
             for (int d = 0; d < 4; d++)
                 for (int y = r + dr[d], x = c + dc[d];
                      y >= 0 && y < g->height && x >= 0 && x < g->width && !grid[y][x] &&
-                     (!short_rules || (y == r + dr[d] && x == c + dc[d]));
+                     (!short_kings || (y == r + dr[d] && x == c + dc[d]));
                      y += dr[d], x += dc[d]) {
                     int danger = 0;
                     for (int e = 0; e < 4; e++) {
                         int my = y + dr[e], mx = x + dc[e], by = y - dr[e], bx = x - dc[e];
                         /* the man at (my, mx) jumps along the rows by -dr[e]: a white man
                          * (a black king's enemy) must go up (dr[e] > 0), a black man down */
-                        if (short_rules == CD_PAT_SHORT_ENGLISH &&
-                            (sign > 0 ? dr[e] > 0 : dr[e] < 0))
+                        if (forward_men && (sign > 0 ? dr[e] > 0 : dr[e] < 0))
                             continue;
                         /* the piece that takes: an enemy king in Italian, else an enemy man */
                         int taker = short_rules == CD_PAT_SHORT_ITALIAN ? -2 * sign : -sign;
@@ -379,6 +380,61 @@ static void test_italian_kings(void)
     p.kings[0] |= bk;
     cd_pattern_features_of(&p, &it, &f);
     CHECK(f.scalar[CD_PAT_S_REACH] == 1 && f.scalar[CD_PAT_S_EXPOSED] == -1);
+}
+
+/* A position worked by hand on the internal grid (row r, column c; internal square n is row
+ * (n - 1) / 4, column 2 * ((n - 1) % 4) + (r even)), read under Spanish rules (flying kings, men
+ * taking forwards only, kings as well as men) and Russian ones (men taking in all four directions):
+ * a white king on 18 (4,3), a white man on 9 (2,1), black men on 10 (2,3) and 26 (6,3), a black
+ * king on 1 (0,1). The white king's lines: up-left 14 (3,2), then the white man; up-right 15 (3,4),
+ * 11, 8, 4; down-left 22 (5,2), 25, 29; down-right 23 (5,4), 27, 32: 11 squares. The black man on
+ * 10, taking down the board (forwards), could take a king on 14 (landing on 17) or on 15 (landing
+ * on 19): exposed under both rules. The man on 26 could take a king on 22 (landing on 17) or on 23
+ * (landing on 19) only backwards (up the board): exposed under Russian rules, not under Spanish.
+ * White: Spanish reach 9 exposed 2, Russian reach 7 exposed 4. The black king's lines: 5 (1,0),
+ * then the edge; 6 (1,2), then its own man on 10. The white man on 9 takes forwards (up) over 6
+ * landing on 2 (0,3): exposed under both; over 5 it would land off the board. Black: reach 1,
+ * exposed 1. Scalars (White's minus Black's): Spanish reach 8, exposed 1; Russian reach 6,
+ * exposed 3. The move generator agrees: the white king moved to 22, Black to move takes it (26 to
+ * 17) under Russian rules and has no capture under Spanish ones. In Spanish notation (mirrored:
+ * board.h) the position is W:W12,K19:BK4,11,27. */
+static void test_spanish_kings(void)
+{
+    const cd_rules *es = cd_rules_find("spanish"), *ru = cd_rules_find("russian");
+    const cd_geom *g = cd_geom_of(es);
+    cd_pattern_layout sl, rl;
+    cd_pattern_layout_of(CD_GEOM_8X8, &sl);
+    cd_pattern_layout_of(CD_GEOM_8X8, &rl);
+    cd_pattern_layout_family(cd_pattern_family(es), &sl);
+    cd_pattern_layout_family(cd_pattern_family(ru), &rl);
+    CHECK(sl.short_rules == CD_PAT_FLYING_FORWARD && rl.short_rules == CD_PAT_FLYING);
+    CHECK(!strcmp(cd_pattern_family_name(cd_pattern_family(es)), "spanish"));
+    uint64_t wk = 1ull << cd_bit_of_internal(g, 18), wm = 1ull << cd_bit_of_internal(g, 9);
+    uint64_t bm = 1ull << cd_bit_of_internal(g, 10) | 1ull << cd_bit_of_internal(g, 26);
+    uint64_t bk = 1ull << cd_bit_of_internal(g, 1);
+    cd_position p, q;
+    cd_position_empty(&p, es, CD_WHITE);
+    p.white[0] = wk | wm;
+    p.black[0] = bm | bk;
+    p.kings[0] = wk | bk;
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &sl, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == 8 && f.scalar[CD_PAT_S_EXPOSED] == 1);
+    cd_pattern_features_of(&p, &rl, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == 6 && f.scalar[CD_PAT_S_EXPOSED] == 3);
+    /* the king on 22 instead of 18, Black to move: under which rules can the man on 26 take it? */
+    uint64_t to = 1ull << cd_bit_of_internal(g, 22);
+    for (int k = 0; k < 2; k++) {
+        cd_position_empty(&q, k ? ru : es, CD_BLACK);
+        q.white[0] = wm | to;
+        q.black[0] = bm | bk;
+        q.kings[0] = to | bk;
+        cd_movelist list;
+        int n = cd_generate(&q, &list), takes = 0;
+        for (int i = 0; i < n; i++)
+            takes += list.moves[i].ncaptured > 0;
+        CHECK(k ? takes == 1 && list.moves[0].captured == to : takes == 0);
+    }
 }
 
 /* Positions from random games: the score turned round is the negation, the engine's integer
@@ -597,21 +653,26 @@ static void test_shipped(void)
             CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
     /* English and Italian: families of their own whose read layouts have their short rules;
-     * Russian's has none */
+     * Russian's has none; Spanish's has its flying kings with men taking forwards */
     const cd_rules *english = cd_rules_find("english"), *italian = cd_rules_find("italian");
+    const cd_rules *spanish = cd_rules_find("spanish");
     CHECK(cd_eval_learned(ev, english) && !strcmp(cd_eval_for(ev, english)->family, "english") &&
           cd_eval_for(ev, english)->layout.short_rules == CD_PAT_SHORT_ENGLISH &&
           cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == CD_PAT_FLYING);
     CHECK(cd_eval_learned(ev, italian) && !strcmp(cd_eval_for(ev, italian)->family, "italian") &&
           cd_eval_for(ev, italian)->layout.short_rules == CD_PAT_SHORT_ITALIAN &&
           cd_eval_for(ev, italian) != cd_eval_for(ev, english));
+    CHECK(cd_eval_learned(ev, spanish) && !strcmp(cd_eval_for(ev, spanish)->family, "spanish") &&
+          cd_eval_for(ev, spanish)->layout.short_rules == CD_PAT_FLYING_FORWARD &&
+          cd_eval_for(ev, spanish)->layout.geometry == CD_GEOM_8X8);
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
         CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
               cd_eval_family(f) == cd_pattern_family_name(f));
     CHECK(!cd_pattern_family_name(CD_PAT_FAMILIES) && !cd_eval_family(CD_PAT_FAMILIES));
     CHECK(!cd_eval_learned(ev, cd_rules_find("frisian")) &&
           !cd_eval_learned(ev, cd_rules_find("modern-8x8")) &&
-          !cd_eval_learned(ev, cd_rules_find("canadian")));
+          !cd_eval_learned(ev, cd_rules_find("canadian")) &&
+          !cd_eval_learned(ev, cd_rules_find("portuguese"))); /* Spanish's rules, no family */
     cd_position p;
     cd_position_empty(&p, intl, CD_BLACK);
     cd_position_set(&p, 28, CD_WHITE_MAN);
@@ -701,6 +762,8 @@ int main(void)
     test_symmetry_and_features("english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 0, 1);
     test_symmetry_and_features("italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0, 0);
     test_italian_kings();
+    test_symmetry_and_features("spanish", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0, 0);
+    test_spanish_kings();
     test_file();
     test_file_pip();
     test_shipped();

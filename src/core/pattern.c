@@ -13,8 +13,9 @@
 /* A family's name (the weights file's name and header, at most 15 characters), the variant it
  * evaluates (its canonical name: the two differ where the variant's name is longer), its rules
  * for the kings' scalars (pattern.h, the layout's `short_rules`: flying kings, English's or
- * Italian's short ones) and whether its learned score is scaled for drawish material by default
- * (the layout's `drawscale`: where it measured a gain, docs/strength.md). */
+ * Italian's short ones, Spanish's flying kings with men taking forwards) and whether its learned
+ * score is scaled for drawish material by default (the layout's `drawscale`: where it measured a
+ * gain, docs/strength.md). */
 static const struct {
     const char *name, *variant;
     int geometry, short_rules, drawscale;
@@ -29,6 +30,7 @@ static const struct {
     {"brazilian-const", "brazilian-constitutional", CD_GEOM_8X8, 0, 1},
     {"english", "english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 1},
     {"italian", "italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0},
+    {"spanish", "spanish", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0},
 };
 
 #if defined(__BMI2__)
@@ -227,19 +229,22 @@ static inline uint64_t exposed_squares(uint64_t men, uint64_t empty, int step, i
 }
 
 /* reach and exposed counts of one side's kings; enemy_dir: the enemy men's direction (+1 white,
- * -1 black), used where men take forwards only. Under Italian rules men never take a king: only
- * the enemy kings (short, taking in all four directions) make a square exposed. */
+ * -1 black), used where men take forwards only (all rules but the flying families'). Under
+ * Italian rules men never take a king: only the enemy kings (short, taking in all four
+ * directions) make a square exposed. */
 static inline void king_lines(const cd_pattern_layout *l, uint64_t kings, uint64_t enemy_men,
                               uint64_t enemy_kings, int enemy_dir, uint64_t empty, int *reach,
                               int *exposed)
 {
     int sr = l->short_rules;
-    uint64_t danger = sr == CD_PAT_SHORT_ITALIAN
-                          ? exposed_squares(enemy_kings, empty, l->step, 0)
-                          : exposed_squares(enemy_men, empty, l->step, sr ? enemy_dir : 0);
+    int short_kings = sr == CD_PAT_SHORT_ENGLISH || sr == CD_PAT_SHORT_ITALIAN;
+    uint64_t danger =
+        sr == CD_PAT_SHORT_ITALIAN
+            ? exposed_squares(enemy_kings, empty, l->step, 0)
+            : exposed_squares(enemy_men, empty, l->step, sr == CD_PAT_FLYING ? 0 : enemy_dir);
     int r = 0, e = 0;
     for (uint64_t x = kings; x; x &= x - 1) {
-        uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step, sr);
+        uint64_t a = king_reach(__builtin_ctzll(x), empty, l->step, short_kings);
         r += __builtin_popcountll(a & ~danger);
         e += __builtin_popcountll(a & danger);
     }

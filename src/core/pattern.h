@@ -25,8 +25,10 @@
  * forwards only): reach and exposed count the empty squares next to a king (its one step); under
  * English rules a square is exposed when an enemy man could take a king there moving forwards,
  * under Italian rules, where a man never takes a king, when an enemy king could (diagonally next
- * to it, in any direction, the square beyond empty); the other families' kings fly and their men
- * take in all four directions.
+ * to it, in any direction, the square beyond empty). Spanish (CD_PAT_FLYING_FORWARD): kings fly,
+ * so reach and exposed count the squares along their lines as the flying families' do, but a
+ * square is exposed only when an enemy man could take a king there moving forwards, as under
+ * English rules; the other families' kings fly and their men take in all four directions.
  * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a black
  * king on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists
  * twice, for the middle game and for the endgame; the score blends them by the phase, measured
@@ -70,7 +72,7 @@
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
-#define CD_PAT_FAMILIES 10
+#define CD_PAT_FAMILIES 11
 #define CD_PAT_STRIP_CONFIGS 19683
 #define CD_PAT_MAX_STRIPS    4
 #define CD_PAT_STRIP_SQUARES 9
@@ -80,7 +82,8 @@
 enum {
     CD_PAT_FLYING = 0,        /* flying kings, men take in all four directions */
     CD_PAT_SHORT_ENGLISH = 1, /* short kings, men take forwards only, kings as well as men */
-    CD_PAT_SHORT_ITALIAN = 2  /* short kings, men take forwards only and never a king */
+    CD_PAT_SHORT_ITALIAN = 2, /* short kings, men take forwards only and never a king */
+    CD_PAT_FLYING_FORWARD = 3 /* flying kings, men take forwards only, kings as well as men */
 };
 
 enum {
@@ -109,7 +112,7 @@ typedef struct cd_pattern_layout {
     int pip;                       /* the phase: 0 by pieces, 1 by pip (above) */
     int pip_start;                 /* pip of the start position: 300 on 10x10, 144 on 8x8 */
     int8_t square[64];             /* bit -> internal square - 1, or -1 */
-    int short_rules;               /* CD_PAT_FLYING, _SHORT_ENGLISH or _SHORT_ITALIAN (family's) */
+    int short_rules;               /* the family's CD_PAT_FLYING, _SHORT_* or _FLYING_FORWARD */
     int drawscale; /* 1: drawish material scaled by default (engine option "drawscale" 2; eval.c) */
 } cd_pattern_layout;
 
@@ -143,7 +146,7 @@ typedef struct cd_pattern_features {
 int cd_pattern_family(const cd_rules *r);
 /* The family's name ("international", "constitutional", "russian", "killer", "modern",
  * "brazilian", "russian-const" for russian-constitutional, "brazilian-const" for
- * brazilian-constitutional, "english", "italian"), which is also its file's name. */
+ * brazilian-constitutional, "english", "italian", "spanish"), which is also its file's name. */
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);

@@ -37,6 +37,7 @@ EMBED(cd_w_russian_const, "weights/russian-const.cdw");
 EMBED(cd_w_brazilian_const, "weights/brazilian-const.cdw");
 EMBED(cd_w_english, "weights/english.cdw");
 EMBED(cd_w_italian, "weights/italian.cdw");
+EMBED(cd_w_spanish, "weights/spanish.cdw");
 
 static const struct {
     const char *family;
@@ -52,6 +53,7 @@ static const struct {
     {"brazilian-const", cd_w_brazilian_const, cd_w_brazilian_const_end},
     {"english", cd_w_english, cd_w_english_end},
     {"italian", cd_w_italian, cd_w_italian_end},
+    {"spanish", cd_w_spanish, cd_w_spanish_end},
 };
 
 cd_eval *eval_io_builtin(char *err, size_t errlen)
