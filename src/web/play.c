@@ -268,13 +268,14 @@ play_game *play_find(const char *id)
     return g;
 }
 
-play_game *play_recheck(const char *id, int64_t rev, unsigned *status, char *err, size_t len)
+/* A shared store: g as the store holds it now (refresh: one round trip), for the rare actions on
+ * a game another server may have deleted (a game waiting or over: store_save would write its row
+ * back) and for a deletion (store_delete is not written over a revision). NULL with *status 404
+ * (deleted) or 503 (the store does not answer) and err set. Without a shared store, g. */
+static play_game *current(play_game *g, unsigned *status, char *err, size_t len)
 {
-    if (!store_shared() || (*status != 400 && *status != 403 && *status != 409))
-        return NULL;
-    play_game *g = find_mem(id);
-    if (!g)
-        return NULL;
+    if (!store_shared())
+        return g;
     g = refresh(g);
     if (P.unanswered) {
         *status = 503;
@@ -284,8 +285,17 @@ play_game *play_recheck(const char *id, int64_t rev, unsigned *status, char *err
     if (!g) {
         *status = 404;
         snprintf(err, len, "unknown game");
-        return NULL;
     }
+    return g;
+}
+
+play_game *play_recheck(const char *id, int64_t rev, unsigned *status, char *err, size_t len)
+{
+    if (!store_shared() || (*status != 400 && *status != 403 && *status != 409))
+        return NULL;
+    play_game *g = find_mem(id);
+    if (!g || !(g = current(g, status, err, len)))
+        return NULL;
     return g->rev != rev ? g : NULL;
 }
 
@@ -809,27 +819,6 @@ void play_tick(void)
 }
 
 /* ---------------------------------------------------------------- actions */
-
-/* A shared store: g as the store holds it now (refresh: one round trip), for the rare actions on
- * a game another server may have deleted (a game waiting or over: store_save would write its row
- * back) and for a deletion (store_delete is not written over a revision). NULL with *status 404
- * (deleted) or 503 (the store does not answer) and err set. Without a shared store, g. */
-static play_game *current(play_game *g, unsigned *status, char *err, size_t len)
-{
-    if (!store_shared())
-        return g;
-    g = refresh(g);
-    if (P.unanswered) {
-        *status = 503;
-        snprintf(err, len, "the games' database does not answer: try again shortly");
-        return NULL;
-    }
-    if (!g) {
-        *status = 404;
-        snprintf(err, len, "unknown game");
-    }
-    return g;
-}
 
 /* The seat of token in g, or 403 / 409 (err set) when it may not act now (-1 returned). */
 static int actor(play_game *g, const char *token, int need_ongoing, unsigned *status, char *err,
