@@ -83,7 +83,7 @@ enum {
 /* The families of pattern.c, for --variant's help and its error */
 #define FAMILIES                                                                                   \
     "international, constitutional, killer, modern, russian, brazilian, "                          \
-    "russian-constitutional, brazilian-constitutional, english, italian or spanish"
+    "russian-constitutional, brazilian-constitutional, english, italian, spanish or czech"
 #define FAMILY_HELP "a learned family: " FAMILIES
 
 static const cli_opt gen_opts[] = {

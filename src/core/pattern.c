@@ -13,9 +13,9 @@
 /* A family's name (the weights file's name and header, at most 15 characters), the variant it
  * evaluates (its canonical name: the two differ where the variant's name is longer), its rules
  * for the kings' scalars (pattern.h, the layout's `short_rules`: flying kings, English's or
- * Italian's short ones, Spanish's flying kings with men taking forwards) and whether its learned
- * score is scaled for drawish material by default (the layout's `drawscale`: where it measured a
- * gain, docs/strength.md). */
+ * Italian's short ones, Spanish's and Czech's flying kings with men taking forwards) and whether
+ * its learned score is scaled for drawish material by default (the layout's `drawscale`: where it
+ * measured a gain, docs/strength.md). */
 static const struct {
     const char *name, *variant;
     int geometry, short_rules, drawscale;
@@ -31,6 +31,7 @@ static const struct {
     {"english", "english", CD_GEOM_8X8, CD_PAT_SHORT_ENGLISH, 1},
     {"italian", "italian", CD_GEOM_8X8, CD_PAT_SHORT_ITALIAN, 0},
     {"spanish", "spanish", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0},
+    {"czech", "czech", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0},
 };
 
 #if defined(__BMI2__)

@@ -25,10 +25,12 @@
  * forwards only): reach and exposed count the empty squares next to a king (its one step); under
  * English rules a square is exposed when an enemy man could take a king there moving forwards,
  * under Italian rules, where a man never takes a king, when an enemy king could (diagonally next
- * to it, in any direction, the square beyond empty). Spanish (CD_PAT_FLYING_FORWARD): kings fly,
- * so reach and exposed count the squares along their lines as the flying families' do, but a
- * square is exposed only when an enemy man could take a king there moving forwards, as under
- * English rules; the other families' kings fly and their men take in all four directions.
+ * to it, in any direction, the square beyond empty). Spanish and Czech (CD_PAT_FLYING_FORWARD):
+ * kings fly, so reach and exposed count the squares along their lines as the flying families' do,
+ * but a square is exposed only when an enemy man could take a king there moving forwards, as
+ * under English rules (Czech's rule that a king able to capture must, before any man, is not
+ * read: the count is of the board, not of the captures allowed); the other families' kings fly
+ * and their men take in all four directions.
  * King squares: a white king on internal square n counts +1 for king-square weight n - 1, a black
  * king on n counts -1 for weight N - n (the square seen from Black's side). Every weight exists
  * twice, for the middle game and for the endgame; the score blends them by the phase, measured
@@ -72,7 +74,7 @@
 #define CD_PAT_KSQ_MAX  50 /* king-square weights: the board's squares */
 #define CD_PAT_SQUARES  8
 #define CD_PAT_UNIT     8 /* stored weight units per hundredth of a man */
-#define CD_PAT_FAMILIES 11
+#define CD_PAT_FAMILIES 12
 #define CD_PAT_STRIP_CONFIGS 19683
 #define CD_PAT_MAX_STRIPS    4
 #define CD_PAT_STRIP_SQUARES 9
@@ -146,7 +148,8 @@ typedef struct cd_pattern_features {
 int cd_pattern_family(const cd_rules *r);
 /* The family's name ("international", "constitutional", "russian", "killer", "modern",
  * "brazilian", "russian-const" for russian-constitutional, "brazilian-const" for
- * brazilian-constitutional, "english", "italian", "spanish"), which is also its file's name. */
+ * brazilian-constitutional, "english", "italian", "spanish", "czech"), which is also its file's
+ * name. */
 const char *cd_pattern_family_name(int family);
 /* The layout of a geometry (8x8 or 10x10); 0 if the geometry has none. */
 int cd_pattern_layout_of(int geometry, cd_pattern_layout *out);
