@@ -203,9 +203,10 @@ static void test_pip(void)
     cd_pattern_features f;
     cd_pattern_features_of(&p, &l, &f);
     CHECK(f.phase == 300 && f.start == 300);
-    static const char *starts[] = {"international", "russian", "english", "italian", "spanish"};
-    static const int want[] = {300, 144, 144, 144, 144};
-    for (int i = 0; i < 5; i++) {
+    static const char *starts[] = {"international", "russian", "english",
+                                   "italian",       "spanish", "czech"};
+    static const int want[] = {300, 144, 144, 144, 144, 144};
+    for (int i = 0; i < 6; i++) {
         const cd_rules *r = cd_rules_find(starts[i]);
         cd_position_start(&p, r);
         cd_pattern_layout_of(r->geometry, &l);
@@ -434,6 +435,70 @@ static void test_spanish_kings(void)
         for (int i = 0; i < n; i++)
             takes += list.moves[i].ncaptured > 0;
         CHECK(k ? takes == 1 && list.moves[0].captured == to : takes == 0);
+    }
+}
+
+/* A position worked by hand on the internal grid as test_spanish_kings's, read under Czech rules
+ * (flying kings, men taking forwards only, kings as well as men) and Russian ones, given in Czech's
+ * algebraic squares (a1 at White's bottom left, a playing square: not mirrored) so that the
+ * geometry, not this test, places it: W:WKf2,c1:BKh8,c5,h2 is internal W:WK27,30:BK4,14,28 (f2
+ * row 6 column 5, c1 (7,2), h8 (0,7), c5 (3,2), h2 (6,7)). The white king's lines: up-left e3
+ * (5,4), d4 (4,3), then the black man on c5; up-right g3 (5,6), h4 (4,7), then the edge; down-left
+ * e1 (7,4) and down-right g1 (7,6), then the edge: 6 squares. The man on c5, taking down the board
+ * (forwards), could take a king on d4 landing on e3: exposed under both rules. The man on h2 could
+ * take a king on g3 landing on f4 only backwards (up): exposed under Russian rules, not under
+ * Czech. No man is next to e3; h4, e1 and g1 are on the edge. White: Czech reach 5 exposed 1,
+ * Russian reach 4 exposed 2. The black king's line down-left: g7, f6, e5, d4, c3, b2, a1 (7
+ * squares); the white man on c1, taking up the board (forwards), could take a king on b2 landing
+ * on a3: exposed under both. Black: reach 6, exposed 1. Scalars (White's minus Black's): Czech
+ * reach -1, exposed 0; Russian reach -2, exposed 1. The move generator agrees: the white king on g3
+ * instead, Black to move takes it (h2 to f4) under Russian rules and has no capture under Czech
+ * ones. The counts read the board, not Czech's king-first rule: the white king on d4 instead is
+ * exposed to the man on c5 under both rules, but the black king can take it too (landing on c3, b2
+ * or a1), so under Czech rules only the king may: three captures against Russian's four. */
+static void test_czech_kings(void)
+{
+    const cd_rules *cz = cd_rules_find("czech"), *ru = cd_rules_find("russian");
+    const cd_geom *g = cd_geom_of(cz);
+    cd_pattern_layout cl, rl;
+    cd_pattern_layout_of(CD_GEOM_8X8, &cl);
+    cd_pattern_layout_of(CD_GEOM_8X8, &rl);
+    cd_pattern_layout_family(cd_pattern_family(cz), &cl);
+    cd_pattern_layout_family(cd_pattern_family(ru), &rl);
+    CHECK(cl.short_rules == CD_PAT_FLYING_FORWARD && rl.short_rules == CD_PAT_FLYING);
+    CHECK(!strcmp(cd_pattern_family_name(cd_pattern_family(cz)), "czech"));
+    CHECK(cd_pattern_family(cz) != cd_pattern_family(cd_rules_find("spanish")));
+    uint64_t wk = 1ull << cd_bit_of_internal(g, 27), wm = 1ull << cd_bit_of_internal(g, 30);
+    uint64_t bm = 1ull << cd_bit_of_internal(g, 14) | 1ull << cd_bit_of_internal(g, 28);
+    uint64_t bk = 1ull << cd_bit_of_internal(g, 4);
+    char err[200];
+    cd_position p, q;
+    CHECK(cd_position_from_fen(&p, cz, "W:WKf2,c1:BKh8,c5,h2", err, sizeof err) == CD_OK);
+    CHECK(p.white[0] == (wk | wm) && p.black[0] == (bm | bk) && p.kings[0] == (wk | bk));
+    cd_pattern_features f;
+    cd_pattern_features_of(&p, &cl, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == -1 && f.scalar[CD_PAT_S_EXPOSED] == 0);
+    cd_pattern_features_of(&p, &rl, &f);
+    CHECK(f.scalar[CD_PAT_S_REACH] == -2 && f.scalar[CD_PAT_S_EXPOSED] == 1);
+    /* the white king on g3 (24), then on d4 (18), Black to move: the captures under each rules */
+    static const int kings[2] = {24, 18}, want[2][2] = {{0, 1}, {3, 4}};
+    for (int s = 0; s < 2; s++) {
+        uint64_t to = 1ull << cd_bit_of_internal(g, kings[s]);
+        for (int k = 0; k < 2; k++) {
+            cd_position_empty(&q, k ? ru : cz, CD_BLACK);
+            q.white[0] = wm | to;
+            q.black[0] = bm | bk;
+            q.kings[0] = to | bk;
+            cd_movelist list;
+            int n = cd_generate(&q, &list), takes = 0, by_king = 0;
+            for (int i = 0; i < n; i++)
+                if (list.moves[i].ncaptured > 0) {
+                    takes++;
+                    by_king += (list.moves[i].flags & CD_MOVE_KING) != 0;
+                    CHECK(list.moves[i].captured == to);
+                }
+            CHECK(takes == want[s][k] && by_king == (s ? 3 : 0));
+        }
     }
 }
 
@@ -764,6 +829,8 @@ int main(void)
     test_italian_kings();
     test_symmetry_and_features("spanish", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0, 0);
     test_spanish_kings();
+    test_symmetry_and_features("czech", CD_GEOM_8X8, CD_PAT_FLYING_FORWARD, 0, 0);
+    test_czech_kings();
     test_file();
     test_file_pip();
     test_shipped();
