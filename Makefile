@@ -451,6 +451,7 @@ TRAIN_GAMES_modern ?= 6000
 TRAIN_GAMES_english ?= 9000
 TRAIN_GAMES_italian ?= 9000
 TRAIN_GAMES_spanish ?= 9000
+TRAIN_GAMES_czech ?= 9000
 train_one = $(BIN) train gen --variant $(1) --games $(TRAIN_GAMES_$(1)) --nodes $(TRAIN_NODES) \
     --classic --seed 1 --threads 2 --out $(TRAIN_DIR)/$(1)-g0.dat && \
     $(BIN) train fit --variant $(1) --data $(TRAIN_DIR)/$(1)-g0.dat $(TRAIN_FIT) --out weights/$(1).cdw
@@ -464,8 +465,8 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # $(BUILD)/rebuild/ and compared with weights/ byte for byte: International g11 (the 78 chunks
 # of g8, the 63 of g9, the 63 of g10 and the first 76 of g11, with the flank strips, from g11's
 # start.cdw; about 10 minutes on one core and 8 GB of memory), English g3 (the 21 chunks of g1,
-# the 20 of g2 and the first 13 of g3, from g3's start.cdw: a few minutes), Italian g0 and
-# Spanish g0 (their 10 chunks each, from material: two minutes and one).
+# the 20 of g2 and the first 13 of g3, from g3's start.cdw: a few minutes), Italian g0, Spanish
+# g0 and Czech g0 (their 10 chunks each, from material: two minutes, one and one).
 # Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
 cd_comma := ,
@@ -484,11 +485,14 @@ rebuild-weights: $(BIN)
 	  --out $(REBUILD_DIR)/italian.cdw
 	$(BIN) train fit --variant spanish --data corpus/spanish/g0 --lambda 0.8 --seed 1 \
 	  --out $(REBUILD_DIR)/spanish.cdw
+	$(BIN) train fit --variant czech --data corpus/czech/g0 --lambda 0.8 --seed 1 \
+	  --out $(REBUILD_DIR)/czech.cdw
 	cmp $(REBUILD_DIR)/international.cdw weights/international.cdw
 	cmp $(REBUILD_DIR)/english.cdw weights/english.cdw
 	cmp $(REBUILD_DIR)/italian.cdw weights/italian.cdw
 	cmp $(REBUILD_DIR)/spanish.cdw weights/spanish.cdw
-	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw and spanish.cdw made again, byte for byte'
+	cmp $(REBUILD_DIR)/czech.cdw weights/czech.cdw
+	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw, spanish.cdw and czech.cdw made again, byte for byte'
 
 weights: $(BIN)
 	@mkdir -p $(TRAIN_DIR) weights
@@ -500,6 +504,7 @@ weights: $(BIN)
 	$(call train_one,english)
 	$(call train_one,italian)
 	$(call train_one,spanish)
+	$(call train_one,czech)
 	$(call train_from,brazilian,russian,brazilian)
 	$(call train_from,russian-constitutional,russian,russian-const)
 	$(call train_from,brazilian-constitutional,russian,brazilian-const)

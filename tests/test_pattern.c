@@ -718,9 +718,9 @@ static void test_shipped(void)
             CHECK(cd_eval_for(ev, r) != cd_eval_for(ev, cd_rules_find(eight[j])));
     }
     /* English and Italian: families of their own whose read layouts have their short rules;
-     * Russian's has none; Spanish's has its flying kings with men taking forwards */
+     * Russian's has none; Spanish's and Czech's have their flying kings with men taking forwards */
     const cd_rules *english = cd_rules_find("english"), *italian = cd_rules_find("italian");
-    const cd_rules *spanish = cd_rules_find("spanish");
+    const cd_rules *spanish = cd_rules_find("spanish"), *czech = cd_rules_find("czech");
     CHECK(cd_eval_learned(ev, english) && !strcmp(cd_eval_for(ev, english)->family, "english") &&
           cd_eval_for(ev, english)->layout.short_rules == CD_PAT_SHORT_ENGLISH &&
           cd_eval_for(ev, cd_rules_find("russian"))->layout.short_rules == CD_PAT_FLYING);
@@ -730,6 +730,10 @@ static void test_shipped(void)
     CHECK(cd_eval_learned(ev, spanish) && !strcmp(cd_eval_for(ev, spanish)->family, "spanish") &&
           cd_eval_for(ev, spanish)->layout.short_rules == CD_PAT_FLYING_FORWARD &&
           cd_eval_for(ev, spanish)->layout.geometry == CD_GEOM_8X8);
+    CHECK(cd_eval_learned(ev, czech) && !strcmp(cd_eval_for(ev, czech)->family, "czech") &&
+          cd_eval_for(ev, czech)->layout.short_rules == CD_PAT_FLYING_FORWARD &&
+          cd_eval_for(ev, czech)->layout.geometry == CD_GEOM_8X8 &&
+          cd_eval_for(ev, czech) != cd_eval_for(ev, spanish));
     for (int f = 0; f < CD_PAT_FAMILIES; f++)
         CHECK(cd_pattern_family_name(f) && strlen(cd_pattern_family_name(f)) <= 15 &&
               cd_eval_family(f) == cd_pattern_family_name(f));

@@ -38,6 +38,7 @@ EMBED(cd_w_brazilian_const, "weights/brazilian-const.cdw");
 EMBED(cd_w_english, "weights/english.cdw");
 EMBED(cd_w_italian, "weights/italian.cdw");
 EMBED(cd_w_spanish, "weights/spanish.cdw");
+EMBED(cd_w_czech, "weights/czech.cdw");
 
 static const struct {
     const char *family;
@@ -54,6 +55,7 @@ static const struct {
     {"english", cd_w_english, cd_w_english_end},
     {"italian", cd_w_italian, cd_w_italian_end},
     {"spanish", cd_w_spanish, cd_w_spanish_end},
+    {"czech", cd_w_czech, cd_w_czech_end},
 };
 
 cd_eval *eval_io_builtin(char *err, size_t errlen)
