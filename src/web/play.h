@@ -215,7 +215,10 @@ int play_token_eq(const char *a, const char *b);
 /* The seat (CD_WHITE, CD_BLACK) that token holds in g, or -1 (a NULL or "" token: -1). */
 int play_seat(const play_game *g, const char *token);
 
-/* The actions, each with the lock held; 0 or an HTTP status with err set. */
+/* The actions, each with the lock held; 0 or an HTTP status with err set. With a shared store,
+ * 404 ("unknown game") when another server deleted the game before this copy heard it: nothing
+ * written (store_save never writes a deleted game back), the copy freed (the caller must not use
+ * g then; play_find(id) finds nothing). */
 typedef struct play_new {
     const cd_rules *rules;
     int colour; /* CD_WHITE, CD_BLACK, or -1: random */

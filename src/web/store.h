@@ -72,8 +72,9 @@ int store_open(const char *where, char *err, size_t errlen);
 void store_close(void);
 /* Write g: its row, and its moves from ply `from` on (the later rows are replaced), and in a
  * shared store raise g->rev. 0, -2 (the disk is full), -3 (shared: the stored game is no longer
- * at g->rev; nothing written) or -1; the first of a run of failures is logged, and the first
- * success after. */
+ * at g->rev, or no longer there; nothing written) or -1; the first of a run of failures is
+ * logged, and the first success after. A shared store inserts a game's row only when g->rev is
+ * 0 (a new game): a game another server deleted is never written back. */
 int store_save(play_game *g, int from);
 /* Group commit (SQLite: sqlite_sync.h): a change committed is numbered, store_written() the
  * number of the last one, and it is on disk once store_synced() reaches its number; until then it
