@@ -11,8 +11,9 @@
 # back to the same game, a page open on one server keeps a game not begun from expiring on the
 # other, and PostgreSQL restarted (then stopped) mid-game: play goes on (while it is down: 503,
 # nothing changed); both servers answer the same leaderboard, by the same rule as the SQLite
-# store. A game deleted unannounced is never written back by a copy that has not heard (404).
-# With --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
+# store. A game deleted unannounced is never written back by a copy that has not heard (404); a
+# move whose server was killed before announcing it is read by the other server's sweep. With
+# --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
 # end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
 # every stream its first state.
 #   sh tests/pg.sh [--bin build/condraughts] [--sitebench build/sitebench]
@@ -577,5 +578,47 @@ if [ "$STATE" = 1 ]; then
 else
     skip "a flag falling on a game deleted unannounced (the flag fell before the rows were deleted: a slow machine)"
 fi
+
+# ------------------------------------------------------------ a change its server did not live to announce
+# b killed between a move's commit and its flush (the flush held by a lock on `flushes`, its
+# connection cut after the kill, so no NOTIFY is ever sent): a's sweep (play.c, every 2 s) finds
+# the game's revision ahead of its copy at two sweeps in a row and reads it again, within 6 s
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+K=$(j d.id)
+jar_req d POST "$SA/api/play/$K/join" '{}'
+heard_on "$SB/api/play/$K" d.state ongoing
+check_eq "a game b has heard" ongoing "$(j d.state)"
+MV=$(j d.moves[0].text)
+pg_psql games "BEGIN; LOCK TABLE flushes IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT" >/dev/null &
+LOCKER=$!
+sleep 0.3
+curl -s -o /dev/null -b "$TMP/c.jar" -X POST --data-binary "{\"move\":\"$MV\"}" -m 10 "$SB/api/play/$K/move" 2>/dev/null &
+MOVER=$!
+i=0
+until [ "$(pg_psql games "SELECT count(*) FROM moves WHERE game = '$K'")" = 1 ] || [ $i -ge 20 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+t0=$(date +%s%N)
+kill -9 "$B"
+wait "$B" 2>/dev/null
+B=
+pg_psql games "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'condraughts sync' AND wait_event_type = 'Lock'" >/dev/null
+wait "$LOCKER"
+wait "$MOVER"
+check_eq "b killed with its move committed and not announced (1 move in the database)" 1 \
+    "$(pg_psql games "SELECT count(*) FROM moves WHERE game = '$K'")"
+i=0
+while [ $i -lt 100 ]; do
+    jar_req - GET "$SA/api/play/$K"
+    [ "$(j d.history.length)" = 1 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "pg: a read b's unannounced move again after $ms ms"
+check_that "... a reads it again by itself (after $ms ms; at most 6 s)" test "$(j d.history.length)" = 1 -a "$ms" -le 6000
+jar_req d POST "$SA/api/play/$K/move" "{\"move\":\"$(j d.moves[0].text)\"}"
+check_eq "... and the game goes on there" "200 2" "$CODE $(j d.history.length)"
 
 summary pg

@@ -529,18 +529,82 @@ static void heard(const char *id, int64_t rev)
     play_unlock();
 }
 
+/* The sweep's view of the copies behind the store: a game whose stored revision differed from
+ * its copy's (rev) at the last sweep. */
+typedef struct {
+    char id[PLAY_ID_HEX + 1];
+    int64_t rev;
+} play_behind;
+
+typedef struct {
+    play_behind *list; /* the games behind at the last sweep */
+    int n;
+} play_sweep;
+
+/* A shared store: every game in memory compared with the store's revision (store_revs, one
+ * statement, without the lock), for a change another server committed and did not live to
+ * announce (killed between its commit and its flush, pg_sync.h). A copy found behind (or its
+ * game gone) at two sweeps in a row, still at the same revision, is read again (or dropped) as
+ * an announcement would have: that change is then at least PLAY_SWEEP_MS old, so it is no
+ * announcement on its way, and PostgreSQL has it on disk (an asynchronous commit is flushed
+ * within three wal_writer_delay, 200 ms by default). */
+static void sweep(play_sweep *s)
+{
+    play_lock();
+    int n = P.deaf ? 0 : P.count, k = 0;
+    char (*ids)[PLAY_ID_HEX + 1] = n ? malloc((size_t)n * sizeof *ids) : NULL;
+    int64_t *mine = n ? malloc((size_t)n * sizeof *mine) : NULL;
+    int64_t *stored = n ? malloc((size_t)n * sizeof *stored) : NULL;
+    const char **names = n ? malloc((size_t)n * sizeof *names) : NULL;
+    if (ids && mine && stored && names)
+        for (const play_game *g = P.games; g && k < n; g = g->next)
+            if (g->rev != 0) { /* (0: a new game being written) */
+                memcpy(ids[k], g->id, sizeof ids[k]);
+                names[k] = ids[k];
+                mine[k++] = g->rev;
+            }
+    play_unlock();
+    play_behind *now = k ? malloc((size_t)k * sizeof *now) : NULL;
+    int behind = 0;
+    if (now && store_revs(names, k, stored) == 0)
+        for (int i = 0; i < k; i++) {
+            if (stored[i] == mine[i])
+                continue;
+            int again = 0;
+            for (int j = 0; j < s->n && !again; j++)
+                again = s->list[j].rev == mine[i] && !strcmp(s->list[j].id, ids[i]);
+            if (again) {
+                heard(ids[i], stored[i] ? stored[i] : -1);
+            } else {
+                memcpy(now[behind].id, ids[i], sizeof now[behind].id);
+                now[behind++].rev = mine[i];
+            }
+        }
+    free(s->list);
+    s->list = now;
+    s->n = behind;
+    free(ids);
+    free(mine);
+    free(stored);
+    free(names);
+}
+
 /* The thread that hears other servers' changes (a shared store), until play_close. While its
  * connection is lost the server is deaf (P.deaf); once it hears again and every game is read
- * again, memory is trusted again. */
+ * again, memory is trusted again. Every PLAY_SWEEP_MS it sweeps. */
 static int listener(void *arg)
 {
     (void)arg;
+    play_sweep s = {NULL, 0};
+    int64_t due = play_now() + PLAY_SWEEP_MS;
     for (;;) {
         play_lock();
         int stop = P.stop;
         play_unlock();
-        if (stop)
+        if (stop) {
+            free(s.list);
             return 0;
+        }
         int n = store_heard(200, heard);
         play_lock();
         if (n < 0)
@@ -548,6 +612,10 @@ static int listener(void *arg)
         else if (P.deaf) /* deaf after a failed write, or a failed reading again */
             reread_all();
         play_unlock();
+        if (n >= 0 && play_now() >= due) {
+            sweep(&s);
+            due = play_now() + PLAY_SWEEP_MS;
+        }
     }
 }
 

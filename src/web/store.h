@@ -52,6 +52,7 @@ typedef struct store_ops {
     int shared;                                  /* several servers may share it */
     int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
     int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+    int (*revs)(const char *const *ids, int n, int64_t *revs); /* NULL when not shared */
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
     int (*results)(const char *player, int offset, int n, profile_result *out);
@@ -137,6 +138,11 @@ int store_rev(const char *id, int64_t *rev);
  * or the connection failed: it is made again on the next call). Its own connection: call it from
  * one thread, without play_lock() held. */
 int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+/* The revisions of games ids[0..n) in a shared store into revs[0..n) (0: no such game), read on
+ * store_heard's connection (call it from store_heard's thread, without play_lock() held): 0, or
+ * -1 (no shared store, or the connection failed: store_heard makes it again). For the sweep that
+ * finds changes nobody announced (play.c, PLAY_SWEEP_MS). */
+int store_revs(const char *const *ids, int n, int64_t *revs);
 /* Presence in a shared store (a game not begun expires when its players' pages have been away
  * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this
  * server at `now` (0 or -1); store_seen_at, the latest such time any server wrote for game id

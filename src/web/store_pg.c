@@ -739,23 +739,10 @@ static int listen_connect(void)
     return 0;
 }
 
-static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+/* The announcements libpq has read on lconn handed to heard: how many. */
+static int deliver(void (*heard)(const char *id, int64_t rev))
 {
-    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
-        if (!listen_connect()) {
-            struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-            nanosleep(&ts, NULL);
-            return -1;
-        }
-        heard(NULL, 0);
-    }
     int n = 0;
-    struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
-    if (poll(&pfd, 1, timeout_ms) < 0 || !PQconsumeInput(lconn)) {
-        PQfinish(lconn);
-        lconn = NULL;
-        return -1;
-    }
     for (PGnotify *note; (note = PQnotifies(lconn)); PQfreemem(note)) {
         char id[PLAY_ID_HEX + 1];
         long long rev;
@@ -770,6 +757,60 @@ static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
         }
     }
     return n;
+}
+
+static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+{
+    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
+        if (!listen_connect()) {
+            struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+            return -1;
+        }
+        heard(NULL, 0);
+    }
+    /* those read meanwhile (pg_revs' statement on this connection reads them too) first: the
+     * socket has nothing more to say of them */
+    int n = deliver(heard);
+    if (n > 0)
+        return n;
+    struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
+    if (poll(&pfd, 1, timeout_ms) < 0 || !PQconsumeInput(lconn)) {
+        PQfinish(lconn);
+        lconn = NULL;
+        return -1;
+    }
+    return deliver(heard);
+}
+
+/* On the listening connection (store_heard's thread): one statement, a row an id in their order
+ * (the revision, NULL for a game not there). */
+static int pg_revs(const char *const *ids, int n, int64_t *revs)
+{
+    if (!lconn)
+        return -1;
+    char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
+    if (!list)
+        return -1;
+    *at++ = '{';
+    for (int i = 0; i < n; i++)
+        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
+    strcpy(at, "}");
+    const char *p[1] = {list};
+    PGresult *r = PQexecParams(lconn,
+                               "SELECT g.rev FROM unnest($1::TEXT[]) WITH ORDINALITY AS x(id, i)"
+                               " LEFT JOIN games g ON g.id = x.id ORDER BY x.i",
+                               1, NULL, p, NULL, NULL, 0);
+    free(list);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == n;
+    for (int i = 0; ok && i < n; i++)
+        revs[i] = PQgetisnull(r, i, 0) ? 0 : strtoll(PQgetvalue(r, i, 0), NULL, 10);
+    PQclear(r);
+    if (!ok && PQstatus(lconn) == CONNECTION_BAD) { /* made again by pg_heard, which rereads all */
+        PQfinish(lconn);
+        lconn = NULL;
+    }
+    return ok ? 0 : -1;
 }
 
 /* Are the enumerations of a row read back in range (a damaged or edited row)? */
@@ -1158,6 +1199,6 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
-                            pg_seen,        pg_seen_at,
+                            pg_revs,        pg_seen,         pg_seen_at,
                             pg_results,     pg_results_from, pg_game_results, pg_records,
                             pg_board,       pg_history};
