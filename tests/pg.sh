@@ -11,7 +11,9 @@
 # back to the same game, a page open on one server keeps a game not begun from expiring on the
 # other, and PostgreSQL restarted (then stopped) mid-game: play goes on (while it is down: 503,
 # nothing changed); both servers answer the same leaderboard, by the same rule as the SQLite
-# store. With --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
+# store. A game deleted unannounced is never written back by a copy that has not heard (404); a
+# move whose server was killed before announcing it is read by the other server's sweep. With
+# --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
 # end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
 # every stream its first state.
 #   sh tests/pg.sh [--bin build/condraughts] [--sitebench build/sitebench]
@@ -323,8 +325,8 @@ pg_psql games "ALTER SYSTEM RESET log_statement" >/dev/null
 pg_psql games "SELECT pg_reload_conf()" >/dev/null
 tail -c +$((LOG0 + 1)) "$PGDIR/server.log" >"$TMP/statements"
 check_eq "6 moves on a, each by the side to move: answered 200" "6 6" "$n200 $(j d.history.length)"
-check_that "... written (PostgreSQL logged $(grep -c 'WITH r AS (INSERT INTO games' "$TMP/statements") writes of the game)" \
-    test "$(grep -c 'WITH r AS (INSERT INTO games' "$TMP/statements")" -ge 6
+check_that "... written (PostgreSQL logged $(grep -c 'WITH r AS (UPDATE games' "$TMP/statements") updates of the game)" \
+    test "$(grep -c 'WITH r AS (UPDATE games' "$TMP/statements")" -ge 6
 check_eq "... and no look-up of the game's revision" 0 "$(grep -c 'SELECT rev FROM games WHERE id' "$TMP/statements")"
 # the draw offer of white written into the database unannounced: b's copy has none
 i=0
@@ -521,5 +523,102 @@ B_PLIES=$(j d.history.length)
 jar_req - GET "$SA/api/play/$R"
 check_eq "... b started again shows the game as a does, as the database holds it" \
     "$B_PLIES $(pg_psql games "SELECT count(*) FROM moves WHERE game = '$R'")" "$(j d.history.length) $B_PLIES"
+
+# ------------------------------------------------------------ a game deleted behind a copy's back
+# a game's rows deleted in the database unannounced (as when one server deletes a game and the
+# other acts on it before it hears so): the action on the other copy is refused as on a deleted
+# game (404), the copy dropped, and the game never written back (store_save inserts only a new
+# game's row)
+count_rows() { # ID: its rows in games, moves, chat and results
+    pg_psql games "SELECT (SELECT count(*) FROM games WHERE id = '$1') || ' ' || (SELECT count(*) FROM moves WHERE game = '$1') || ' ' || (SELECT count(*) FROM chat WHERE game = '$1') || ' ' || (SELECT count(*) FROM results WHERE game = '$1')"
+}
+heard_on() { # URL EXPR WANT: GET URL until j EXPR is WANT (2 s at most)
+    i=0
+    while [ $i -lt 20 ]; do
+        jar_req - GET "$1"
+        [ "$(j "$2")" = "$3" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+X=$(j d.id)
+jar_req d POST "$SA/api/play/$X/join" '{}'
+jar_req c POST "$SA/api/play/$X/move" '{"move":"c3-d4"}'
+heard_on "$SB/api/play/$X" d.history.length 1
+check_eq "a game with a move, heard by b" "200 1" "$CODE $(j d.history.length)"
+pg_psql games "DELETE FROM moves WHERE game = '$X'; DELETE FROM games WHERE id = '$X'" >/dev/null
+jar_req d POST "$SB/api/play/$X/move" '{"move":"f6-g5"}'
+check_eq "its rows deleted unannounced: a move on b's copy is answered as on a deleted game" \
+    "404 unknown game" "$CODE $(j d.error)"
+check_eq "... the game not written back (no row of it, its move's, its chat's or its result's)" "0 0 0 0" "$(count_rows "$X")"
+jar_req - GET "$SB/api/play/$X"
+check_eq "... b's copy dropped" 404 "$CODE"
+jar_req c POST "$SA/api/play/$X/chat" '{"text":"still here?"}'
+check_eq "a chat message on a's copy of it: 404 too" "404 unknown game" "$CODE $(j d.error)"
+check_eq "... nothing written back" "0 0 0 0" "$(count_rows "$X")"
+jar_req - GET "$SA/api/play/$X"
+check_eq "... a's copy dropped" 404 "$CODE"
+# the same for a flag that falls on both servers' copies (their clock threads' writes): a
+# two-second game, its rows deleted while it is still in play
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white","clock":{"type":"realtime","base":2,"increment":0}}'
+X=$(j d.id)
+jar_req d POST "$SB/api/play/$X/join" '{}'
+jar_req c POST "$SA/api/play/$X/move" '{"move":"c3-d4"}'
+jar_req d POST "$SB/api/play/$X/move" '{"move":"f6-g5"}'
+check_eq "a two-second game, both first moves made" "200 2" "$CODE $(j d.history.length)"
+STATE=$(pg_psql games "WITH g AS (DELETE FROM games WHERE id = '$X' RETURNING state), m AS (DELETE FROM moves WHERE game = '$X') SELECT state FROM g")
+if [ "$STATE" = 1 ]; then
+    sleep 2.5
+    check_eq "its rows deleted unannounced in play, white's flag falls on both copies: not written back" "0 0 0 0" "$(count_rows "$X")"
+    jar_req - GET "$SA/api/play/$X"
+    A_CODE=$CODE
+    jar_req - GET "$SB/api/play/$X"
+    check_eq "... both copies dropped" "404 404" "$A_CODE $CODE"
+else
+    skip "a flag falling on a game deleted unannounced (the flag fell before the rows were deleted: a slow machine)"
+fi
+
+# ------------------------------------------------------------ a change its server did not live to announce
+# b killed between a move's commit and its flush (the flush held by a lock on `flushes`, its
+# connection cut after the kill, so no NOTIFY is ever sent): a's sweep (play.c, every 2 s) finds
+# the game's revision ahead of its copy at two sweeps in a row and reads it again, within 6 s
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+K=$(j d.id)
+jar_req d POST "$SA/api/play/$K/join" '{}'
+heard_on "$SB/api/play/$K" d.state ongoing
+check_eq "a game b has heard" ongoing "$(j d.state)"
+MV=$(j d.moves[0].text)
+pg_psql games "BEGIN; LOCK TABLE flushes IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT" >/dev/null &
+LOCKER=$!
+sleep 0.3
+curl -s -o /dev/null -b "$TMP/c.jar" -X POST --data-binary "{\"move\":\"$MV\"}" -m 10 "$SB/api/play/$K/move" 2>/dev/null &
+MOVER=$!
+i=0
+until [ "$(pg_psql games "SELECT count(*) FROM moves WHERE game = '$K'")" = 1 ] || [ $i -ge 20 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+t0=$(date +%s%N)
+kill -9 "$B"
+wait "$B" 2>/dev/null
+B=
+pg_psql games "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'condraughts sync' AND wait_event_type = 'Lock'" >/dev/null
+wait "$LOCKER"
+wait "$MOVER"
+check_eq "b killed with its move committed and not announced (1 move in the database)" 1 \
+    "$(pg_psql games "SELECT count(*) FROM moves WHERE game = '$K'")"
+i=0
+while [ $i -lt 100 ]; do
+    jar_req - GET "$SA/api/play/$K"
+    [ "$(j d.history.length)" = 1 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "pg: a read b's unannounced move again after $ms ms"
+check_that "... a reads it again by itself (after $ms ms; at most 6 s)" test "$(j d.history.length)" = 1 -a "$ms" -le 6000
+jar_req d POST "$SA/api/play/$K/move" "{\"move\":\"$(j d.moves[0].text)\"}"
+check_eq "... and the game goes on there" "200 2" "$CODE $(j d.history.length)"
 
 summary pg

@@ -89,6 +89,11 @@ req() {
 steady() { printf '%s' "$BODY" | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const d=JSON.parse(s);delete d.now;delete d.outage_ms;if(d.running)delete d[d.running].ms;process.stdout.write(JSON.stringify(d))})'; }
 
 start_server
+if [ -z "$PG" ]; then # an SQLite file serves one server: a second one on it is refused at start
+    expect_fail 1 "cannot use .*play.db: another server has it open (an SQLite file serves one server" \
+        "$BIN" serve --port 0 --data "$TMP/games2" --db "$DB" --web "$TMP"
+    check_that "... and the first goes on" kill -0 "$PID"
+fi
 
 # ------------------------------------------------------------ create, join, move
 req a POST /api/play '{"variant":"international","colour":"white","name":"Ann","open":true}'

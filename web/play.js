@@ -331,6 +331,13 @@
     return (g.winner ? cap(g.winner) + ' wins' : 'Draw') + (why ? ' (' + why + ')' : '');
   }
 
+  /* The server's downtime given back to the clocks (outage_ms), as the page says it. */
+  function outageText(ms) {
+    const s = Math.max(1, Math.round(ms / 1000));
+    const span = s < 60 ? s + ' s' : Math.floor(s / 60) + ' min' + (s % 60 ? ' ' + (s % 60) + ' s' : '');
+    return 'The server was down for ' + span + ' during this game: that time was given back to the clocks.';
+  }
+
   function render() {
     const g = st.game;
     const you = g.you, opp = you ? other(you) : null;
@@ -350,6 +357,8 @@
     const s = $('status');
     s.textContent = statusText(g);
     s.classList.toggle('over', g.state === 'over');
+    $('outage').hidden = !(g.outage_ms > 0);
+    $('outage').textContent = g.outage_ms > 0 ? outageText(g.outage_ms) : '';
     $('invite').hidden = !(g.state === 'waiting' && you);
     $('invite-link').value = location.origin + location.pathname + '#' + g.id + '/join';
     const ongoing = g.state === 'ongoing';

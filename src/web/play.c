@@ -268,10 +268,12 @@ play_game *play_find(const char *id)
     return g;
 }
 
-/* A shared store: g as the store holds it now (refresh: one round trip), for the rare actions on
- * a game another server may have deleted (a game waiting or over: store_save would write its row
- * back) and for a deletion (store_delete is not written over a revision). NULL with *status 404
- * (deleted) or 503 (the store does not answer) and err set. Without a shared store, g. */
+/* A shared store: g as the store holds it now (refresh: one round trip), for a deletion
+ * (store_delete is not written over a revision) and for the rare actions on a game waiting or
+ * over (join, abort, rematch: judged on the game as it is, rather than written, refused and
+ * judged again; a rematch begun on a copy behind would make a game only to drop it). NULL with
+ * *status 404 (deleted) or 503 (the store does not answer) and err set. Without a shared store,
+ * g. */
 static play_game *current(play_game *g, unsigned *status, char *err, size_t len)
 {
     if (!store_shared())
@@ -416,8 +418,9 @@ static void adopt(play_game *g)
 }
 
 /* Write g (moves from ply `from` on) and wake the streams. When the write fails, g is read back
- * from the store in place (it stays valid), or, when it was never stored (a new game), it is
- * taken out and freed (the caller must not use it then). */
+ * from the store in place (it stays valid), or, when the store does not hold it (a new game, or
+ * a game another server deleted: 404), it is taken out and freed (the caller must not use it
+ * then: find_mem(id) is NULL). */
 static unsigned commit(play_game *g, int from, char *err, size_t len)
 {
     g->version++;
@@ -432,11 +435,16 @@ static unsigned commit(play_game *g, int from, char *err, size_t len)
     memcpy(id, g->id, sizeof id);
     if (rc == -3) { /* another server changed the game first: its version wins, in place */
         g->rate_now = 0;
-        if (g->rev == 0) { /* a new game whose id another server took meanwhile */
+        int stored = g->rev != 0; /* else a new game whose id another server took meanwhile */
+        if (!stored || store_load(id, adopt) == 0) {
+            /* not there (another server deleted it): the copy dropped, never written back */
             unlink_game(g);
             play_game_free(g);
+            if (stored) {
+                snprintf(err, len, "unknown game");
+                return 404;
+            }
         } else {
-            store_load(id, adopt);
             changed(id);
         }
         snprintf(err, len, "the game changed meanwhile (another server): try again");
@@ -521,18 +529,82 @@ static void heard(const char *id, int64_t rev)
     play_unlock();
 }
 
+/* The sweep's view of the copies behind the store: a game whose stored revision differed from
+ * its copy's (rev) at the last sweep. */
+typedef struct {
+    char id[PLAY_ID_HEX + 1];
+    int64_t rev;
+} play_behind;
+
+typedef struct {
+    play_behind *list; /* the games behind at the last sweep */
+    int n;
+} play_sweep;
+
+/* A shared store: every game in memory compared with the store's revision (store_revs, one
+ * statement, without the lock), for a change another server committed and did not live to
+ * announce (killed between its commit and its flush, pg_sync.h). A copy found behind (or its
+ * game gone) at two sweeps in a row, still at the same revision, is read again (or dropped) as
+ * an announcement would have: that change is then at least PLAY_SWEEP_MS old, so it is no
+ * announcement on its way, and PostgreSQL has it on disk (an asynchronous commit is flushed
+ * within three wal_writer_delay, 200 ms by default). */
+static void sweep(play_sweep *s)
+{
+    play_lock();
+    int n = P.deaf ? 0 : P.count, k = 0;
+    char (*ids)[PLAY_ID_HEX + 1] = n ? malloc((size_t)n * sizeof *ids) : NULL;
+    int64_t *mine = n ? malloc((size_t)n * sizeof *mine) : NULL;
+    int64_t *stored = n ? malloc((size_t)n * sizeof *stored) : NULL;
+    const char **names = n ? malloc((size_t)n * sizeof *names) : NULL;
+    if (ids && mine && stored && names)
+        for (const play_game *g = P.games; g && k < n; g = g->next)
+            if (g->rev != 0) { /* (0: a new game being written) */
+                memcpy(ids[k], g->id, sizeof ids[k]);
+                names[k] = ids[k];
+                mine[k++] = g->rev;
+            }
+    play_unlock();
+    play_behind *now = k ? malloc((size_t)k * sizeof *now) : NULL;
+    int behind = 0;
+    if (now && store_revs(names, k, stored) == 0)
+        for (int i = 0; i < k; i++) {
+            if (stored[i] == mine[i])
+                continue;
+            int again = 0;
+            for (int j = 0; j < s->n && !again; j++)
+                again = s->list[j].rev == mine[i] && !strcmp(s->list[j].id, ids[i]);
+            if (again) {
+                heard(ids[i], stored[i] ? stored[i] : -1);
+            } else {
+                memcpy(now[behind].id, ids[i], sizeof now[behind].id);
+                now[behind++].rev = mine[i];
+            }
+        }
+    free(s->list);
+    s->list = now;
+    s->n = behind;
+    free(ids);
+    free(mine);
+    free(stored);
+    free(names);
+}
+
 /* The thread that hears other servers' changes (a shared store), until play_close. While its
  * connection is lost the server is deaf (P.deaf); once it hears again and every game is read
- * again, memory is trusted again. */
+ * again, memory is trusted again. Every PLAY_SWEEP_MS it sweeps. */
 static int listener(void *arg)
 {
     (void)arg;
+    play_sweep s = {NULL, 0};
+    int64_t due = play_now() + PLAY_SWEEP_MS;
     for (;;) {
         play_lock();
         int stop = P.stop;
         play_unlock();
-        if (stop)
+        if (stop) {
+            free(s.list);
             return 0;
+        }
         int n = store_heard(200, heard);
         play_lock();
         if (n < 0)
@@ -540,6 +612,10 @@ static int listener(void *arg)
         else if (P.deaf) /* deaf after a failed write, or a failed reading again */
             reread_all();
         play_unlock();
+        if (n >= 0 && play_now() >= due) {
+            sweep(&s);
+            due = play_now() + PLAY_SWEEP_MS;
+        }
     }
 }
 
@@ -699,26 +775,29 @@ static void finish(play_game *g, int end, int loser)
 }
 
 /* Has the flag of the side to move fallen at `now`, or has a real-time game's side to move let
- * its first move's PLAY_FIRST_MOVE_MS pass? Then end the game (and save it). */
+ * its first move's PLAY_FIRST_MOVE_MS pass? Then end the game (and save it): 1, or -1 when the
+ * save took g out (commit: the store no longer holds it; g freed). 0: neither. */
 static int check_flag(play_game *g, int64_t now)
 {
+    int end = -1, loser = -1;
     if (g->state == PLAY_ONGOING && g->clock == PLAY_CLOCK_REALTIME && g->nmoves < 2 &&
         g->first_wait && now - g->first_wait >= PLAY_FIRST_MOVE_MS) {
-        finish(g, END_ABORTED, -1);
-        char err[64];
-        commit(g, g->nmoves, err, sizeof err);
-        return 1;
+        end = END_ABORTED;
+    } else if (g->state == PLAY_ONGOING && g->clock != PLAY_CLOCK_NONE && g->turn_start) {
+        int s = side_to_move(g);
+        if (now - g->turn_start < g->ms[s])
+            return 0;
+        g->ms[s] = 0;
+        end = can_win(g, !s) ? END_TIME : END_TIME_DRAW;
+        loser = s;
+    } else {
+        return 0;
     }
-    if (g->state != PLAY_ONGOING || g->clock == PLAY_CLOCK_NONE || !g->turn_start)
-        return 0;
-    int s = side_to_move(g);
-    if (now - g->turn_start < g->ms[s])
-        return 0;
-    g->ms[s] = 0;
-    finish(g, can_win(g, !s) ? END_TIME : END_TIME_DRAW, s);
-    char err[64];
+    finish(g, end, loser);
+    char err[64], id[PLAY_ID_HEX + 1];
+    memcpy(id, g->id, sizeof id);
     commit(g, g->nmoves, err, sizeof err);
-    return 1;
+    return find_mem(id) ? 1 : -1;
 }
 
 /* Is g a game not begun that nobody came back to (docs/api.md, "Limits of a client")? 1: a
@@ -830,7 +909,11 @@ static int actor(play_game *g, const char *token, int need_ongoing, unsigned *st
         snprintf(err, len, "you do not hold a seat in this game");
         return -1;
     }
-    check_flag(g, play_now());
+    if (check_flag(g, play_now()) < 0) {
+        *status = 404;
+        snprintf(err, len, "unknown game");
+        return -1;
+    }
     if (need_ongoing && g->state != PLAY_ONGOING) {
         *status = 409;
         snprintf(err, len,
@@ -1299,8 +1382,14 @@ unsigned play_say(play_game *g, const char *token, const char *text, int64_t *re
     if (rc != 0) {
         free(g->chat[--g->nchat].text);
         if (rc == -3) { /* another server changed the game first: read it again */
-            store_load(g->id, adopt);
+            int n = store_load(g->id, adopt);
             changed(g->id);
+            if (n == 0) { /* another server deleted it: the copy dropped */
+                unlink_game(g);
+                play_game_free(g);
+                snprintf(err, len, "unknown game");
+                return 404;
+            }
             snprintf(err, len, "the game changed meanwhile (another server): try again");
             return 409;
         }

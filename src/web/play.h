@@ -70,6 +70,10 @@
 #define PLAY_LOBBY_PAGE 50    /* entries of each list of a lobby page (at most 100: ?per=) */
 #define PLAY_ALIVE_MS   1000  /* the store is told the server is alive this often (downtime) */
 #define PLAY_COUNT_MS   1000  /* a game's spectator count reaches its streams at most this often */
+/* A shared store: every game in memory is compared with the store's revision this often, for
+ * changes nobody announced (a server killed between a change's commit and its flush): a copy
+ * found behind at two sweeps in a row is read again (play.c, sweep). */
+#define PLAY_SWEEP_MS 2000
 
 enum { PLAY_CLOCK_NONE, PLAY_CLOCK_CORRESPONDENCE, PLAY_CLOCK_REALTIME };
 enum { PLAY_WAITING, PLAY_ONGOING, PLAY_OVER };
@@ -215,7 +219,10 @@ int play_token_eq(const char *a, const char *b);
 /* The seat (CD_WHITE, CD_BLACK) that token holds in g, or -1 (a NULL or "" token: -1). */
 int play_seat(const play_game *g, const char *token);
 
-/* The actions, each with the lock held; 0 or an HTTP status with err set. */
+/* The actions, each with the lock held; 0 or an HTTP status with err set. With a shared store,
+ * 404 ("unknown game") when another server deleted the game before this copy heard it: nothing
+ * written (store_save never writes a deleted game back), the copy freed (the caller must not use
+ * g then; play_find(id) finds nothing). */
 typedef struct play_new {
     const cd_rules *rules;
     int colour; /* CD_WHITE, CD_BLACK, or -1: random */

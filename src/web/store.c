@@ -100,6 +100,11 @@ int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
     return S && S->heard ? S->heard(timeout_ms, heard) : -1;
 }
 
+int store_revs(const char *const *ids, int n, int64_t *revs)
+{
+    return S && S->revs ? S->revs(ids, n, revs) : -1;
+}
+
 int store_seen(const char *const *ids, int n, int64_t now)
 {
     return S && S->seen ? S->seen(ids, n, now) : -1;

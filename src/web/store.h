@@ -52,6 +52,7 @@ typedef struct store_ops {
     int shared;                                  /* several servers may share it */
     int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
     int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+    int (*revs)(const char *const *ids, int n, int64_t *revs); /* NULL when not shared */
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
     int (*results)(const char *player, int offset, int n, profile_result *out);
@@ -72,8 +73,9 @@ int store_open(const char *where, char *err, size_t errlen);
 void store_close(void);
 /* Write g: its row, and its moves from ply `from` on (the later rows are replaced), and in a
  * shared store raise g->rev. 0, -2 (the disk is full), -3 (shared: the stored game is no longer
- * at g->rev; nothing written) or -1; the first of a run of failures is logged, and the first
- * success after. */
+ * at g->rev, or no longer there; nothing written) or -1; the first of a run of failures is
+ * logged, and the first success after. A shared store inserts a game's row only when g->rev is
+ * 0 (a new game): a game another server deleted is never written back. */
 int store_save(play_game *g, int from);
 /* Group commit (SQLite: sqlite_sync.h): a change committed is numbered, store_written() the
  * number of the last one, and it is on disk once store_synced() reaches its number; until then it
@@ -136,6 +138,11 @@ int store_rev(const char *id, int64_t *rev);
  * or the connection failed: it is made again on the next call). Its own connection: call it from
  * one thread, without play_lock() held. */
 int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
+/* The revisions of games ids[0..n) in a shared store into revs[0..n) (0: no such game), read on
+ * store_heard's connection (call it from store_heard's thread, without play_lock() held): 0, or
+ * -1 (no shared store, or the connection failed: store_heard makes it again). For the sweep that
+ * finds changes nobody announced (play.c, PLAY_SWEEP_MS). */
+int store_revs(const char *const *ids, int n, int64_t *revs);
 /* Presence in a shared store (a game not begun expires when its players' pages have been away
  * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this
  * server at `now` (0 or -1); store_seen_at, the latest such time any server wrote for game id

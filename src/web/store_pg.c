@@ -328,9 +328,11 @@ static void put_at(const play_game *g, int ply, char *out, size_t cap)
 }
 
 /* Write g over revision g->rev in one statement: its row (with `mark`, pg_sync.h), its moves
- * from ply `from` on (the later rows taken out), nothing when the stored game is at another
- * revision. 1 with *rev the new one; 0 (-3 in *conflict when the stored game is at another
- * revision, else a failure of the database or of memory). */
+ * from ply `from` on (the later rows taken out); nothing when the stored game is at another
+ * revision, or is not there: a row is inserted only for a new game (g->rev 0), never for a game
+ * stored before (another server deleted it). 1 with *rev the new one; 0 (-3 in *conflict when
+ * the stored game is at another revision or not there, else a failure of the database or of
+ * memory). */
 static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, int *conflict)
 {
     numbufs b = {.used = 0};
@@ -382,10 +384,24 @@ static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, i
         made = made && (arr[k] = array_lit(n, k == 1, g, from, put[k])) != NULL;
     for (int k = 0; k < 5; k++)
         p[i++] = arr[k];
-    static const char sql[] =
+    /* the row: inserted only for a new game (revision 0; an id another server took meanwhile:
+     * nothing written), else updated over its revision; a game deleted meanwhile (by another
+     * server) has no row to update and is never written back */
+#define SAVE_MOVES                                                                                 \
+    " d AS (DELETE FROM moves WHERE game = $1 AND ply >= $39::INTEGER"                             \
+    " AND EXISTS (SELECT 1 FROM r)),"                                                              \
+    " m AS (INSERT INTO moves SELECT $1, t.* FROM unnest($40::INTEGER[], $41::TEXT[],"             \
+    " $42::BIGINT[], $43::BIGINT[], $44::BIGINT[]) AS t WHERE EXISTS (SELECT 1 FROM r)"            \
+    " ON CONFLICT (game, ply) DO UPDATE SET move = EXCLUDED.move,"                                 \
+    " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms, at = EXCLUDED.at)"               \
+    " SELECT rev FROM r"
+    static const char insert_sql[] =
         "WITH r AS (INSERT INTO games (" GAME_COLUMNS ", rev, mark) VALUES ($1,$2,$3,$4,$5,$6,$7,"
         "$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,"
-        "$30,$31,$32,$33,$34,$35,$36,$37::BIGINT + 1,$38) ON CONFLICT (id) DO UPDATE SET"
+        "$30,$31,$32,$33,$34,$35,$36,$37::BIGINT + 1,$38) ON CONFLICT (id) DO NOTHING"
+        " RETURNING rev)," SAVE_MOVES;
+    static const char update_sql[] =
+        "WITH r AS (UPDATE games SET"
         " variant=$2, fen=$3, clock=$4, base_ms=$5, inc_ms=$6,"
         " white_token=$7, black_token=$8, white_name=$9, black_name=$10, open=$11, state=$12,"
         " ending=$13, loser=$14, white_ms=$15, black_ms=$16, turn_start=$17, draw_offer=$18,"
@@ -393,14 +409,9 @@ static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, i
         " white_vol=$25, white_after=$26, white_after_rd=$27, white_after_vol=$28,"
         " black_rating=$29, black_rd=$30, black_vol=$31, black_after=$32, black_after_rd=$33,"
         " black_after_vol=$34, first_wait=$35, outage_ms=$36, rev=games.rev + 1, mark=$38"
-        " WHERE games.rev = $37 RETURNING rev),"
-        " d AS (DELETE FROM moves WHERE game = $1 AND ply >= $39::INTEGER"
-        " AND EXISTS (SELECT 1 FROM r)),"
-        " m AS (INSERT INTO moves SELECT $1, t.* FROM unnest($40::INTEGER[], $41::TEXT[],"
-        " $42::BIGINT[], $43::BIGINT[], $44::BIGINT[]) AS t WHERE EXISTS (SELECT 1 FROM r)"
-        " ON CONFLICT (game, ply) DO UPDATE SET move = EXCLUDED.move,"
-        " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms, at = EXCLUDED.at)"
-        " SELECT rev FROM r";
+        " WHERE id = $1 AND rev = $37 RETURNING rev)," SAVE_MOVES;
+#undef SAVE_MOVES
+    const char *sql = g->rev == 0 ? insert_sql : update_sql;
     PGresult *r = made ? run(sql, i, p) : NULL;
     for (int k = 0; k < 5; k++)
         free(arr[k]);
@@ -728,23 +739,10 @@ static int listen_connect(void)
     return 0;
 }
 
-static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+/* The announcements libpq has read on lconn handed to heard: how many. */
+static int deliver(void (*heard)(const char *id, int64_t rev))
 {
-    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
-        if (!listen_connect()) {
-            struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-            nanosleep(&ts, NULL);
-            return -1;
-        }
-        heard(NULL, 0);
-    }
     int n = 0;
-    struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
-    if (poll(&pfd, 1, timeout_ms) < 0 || !PQconsumeInput(lconn)) {
-        PQfinish(lconn);
-        lconn = NULL;
-        return -1;
-    }
     for (PGnotify *note; (note = PQnotifies(lconn)); PQfreemem(note)) {
         char id[PLAY_ID_HEX + 1];
         long long rev;
@@ -759,6 +757,60 @@ static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
         }
     }
     return n;
+}
+
+static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
+{
+    if (!lconn) { /* lost: made again, and every game read again (announcements were missed) */
+        if (!listen_connect()) {
+            struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+            return -1;
+        }
+        heard(NULL, 0);
+    }
+    /* those read meanwhile (pg_revs' statement on this connection reads them too) first: the
+     * socket has nothing more to say of them */
+    int n = deliver(heard);
+    if (n > 0)
+        return n;
+    struct pollfd pfd = {PQsocket(lconn), POLLIN, 0};
+    if (poll(&pfd, 1, timeout_ms) < 0 || !PQconsumeInput(lconn)) {
+        PQfinish(lconn);
+        lconn = NULL;
+        return -1;
+    }
+    return deliver(heard);
+}
+
+/* On the listening connection (store_heard's thread): one statement, a row an id in their order
+ * (the revision, NULL for a game not there). */
+static int pg_revs(const char *const *ids, int n, int64_t *revs)
+{
+    if (!lconn)
+        return -1;
+    char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
+    if (!list)
+        return -1;
+    *at++ = '{';
+    for (int i = 0; i < n; i++)
+        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
+    strcpy(at, "}");
+    const char *p[1] = {list};
+    PGresult *r = PQexecParams(lconn,
+                               "SELECT g.rev FROM unnest($1::TEXT[]) WITH ORDINALITY AS x(id, i)"
+                               " LEFT JOIN games g ON g.id = x.id ORDER BY x.i",
+                               1, NULL, p, NULL, NULL, 0);
+    free(list);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == n;
+    for (int i = 0; ok && i < n; i++)
+        revs[i] = PQgetisnull(r, i, 0) ? 0 : strtoll(PQgetvalue(r, i, 0), NULL, 10);
+    PQclear(r);
+    if (!ok && PQstatus(lconn) == CONNECTION_BAD) { /* made again by pg_heard, which rereads all */
+        PQfinish(lconn);
+        lconn = NULL;
+    }
+    return ok ? 0 : -1;
 }
 
 /* Are the enumerations of a row read back in range (a damaged or edited row)? */
@@ -1147,6 +1199,6 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
-                            pg_seen,        pg_seen_at,
+                            pg_revs,        pg_seen,         pg_seen_at,
                             pg_results,     pg_results_from, pg_game_results, pg_records,
                             pg_board,       pg_history};

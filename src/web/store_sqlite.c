@@ -12,14 +12,21 @@
 #include "names.h"
 #include "profile.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 static sqlite3 *db;
+/* The database file, open for the whole run and flock()ed: one server at a time (no revisions,
+ * no announcements: a second server on the file would write over the first's games unheard).
+ * Closed only after SQLite's own connections (closing any descriptor of the file drops the
+ * process's POSIX locks, SQLite's). -1: none. */
+static int held = -1;
 /* The statements of a move's save (sq_save) and of the profiles' reads, prepared once per open
  * database, each reset after use (finalized by sq_close): preparing them anew was a tenth of a
  * move's CPU. */
@@ -157,15 +164,33 @@ static int write_probe(char **msg)
     return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
 }
 
+static void release(void)
+{
+    if (held >= 0)
+        close(held);
+    held = -1;
+}
+
 static int sq_open(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT, 0600); /* created private: it holds the tokens */
-    if (fd >= 0)
-        close(fd);
+    /* created private: it holds the tokens */
+    held = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (held >= 0 && flock(held, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            snprintf(err, errlen,
+                     "cannot use %s: another server has it open (an SQLite file serves one "
+                     "server; several share a PostgreSQL database: docs/deploy.md)",
+                     path);
+        else
+            snprintf(err, errlen, "cannot lock %s: %s", path, strerror(errno));
+        release();
+        return -1;
+    }
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
         sqlite3_close(db);
         db = NULL;
+        release();
         return -1;
     }
     sqlite3_busy_timeout(db, 5000);
@@ -176,11 +201,13 @@ static int sq_open(const char *path, char *err, size_t errlen)
         sqlite3_free(msg);
         sqlite3_close(db);
         db = NULL;
+        release();
         return -1;
     }
     if (sqlite_sync_start(db, path, err, errlen) != 0) {
         sqlite3_close(db);
         db = NULL;
+        release();
         return -1;
     }
     return 0;
@@ -195,6 +222,7 @@ static void sq_close(void)
     sqlite_sync_stop();
     sqlite3_close(db);
     db = NULL;
+    release();
 }
 
 static int exec(const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK; }
@@ -978,6 +1006,6 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
-                                NULL,            NULL,
+                                NULL,            NULL,             NULL,
                                 sq_results,      sq_results_from,  sq_game_results, sq_records,
                                 sq_board,        sq_history};

@@ -15,7 +15,9 @@
  * disk), and every change of a game is one transaction (its row, and its moves from the first
  * changed ply on), so a server killed at any moment, or a machine losing power, leaves each game
  * as it was after its last answered change. The file is created mode
- * 0600: it holds the seats' tokens.
+ * 0600: it holds the seats' tokens. It serves one server: the server holds an exclusive flock(2)
+ * on it for its whole run, and a second server started on it is refused (it would keep its own
+ * copies of the games and write over the first's unheard: only PostgreSQL announces changes).
  *
  * Not thread-safe by itself: called through store.h with play_lock() held.
  */
@@ -24,7 +26,8 @@
 
 #include "store.h"
 
-/* store_open(path) opens (creates) the file at path; it must be writable (a page is written). */
+/* store_open(path) opens (creates) the file at path; it must be writable (a page is written)
+ * and not held by another server (its flock). */
 extern const store_ops store_sqlite;
 
 #endif

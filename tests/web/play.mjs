@@ -7,7 +7,8 @@
 // a reload keeps the seat and the clocks, a draw offer is declined, a takeback is accepted, the
 // server is killed with SIGKILL (every page says it is reconnecting, its clocks stop) and restarted
 // on its port (every page reconnects by itself, then finds the game, seats and clocks as they
-// were), the game ends by resignation (ratings change), and a rematch starts with colours swapped.
+// were, each page saying the downtime given back to the clocks), the game ends by resignation
+// (ratings change), and a rematch starts with colours swapped.
 // The lobby's time-control presets fill the clock fields; resign and abort take a second click on
 // a confirm bar (Cancel leaves the game as it was); a live game's move list and arrow keys look
 // back without disturbing play, and the finished game is stepped through position by position.
@@ -322,6 +323,10 @@ async function main() {
       assert(g.black.ms <= before.black.ms && g.running === 'black', 'black\'s clock should run on');
       const c = await chatOf(p);
       assert(c.length === 2 && c[1].endsWith(': gl hf'), 'chat after the restart: ' + c.join(' | '));
+      const down = Math.max(1, Math.round(g.outage_ms / 1000));
+      assert(g.outage_ms > 0 && await p.isVisible('#outage') && await p.textContent('#outage') ===
+        `The server was down for ${down} s during this game: that time was given back to the clocks.`,
+      `the downtime given back is not shown: ${g.outage_ms} ms, '${await p.textContent('#outage')}'`);
     }
   });
 
