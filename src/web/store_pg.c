@@ -702,15 +702,25 @@ static int pg_rev(const char *id, int64_t *rev)
     return found;
 }
 
-static int pg_seen(const char *const *ids, int n, int64_t now)
+/* The ids as a PostgreSQL array literal "{a,b,...}" (ids: hex digits, nothing to quote), to be
+ * freed; NULL when out of memory. */
+static char *id_array(const char *const *ids, int n)
 {
     char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
     if (!list)
-        return -1;
+        return NULL;
     *at++ = '{';
     for (int i = 0; i < n; i++)
-        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
+        at += sprintf(at, "%s%s", i ? "," : "", ids[i]);
     strcpy(at, "}");
+    return list;
+}
+
+static int pg_seen(const char *const *ids, int n, int64_t now)
+{
+    char *list = id_array(ids, n);
+    if (!list)
+        return -1;
     numbufs b = {.used = 0};
     const char *p[2] = {list, num_i(&b, now)};
     int ok = exec_n("UPDATE games SET seen = GREATEST(seen, $2) WHERE id = ANY($1::TEXT[])", 2, p);
@@ -789,13 +799,9 @@ static int pg_revs(const char *const *ids, int n, int64_t *revs)
 {
     if (!lconn)
         return -1;
-    char *list = malloc((size_t)n * (PLAY_ID_HEX + 1) + 3), *at = list;
+    char *list = id_array(ids, n);
     if (!list)
         return -1;
-    *at++ = '{';
-    for (int i = 0; i < n; i++)
-        at += sprintf(at, "%s%s", i ? "," : "", ids[i]); /* ids: hex digits, nothing to quote */
-    strcpy(at, "}");
     const char *p[1] = {list};
     PGresult *r = PQexecParams(lconn,
                                "SELECT g.rev FROM unnest($1::TEXT[]) WITH ORDINALITY AS x(id, i)"
