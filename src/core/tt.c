@@ -10,7 +10,9 @@
  * plain loads and stores on x86-64, and no data race for the sanitizer.
  *
  * Replacement: an entry of the same position is overwritten (keeping its move
- * when the new result has none); otherwise the empty entry, else the entry of
+ * when the new result has none), unless `ttkeep` (search_params.h) is on and the
+ * entry is of this search, at least `ttkeep` plies deeper and the new bound is not
+ * exact: then it stays as it is; otherwise the empty entry, else the entry of
  * an older search, else the shallowest one.
  *
  * Pages: a table of 2 MB or more is aligned to 2 MB and, on Linux, offered to
@@ -27,6 +29,7 @@
 
 #include "aligned.h"
 #include "engine.h"
+#include "search_internal.h"
 
 static inline uint64_t pack(int score, int move, int depth, int bound, int age)
 {
@@ -107,6 +110,9 @@ void cd_tt_store(cd_engine *e, uint64_t key, int score, int move, int depth, int
             continue;
         }
         if ((l ^ d) == key) {
+            int keep = search_params(e)->tt_keep;
+            if (keep && bound != TT_EXACT && t.age == (uint8_t)age && t.depth >= depth + keep)
+                return;
             if (move < 0)
                 move = t.move; /* keep the old best move when this search has none */
             victim = i;
