@@ -33,7 +33,7 @@
     X(rfp_margin, "rfp", 40, 0, 1000, 0, "reverse futility margin a ply, 0 off (step 16)")         \
     X(rfp_depth, "rfpdepth", 3, 0, 20, 0, "reverse futility up to this depth")                     \
     X(iir, "iir", 5, 0, 60, 0, "internal iterative reduction from this depth, 0 off (step 17)")    \
-    X(tt_keep, "ttkeep", 0, 0, 60, 0, "a bound of a position kept when this many plies deeper, 0 off") \
+    X(tt_keep, "ttkeep", 1, 0, 60, 0, "a deeper bound kept against a shallower one (51)")          \
     X(asp_window, "aspwin", 30, 5, 1000, 0, "the aspiration window's first half-width")            \
     X(se_depth, "sedepth", 6, 0, 60, 0, "singular extensions from this depth, 0 off (step 20)")    \
     X(se_margin, "semargin", 4, 0, 1000, 0, "singular extensions' margin a ply, 1/100 man")        \

@@ -10,10 +10,12 @@
  * plain loads and stores on x86-64, and no data race for the sanitizer.
  *
  * Replacement: an entry of the same position is overwritten (keeping its move
- * when the new result has none), unless `ttkeep` (search_params.h) is on and the
- * entry is of this search, at least `ttkeep` plies deeper and the new bound is not
- * exact: then it stays as it is; otherwise the empty entry, else the entry of
- * an older search, else the shallowest one.
+ * when the new result has none), unless the entry is of this search, at least
+ * `ttkeep` plies deeper (search_params.h; 1 by default, 0 off) and the new bound
+ * is not exact: then the deeper entry stays as it is (Scan 2.0's rule; a
+ * ProbCut or reduced re-search of the same position no longer overwrites what a
+ * full-depth search found). Otherwise the empty entry, else the entry of an
+ * older search, else the shallowest one.
  *
  * Pages: a table of 2 MB or more is aligned to 2 MB and, on Linux, offered to
  * the kernel for transparent huge pages (madvise). Every probe lands on a
