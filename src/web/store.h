@@ -187,7 +187,12 @@ int store_history(const char *player, const char *variant, int n, profile_point 
  * finished game writes nothing). ended: when g ended (0: now). 1, or 0 on an error.
  * store_backfill: the results of finished game id, read back with the store's load
  * (store_load), written as store_write_results does, ended at its last move (else when it was
- * created). 1, or 0 on an error. */
+ * created). 1, or 0 on an error.
+ * store_listed_until: the SQL expression of ratings.listed_until (profile.h) from the row's rd,
+ * vol and at into out[cap]; trunc_open and trunc_close around a non-negative double make it a
+ * whole number in the store's dialect (SQLite "CAST(" and " AS INTEGER)", PostgreSQL "floor("
+ * and ")::BIGINT"). A column computed from it is fixed when the column is made: a database
+ * made under other constants keeps their rule. */
 typedef struct store_results_writer {
     void (*player)(const char *token, char *key, size_t cap);
     int (*add_result)(const profile_result *r);
@@ -199,5 +204,6 @@ void store_key_of(const char *token, int (*login_name)(const char *token, char *
 int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w);
 int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
                    const store_results_writer *w);
+void store_listed_until(char *out, size_t cap, const char *trunc_open, const char *trunc_close);
 
 #endif
