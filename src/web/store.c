@@ -44,7 +44,7 @@ void store_close(void)
 }
 
 int store_save(play_game *g, int from) { return S ? S->save(g, from) : -1; }
-int store_delete(const char *id) { return S ? S->del(id) : -1; }
+int store_delete(const char *id, int64_t rev) { return S ? S->del(id, rev) : -1; }
 int store_alive(int64_t now) { return S ? S->alive(now) : -1; }
 int64_t store_last_alive(void) { return S ? S->last_alive() : 0; }
 int store_chat(play_game *g, int i) { return S ? S->chat(g, i) : -1; }

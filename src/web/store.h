@@ -36,7 +36,7 @@ typedef struct store_ops {
     int (*open)(const char *where, char *err, size_t errlen);
     void (*close)(void);
     int (*save)(play_game *g, int from);
-    int (*del)(const char *id);
+    int (*del)(const char *id, int64_t rev);
     int (*alive)(int64_t now);
     int64_t (*last_alive)(void);
     int (*chat)(play_game *g, int i);
@@ -91,7 +91,11 @@ uint64_t store_written(void);
 uint64_t store_synced(void);
 void store_on_synced(void (*fn)(uint64_t synced));
 void store_synced_report(uint64_t synced);
-int store_delete(const char *id);
+/* Delete game id (its row, moves and chat). A shared store deletes it only at revision rev (the
+ * revision the caller's copy has, which the decision to delete was taken on): -3 when the stored
+ * game is no longer at rev, or no longer there (nothing deleted: read it back and judge again);
+ * SQLite ignores rev. 0, -3 or -1. */
+int store_delete(const char *id, int64_t rev);
 /* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
  * store_last_alive: when it last was (0: never). */
 int store_alive(int64_t now);

@@ -653,18 +653,22 @@ static int64_t pg_last_alive(void)
     return at;
 }
 
-static int pg_delete(const char *id)
+/* The game's row first, at its revision (a change another server commits meanwhile makes it
+ * delete nothing: -3), then its moves and chat. */
+static int pg_delete(const char *id, int64_t rev)
 {
     if (!pg || !exec0("BEGIN"))
         return -1;
-    if (exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM chat WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && exec0("COMMIT")) {
+    numbufs b = {.used = 0};
+    const char *p[2] = {id, num_i(&b, rev)};
+    long rows = changed_rows("DELETE FROM games WHERE id = $1 AND rev = $2::BIGINT", 2, p);
+    if (rows == 1 && exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
+        exec_n("DELETE FROM chat WHERE game = $1", 1, &id) && exec0("COMMIT")) {
         pg_sync_committed(id, -1, 0);
         return 0;
     }
     exec0("ROLLBACK");
-    return -1;
+    return rows == 0 ? -3 : -1;
 }
 
 static int pg_chat(play_game *g, int i)

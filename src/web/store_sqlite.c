@@ -574,8 +574,9 @@ static int64_t sq_last_alive(void)
     return at;
 }
 
-static int sq_delete(const char *id)
+static int sq_delete(const char *id, int64_t rev)
 {
+    (void)rev; /* one server: no revisions */
     if (!db || !exec("BEGIN IMMEDIATE"))
         return -1;
     if (delete_from("DELETE FROM moves WHERE game = ?1", id) &&
