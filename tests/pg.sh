@@ -12,7 +12,9 @@
 # other, and PostgreSQL restarted (then stopped) mid-game: play goes on (while it is down: 503,
 # nothing changed); both servers answer the same leaderboard, by the same rule as the SQLite
 # store. A game deleted unannounced is never written back by a copy that has not heard (404); a
-# move whose server was killed before announcing it is read by the other server's sweep. With
+# deletion is written over the game's revision (a waiting game joined on one server while the
+# other deletes it is kept: 409); a move whose server was killed before announcing it is read by
+# the other server's sweep. With
 # --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
 # end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
 # every stream its first state.
@@ -578,6 +580,53 @@ if [ "$STATE" = 1 ]; then
 else
     skip "a flag falling on a game deleted unannounced (the flag fell before the rows were deleted: a slow machine)"
 fi
+
+# ------------------------------------------------------------ a deletion over the game's revision
+# a waiting game joined on b while a deletes it, the join committed between a's look at the game
+# and its deletion (the game's row held locked meanwhile, so that b's join is written first and
+# a's deletion waits behind it): a deletes only at the revision it judged, so it reads the game
+# back and judges again: in progress now, 409, and the joined game is kept (main's server gave the
+# join a 200 and then deleted the game under it)
+activity() { # WHERE: until a session of pg_stat_activity matches WHERE (10 s at most)
+    i=0
+    until [ "$(pg_psql games "SELECT count(*) FROM pg_stat_activity WHERE $1")" -ge 1 ] ||
+        [ $i -ge 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+waiting() { activity "wait_event_type = 'Lock' AND query LIKE '$1'"; } # a statement like $1 waits for a lock
+jar_req c POST "$SA/api/play" '{"variant":"russian","colour":"white"}'
+W=$(j d.id)
+heard_on "$SB/api/play/$W" d.state waiting
+check_eq "a waiting game, heard by b" "200 waiting" "$CODE $(j d.state)"
+PGAPPNAME=holder pg_psql games "BEGIN; SELECT 1 FROM games WHERE id = '$W' FOR UPDATE; SELECT pg_sleep(20); COMMIT" >/dev/null 2>&1 &
+HOLDER=$!
+activity "application_name = 'holder' AND wait_event = 'PgSleep'" # the holder has the row
+curl -s -o "$TMP/join.body" -w '%{http_code}' -b "$TMP/d.jar" -c "$TMP/d.jar" -X POST --data-binary '{}' \
+    -m 30 "$SB/api/play/$W/join" >"$TMP/join.code" 2>/dev/null &
+JOINER=$!
+waiting "%UPDATE games SET%"
+curl -s -o "$TMP/del.body" -w '%{http_code}' -b "$TMP/c.jar" -c "$TMP/c.jar" -X DELETE \
+    -m 30 "$SA/api/play/$W" >"$TMP/del.code" 2>/dev/null &
+DELETER=$!
+waiting "DELETE FROM %"
+pg_psql games "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'holder'" >/dev/null
+wait "$HOLDER"
+wait "$JOINER"
+wait "$DELETER"
+check_eq "b's join, written while a's deletion waited: 200" 200 "$(cat "$TMP/join.code")"
+BODY=$(cat "$TMP/del.body")
+check_eq "... a's deletion, judged again on the joined game: 409, in progress" \
+    "409 the game is in progress (resign or abort it first)" "$(cat "$TMP/del.code") $(j d.error)"
+check_eq "... the game kept, in progress (its row; state 1)" "1 1" \
+    "$(pg_psql games "SELECT count(*) FROM games WHERE id = '$W'") $(pg_psql games "SELECT state FROM games WHERE id = '$W'")"
+jar_req - GET "$SA/api/play/$W"
+check_eq "... a's copy read back: in progress" "200 ongoing" "$CODE $(j d.state)"
+jar_req c POST "$SA/api/play/$W/abort" '{}'
+check_eq "... aborted (no move yet)" 200 "$CODE"
+jar_req c DELETE "$SA/api/play/$W"
+check_eq "... then deleted: 200, no row left" "200 0 0 0 0" "$CODE $(count_rows "$W")"
 
 # ------------------------------------------------------------ a change its server did not live to announce
 # b killed between a move's commit and its flush (the flush held by a lock on `flushes`, its

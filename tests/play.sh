@@ -946,22 +946,32 @@ variant = 'frisian' AND player IN ('@Pia', '@Quin') AND rd > 110")"
 # latest rated game): Ann (1700, 60, 0.06, 1) and Bea (1800, 105, 0.06, 2) are listed; Cid
 # (1900, 105, 0.06, 10: its deviation grows to 110.05) and Fay (2100, 111, 0.06, 0) are
 # provisional; Dan (2000, 50, 0.01, 91) has not played for 90 days; Eve (1600, 80, 0.01, 89) is
-# listed; Pia keeps her rating but not her place when she is made inactive (rd 50, 91 days)
+# listed; Pia keeps her rating but not her place when she is made inactive (rd 50, 91 days). Gus
+# (1650, 50, 0.01) is listed 30 minutes more and Ivo (1750, 50, 0.01) was until 30 minutes ago
+# (their latest games 90 days and -30 and +30 minutes ago: the count's rows ending within the
+# present hour, or the next or the last, as the clock falls)
 NOW=$(($(date +%s) * 1000))
 DAY=86400000
-lb_row() { # lb_row NAME RATING RD VOL DAYS: a Frisian rating DAYS days and an hour old
-    echo "INSERT INTO ratings VALUES ('@$1', 'frisian', $2, $3, $4, 20, $((NOW - $5 * DAY - 3600000)));"
+lb_row() { # lb_row NAME RATING RD VOL DAYS [MS]: a Frisian rating DAYS days and an hour (MS) old
+    echo "INSERT INTO ratings VALUES ('@$1', 'frisian', $2, $3, $4, 20, $((NOW - $5 * DAY - ${6:-3600000})));"
 }
 sql "$(lb_row Ann 1700 60 0.06 1) $(lb_row Bea 1800 105 0.06 2) $(lb_row Cid 1900 105 0.06 10)
     $(lb_row Dan 2000 50 0.01 91) $(lb_row Eve 1600 80 0.01 89) $(lb_row Fay 2100 111 0.06 0)
+    $(lb_row Gus 1650 50 0.01 90 -1800000) $(lb_row Ivo 1750 50 0.01 90 1800000)
     UPDATE ratings SET rd = 50, vol = 0.01, at = $((NOW - 91 * DAY - 3600000))
     WHERE player = '@Pia' AND variant = 'frisian';"
 # the deviation as glicko_idle grows it, computed here: 173.7178 * sqrt((rd / 173.7178)^2 + days * vol^2)
 grown() { awk -v rd="$1" -v vol="$2" -v d="$3" 'BEGIN { s = 173.7178; printf "%.0f", s * sqrt((rd / s) ^ 2 + d * vol ^ 2) }'; }
+BOARD_ROWS="1 Bea 1800 $(grown 105 0.06 2) false,2 Ann 1700 $(grown 60 0.06 1) false,3 Gus 1650 $(grown 50 0.01 89) false,4 Eve 1600 $(grown 80 0.01 89) false"
 req - GET /api/leaderboard/frisian
 check_eq "the Frisian leaderboard: the established, active accounts, best first, their deviations grown by the idle days" \
-    "200 3 1 Bea 1800 $(grown 105 0.06 2) false,2 Ann 1700 $(grown 60 0.06 1) false,3 Eve 1600 $(grown 80 0.01 89) false" \
+    "200 4 $BOARD_ROWS" \
     "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating,e.rd,e.provisional].join(' ')).join()")"
+sql "UPDATE ratings SET at = $((NOW - 91 * DAY)) WHERE player = '@Ann' AND variant = 'frisian'"
+req - GET /api/leaderboard/frisian
+check_eq "... Ann's latest game moved 91 days back: off it, counted off at once" \
+    "200 3 Bea Gus Eve" "$CODE $(j d.total) $(j "d.list.map(e=>e.name).join(' ')")"
+sql "UPDATE ratings SET at = $((NOW - DAY - 3600000)) WHERE player = '@Ann' AND variant = 'frisian'"
 check_that "... Cid's deviation grown over 110 ($(awk 'BEGIN { s = 173.7178; printf "%.2f", s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) }'))" \
     awk 'BEGIN { s = 173.7178; exit !(s * sqrt((105 / s) ^ 2 + 10 * 0.06 ^ 2) > 110) }'
 req p POST /api/play '{"variant":"frisian","colour":"white"}'
@@ -1003,9 +1013,22 @@ req - GET /api/leaderboard
 check_eq "a leaderboard without a variant: 404" 404 "$CODE"
 req p POST /api/players/Pia '{}'
 check_eq "a profile is read only: 405" 405 "$CODE"
-# a database made before the profiles: the finished games' results written at start
-sql "DROP TABLE results; DROP TABLE records;"
+# a database made before the profiles: the finished games' results written at start; and before
+# the leaderboards' count: its column and counts made
+sql "DROP TABLE results; DROP TABLE records; DROP TABLE board_counts;"
+if [ -n "$PG" ]; then
+    sql "DROP TRIGGER board_count ON ratings; DROP FUNCTION board_count;
+        ALTER TABLE ratings DROP COLUMN listed_until;"
+else
+    sql "DROP TRIGGER board_insert; DROP TRIGGER board_update; DROP TRIGGER board_delete;
+        DROP INDEX ratings_until; ALTER TABLE ratings DROP COLUMN listed_until;"
+fi
+check_eq "... made before the count: no column listed_until" "" \
+    "$(sql_value "SELECT listed_until FROM ratings LIMIT 1" 2>/dev/null)"
 restart
+req - GET /api/leaderboard/frisian
+check_eq "... and the leaderboard counted again at start" "200 4 $BOARD_ROWS" \
+    "$CODE $(j d.total) $(j "d.list.map(e=>[e.rank,e.name,e.rating,e.rd,e.provisional].join(' ')).join()")"
 req - GET /api/players/Pia
 check_eq "a database without the profile tables: Pia's games read back from the games" \
     "$(BODY=$PIA_BODY j "[d.games,d.wins,d.draws,d.losses,JSON.stringify(d.records),d.list.map(g=>g.id+g.result+g.rating_change+g.opponent.name)].join()")" \

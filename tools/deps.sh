@@ -42,6 +42,8 @@ if [ "$profile" = test ]; then
     # make pg-test: a private PostgreSQL cluster (initdb, pg_ctl) and nginx in front of two servers
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
     [ -x /usr/sbin/nginx ] || need="$need nginx"
+    # make backup-test: systemd-analyze verify on docs/deploy/condraughts@.service
+    command -v systemd-analyze >/dev/null 2>&1 || need="$need systemd"
     command -v node >/dev/null 2>&1 || need="$need nodejs npm"
     command -v python3 >/dev/null 2>&1 || need="$need python3" # hub-pydraughts, when it can
     # make python-test: the module's build needs Debian's interpreter and its headers

@@ -313,49 +313,6 @@ static enum MHD_Result game_players(reply *c, query_fn query, void *qctx)
     return send_json(c, MHD_HTTP_OK, o);
 }
 
-/* The number of accounts on each leaderboard, counted again when it is older than
- * BOARD_COUNT_MS (counting every account of a variant costs more than a page: about 40 ms for
- * 100,000 of them), or when a page shows it wrong: a page with fewer rows than a full one ends
- * the board (its rows and those before are all), and a page's rows are never more than the
- * count. Guarded by play_lock(). */
-#define BOARD_COUNT_MS 10000
-static struct {
-    const cd_rules *rules;
-    int64_t total, at;
-} counted[PROFILE_VARIANTS];
-
-/* Page `page` of the leaderboard of rules at `now` into out, and *total (counted[] or counted
- * now). The rows, or -1. Locked. */
-static int board_page(const cd_rules *rules, int page, int64_t now, profile_rank *out,
-                      int64_t *total)
-{
-    int slot = -1, oldest = 0;
-    for (int i = 0; i < PROFILE_VARIANTS && slot < 0; i++) {
-        if (counted[i].rules == rules)
-            slot = i;
-        else if (counted[i].at < counted[oldest].at)
-            oldest = i;
-    }
-    int64_t before = (int64_t)(page - 1) * PROFILE_PAGE;
-    int fresh = slot >= 0 && now - counted[slot].at < BOARD_COUNT_MS;
-    int n = store_board(rules->name, now, (int)before, PROFILE_PAGE, out, fresh ? NULL : total);
-    if (n < 0)
-        return -1;
-    if (n < PROFILE_PAGE && (n > 0 || page == 1))
-        *total = before + n; /* the last page: the count is known */
-    else if (fresh && counted[slot].total >= before + n)
-        *total = counted[slot].total;
-    else if (fresh && store_board(rules->name, now, 0, 0, out, total) < 0)
-        return -1;
-    slot = slot >= 0 ? slot : oldest;
-    if (!fresh || counted[slot].total != *total) {
-        counted[slot].rules = rules;
-        counted[slot].total = *total;
-        counted[slot].at = now;
-    }
-    return n;
-}
-
 /* GET /api/leaderboard/VARIANT. */
 static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query, void *qctx)
 {
@@ -369,7 +326,7 @@ static enum MHD_Result leaderboard(reply *c, const char *variant, query_fn query
     profile_rank rows[PROFILE_PAGE];
     int64_t total = 0, now = play_now();
     play_lock();
-    int n = board_page(rules, page, now, rows, &total);
+    int n = store_board(rules->name, now, (page - 1) * PROFILE_PAGE, PROFILE_PAGE, rows, &total);
     play_unlock();
     if (n < 0)
         return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the store cannot be read");

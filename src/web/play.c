@@ -269,7 +269,7 @@ play_game *play_find(const char *id)
 }
 
 /* A shared store: g as the store holds it now (refresh: one round trip), for a deletion
- * (store_delete is not written over a revision) and for the rare actions on a game waiting or
+ * (judged on the game as it is, then written over its revision) and for the rare actions on a game waiting or
  * over (join, abort, rematch: judged on the game as it is, rather than written, refused and
  * judged again; a rematch begun on a copy behind would make a game only to drop it). NULL with
  * *status 404 (deleted) or 503 (the store does not answer) and err set. Without a shared store,
@@ -849,10 +849,11 @@ static void mark_seen(int64_t now)
 }
 
 /* Take g out of memory (and, when `erase`, out of the store): its streams see it gone or read
- * it back. */
+ * it back. A game another server changed since this copy's revision is not erased (nor
+ * dropped): the copy hears the change and is judged again on it. */
 static void drop_game(play_game *g, int erase)
 {
-    if (erase && P.stored && store_delete(g->id) != 0)
+    if (erase && P.stored && store_delete(g->id, g->rev) != 0)
         return;
     unlink_game(g);
     if (erase)
@@ -1279,22 +1280,31 @@ unsigned play_rematch(play_game *g, const char *token, const char *what, char *e
     return commit(g, g->nmoves, err, len);
 }
 
+/* Deleted at the revision it was judged on: a game another server changed meanwhile (between
+ * the look and the deletion) is read back and judged again (PLAY_DELETE_TRIES times at most). */
+#define PLAY_DELETE_TRIES 3
 unsigned play_delete(play_game *g, const char *token, char *err, size_t len)
 {
     unsigned status = 0;
-    if (!(g = current(g, &status, err, len)))
-        return status;
-    if (play_seat(g, token) < 0) {
-        snprintf(err, len, "you do not hold a seat in this game");
-        return 403;
-    }
-    if (g->state == PLAY_ONGOING) {
-        snprintf(err, len, "the game is in progress (resign or abort it first)");
-        return 409;
-    }
-    if (P.stored && store_delete(g->id) != 0) {
-        snprintf(err, len, "the game could not be deleted");
-        return 500;
+    for (int tries = 1;; tries++) {
+        if (!(g = current(g, &status, err, len)))
+            return status;
+        if (play_seat(g, token) < 0) {
+            snprintf(err, len, "you do not hold a seat in this game");
+            return 403;
+        }
+        if (g->state == PLAY_ONGOING) {
+            snprintf(err, len, "the game is in progress (resign or abort it first)");
+            return 409;
+        }
+        int done = P.stored ? store_delete(g->id, g->rev) : 0;
+        if (done == 0)
+            break;
+        if (done == -3 && tries < PLAY_DELETE_TRIES)
+            continue;
+        snprintf(err, len, done == -3 ? "the game keeps changing: try again"
+                                      : "the game could not be deleted");
+        return done == -3 ? 409 : 500;
     }
     unlink_game(g);
     changed(g->id);

@@ -20,6 +20,17 @@
  * days before, and their deviation, grown by the whole days since (glicko_idle), is at most
  * GLICKO_PROVISIONAL_RD (not provisional). The others keep their ratings and come back with
  * their next rated games.
+ *
+ * So an account is listed from its latest rated game until a time fixed by that game's rating:
+ * `ratings.listed_until` (ms; a column both stores compute from rd, vol and at:
+ * store_listed_until), listed while now < listed_until. With q = (110^2 - rd^2) / (S^2 vol^2)
+ * (S = GLICKO_SCALE), the idle days its deviation stays at most 110: listed_until = 0 (never)
+ * when rd > 110, at + 90 days + 1 ms when q >= 90 (or vol <= 0: the activity rule ends it), else
+ * at + (floor(q) + 1) days. The number listed is kept per variant and hour of listed_until
+ * (`board_counts`: variant, hour = listed_until / PROFILE_BOARD_HOUR_MS, n), by a trigger on
+ * `ratings` in the store itself (its every write, the server's or anyone's), so that a count at
+ * `now` is the hours after now's (a row each) and the rows ending within now's hour (an index
+ * range): a few thousand rows at most, whatever the number of accounts, and exact.
  */
 #ifndef CD_WEB_PROFILE_H
 #define CD_WEB_PROFILE_H
@@ -38,6 +49,7 @@
 #define PROFILE_VARIANT 32    /* bytes of a variant's name with its '\0' */
 #define PROFILE_POINTS  200   /* rated games a rating graph shows (the latest) */
 #define PROFILE_ACTIVE_DAYS 90 /* a leaderboard's players had a rated game within this */
+#define PROFILE_BOARD_HOUR_MS 3600000 /* board_counts' buckets (above) */
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {

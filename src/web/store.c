@@ -44,7 +44,7 @@ void store_close(void)
 }
 
 int store_save(play_game *g, int from) { return S ? S->save(g, from) : -1; }
-int store_delete(const char *id) { return S ? S->del(id) : -1; }
+int store_delete(const char *id, int64_t rev) { return S ? S->del(id, rev) : -1; }
 int store_alive(int64_t now) { return S ? S->alive(now) : -1; }
 int64_t store_last_alive(void) { return S ? S->last_alive() : 0; }
 int store_chat(play_game *g, int i) { return S ? S->chat(g, i) : -1; }
@@ -234,4 +234,21 @@ int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_
     backfill_writer = w;
     backfill_ok = 1;
     return load(id, backfill_add) >= 0 && backfill_ok;
+}
+
+void store_listed_until(char *out, size_t cap, const char *trunc_open, const char *trunc_close)
+{
+    const double p2 = (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD;
+    const double s2 = GLICKO_SCALE * GLICKO_SCALE;
+    const long long day = GLICKO_PERIOD_MS;
+    /* doubles written as CAST(... AS DOUBLE PRECISION): a real in both dialects, and the same
+     * double as in C (%.17g reads back exactly) */
+    snprintf(out, cap,
+             "CASE WHEN rd * rd > CAST(%.17g AS DOUBLE PRECISION) THEN 0 "
+             "WHEN vol <= 0 OR CAST(%.17g AS DOUBLE PRECISION) - rd * rd >= %d * CAST(%.17g AS "
+             "DOUBLE PRECISION) * vol * vol THEN at + %lld "
+             "ELSE at + (%s(CAST(%.17g AS DOUBLE PRECISION) - rd * rd) / (CAST(%.17g AS DOUBLE "
+             "PRECISION) * vol * vol)%s + 1) * %lld END",
+             p2, p2, PROFILE_ACTIVE_DAYS, s2, PROFILE_ACTIVE_DAYS * day + 1, trunc_open, p2, s2,
+             trunc_close, day);
 }

@@ -36,7 +36,7 @@ typedef struct store_ops {
     int (*open)(const char *where, char *err, size_t errlen);
     void (*close)(void);
     int (*save)(play_game *g, int from);
-    int (*del)(const char *id);
+    int (*del)(const char *id, int64_t rev);
     int (*alive)(int64_t now);
     int64_t (*last_alive)(void);
     int (*chat)(play_game *g, int i);
@@ -91,7 +91,11 @@ uint64_t store_written(void);
 uint64_t store_synced(void);
 void store_on_synced(void (*fn)(uint64_t synced));
 void store_synced_report(uint64_t synced);
-int store_delete(const char *id);
+/* Delete game id (its row, moves and chat). A shared store deletes it only at revision rev (the
+ * revision the caller's copy has, which the decision to delete was taken on): -3 when the stored
+ * game is no longer at rev, or no longer there (nothing deleted: read it back and judge again);
+ * SQLite ignores rev. 0, -3 or -1. */
+int store_delete(const char *id, int64_t rev);
 /* The server is alive at `now` (ms; the clock thread writes it every PLAY_ALIVE_MS): 0 or -1.
  * store_last_alive: when it last was (0: never). */
 int store_alive(int64_t now);
@@ -187,7 +191,12 @@ int store_history(const char *player, const char *variant, int n, profile_point 
  * finished game writes nothing). ended: when g ended (0: now). 1, or 0 on an error.
  * store_backfill: the results of finished game id, read back with the store's load
  * (store_load), written as store_write_results does, ended at its last move (else when it was
- * created). 1, or 0 on an error. */
+ * created). 1, or 0 on an error.
+ * store_listed_until: the SQL expression of ratings.listed_until (profile.h) from the row's rd,
+ * vol and at into out[cap]; trunc_open and trunc_close around a non-negative double make it a
+ * whole number in the store's dialect (SQLite "CAST(" and " AS INTEGER)", PostgreSQL "floor("
+ * and ")::BIGINT"). A column computed from it is fixed when the column is made: a database
+ * made under other constants keeps their rule. */
 typedef struct store_results_writer {
     void (*player)(const char *token, char *key, size_t cap);
     int (*add_result)(const profile_result *r);
@@ -199,5 +208,6 @@ void store_key_of(const char *token, int (*login_name)(const char *token, char *
 int store_write_results(const play_game *g, int64_t ended, const store_results_writer *w);
 int store_backfill(const char *id, int (*load)(const char *id, void (*add)(play_game *g)),
                    const store_results_writer *w);
+void store_listed_until(char *out, size_t cap, const char *trunc_open, const char *trunc_close);
 
 #endif

@@ -165,6 +165,8 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 
 static int listen_connect(void);
 static int profile_tables(void);
+static int board_tables(void);
+#define BOARD_LOCK "7240542" /* the advisory lock of board_counts' writers (save_ratings) */
 static const store_results_writer results_writer;
 
 /* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
@@ -219,7 +221,7 @@ static int pg_open(const char *where, char *err, size_t errlen)
     PGresult *r = PQexec(pg, "SET client_min_messages = warning");
     PQclear(r);
     if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
-        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() ||
+        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() || !board_tables() ||
         !listen_connect() || !exec0("SET synchronous_commit = off")) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
         size_t n = strlen(err);
@@ -424,9 +426,13 @@ static int save_game(const play_game *g, int from, int64_t mark, int64_t *rev, i
     return ok;
 }
 
-/* The ratings a game has just changed (g->rate_now). */
+/* The ratings a game has just changed (g->rate_now). Their trigger updates board_counts (below),
+ * a few rows every rating change shares: taken in turn, under a lock of their own taken first,
+ * or two games ending together could each hold a row the other waits for (a deadlock). */
 static int save_ratings(const play_game *g)
 {
+    if (!exec0("SELECT pg_advisory_xact_lock(" BOARD_LOCK ")"))
+        return 0;
     for (int c = 0; c < 2; c++) {
         char key[PLAY_NAME_BYTES + 2];
         pg_player(g->token[c], key, sizeof key);
@@ -647,18 +653,22 @@ static int64_t pg_last_alive(void)
     return at;
 }
 
-static int pg_delete(const char *id)
+/* The game's row first, at its revision (a change another server commits meanwhile makes it
+ * delete nothing: -3), then its moves and chat. */
+static int pg_delete(const char *id, int64_t rev)
 {
     if (!pg || !exec0("BEGIN"))
         return -1;
-    if (exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM chat WHERE game = $1", 1, &id) &&
-        exec_n("DELETE FROM games WHERE id = $1", 1, &id) && exec0("COMMIT")) {
+    numbufs b = {.used = 0};
+    const char *p[2] = {id, num_i(&b, rev)};
+    long rows = changed_rows("DELETE FROM games WHERE id = $1 AND rev = $2::BIGINT", 2, p);
+    if (rows == 1 && exec_n("DELETE FROM moves WHERE game = $1", 1, &id) &&
+        exec_n("DELETE FROM chat WHERE game = $1", 1, &id) && exec0("COMMIT")) {
         pg_sync_committed(id, -1, 0);
         return 0;
     }
     exec0("ROLLBACK");
-    return -1;
+    return rows == 0 ? -3 : -1;
 }
 
 static int pg_chat(play_game *g, int i)
@@ -979,6 +989,56 @@ static const char profile_schema[] =
     "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
     " WHERE substr(player, 1, 1) = '@';";
 
+/* The leaderboards' count (profile.h): ratings.listed_until (a stored generated column),
+ * board_counts, and the trigger keeping it. The hour of a row is listed_until /
+ * PROFILE_BOARD_HOUR_MS; a row not listed (0) or not an account's is not counted. */
+#define HOUR_MS_SQL "3600000"
+_Static_assert(PROFILE_BOARD_HOUR_MS == 3600000, "HOUR_MS_SQL spells PROFILE_BOARD_HOUR_MS");
+static const char board_schema[] =
+    "CREATE TABLE board_counts (variant TEXT NOT NULL, hour BIGINT NOT NULL,"
+    " n BIGINT NOT NULL, PRIMARY KEY (variant, hour));"
+    "CREATE INDEX IF NOT EXISTS ratings_until ON ratings (variant, listed_until)"
+    " WHERE substr(player, 1, 1) = '@';"
+    "CREATE OR REPLACE FUNCTION board_count() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN"
+    " IF TG_OP <> 'INSERT' AND substr(OLD.player, 1, 1) = '@' AND OLD.listed_until > 0 THEN"
+    "  UPDATE board_counts SET n = n - 1 WHERE variant = OLD.variant"
+    "   AND hour = OLD.listed_until / " HOUR_MS_SQL ";"
+    " END IF;"
+    " IF TG_OP <> 'DELETE' AND substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0 THEN"
+    "  INSERT INTO board_counts VALUES (NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1)"
+    "   ON CONFLICT (variant, hour) DO UPDATE SET n = board_counts.n + 1;"
+    " END IF;"
+    " RETURN NULL; END $f$;"
+    "CREATE TRIGGER board_count AFTER INSERT OR UPDATE OR DELETE ON ratings"
+    " FOR EACH ROW EXECUTE FUNCTION board_count();"
+    "INSERT INTO board_counts SELECT variant, listed_until / " HOUR_MS_SQL ", count(*)"
+    " FROM ratings WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
+
+/* The leaderboards' count made, once (a database made before it: the column added and its rows
+ * counted), under the schema's advisory lock. 1, or 0. */
+static int board_tables(void)
+{
+    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)"))
+        return 0;
+    PGresult *r = run("SELECT to_regclass('board_counts') IS NULL", 0, NULL);
+    int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    int ok = 1;
+    if (fresh) {
+        char until[1024], add[1200];
+        store_listed_until(until, sizeof until, "floor(", ")::BIGINT");
+        snprintf(add, sizeof add,
+                 "ALTER TABLE ratings ADD COLUMN IF NOT EXISTS listed_until BIGINT GENERATED "
+                 "ALWAYS AS (%s) STORED",
+                 until);
+        ok = exec0(add) && ok_res(PQexec(pg, board_schema), 1);
+    }
+    if (ok && exec0("COMMIT"))
+        return 1;
+    exec0("ROLLBACK");
+    return 0;
+}
+
 #define RESULT_COLUMNS                                                                             \
     "player, game, ended, variant, colour, score, name, opponent, opponent_name, ending, rating, " \
     "after, plies"
@@ -1140,34 +1200,31 @@ static int pg_records(const char *player, profile_record *out, int cap)
     return k;
 }
 
-/* The accounts on a leaderboard (profile.h): $1 the variant, $2 now, $3 the oldest time of a
- * latest rated game, $4 GLICKO_PERIOD_MS, $5 GLICKO_SCALE squared, $6 GLICKO_PROVISIONAL_RD
- * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
-#define BOARD_WHERE                                                                                \
-    "variant = $1 AND substr(player, 1, 1) = '@' AND at >= $3::BIGINT AND rd * rd + "             \
-    "$5::DOUBLE PRECISION * vol * vol * (($2::BIGINT - at) / $4::BIGINT) <= $6::DOUBLE PRECISION"
-
+/* The accounts on a leaderboard (profile.h): $1 the variant, $2 now. */
 static int pg_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
                     int64_t *total)
 {
     numbufs b = {.used = 0};
-    const char *p[8] = {variant,
-                        num_i(&b, now),
-                        num_i(&b, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS),
-                        num_i(&b, GLICKO_PERIOD_MS),
-                        num_d(&b, GLICKO_SCALE * GLICKO_SCALE),
-                        num_d(&b, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD),
-                        num_i(&b, n),
-                        num_i(&b, offset)};
+    const char *p[4] = {variant, num_i(&b, now), num_i(&b, n), num_i(&b, offset)};
     if (total) {
-        PGresult *c = run("SELECT count(*) FROM ratings WHERE " BOARD_WHERE, 6, p);
-        *total = ok_res(c, 0) && PQntuples(c) == 1 ? int_col(c, 0, 0) : 0;
+        /* the hours after now's, then the rows ending within now's hour (ratings_until) */
+        PGresult *c = run("SELECT (SELECT coalesce(sum(n), 0) FROM board_counts WHERE variant = "
+                          "$1 AND hour > $2::BIGINT / " HOUR_MS_SQL ") + (SELECT count(*) FROM "
+                          "ratings WHERE variant = $1 AND substr(player, 1, 1) = '@' AND "
+                          "listed_until > $2::BIGINT AND listed_until < ($2::BIGINT / "
+                          HOUR_MS_SQL " + 1) * " HOUR_MS_SQL ")",
+                          2, p);
+        int ok = ok_res(c, 0) && PQntuples(c) == 1;
+        *total = ok ? int_col(c, 0, 0) : 0;
         PQclear(c);
+        if (!ok)
+            return -1;
     }
     PGresult *r = run("SELECT substr(player, 2), rating, rd, vol, games, at FROM ratings WHERE "
-                      BOARD_WHERE " ORDER BY rating DESC, player LIMIT $7::INTEGER OFFSET "
-                      "$8::INTEGER",
-                      8, p);
+                      "variant = $1 AND substr(player, 1, 1) = '@' AND listed_until > "
+                      "$2::BIGINT ORDER BY rating DESC, player LIMIT $3::INTEGER OFFSET "
+                      "$4::INTEGER",
+                      4, p);
     int k = -1;
     if (ok_res(r, 0))
         for (k = 0; k < n && k < PQntuples(r); k++) {

@@ -6,7 +6,9 @@
  * game's players open (store_seen); every change is announced on the channel condraughts_games
  * ("ID REV", REV -1: deleted), heard on a second connection (LISTEN from open on); account names
  * are unique without regard to case (a unique index on lower(name)) and by their look (a unique
- * index on skey). Every change of a game is one transaction (its row, its moves from the first
+ * index on skey); `ratings.listed_until` is a stored generated column (a virtual one in SQLite),
+ * `board_counts`' trigger a PL/pgSQL function, and the games that change ratings write them one
+ * at a time (an advisory lock: store_pg.c, save_ratings). Every change of a game is one transaction (its row, its moves from the first
  * changed ply on, the ratings it changed; most are one statement), so a server killed at any
  * moment leaves each game as it was after its last answered change. The changes of games are
  * committed without waiting for the disk and made durable, and announced, in groups by pg_sync.c

@@ -55,6 +55,7 @@ static sqlite3_stmt *kept[ST_COUNT];
 static void sq_player(const char *token, char *key, size_t cap);
 static int sq_load(const char *id, void (*add)(play_game *g));
 static int profile_tables(char **msg);
+static int board_tables(char **msg);
 static const store_results_writer results_writer;
 
 static const char schema[] =
@@ -196,7 +197,8 @@ static int sq_open(const char *path, char *err, size_t errlen)
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
     if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK || add_columns(&msg) != 0 ||
-        key_accounts(&msg) != 0 || profile_tables(&msg) != 0 || write_probe(&msg) != 0) {
+        key_accounts(&msg) != 0 || profile_tables(&msg) != 0 || board_tables(&msg) != 0 ||
+        write_probe(&msg) != 0) {
         snprintf(err, errlen, "cannot use %s: %s", path, msg ? msg : "error");
         sqlite3_free(msg);
         sqlite3_close(db);
@@ -572,8 +574,9 @@ static int64_t sq_last_alive(void)
     return at;
 }
 
-static int sq_delete(const char *id)
+static int sq_delete(const char *id, int64_t rev)
 {
+    (void)rev; /* one server: no revisions */
     if (!db || !exec("BEGIN IMMEDIATE"))
         return -1;
     if (delete_from("DELETE FROM moves WHERE game = ?1", id) &&
@@ -747,6 +750,63 @@ static const char profile_schema[] =
     " at INTEGER NOT NULL, PRIMARY KEY (player, variant));"
     "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
     " WHERE substr(player, 1, 1) = '@';";
+
+/* The leaderboards' count (profile.h): ratings.listed_until (a virtual column: computed when
+ * read, and in the index), board_counts, and the trigger keeping it. The hour of a row is
+ * listed_until / PROFILE_BOARD_HOUR_MS; a row not listed (0) or not an account's is not
+ * counted. */
+#define HOUR_MS_SQL "3600000"
+_Static_assert(PROFILE_BOARD_HOUR_MS == 3600000, "HOUR_MS_SQL spells PROFILE_BOARD_HOUR_MS");
+static const char board_schema[] =
+    "CREATE TABLE board_counts (variant TEXT NOT NULL, hour INTEGER NOT NULL,"
+    " n INTEGER NOT NULL, PRIMARY KEY (variant, hour));"
+    "CREATE INDEX IF NOT EXISTS ratings_until ON ratings (variant, listed_until)"
+    " WHERE substr(player, 1, 1) = '@';"
+    "CREATE TRIGGER board_insert AFTER INSERT ON ratings BEGIN"
+    " INSERT INTO board_counts SELECT NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1"
+    " WHERE substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0"
+    " ON CONFLICT (variant, hour) DO UPDATE SET n = n + 1; END;"
+    "CREATE TRIGGER board_update AFTER UPDATE ON ratings BEGIN"
+    " UPDATE board_counts SET n = n - 1 WHERE substr(OLD.player, 1, 1) = '@'"
+    " AND OLD.listed_until > 0 AND variant = OLD.variant"
+    " AND hour = OLD.listed_until / " HOUR_MS_SQL ";"
+    " INSERT INTO board_counts SELECT NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1"
+    " WHERE substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0"
+    " ON CONFLICT (variant, hour) DO UPDATE SET n = n + 1; END;"
+    "CREATE TRIGGER board_delete AFTER DELETE ON ratings BEGIN"
+    " UPDATE board_counts SET n = n - 1 WHERE substr(OLD.player, 1, 1) = '@'"
+    " AND OLD.listed_until > 0 AND variant = OLD.variant"
+    " AND hour = OLD.listed_until / " HOUR_MS_SQL "; END;"
+    "INSERT INTO board_counts SELECT variant, listed_until / " HOUR_MS_SQL ", count(*)"
+    " FROM ratings WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
+
+/* The leaderboards' count made, once (a database made before it: the column added and its rows
+ * counted). 0, or -1 with *msg. */
+static int board_tables(char **msg)
+{
+    sqlite3_stmt *st = NULL;
+    int had = sqlite3_prepare_v2(db, "SELECT 1 FROM board_counts", -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    if (had)
+        return 0;
+    char until[1024], add[1200];
+    store_listed_until(until, sizeof until, "CAST(", " AS INTEGER)");
+    snprintf(add, sizeof add,
+             "ALTER TABLE ratings ADD COLUMN listed_until INTEGER GENERATED ALWAYS AS (%s) "
+             "VIRTUAL",
+             until);
+    if (!exec("BEGIN IMMEDIATE"))
+        return -1;
+    st = NULL;
+    int has = sqlite3_prepare_v2(db, "SELECT listed_until FROM ratings", -1, &st, NULL) ==
+              SQLITE_OK;
+    sqlite3_finalize(st);
+    if ((has || sqlite3_exec(db, add, NULL, NULL, msg) == SQLITE_OK) &&
+        sqlite3_exec(db, board_schema, NULL, NULL, msg) == SQLITE_OK && exec("COMMIT"))
+        return 0;
+    exec("ROLLBACK");
+    return -1;
+}
 
 /* store_results_writer's add_result and add_record (store.h), with kept statements. */
 static int add_result(const profile_result *r)
@@ -930,47 +990,33 @@ static int sq_records(const char *player, profile_record *out, int cap)
     return k;
 }
 
-/* The accounts on a leaderboard (profile.h): ?1 the variant, ?2 now, ?3 the oldest time of a
- * latest rated game, ?4 GLICKO_PERIOD_MS, ?5 GLICKO_SCALE squared, ?6 GLICKO_PROVISIONAL_RD
- * squared (glicko_idle's growth: phi^2 + days * vol^2 on the Glicko-2 scale). */
-#define BOARD_WHERE                                                                                \
-    "variant = ?1 AND substr(player, 1, 1) = '@' AND at >= ?3 AND "                               \
-    "rd * rd + ?5 * vol * vol * ((?2 - at) / ?4) <= ?6"
-
-/* Kept statement k of a leaderboard (BOARD_WHERE) with its parameters bound, or NULL. */
-static sqlite3_stmt *board_query(int k, const char *sql, const char *variant, int64_t now)
-{
-    sqlite3_stmt *st =
-        kept_query(k, sql, 1, &variant, 3,
-                   (const int64_t[]){now, now - PROFILE_ACTIVE_DAYS * GLICKO_PERIOD_MS,
-                                     GLICKO_PERIOD_MS});
-    if (st) {
-        sqlite3_bind_double(st, 5, GLICKO_SCALE * GLICKO_SCALE);
-        sqlite3_bind_double(st, 6, (double)GLICKO_PROVISIONAL_RD * GLICKO_PROVISIONAL_RD);
-    }
-    return st;
-}
-
+/* The accounts on a leaderboard (profile.h): ?1 the variant, ?2 now. */
 static int sq_board(const char *variant, int64_t now, int offset, int n, profile_rank *out,
                     int64_t *total)
 {
     if (total) {
-        sqlite3_stmt *cnt = board_query(
-            ST_BOARD_COUNT, "SELECT count(*) FROM ratings WHERE " BOARD_WHERE, variant, now);
+        /* the hours after now's, then the rows ending within now's hour (ratings_until) */
+        sqlite3_stmt *cnt = kept_query(
+            ST_BOARD_COUNT,
+            "SELECT (SELECT coalesce(sum(n), 0) FROM board_counts WHERE variant = ?1 AND hour > "
+            "?2 / " HOUR_MS_SQL ") + (SELECT count(*) FROM ratings WHERE variant = ?1 AND "
+            "substr(player, 1, 1) = '@' AND listed_until > ?2 AND listed_until < (?2 / "
+            HOUR_MS_SQL " + 1) * " HOUR_MS_SQL ")",
+            1, &variant, 1, &now);
         if (!cnt)
             return -1;
         *total = sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
         sqlite3_reset(cnt);
     }
-    sqlite3_stmt *st = board_query(ST_BOARD,
-                                   "SELECT substr(player, 2), rating, rd, vol, games, at FROM "
-                                   "ratings WHERE " BOARD_WHERE
-                                   " ORDER BY rating DESC, player LIMIT ?7 OFFSET ?8",
-                                   variant, now);
+    /* best first by ratings_board, each row's listed_until computed as it is read */
+    sqlite3_stmt *st = kept_query(ST_BOARD,
+                                  "SELECT substr(player, 2), rating, rd, vol, games, at FROM "
+                                  "ratings INDEXED BY ratings_board WHERE variant = ?1 AND "
+                                  "substr(player, 1, 1) = '@' AND listed_until > ?2 ORDER BY "
+                                  "rating DESC, player LIMIT ?3 OFFSET ?4",
+                                  1, &variant, 3, (const int64_t[]){now, n, offset});
     if (!st)
         return -1;
-    sqlite3_bind_int(st, 7, n);
-    sqlite3_bind_int(st, 8, offset);
     int k = 0;
     while (k < n && sqlite3_step(st) == SQLITE_ROW) {
         profile_rank *r = &out[k++];

@@ -9,8 +9,8 @@
  * transaction of the game that changes it; and the accounts: `accounts` (a name and its password's
  * argon2id hash, never the password) and `logins` (which player token is logged in to which
  * account); and `chat`, one row per message of a game's players' chat (its seat, text and
- * time), deleted with the game; and the profiles' `results` and `records`
- * (profile.h). The journal is WAL with synchronous=NORMAL and group commit
+ * time), deleted with the game; and the profiles' `results` and `records`, and the leaderboards'
+ * `ratings.listed_until` and `board_counts`, kept by triggers on `ratings` (profile.h). The journal is WAL with synchronous=NORMAL and group commit
  * (sqlite_sync.h: one fsync for the commits of many games, a change answered only once it is on
  * disk), and every change of a game is one transaction (its row, and its moves from the first
  * changed ply on), so a server killed at any moment, or a machine losing power, leaves each game
