@@ -166,7 +166,8 @@ static long changed_rows(const char *sql, int n, const char *const *p)
 static int listen_connect(void);
 static int profile_tables(void);
 static int board_tables(void);
-#define BOARD_LOCK "7240542" /* the advisory lock of board_counts' writers (save_ratings) */
+#define SCHEMA_LOCK "7240541" /* the advisory lock of the schema's makers (schema_begin) */
+#define BOARD_LOCK  "7240542" /* the advisory lock of board_counts' writers (save_ratings) */
 static const store_results_writer results_writer;
 
 /* A connection to `where` (a URI or a conninfo string), with limits that `where` may set
@@ -220,9 +221,9 @@ static int pg_open(const char *where, char *err, size_t errlen)
     }
     PGresult *r = PQexec(pg, "SET client_min_messages = warning");
     PQclear(r);
-    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)") ||
-        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() || !board_tables() ||
-        !listen_connect() || !exec0("SET synchronous_commit = off")) {
+    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")") ||
+        !ok_res(PQexec(pg, schema), 1) || !exec0("COMMIT") || !profile_tables() ||
+        !board_tables() || !listen_connect() || !exec0("SET synchronous_commit = off")) {
         snprintf(err, errlen, "cannot use the PostgreSQL database: %s", PQerrorMessage(pg));
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n')
@@ -989,6 +990,23 @@ static const char profile_schema[] =
     "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, rating DESC, player)"
     " WHERE substr(player, 1, 1) = '@';";
 
+/* A transaction begun for a part of the schema, under the schema's advisory lock, and whether
+ * that part is still to be made (*fresh: its table, named, does not exist yet). 1, or 0 (no
+ * transaction left open). */
+static int schema_begin(const char *table, int *fresh)
+{
+    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")"))
+        return 0;
+    const char *p[1] = {table};
+    PGresult *r = run("SELECT to_regclass($1) IS NULL", 1, p);
+    int ok = ok_res(r, 0) && PQntuples(r) == 1;
+    *fresh = ok && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!ok)
+        exec0("ROLLBACK");
+    return ok;
+}
+
 /* The leaderboards' count (profile.h): ratings.listed_until (a stored generated column),
  * board_counts, and the trigger keeping it. The hour of a row is listed_until /
  * PROFILE_BOARD_HOUR_MS; a row not listed (0) or not an account's is not counted. */
@@ -1018,11 +1036,9 @@ static const char board_schema[] =
  * counted), under the schema's advisory lock. 1, or 0. */
 static int board_tables(void)
 {
-    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)"))
+    int fresh;
+    if (!schema_begin("board_counts", &fresh))
         return 0;
-    PGresult *r = run("SELECT to_regclass('board_counts') IS NULL", 0, NULL);
-    int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
     int ok = 1;
     if (fresh) {
         char until[1024], add[1200];
@@ -1093,20 +1109,18 @@ static const store_results_writer results_writer = {pg_player, add_result, add_r
  * oldest first. 1, or 0. */
 static int profile_tables(void)
 {
-    if (!exec0("BEGIN") || !exec0("SELECT pg_advisory_xact_lock(7240541)"))
+    int fresh;
+    if (!schema_begin("results", &fresh))
         return 0;
-    PGresult *r = run("SELECT to_regclass('results') IS NULL", 0, NULL);
-    int fresh = ok_res(r, 0) && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
     int ok = ok_res(PQexec(pg, profile_schema), 1);
     if (ok && fresh) {
         char a[2][8];
         snprintf(a[0], sizeof a[0], "%d", PLAY_OVER);
         snprintf(a[1], sizeof a[1], "%d", END_ABORTED);
         const char *p[2] = {a[0], a[1]};
-        r = run("SELECT id FROM games WHERE state = $1::INTEGER AND ending != $2::INTEGER ORDER "
-                "BY created",
-                2, p);
+        PGresult *r = run("SELECT id FROM games WHERE state = $1::INTEGER AND ending != "
+                          "$2::INTEGER ORDER BY created",
+                          2, p);
         ok = ok_res(r, 0);
         for (int i = 0; ok && i < PQntuples(r); i++)
             ok = store_backfill(PQgetvalue(r, i, 0), pg_load, &results_writer);
