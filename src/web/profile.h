@@ -50,6 +50,9 @@
 #define PROFILE_POINTS  200   /* rated games a rating graph shows (the latest) */
 #define PROFILE_ACTIVE_DAYS 90 /* a leaderboard's players had a rated game within this */
 #define PROFILE_BOARD_HOUR_MS 3600000 /* board_counts' buckets (above) */
+/* the same in the stores' SQL text (store_pg.c, store_sqlite.c) */
+#define PROFILE_BOARD_HOUR_MS_SQL "3600000"
+_Static_assert(PROFILE_BOARD_HOUR_MS == 3600000, "PROFILE_BOARD_HOUR_MS_SQL spells it");
 
 /* One seat of a finished game, as its player's profile lists it. */
 typedef struct profile_result {

@@ -1010,8 +1010,6 @@ static int schema_begin(const char *table, int *fresh)
 /* The leaderboards' count (profile.h): ratings.listed_until (a stored generated column),
  * board_counts, and the trigger keeping it. The hour of a row is listed_until /
  * PROFILE_BOARD_HOUR_MS; a row not listed (0) or not an account's is not counted. */
-#define HOUR_MS_SQL "3600000"
-_Static_assert(PROFILE_BOARD_HOUR_MS == 3600000, "HOUR_MS_SQL spells PROFILE_BOARD_HOUR_MS");
 static const char board_schema[] =
     "CREATE TABLE board_counts (variant TEXT NOT NULL, hour BIGINT NOT NULL,"
     " n BIGINT NOT NULL, PRIMARY KEY (variant, hour));"
@@ -1020,17 +1018,19 @@ static const char board_schema[] =
     "CREATE OR REPLACE FUNCTION board_count() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN"
     " IF TG_OP <> 'INSERT' AND substr(OLD.player, 1, 1) = '@' AND OLD.listed_until > 0 THEN"
     "  UPDATE board_counts SET n = n - 1 WHERE variant = OLD.variant"
-    "   AND hour = OLD.listed_until / " HOUR_MS_SQL ";"
+    "   AND hour = OLD.listed_until / " PROFILE_BOARD_HOUR_MS_SQL ";"
     " END IF;"
     " IF TG_OP <> 'DELETE' AND substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0 THEN"
-    "  INSERT INTO board_counts VALUES (NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1)"
+    "  INSERT INTO board_counts VALUES (NEW.variant,"
+    "   NEW.listed_until / " PROFILE_BOARD_HOUR_MS_SQL ", 1)"
     "   ON CONFLICT (variant, hour) DO UPDATE SET n = board_counts.n + 1;"
     " END IF;"
     " RETURN NULL; END $f$;"
     "CREATE TRIGGER board_count AFTER INSERT OR UPDATE OR DELETE ON ratings"
     " FOR EACH ROW EXECUTE FUNCTION board_count();"
-    "INSERT INTO board_counts SELECT variant, listed_until / " HOUR_MS_SQL ", count(*)"
-    " FROM ratings WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
+    "INSERT INTO board_counts SELECT variant,"
+    " listed_until / " PROFILE_BOARD_HOUR_MS_SQL ", count(*) FROM ratings"
+    " WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
 
 /* The leaderboards' count made, once (a database made before it: the column added and its rows
  * counted), under the schema's advisory lock. 1, or 0. */
@@ -1223,10 +1223,11 @@ static int pg_board(const char *variant, int64_t now, int offset, int n, profile
     if (total) {
         /* the hours after now's, then the rows ending within now's hour (ratings_until) */
         PGresult *c = run("SELECT (SELECT coalesce(sum(n), 0) FROM board_counts WHERE variant = "
-                          "$1 AND hour > $2::BIGINT / " HOUR_MS_SQL ") + (SELECT count(*) FROM "
-                          "ratings WHERE variant = $1 AND substr(player, 1, 1) = '@' AND "
+                          "$1 AND hour > $2::BIGINT / " PROFILE_BOARD_HOUR_MS_SQL
+                          ") + (SELECT count(*) FROM ratings WHERE variant = $1 AND "
+                          "substr(player, 1, 1) = '@' AND "
                           "listed_until > $2::BIGINT AND listed_until < ($2::BIGINT / "
-                          HOUR_MS_SQL " + 1) * " HOUR_MS_SQL ")",
+                          PROFILE_BOARD_HOUR_MS_SQL " + 1) * " PROFILE_BOARD_HOUR_MS_SQL ")",
                           2, p);
         int ok = ok_res(c, 0) && PQntuples(c) == 1;
         *total = ok ? int_col(c, 0, 0) : 0;

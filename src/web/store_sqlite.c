@@ -755,30 +755,31 @@ static const char profile_schema[] =
  * read, and in the index), board_counts, and the trigger keeping it. The hour of a row is
  * listed_until / PROFILE_BOARD_HOUR_MS; a row not listed (0) or not an account's is not
  * counted. */
-#define HOUR_MS_SQL "3600000"
-_Static_assert(PROFILE_BOARD_HOUR_MS == 3600000, "HOUR_MS_SQL spells PROFILE_BOARD_HOUR_MS");
 static const char board_schema[] =
     "CREATE TABLE board_counts (variant TEXT NOT NULL, hour INTEGER NOT NULL,"
     " n INTEGER NOT NULL, PRIMARY KEY (variant, hour));"
     "CREATE INDEX IF NOT EXISTS ratings_until ON ratings (variant, listed_until)"
     " WHERE substr(player, 1, 1) = '@';"
     "CREATE TRIGGER board_insert AFTER INSERT ON ratings BEGIN"
-    " INSERT INTO board_counts SELECT NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1"
+    " INSERT INTO board_counts SELECT NEW.variant,"
+    " NEW.listed_until / " PROFILE_BOARD_HOUR_MS_SQL ", 1"
     " WHERE substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0"
     " ON CONFLICT (variant, hour) DO UPDATE SET n = n + 1; END;"
     "CREATE TRIGGER board_update AFTER UPDATE ON ratings BEGIN"
     " UPDATE board_counts SET n = n - 1 WHERE substr(OLD.player, 1, 1) = '@'"
     " AND OLD.listed_until > 0 AND variant = OLD.variant"
-    " AND hour = OLD.listed_until / " HOUR_MS_SQL ";"
-    " INSERT INTO board_counts SELECT NEW.variant, NEW.listed_until / " HOUR_MS_SQL ", 1"
+    " AND hour = OLD.listed_until / " PROFILE_BOARD_HOUR_MS_SQL ";"
+    " INSERT INTO board_counts SELECT NEW.variant,"
+    " NEW.listed_until / " PROFILE_BOARD_HOUR_MS_SQL ", 1"
     " WHERE substr(NEW.player, 1, 1) = '@' AND NEW.listed_until > 0"
     " ON CONFLICT (variant, hour) DO UPDATE SET n = n + 1; END;"
     "CREATE TRIGGER board_delete AFTER DELETE ON ratings BEGIN"
     " UPDATE board_counts SET n = n - 1 WHERE substr(OLD.player, 1, 1) = '@'"
     " AND OLD.listed_until > 0 AND variant = OLD.variant"
-    " AND hour = OLD.listed_until / " HOUR_MS_SQL "; END;"
-    "INSERT INTO board_counts SELECT variant, listed_until / " HOUR_MS_SQL ", count(*)"
-    " FROM ratings WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
+    " AND hour = OLD.listed_until / " PROFILE_BOARD_HOUR_MS_SQL "; END;"
+    "INSERT INTO board_counts SELECT variant,"
+    " listed_until / " PROFILE_BOARD_HOUR_MS_SQL ", count(*) FROM ratings"
+    " WHERE substr(player, 1, 1) = '@' AND listed_until > 0 GROUP BY 1, 2;";
 
 /* The leaderboards' count made, once (a database made before it: the column added and its rows
  * counted). 0, or -1 with *msg. */
@@ -999,9 +1000,10 @@ static int sq_board(const char *variant, int64_t now, int offset, int n, profile
         sqlite3_stmt *cnt = kept_query(
             ST_BOARD_COUNT,
             "SELECT (SELECT coalesce(sum(n), 0) FROM board_counts WHERE variant = ?1 AND hour > "
-            "?2 / " HOUR_MS_SQL ") + (SELECT count(*) FROM ratings WHERE variant = ?1 AND "
+            "?2 / " PROFILE_BOARD_HOUR_MS_SQL
+            ") + (SELECT count(*) FROM ratings WHERE variant = ?1 AND "
             "substr(player, 1, 1) = '@' AND listed_until > ?2 AND listed_until < (?2 / "
-            HOUR_MS_SQL " + 1) * " HOUR_MS_SQL ")",
+            PROFILE_BOARD_HOUR_MS_SQL " + 1) * " PROFILE_BOARD_HOUR_MS_SQL ")",
             1, &variant, 1, &now);
         if (!cnt)
             return -1;
