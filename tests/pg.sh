@@ -217,6 +217,35 @@ timing "moves to a, stream on b" "$SB/api/play/$G/events" "$SA/api/play/$G/move"
     w:32-28 b:19-23 w:28x19 b:14x23 w:37-32 b:10-14
 timing "moves to b, stream on a" "$SA/api/play/$G/events" "$SB/api/play/$G/move" \
     w:41-37 b:5-10 w:34-29 b:23x34 w:40x29 b:20-24
+
+# headers too large: nginx answers them itself, in JSON (docs/deploy/nginx.conf), and the move
+# they came with is not made (the next one through nginx, below, is that very move)
+BIG=$(head -c 40960 /dev/zero | tr '\0' a)
+CODE=$(curl -sk --http1.1 -b "$TMP/a.jar" -o "$TMP/body" -w '%{http_code} %{content_type}' \
+    -H "X-Big: $BIG" --data-binary '{"move":"29x20"}' "$N/api/play/$G/move")
+BODY=$(cat "$TMP/body")
+check_eq "40 KiB of headers through nginx (one line, a move): 431 in JSON" \
+    "431 application/json request headers too large (limit 16 KiB, 8 KiB a line)" \
+    "$CODE $(j d.error)"
+set --
+for i in 0 1 2 3 4 5 6 7 8 9; do set -- "$@" -H "X-Big$i: $(printf '%s' "$BIG" | head -c 4096)"; done
+jar_req - GET "$N/api/play/$G" "" --http1.1 "$@"
+check_eq "... and in 10 lines of 4 KiB" "431 request headers too large (limit 16 KiB, 8 KiB a line)" \
+    "$CODE $(j d.error)"
+jar_req - GET "$N/api/play/$G" "" --http2 -H "X-Big: $BIG"
+check_eq "... over HTTP/2: nginx closes the connection, no answer (its GOAWAY)" 000 "$CODE"
+# 1,400 headers of 11 bytes: 15,400 bytes for nginx (names and values), within its limit; for the
+# server behind, over libmicrohttpd's memory for a connection (each header takes its bookkeeping
+# there too): its own HTML 431, answered by nginx in its JSON instead
+set --
+i=1000
+while [ $i -lt 2400 ]; do set -- "$@" -H "x-h$i: aaaa"; i=$((i + 1)); done
+jar_req - GET "$N/api/play/$G" "" --http2 "$@"
+check_eq "headers within nginx's limit, over the server's: libmicrohttpd's 431, in nginx's JSON" \
+    "431 request headers too large (limit 16 KiB, 8 KiB a line)" "$CODE $(j d.error)"
+jar_req - GET "$N/api/play/$G"
+check_eq "... the game as it was (12 plies, white to move)" "200 12 white" \
+    "$CODE $(j d.history.length) $(j d.side)"
 timing "moves and stream through nginx" "$N/api/play/$G/events" "$N/api/play/$G/move" \
     w:29x20 b:15x24 w:31-26 b:17-21
 
