@@ -367,14 +367,28 @@ static void give_back_outage(play_game *g)
     g->outage_new = 1;
 }
 
+/* g's moves replayed (rebuild): 1; else it is said, g freed, and 0. No lock needed (g alone). */
+static int replayed(play_game *g)
+{
+    if (rebuild(g) == 0)
+        return 1;
+    fprintf(stderr, "condraughts: skipping stored game %s: its moves do not replay\n", g->id);
+    play_game_free(g);
+    return 0;
+}
+
+static void adopt_built(play_game *g);
+
 /* A game read from the store (store_load's callback). */
 static void adopt(play_game *g)
 {
-    if (rebuild(g) != 0) {
-        fprintf(stderr, "condraughts: skipping stored game %s: its moves do not replay\n", g->id);
-        play_game_free(g);
-        return;
-    }
+    if (replayed(g))
+        adopt_built(g);
+}
+
+/* A game read from the store and replayed, taken in: in place of its copy in memory, if any. */
+static void adopt_built(play_game *g)
+{
     g->touched = play_now();
     /* a game not begun expires PLAY_AWAY_MS after its players' pages were last seen; after a
      * restart, PLAY_GRACE_MS after the start at the earliest (time for the pages to reconnect) */
@@ -505,28 +519,118 @@ static void reread_all(void)
         changed(g->id);
 }
 
-/* A change another server announced (store_heard): game id is at revision rev (-1: deleted);
- * id NULL: every game read again (announcements may have been missed). */
+/* The changes heard and not yet taken in (the listener thread's alone): game id[i] is at
+ * revision rev[i] (-1: deleted); all: every game is to be read again (announcements may have been
+ * missed; the ids are then moot). */
+static struct {
+    char (*id)[PLAY_ID_HEX + 1];
+    int64_t *rev;
+    int n, cap, all;
+    play_game **read; /* the games read back for them (fetched), nread of them */
+    int nread, readcap;
+} news;
+
+/* A change another server announced (store_heard's callback, and the sweep's): kept for
+ * take_news. id NULL, or no memory to keep it: every game read again. */
 static void heard(const char *id, int64_t rev)
 {
+    if (!id || news.all) {
+        news.all = 1;
+        return;
+    }
+    if (news.n == news.cap) {
+        int cap = news.cap ? 2 * news.cap : 64;
+        char(*ids)[PLAY_ID_HEX + 1] = realloc(news.id, (size_t)cap * sizeof *ids);
+        if (ids)
+            news.id = ids;
+        int64_t *revs = ids ? realloc(news.rev, (size_t)cap * sizeof *revs) : NULL;
+        if (!revs) {
+            news.all = 1;
+            return;
+        }
+        news.rev = revs;
+        news.cap = cap;
+    }
+    snprintf(news.id[news.n], sizeof news.id[news.n], "%s", id);
+    news.rev[news.n++] = rev;
+}
+
+/* A game read back for the news (store_read's callback, without the lock): replayed here, kept
+ * for take_news. */
+static void fetched(play_game *g)
+{
+    if (!replayed(g))
+        return;
+    if (news.nread == news.readcap) {
+        int cap = news.readcap ? 2 * news.readcap : 64;
+        play_game **list = realloc(news.read, (size_t)cap * sizeof *list);
+        if (!list) {
+            play_game_free(g); /* its copy stays behind: the next sweep reads it */
+            return;
+        }
+        news.read = list;
+        news.readcap = cap;
+    }
+    news.read[news.nread++] = g;
+}
+
+/* The changes heard taken in (the listener's thread, the lock not held): a deletion at once; the
+ * games changed whose copies are behind read back in one statement outside the lock
+ * (store_read: the server's other threads do not wait for PostgreSQL meanwhile), replayed, then
+ * each taken in unless its copy has caught up meanwhile (a change of this server's own); when the
+ * reading fails, the copies marked behind (looked up when next found). */
+static void take_news(void)
+{
     play_lock();
-    if (!id) {
+    if (news.all) {
         reread_all();
-    } else {
-        play_game *g = find_mem(id);
-        if (rev < 0 && g) {
+        play_unlock();
+        news.all = news.n = 0;
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < news.n; i++) {
+        play_game *g = find_mem(news.id[i]);
+        if (news.rev[i] < 0 && g) {
             unlink_game(g);
-            changed(id);
+            changed(news.id[i]);
             play_game_free(g);
-        } else if (rev > 0 && (!g || rev > g->rev)) {
-            int n = store_load(id, adopt);
-            if (n > 0)
-                changed(id);
-            else if (n < 0 && g)
-                g->rev = -1; /* not read: looked up when next found */
+        } else if (news.rev[i] > 0 && (!g || news.rev[i] > g->rev)) {
+            memmove(news.id[k], news.id[i], sizeof news.id[i]);
+            news.rev[k++] = g != NULL; /* (from here on: had a copy) */
         }
     }
     play_unlock();
+    news.n = 0;
+    if (!k)
+        return;
+    const char **names = malloc((size_t)k * sizeof *names);
+    for (int i = 0; names && i < k; i++)
+        names[i] = news.id[i];
+    int got = names ? store_read(names, k, fetched) : -1;
+    free(names);
+    play_lock();
+    for (int i = 0; i < news.nread; i++) {
+        play_game *g = news.read[i], *m = find_mem(g->id);
+        int had = 0;
+        for (int j = 0; j < k && !had; j++)
+            had = news.rev[j] && !strcmp(news.id[j], g->id);
+        if (m ? g->rev <= m->rev : had) { /* caught up, or taken out meanwhile */
+            play_game_free(g);
+            continue;
+        }
+        char id[PLAY_ID_HEX + 1];
+        memcpy(id, g->id, sizeof id);
+        adopt_built(g);
+        changed(id);
+    }
+    for (int i = 0; got < 0 && i < k; i++) {
+        play_game *m = find_mem(news.id[i]);
+        if (m)
+            m->rev = -1;
+    }
+    play_unlock();
+    news.nread = 0;
 }
 
 /* The sweep's view of the copies behind the store: a game whose stored revision differed from
@@ -587,6 +691,7 @@ static void sweep(play_sweep *s)
     free(mine);
     free(stored);
     free(names);
+    take_news();
 }
 
 /* The thread that hears other servers' changes (a shared store), until play_close. While its
@@ -603,9 +708,14 @@ static int listener(void *arg)
         play_unlock();
         if (stop) {
             free(s.list);
+            free(news.id);
+            free(news.rev);
+            free(news.read);
+            memset(&news, 0, sizeof news);
             return 0;
         }
         int n = store_heard(200, heard);
+        take_news();
         play_lock();
         if (n < 0)
             P.deaf = 1;

@@ -105,6 +105,11 @@ int store_revs(const char *const *ids, int n, int64_t *revs)
     return S && S->revs ? S->revs(ids, n, revs) : -1;
 }
 
+int store_read(const char *const *ids, int n, void (*add)(play_game *g))
+{
+    return S && S->read ? S->read(ids, n, add) : -1;
+}
+
 int store_seen(const char *const *ids, int n, int64_t now)
 {
     return S && S->seen ? S->seen(ids, n, now) : -1;

@@ -17,9 +17,9 @@
  *
  * Representation: one open store at a time (a store_ops table of the chosen implementation, NULL
  * when none is open); every call but store_open on a closed store fails (-1, 0 or GLICKO_NEW).
- * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held (store_heard
- * alone, on a connection of its own, from one thread without the lock; store_written and
- * store_synced from any thread).
+ * Not thread-safe by itself: play.c and api_account.c call it with play_lock() held (store_heard,
+ * store_revs and store_read alone, on a connection of their own, from one thread without the lock;
+ * store_written and store_synced from any thread).
  */
 #ifndef CD_WEB_STORE_H
 #define CD_WEB_STORE_H
@@ -53,6 +53,7 @@ typedef struct store_ops {
     int (*rev)(const char *id, int64_t *rev);    /* NULL when not shared */
     int (*heard)(int timeout_ms, void (*heard)(const char *id, int64_t rev));
     int (*revs)(const char *const *ids, int n, int64_t *revs); /* NULL when not shared */
+    int (*read)(const char *const *ids, int n, void (*add)(play_game *g)); /* NULL: not shared */
     int (*seen)(const char *const *ids, int n, int64_t now); /* NULL when not shared */
     int64_t (*seen_at)(const char *id);                      /* NULL when not shared */
     int (*results)(const char *player, int offset, int n, profile_result *out);
@@ -147,6 +148,12 @@ int store_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev));
  * -1 (no shared store, or the connection failed: store_heard makes it again). For the sweep that
  * finds changes nobody announced (play.c, PLAY_SWEEP_MS). */
 int store_revs(const char *const *ids, int n, int64_t *revs);
+/* Games ids[0..n) of a shared store read in one statement on store_heard's connection (call it
+ * from store_heard's thread, without play_lock() held), each handed to add as store_load does (a
+ * game not there: nothing). The number read, or -1 (no shared store, or the connection failed:
+ * store_heard makes it again). For the changes heard (play.c): read outside the lock, in one
+ * statement a batch. */
+int store_read(const char *const *ids, int n, void (*add)(play_game *g));
 /* Presence in a shared store (a game not begun expires when its players' pages have been away
  * PLAY_AWAY_MS: play.h): store_seen, the players of games ids[0..n) have a page open on this
  * server at `now` (0 or -1); store_seen_at, the latest such time any server wrote for game id

@@ -74,6 +74,11 @@ static const char schema[] =
     "white_after_vol, black_rating, black_rd, black_vol, black_after, black_after_rd, "            \
     "black_after_vol, first_wait, outage_ms"
 #define GAME_NCOLS 36
+/* Games read back in one statement: each game's row with its moves and its chat (load_rows) */
+#define LOAD_SELECT                                                                                \
+    "SELECT " GAME_COLUMNS ", rev, (SELECT json_agg(json_build_array(move, white_ms, black_ms,"    \
+    " at) ORDER BY ply) FROM moves WHERE game = g.id), (SELECT json_agg(json_build_array(seat,"    \
+    " text, at) ORDER BY n) FROM chat WHERE game = g.id) FROM games g "
 
 /* A statement with n text parameters (NULL: SQL NULL); the result (PQclear it), NULL when the
  * connection is gone. A connection known broken is reset first. One that breaks under the
@@ -899,19 +904,22 @@ static int64_t int_col(const PGresult *r, int row, int col)
     return strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
+static int load_rows(PGresult *r, void (*add)(play_game *g));
+
 static int pg_load(const char *id, void (*add)(play_game *g))
 {
     char over[4];
     snprintf(over, sizeof over, "%d", PLAY_OVER);
     const char *arg = id ? id : over;
-    /* one statement: each game's row with its moves and its chat */
-#define LOAD_SELECT                                                                                \
-    "SELECT " GAME_COLUMNS ", rev, (SELECT json_agg(json_build_array(move, white_ms, black_ms,"    \
-    " at) ORDER BY ply) FROM moves WHERE game = g.id), (SELECT json_agg(json_build_array(seat,"    \
-    " text, at) ORDER BY n) FROM chat WHERE game = g.id) FROM games g "
-    PGresult *r = run(id ? LOAD_SELECT "WHERE id = $1"
-                         : LOAD_SELECT "WHERE state != $1::INTEGER ORDER BY created, id",
-                      1, &arg);
+    return load_rows(run(id ? LOAD_SELECT "WHERE id = $1"
+                            : LOAD_SELECT "WHERE state != $1::INTEGER ORDER BY created, id",
+                         1, &arg),
+                     add);
+}
+
+/* The games of r, LOAD_SELECT's rows, each handed to add; r cleared. The number read, or -1. */
+static int load_rows(PGresult *r, void (*add)(play_game *g))
+{
     if (!ok_res(r, 0)) {
         PQclear(r);
         return -1;
@@ -970,6 +978,26 @@ static int pg_load(const char *id, void (*add)(play_game *g))
     }
     PQclear(r);
     return n;
+}
+
+/* store_read: on the listening connection, as pg_revs (not prepared: measured no cheaper). */
+static int pg_read(const char *const *ids, int n, void (*add)(play_game *g))
+{
+    if (!lconn)
+        return -1;
+    char *list = id_array(ids, n);
+    if (!list)
+        return -1;
+    const char *p[1] = {list};
+    int got = load_rows(PQexecParams(lconn, LOAD_SELECT "WHERE id = ANY($1::TEXT[])", 1, NULL, p,
+                                     NULL, NULL, 0),
+                        add);
+    free(list);
+    if (got < 0 && PQstatus(lconn) == CONNECTION_BAD) { /* made again by pg_heard */
+        PQfinish(lconn);
+        lconn = NULL;
+    }
+    return got;
 }
 
 /* ---------------------------------------------------------------- profiles (profile.h) */
@@ -1277,6 +1305,6 @@ const store_ops store_pg = {"postgresql",   pg_open,         pg_close,        pg
                             pg_rating,      pg_player,       pg_login_name,   pg_account_hash,
                             pg_account_add, pg_account_like, pg_login,        pg_account_rehash,
                             pg_load,        1,               pg_rev,          pg_heard,
-                            pg_revs,        pg_seen,         pg_seen_at,
+                            pg_revs,        pg_read,         pg_seen,         pg_seen_at,
                             pg_results,     pg_results_from, pg_game_results, pg_records,
                             pg_board,       pg_history};

@@ -1054,6 +1054,6 @@ const store_ops store_sqlite = {"sqlite",        sq_open,          sq_close,    
                                 sq_rating,       sq_player,        sq_login_name,   sq_account_hash,
                                 sq_account_add,  sq_account_like,  sq_login,        sq_account_rehash,
                                 sq_load,         0,                NULL,            NULL,
-                                NULL,            NULL,             NULL,
+                                NULL,            NULL,             NULL,            NULL,
                                 sq_results,      sq_results_from,  sq_game_results, sq_records,
                                 sq_board,        sq_history};

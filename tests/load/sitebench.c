@@ -32,7 +32,9 @@
  * With SITEBENCH_TRACE=FILE set, every event is also written to FILE, one a line, times in ms
  * from the client's start (the first line: "start T", T the start on CLOCK_MONOTONIC in ms, for
  * lining the trace up with the server's, e.g. `perf record -k CLOCK_MONOTONIC`):
- *   move SENT LATENCY GAME   a move sent at SENT reached the opponent's stream LATENCY ms later
+ *   move SENT LATENCY GAME ANSWER
+ *                            a move sent at SENT reached the opponent's stream LATENCY ms later;
+ *                            its own answer had come ANSWER ms after it was sent (-1: not yet)
  *   first OPENED MS          a stream opened at OPENED had its first state MS ms later
  *   loop AT WAITED WORK N    an epoll_wait begun at AT returned N events after WAITED ms and
  *                            they took WORK ms (written when it came back over 10 ms past its
@@ -270,6 +272,7 @@ typedef struct {
     char id[16];
     person *p[2];
     double sent[2]; /* when the move of ply `ply_sent[i]` was sent by seat i */
+    double answered[2]; /* its answer came this many ms after it was sent (-1: not yet) */
     int ply_sent[2];
 } game;
 
@@ -302,8 +305,8 @@ static void on_state(person *w, conn *c, const char *json)
     if (my_turn && g->sent[!me] > 0 && g->ply_sent[!me] == p) {
         add(&F.lat, now_ms() - g->sent[!me]);
         if (trace)
-            fprintf(trace, "move %.1f %.1f %d\n", g->sent[!me] - trace_t0, now_ms() - g->sent[!me],
-                    w->game);
+            fprintf(trace, "move %.1f %.1f %d %.1f\n", g->sent[!me] - trace_t0,
+                    now_ms() - g->sent[!me], w->game, g->answered[!me]);
         g->sent[!me] = 0;
     }
     if (running && my_turn && p != w->last_ply && cJSON_IsString(state) &&
@@ -519,6 +522,10 @@ static int open_stream(person *who, const char *id)
 
 static void moved(conn *c)
 {
+    const person *w = c->who;
+    game *g = &games[w->game];
+    if (g->sent[w->seat] > 0)
+        g->answered[w->seat] = now_ms() - g->sent[w->seat];
     if (c->status == 200)
         F.moves++;
     else if (running) {
@@ -586,6 +593,7 @@ static void move_due(person *players, int n, double t)
             snprintf(body, sizeof body, "{\"move\":\"%s\"}", p->move);
             p->due = 0;
             g->sent[p->seat] = now_ms();
+            g->answered[p->seat] = -1;
             g->ply_sent[p->seat] = p->last_ply + 1;
             request(p, "POST", path, body, moved);
         }
