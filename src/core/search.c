@@ -23,7 +23,7 @@
  *     fail-high.
  *  7. Late move reductions by a table, 0.5 + ln(depth) ln(moves searched) / 2.3 (10, 18), one
  *     ply less at PV nodes, at least one ply for every move after the first at non-PV nodes
- *     (15).
+ *     (15), at least two from the seventh on (52, Scan 2.0's reduction at small depths).
  *  8. A forced single reply is searched one ply deeper.
  * 11. ProbCut: at non-PV nodes of depth >= 5 a null-window search 4 plies shallower at
  *     beta + 80 that holds cuts the node.

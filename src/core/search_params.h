@@ -28,6 +28,7 @@
     X(qexch, "qexch", 1, 0, 1, 0, "exchange offers in quiescence, without kings (step 19)")        \
     X(lmr_div, "lmrdiv", 230, 50, 1000, 0, "the LMR table's divisor in hundredths (steps 10, 18)") \
     X(lmr_from, "lmrfrom", 1, 0, 10, 0, "non-PV moves from this one on reduced a ply, 0 off (15)") \
+    X(lmr2_from, "lmr2from", 6, 0, 60, 0, "non-PV moves from this one on reduced 2 plies (52)")    \
     X(probcut_margin, "pcmargin", 80, 0, 10000, 0, "ProbCut's margin above beta, 1/100 man")       \
     X(probcut_min, "pcmin", 5, 2, 60, 0, "ProbCut from this depth on")                             \
     X(rfp_margin, "rfp", 40, 0, 1000, 0, "reverse futility margin a ply, 0 off (step 16)")         \
