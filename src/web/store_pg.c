@@ -811,27 +811,41 @@ static int pg_heard(int timeout_ms, void (*heard)(const char *id, int64_t rev))
 
 /* On the listening connection (store_heard's thread): one statement, a row an id in their order
  * (the revision, NULL for a game not there). */
-static int pg_revs(const char *const *ids, int n, int64_t *revs)
+/* On the listening connection: SQL whose one parameter ($1, TEXT[]) is the ids; NULL without the
+ * connection or memory. */
+static PGresult *ids_query(const char *sql, const char *const *ids, int n)
 {
     if (!lconn)
-        return -1;
+        return NULL;
     char *list = id_array(ids, n);
     if (!list)
-        return -1;
+        return NULL;
     const char *p[1] = {list};
-    PGresult *r = PQexecParams(lconn,
-                               "SELECT g.rev FROM unnest($1::TEXT[]) WITH ORDINALITY AS x(id, i)"
-                               " LEFT JOIN games g ON g.id = x.id ORDER BY x.i",
-                               1, NULL, p, NULL, NULL, 0);
+    PGresult *r = PQexecParams(lconn, sql, 1, NULL, p, NULL, NULL, 0);
     free(list);
+    return r;
+}
+
+/* A listening connection found broken is dropped: pg_heard makes it again and rereads all. */
+static void drop_broken_listener(void)
+{
+    if (lconn && PQstatus(lconn) == CONNECTION_BAD) {
+        PQfinish(lconn);
+        lconn = NULL;
+    }
+}
+
+static int pg_revs(const char *const *ids, int n, int64_t *revs)
+{
+    PGresult *r = ids_query("SELECT g.rev FROM unnest($1::TEXT[]) WITH ORDINALITY AS x(id, i)"
+                            " LEFT JOIN games g ON g.id = x.id ORDER BY x.i",
+                            ids, n);
     int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == n;
     for (int i = 0; ok && i < n; i++)
         revs[i] = PQgetisnull(r, i, 0) ? 0 : strtoll(PQgetvalue(r, i, 0), NULL, 10);
     PQclear(r);
-    if (!ok && PQstatus(lconn) == CONNECTION_BAD) { /* made again by pg_heard, which rereads all */
-        PQfinish(lconn);
-        lconn = NULL;
-    }
+    if (!ok)
+        drop_broken_listener();
     return ok ? 0 : -1;
 }
 
@@ -983,20 +997,9 @@ static int load_rows(PGresult *r, void (*add)(play_game *g))
 /* store_read: on the listening connection, as pg_revs (not prepared: measured no cheaper). */
 static int pg_read(const char *const *ids, int n, void (*add)(play_game *g))
 {
-    if (!lconn)
-        return -1;
-    char *list = id_array(ids, n);
-    if (!list)
-        return -1;
-    const char *p[1] = {list};
-    int got = load_rows(PQexecParams(lconn, LOAD_SELECT "WHERE id = ANY($1::TEXT[])", 1, NULL, p,
-                                     NULL, NULL, 0),
-                        add);
-    free(list);
-    if (got < 0 && PQstatus(lconn) == CONNECTION_BAD) { /* made again by pg_heard */
-        PQfinish(lconn);
-        lconn = NULL;
-    }
+    int got = load_rows(ids_query(LOAD_SELECT "WHERE id = ANY($1::TEXT[])", ids, n), add);
+    if (got < 0)
+        drop_broken_listener();
     return got;
 }
 
