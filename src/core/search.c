@@ -23,7 +23,8 @@
  *     fail-high.
  *  7. Late move reductions by a table, 0.5 + ln(depth) ln(moves searched) / 2.3 (10, 18), one
  *     ply less at PV nodes, at least one ply for every move after the first at non-PV nodes
- *     (15), at least two from the seventh on (52, Scan 2.0's reduction at small depths).
+ *     (15), at least two from the seventh on (52, Scan 2.0's reduction at small depths; not
+ *     with English's learned weights).
  *  8. A forced single reply is searched one ply deeper.
  * 11. ProbCut: at non-PV nodes of depth >= 5 a null-window search 4 plies shallower at
  *     beta + 80 that holds cuts the node.
@@ -170,6 +171,10 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* step 21 acts where the 8x8 families' learned weights evaluate (24 pieces at the start:
      * Russian's and the three begun from them), where it was measured to gain */
     s->corr_pct = s->pw && s->pw->layout.start == 24 ? sp->corr_pct : 0;
+    /* step 52 acts except where English's learned weights evaluate (measured there at 50,000
+     * nodes a move, on against off: -9 [-24, +7] over 400 games and -9 [-19, +2] over 1,000) */
+    s->lmr2_from =
+        s->pw && s->pw->layout.short_rules == CD_PAT_SHORT_ENGLISH ? 0 : sp->lmr2_from;
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
      * then no piece key, nor a difference of two salts a move's key change) */
     s->evsalt = cd_zobrist_mix(++e->searches + ((uint64_t)1 << 40));

@@ -50,6 +50,7 @@ typedef struct search {
     cd_net_cache *netcache;              /* this thread's network sums (net.h) */
     cd_corr *corr;                       /* this thread's correction history (engine.h) */
     int corr_pct;                        /* its share (step 21): the parameter where it acts, or 0 */
+    int lmr2_from; /* step 52's move number: the parameter where it acts, or 0 (off) */
     int drawv[2];      /* a draw's value to the side to move, by side (step 1: contempt) */
     uint64_t ttsalt;   /* XORed into the table's keys: 0 without contempt, else one per
                           contempt and root side (draw values differ between them) */

@@ -182,7 +182,7 @@ int cd_search_node(search *s, const cd_position *pos, int alpha, int beta, int d
                 red = e->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63] - pvnode;
                 if (!pvnode && sp->lmr_from && red < 1) /* at least one ply ("lmrfrom") */
                     red = 1;
-                if (!pvnode && sp->lmr2_from && searched >= sp->lmr2_from && red < 2)
+                if (!pvnode && s->lmr2_from && searched >= s->lmr2_from && red < 2)
                     red = 2; /* 52: at least two plies ("lmr2from") */
                 if (red > newdepth - 1)
                     red = newdepth - 1;
