@@ -92,9 +92,10 @@ int cd_qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth
         /* 19. exchanges ("qexch"), only while no kings are on the board */
         if (!sp->qexch || (pos->kings[0] | pos->kings[1]))
             return best;
-        if (sp->qexch >= 2 && s->narrow && !cd_exchange_offers(pos, s->playable, offers))
+        int narrow = sp->qexch >= 2 && s->narrow;
+        if (narrow && !cd_exchange_offers(pos, s->playable, offers))
             return best;
-        return exchanges(s, pos, list, alpha, beta, best, ply, quiet, offers);
+        return exchanges(s, pos, list, alpha, beta, best, ply, quiet, narrow ? offers : NULL);
     }
 
     /* the captures, most pieces taken first (then promotions), principal variation search */
@@ -153,10 +154,10 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
 /* 19. Exchange offers, at the first quiescence ply of a quiet position without kings whose
  * static value is below beta (qexch 3: at every quiet quiescence node): each man move that
  * offers an exchange is tried, by our broad filter (offers_exchange) or, with qexch 2 and 3,
- * Scan's narrow one (cd_exchange_offers, which gave `offers`). Its child is a probe (depth
- * QS_PROBE): when the opponent then has no capture the move offered nothing and is ignored
- * (s->notshot); otherwise the forced capture and the captures that follow are searched, with
- * no further offers but those of qexch 3. */
+ * Scan's narrow one (cd_exchange_offers, which gave `offers`; NULL: ours). Its child is a
+ * probe (depth QS_PROBE): when the opponent then has no capture the move offered nothing and is
+ * ignored (s->notshot); otherwise the forced capture and the captures that follow are searched,
+ * with no further offers but those of qexch 3. */
 static inline uint64_t near1(uint64_t x, int h) /* diagonal neighbours (ghost bits fall away) */
 {
     return x << h | x << (h + 1) | x >> h | x >> (h + 1);
@@ -258,7 +259,6 @@ static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int a
     int h = g->half;
     uint64_t own = pos->side == CD_WHITE ? pos->white[0] : pos->black[0];
     uint64_t opp = pos->side == CD_WHITE ? pos->black[0] : pos->white[0];
-    int narrow = search_params(s->e)->qexch >= 2 && s->narrow;
     for (int i = 0; i < list->count; i++) {
         const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
@@ -266,7 +266,7 @@ static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int a
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
         if (m->flags & CD_MOVE_PROMOTES)
             continue;
-        if (narrow) { /* Scan's filter: t in the set of the move's step */
+        if (offers) { /* Scan's filter: t in the set of the move's step */
             if (!(offers[abs(m->to - m->from) != h] & to))
                 continue;
         } else if (!(near1(to, h) & opp) || !offers_exchange(own, opp, s->playable, h, from, to)) {

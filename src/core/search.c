@@ -173,8 +173,8 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     /* step 21 acts where the 8x8 families' learned weights evaluate (24 pieces at the start:
      * Russian's and the three begun from them), where it was measured to gain */
     s->corr_pct = s->pw && s->pw->layout.start == 24 ? sp->corr_pct : 0;
-    /* step 52 acts except where English's learned weights evaluate (measured there at 50,000
-     * nodes a move, on against off: -9 [-24, +7] over 400 games and -9 [-19, +2] over 1,000) */
+    /* step 52 acts except where English's learned weights evaluate, where it was measured to
+     * lose (docs/strength.md) */
     s->lmr2_from =
         s->pw && s->pw->layout.short_rules == CD_PAT_SHORT_ENGLISH ? 0 : sp->lmr2_from;
     /* (mixed from numbers far above the 1..512 of the piece keys, cd_zobrist_table: a salt is
