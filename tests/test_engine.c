@@ -2,8 +2,6 @@
  * test_engine.c -- the engine through the public API:
  *  - it returns a legal move in random positions of every variant;
  *  - quiescence with exchanges ("qexch") sees a shot that a depth-1 search misses without;
- *  - Scan's exchange filter ("qexch" 2 and 3, cd_exchange_offers) offers the exchanges of a
- *    set of positions and not those of their neighbours that break one of its conditions;
  *  - it finds the forced wins of a set of positions (the constitutional
  *    article's king endings, a killer ending, simple shots);
  *  - it keeps to a time limit (within 5% plus a small constant);
@@ -21,7 +19,6 @@
 #include <threads.h>
 #include <time.h>
 
-#include "board.h"
 #include "condraughts.h"
 #include "engine.h"
 #include "eval_io.h"
@@ -179,60 +176,6 @@ static void test_exchange(void)
     if (unseen <= -50)
         fprintf(stderr, "  exchange: depth-1 score %d with qexch 0\n", unseen);
 #endif
-}
-
-/* Scan's exchange filter (cd_exchange_offers): 1 when it offers the exchange of the man move from
- * square `from` to `to` (the variant's numbers; not a mirrored board) in fen. */
-static int offered(const char *variant, const char *fen, int from, int to)
-{
-    const cd_rules *r = cd_rules_find(variant);
-    cd_position p;
-    char err[256];
-    CHECK(cd_exchange_narrow(r));
-    CHECK(cd_position_from_fen(&p, r, fen, err, sizeof err) == CD_OK);
-    const cd_geom *g = cd_geom_of(r);
-    int f = cd_bit_of_internal(g, from), t = cd_bit_of_internal(g, to);
-    uint64_t offers[2];
-    int any = cd_exchange_offers(&p, cd_geom_playable(g), offers);
-    int yes = (int)(offers[abs(t - f) != g->half] >> t & 1);
-    CHECK(any || !yes);
-    return yes;
-}
-
-/* Each position below has one condition of the filter broken from the first; in each the
- * exchange is there to be had on the board, and only the filter's meaning says no. */
-static void test_exchange_filter(void)
-{
-    /* 32-28 23x32 37x28: Black's man takes straight back onto the square White left, and 37 takes
-     * it back; 41 behind 37 keeps Black from going on 32x41 */
-    CHECK(offered("international", "W:W32,37,41:B3,23", 32, 28));
-    CHECK(!offered("international", "W:W32,37:B3,23", 32, 28)); /* 23x32x41: not strong */
-    /* 38 next to 32 with 43 empty behind it: 23x32x43 (weak) */
-    CHECK(!offered("international", "W:W32,37,38,41:B3,23", 32, 28));
-    /* 32 guards 27 against 21 (21x32 if it left): pinned */
-    CHECK(!offered("international", "W:W27,32,37,41:B16,21,23", 32, 28));
-    /* Black has two captures of 28 (22x33 too) */
-    CHECK(!offered("international", "W:W32,37,41:B22,23", 32, 28));
-    /* from the side, onto a target: 33-28 23x32 37x28; but not 33-29, where 23x34 lands on a
-     * square no man backs */
-    CHECK(offered("international", "W:W33,37,41:B23", 33, 28));
-    CHECK(!offered("international", "W:W33,37,41:B23", 33, 29));
-    CHECK(!offered("international", "W:W33,37,41:B22,23", 33, 28)); /* 22 ahead: two captures */
-    /* the first position turned round, Black to move: 19-23 28x19 14x23 */
-    CHECK(offered("international", "B:W28,48:B10,14,19", 19, 23));
-    CHECK(!offered("international", "B:W28,48:B14,19", 19, 23));
-    /* the board's edge covers the man that takes back as well as a man behind it: 31-27 22x31
-     * 36x27 (36 on the edge file), 42-38 33x42 47x38 (47 on the back row) */
-    CHECK(offered("international", "W:W31,36:B22", 31, 27));
-    CHECK(offered("international", "W:W42,47:B33", 42, 38));
-    /* 8x8, Russian (numbers 1-32): c3-d4 (22-18) e5:c3 b2:d4, a1 (29) behind b2 (25) */
-    CHECK(offered("russian", "W:Wa1,b2,c3:Be5", 22, 18));
-    CHECK(!offered("russian", "W:Wb2,c3:Be5", 22, 18)); /* e5:c3:a1 */
-    /* the rules it fits */
-    CHECK(cd_exchange_narrow(cd_rules_find("brazilian")));
-    CHECK(!cd_exchange_narrow(cd_rules_find("english")));   /* men do not capture backwards */
-    CHECK(!cd_exchange_narrow(cd_rules_find("frisian")));   /* orthogonal captures */
-    CHECK(!cd_exchange_narrow(cd_rules_find("canadian")));  /* two words */
 }
 
 /* The search counts the endgame move-count rules as the game does, from the ply at which the
@@ -502,8 +445,7 @@ static void test_options(void)
     CHECK(cd_engine_set_option(e, "pcmargin", 100) == CD_OK);
     CHECK(cd_engine_set_option(e, "pcmargin", -1) == CD_ERR_ARG);
     CHECK(cd_engine_set_option(e, "qexch", 1) == CD_OK);
-    CHECK(cd_engine_set_option(e, "qexch", 3) == CD_OK);
-    CHECK(cd_engine_set_option(e, "qexch", 4) == CD_ERR_ARG);
+    CHECK(cd_engine_set_option(e, "qexch", 2) == CD_ERR_ARG);
     CHECK(cd_engine_option_range("lmrdiv", &lo, &hi) == 1 && lo == 50 && hi == 1000);
     CHECK(cd_engine_option_range("aspwin", &lo, &hi) == 1 && lo == 5 && hi == 1000);
     CHECK(cd_engine_set_option(e, "aspwin", 4) == CD_ERR_ARG);
@@ -634,7 +576,6 @@ int main(int argc, char **argv)
 #endif
     test_wins();
     test_exchange();
-    test_exchange_filter();
     test_endgame_rules();
     test_movetime_budget();
     test_time_limit(1);

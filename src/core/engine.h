@@ -124,14 +124,6 @@ struct cd_net_cache;
 int cd_engine_evaluate_with(const cd_engine *e, const struct cd_pattern_weights *pw,
                             const cd_position *pos, struct cd_net_cache *nc);
 
-/* qsearch.c, step 19 ("qexch" 2 and 3): Scan 2.0's exchange filter. Whether it fits rules r (a
- * one-word diagonal board, men capturing backwards, the ordinary goal, none of the folk rules
- * that let a side capture its own men or move twice); for such a position without kings, the
- * squares its side to move offers an exchange on, by the forward step of half bits (to[0]) and
- * half + 1 (to[1]), nonzero when there is one (playable: cd_geom_playable of its board). */
-int cd_exchange_narrow(const cd_rules *r);
-int cd_exchange_offers(const cd_position *pos, uint64_t playable, uint64_t to[2]);
-
 /* timeman.c: milliseconds since an arbitrary origin, and this move's budget */
 long long cd_now_ms(void);
 void cd_time_budget(const cd_limits *l, int side, long long *soft_ms, long long *hard_ms);

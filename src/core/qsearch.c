@@ -1,22 +1,21 @@
 /*
  * qsearch.c -- quiescence (search.c step 4): the compulsory captures searched to the end, a
  * quiet position standing pat on its static value, and at the first quiescence ply the quiet
- * promotions (step 14) and the exchange offers (step 19) with the captures that answer them
- * ("qexch" 3: the offers of Scan's filter at every quiet quiescence node).
+ * promotions (step 14) and the exchange offers (step 19) with the captures that answer them.
  * About three nodes in four are quiescence nodes: they take none of search_node's steps but
  * the shared ones (node_settled).
  */
 #include "search_internal.h"
 
 static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                     int stand, int ply, int quiet, const uint64_t offers[2]);
+                     int stand, int ply, int quiet);
 static int promotions(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
                       int stand, int ply);
 
 /* 4. Quiescence, a node of depth 0 or less (an exchange probe: QS_PROBE): the captures, searched to
  * the end; a quiet position stands pat on its static value, with quiet promotions, exchanges
- * (steps 14, 19) at the first ply only (with "qexch" 3, exchanges at every quiet node). No
- * table, no pruning: the same values and nodes as the full node function gave such a node. */
+ * (steps 14, 19) at the first ply only. No table, no pruning: the same values and nodes
+ * as the full node function gave such a node. */
 int cd_qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth, int ply,
                int quiet)
 {
@@ -31,8 +30,6 @@ int cd_qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth
     /* 4a. a quiescence node without a capture stands pat before its moves are generated: the
      * move count alone says whether it is lost (no move) */
     int stand = 0, standing = 0, quiets = -2; /* -2: not asked */
-    int deep = 0;                /* qexch 3 below the first ply: the offers alone */
-    uint64_t offers[2] = {0, 0}; /* qexch 2, 3: Scan's filter's offers (cd_exchange_offers) */
     if (!probe) {
         quiets = s->mg->quiet_moves(pos);
         if (quiets == 0)
@@ -42,13 +39,9 @@ int cd_qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth
             if (stand >= beta || ply >= CD_MAX_PLY - 4)
                 return stand;
             /* below the first quiescence ply a quiet node is worth its static value: no moves
-             * needed, unless qexch 3 has offers there */
-            if (depth < 0) {
-                if (!(sp->qexch == 3 && s->narrow && !(pos->kings[0] | pos->kings[1]) &&
-                      cd_exchange_offers(pos, s->playable, offers)))
-                    return stand;
-                deep = 1;
-            }
+             * needed */
+            if (depth < 0)
+                return stand;
             standing = 1;
         }
     } else if (ply < CD_MAX_PLY - 1) {
@@ -77,25 +70,20 @@ int cd_qsearch(search *s, const cd_position *pos, int alpha, int beta, int depth
             s->notshot = 1;
             return 0;
         }
-        depth = -1; /* the capture answering an offer: no further offers below but qexch 3's */
+        depth = -1; /* the capture answering an offer: no further offers below */
     }
     if (!capture) {
         if (!standing)
             stand = static_value(s, pos);
         if (stand >= beta || ply >= CD_MAX_PLY - 4)
             return stand;
-        if (deep)
-            return exchanges(s, pos, list, alpha, beta, stand, ply, quiet, offers);
         int best = sp->qpromo ? promotions(s, pos, list, alpha, beta, stand, ply) : stand;
         if (s->stopped || best >= beta)
             return best;
         /* 19. exchanges ("qexch"), only while no kings are on the board */
-        if (!sp->qexch || (pos->kings[0] | pos->kings[1]))
-            return best;
-        int narrow = sp->qexch >= 2 && s->narrow;
-        if (narrow && !cd_exchange_offers(pos, s->playable, offers))
-            return best;
-        return exchanges(s, pos, list, alpha, beta, best, ply, quiet, narrow ? offers : NULL);
+        if (sp->qexch && !(pos->kings[0] | pos->kings[1]))
+            return exchanges(s, pos, list, alpha, beta, best, ply, quiet);
+        return best;
     }
 
     /* the captures, most pieces taken first (then promotions), principal variation search */
@@ -152,12 +140,10 @@ static int promotions(search *s, const cd_position *pos, cd_movelist *list, int 
 }
 
 /* 19. Exchange offers, at the first quiescence ply of a quiet position without kings whose
- * static value is below beta (qexch 3: at every quiet quiescence node): each man move that
- * offers an exchange is tried, by our broad filter (offers_exchange) or, with qexch 2 and 3,
- * Scan's narrow one (cd_exchange_offers, which gave `offers`; NULL: ours). Its child is a
+ * static value is below beta: each man move that offers an exchange is tried. Its child is a
  * probe (depth QS_PROBE): when the opponent then has no capture the move offered nothing and is
  * ignored (s->notshot); otherwise the forced capture and the captures that follow are searched,
- * with no further offers but those of qexch 3. */
+ * with no further offers. */
 static inline uint64_t near1(uint64_t x, int h) /* diagonal neighbours (ghost bits fall away) */
 {
     return x << h | x << (h + 1) | x >> h | x >> (h + 1);
@@ -187,68 +173,8 @@ static int offers_exchange(uint64_t own, uint64_t opp, uint64_t playable, int h,
     return 0;
 }
 
-/* squares s with s + d in x (the bits of x moved by -d) */
-static inline uint64_t at(uint64_t x, int d) { return step(x, -d); }
-
-/* 19, qexch 2 and 3: Scan 2.0's exchange filter (its add_exchanges), in our words, for the side
- * to move of a position without kings on a one-word diagonal board whose men capture backwards
- * (cd_exchange_narrow). Three sets of squares:
- *  - a target, where an enemy man that has just captured onto it stops and is taken back: no
- *    own man next to it has an empty square beyond (the enemy man cannot capture on: not
- *    "weak"), and along one of our two backward diagonals an own man stands right behind it,
- *    the square in front of it is empty (where that man lands, taking back), and the square
- *    behind that man holds an own man or is off the board (the enemy man cannot jump the
- *    backer first: "strong");
- *  - a pinned man guards a neighbour: along some diagonal the next square holds an own man and
- *    the one beyond an enemy man, which could jump that neighbour into this square if it left;
- *  - an offer: an unpinned man steps forward to an empty square t on which the enemy has
- *    exactly one capture, by a man next to t jumping it onto a target (the square the man left
- *    counts as empty; a capture that lands there is the one along the move's diagonal).
- * to[0] gets the offers' squares t made by the forward step of `half` bits, to[1] by half + 1;
- * nonzero when there is one. The captures elsewhere on the board are not looked at: the probe
- * and the search below decide. */
-int cd_exchange_offers(const cd_position *pos, uint64_t playable, uint64_t to[2])
-{
-    int h = cd_geom_of(pos->rules)->half, white = pos->side == CD_WHITE;
-    uint64_t own = white ? pos->white[0] : pos->black[0];
-    uint64_t opp = white ? pos->black[0] : pos->white[0];
-    uint64_t e = playable & ~(own | opp);
-    int back = white ? 1 : -1; /* White's men move up, to lower bits */
-    const int dirs[4] = {h, h + 1, -h, -(h + 1)};
-    uint64_t strong = 0, weak = 0, pin = 0;
-    for (int i = 0; i < 4; i++) {
-        int d = dirs[i];
-        weak |= at(own, d) & at(e, 2 * d);
-        pin |= at(own, d) & at(opp, 2 * d);
-    }
-    for (int i = 0; i < 2; i++) {
-        int d = back * dirs[i];
-        strong |= at(own, d) & at(e, -d) & (at(own, 2 * d) | ~at(playable, 2 * d));
-    }
-    uint64_t target = strong & ~weak & playable, movers = own & ~pin;
-    for (int i = 0; i < 2; i++) {
-        int f = -back * dirs[i], o = dirs[1 - i]; /* the move's step; the other diagonal's */
-        uint64_t ahead = at(opp, f); /* an enemy man right in front of t */
-        uint64_t across = (at(opp, o) & at(e, -o)) | (at(opp, -o) & at(e, o));
-        uint64_t t = (ahead & at(target, -f) & ~across) |
-                     (((at(opp, o) & at(e & target, -o)) | (at(opp, -o) & at(e & target, o))) &
-                      ~ahead);
-        to[i] = t & at(movers, -f) & e;
-    }
-    return (to[0] | to[1]) != 0;
-}
-
-int cd_exchange_narrow(const cd_rules *r)
-{
-    const cd_geom *g = cd_geom_of(r);
-    return !g->full && g->nbits <= 64 && (r->flags & CD_RULE_MEN_BACKWARD) &&
-           !(r->flags & (CD_RULE_ORTHOGONAL | CD_RULE_SAMOYED | CD_RULE_STAVROPOL |
-                         CD_RULE_TWO_MOVE)) &&
-           r->goal == CD_GOAL_NORMAL;
-}
-
 static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int alpha, int beta,
-                     int stand, int ply, int quiet, const uint64_t offers[2])
+                     int stand, int ply, int quiet)
 {
     int best = stand, pvnode = beta - alpha > 1;
     if (best > alpha)
@@ -263,17 +189,12 @@ static int exchanges(search *s, const cd_position *pos, cd_movelist *list, int a
         const cd_move *m = &list->moves[i];
         if (ply == 0 && excluded(s, m))
             continue;
+        /* only a man's move that offers an exchange (which needs an enemy man next to its
+         * square: tested first, in one step) */
         uint64_t from = (uint64_t)1 << m->from, to = (uint64_t)1 << m->to;
-        if (m->flags & CD_MOVE_PROMOTES)
+        if ((m->flags & CD_MOVE_PROMOTES) || !(near1(to, h) & opp) ||
+            !offers_exchange(own, opp, s->playable, h, from, to))
             continue;
-        if (offers) { /* Scan's filter: t in the set of the move's step */
-            if (!(offers[abs(m->to - m->from) != h] & to))
-                continue;
-        } else if (!(near1(to, h) & opp) || !offers_exchange(own, opp, s->playable, h, from, to)) {
-            /* only a man's move that offers an exchange (which needs an enemy man next to its
-             * square: tested first, in one step) */
-            continue;
-        }
         cd_position next;
         cd_play_with(s->mg, pos, m, &next);
         prefetch_eval(s, next.key);

@@ -15,8 +15,7 @@
  *     nodes, and its move tried first. Not probed in quiescence.
  *  4. Quiescence (qsearch): at depth 0 the compulsory captures are searched on; a quiet
  *     position stands pat on its static value (4a: before its moves are generated), with quiet
- *     promotions (14) and exchange offers (19) at its first ply ("qexch" 3: offers at every
- *     quiet node, by Scan's filter). 4b: at nodes of depth 2 or more
+ *     promotions (14) and exchange offers (19) at its first ply. 4b: at nodes of depth 2 or more
  *     the next move is played and its table bucket fetched while the current one is searched.
  *     Static values come through a per-thread evaluation cache (engine.h).
  *  5. Move ordering: the table's move, captures, killers, then history.
@@ -168,7 +167,6 @@ cd_result cd_search(cd_engine *e, const cd_game *g, const cd_limits *limits, cd_
     s->mg = cd_movegen_of(s->r);
     s->pw = cd_eval_for(e->eval, s->r);
     s->playable = cd_geom_playable(cd_geom_of(s->r));
-    s->narrow = cd_exchange_narrow(s->r);
     use_worker(s, &e->workers[0]);
     /* step 21 acts where the 8x8 families' learned weights evaluate (24 pieces at the start:
      * Russian's and the three begun from them), where it was measured to gain */

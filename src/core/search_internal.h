@@ -56,7 +56,6 @@ typedef struct search {
                           contempt and root side (draw values differ between them) */
     int notshot;       /* set by an exchange probe that found no capture (step 19) */
     uint64_t playable; /* the board's squares (cd_geom_playable), for step 19 */
-    int narrow;        /* Scan's exchange filter fits the rules (cd_exchange_narrow, step 19) */
     uint64_t nodes, node_limit;
     long long start, soft, hard;
     int tb_wait; /* a table being checked is waited for (no clock: the same nodes every run) */

@@ -25,7 +25,7 @@
     X(timeman, "timeman", 1, 0, 1, 1, "a soft time limit that follows the search (step 12)")       \
     X(qpromo, "qpromo", 1, 0, 1, 1, "quiet promotions in quiescence (step 14)")                    \
     X(histmalus, "histmalus", 1, 0, 1, 1, "quiet moves tried before a cut-off lose history (18)")  \
-    X(qexch, "qexch", 1, 0, 3, 0, "exchange offers in quiescence (step 19; 2, 3 Scan's filter)")   \
+    X(qexch, "qexch", 1, 0, 1, 0, "exchange offers in quiescence, without kings (step 19)")        \
     X(lmr_div, "lmrdiv", 230, 50, 1000, 0, "the LMR table's divisor in hundredths (steps 10, 18)") \
     X(lmr_from, "lmrfrom", 1, 0, 10, 0, "non-PV moves from this one on reduced a ply, 0 off (15)") \
     X(lmr2_from, "lmr2from", 6, 0, 60, 0, "non-PV moves from this one on reduced 2 plies (52)")    \
