@@ -672,6 +672,8 @@ kill -0 "$B" 2>/dev/null || { wait "$B" 2>/dev/null; status=$?; }
 check_eq "a change the database did not keep: b stops with status 70" 70 "$status"
 check_that "... saying why" grep -q 'lost changes before they reached its disk' "$TMP/b.err"
 check_eq "... the move not answered (no HTTP status)" 000 "$(cat "$TMP/b.move")"
+# a b that did not stop (the check above failed) is stopped here, so it cannot hold its port
+kill -0 "$B" 2>/dev/null && { kill "$B"; wait "$B" 2>/dev/null; }
 B=
 start b "$P_b"
 jar_req - GET "$SB/api/play/$R"
