@@ -565,7 +565,8 @@ play-test: $(BUILD)/test_glicko $(BIN) $(BUILD)/sitebench
 
 # Several servers on one PostgreSQL store behind nginx (docs/deploy.md): a private cluster, two
 # servers, docs/deploy/nginx.conf with TLS in front; moves across them, SIGKILL, a flag decided
-# once, 20 games with each player on its own server (sitebench; tests/pg.sh, about 45 s).
+# once, the limits by address through nginx (X-Real-IP), 20 games with each player on its own
+# server (sitebench; tests/pg.sh, about 45 s).
 # play-pg-test: the whole play suite on the PostgreSQL store
 # (about 4 min: .ci/run).
 pg-test: $(BIN) $(BUILD)/sitebench

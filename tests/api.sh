@@ -351,6 +351,21 @@ expect_fail 2 "^condraughts serve: book file $TMP/bad.cdb: not an opening book" 
     timeout 20 "$BIN" serve --port 0 --data "$DATA" --web "$WEB" --book "$TMP/bad.cdb"
 expect_fail 2 "^condraughts serve: book file $TMP/short.cdb: truncated" \
     timeout 20 "$BIN" serve --port 0 --data "$DATA" --web "$WEB" --book "$TMP/short.cdb"
+# --trust-proxy takes an IPv4 address (the server listens on IPv4), at most 4 of them: anything
+# else stops the server at start, before it makes its data folder
+expect_fail 2 "^condraughts serve: --trust-proxy: 'nope' is not an IPv4 address\$" \
+    timeout 20 "$BIN" serve --port 0 --data "$TMP/never" --web "$WEB" --trust-proxy nope
+expect_fail 2 "^condraughts serve: --trust-proxy: '::1' is not an IPv4 address\$" \
+    timeout 20 "$BIN" serve --port 0 --data "$TMP/never" --web "$WEB" --trust-proxy 127.0.0.1 \
+    --trust-proxy ::1
+expect_fail 2 "^condraughts serve: --trust-proxy: '10.1.2' is not an IPv4 address\$" \
+    timeout 20 "$BIN" serve --port 0 --data "$TMP/never" --web "$WEB" --trust-proxy 10.1.2
+expect_fail 2 "^condraughts serve: --trust-proxy: at most 4 proxies\$" \
+    timeout 20 "$BIN" serve --port 0 --data "$TMP/never" --web "$WEB" --trust-proxy 10.0.0.1 \
+    --trust-proxy 10.0.0.2 --trust-proxy 10.0.0.3 --trust-proxy 10.0.0.4 --trust-proxy 10.0.0.5
+expect_fail 2 "^condraughts serve: --trust-proxy needs a value" \
+    timeout 20 "$BIN" serve --port 0 --data "$TMP/never" --web "$WEB" --trust-proxy
+check_that "... no data folder made" test ! -e "$TMP/never"
 # ... and so does a damaged shipped book found by the default lookup (./books first)
 mkdir -p "$TMP/badbooks/books"
 cp "$TMP/short.cdb" "$TMP/badbooks/books/english.cdb"

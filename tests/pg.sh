@@ -16,7 +16,11 @@
 # other deletes it is kept: 409); a move whose server was killed before announcing it is read by
 # the other server's sweep. nginx's own error answers (400, 403, 405, 413, 414, 431, 501, 502,
 # 504, 505; a 408 it does not send) are JSON, their status kept, and the servers' JSON errors
-# (400, 403, 404, 405, 409, 429, 503) pass through it unchanged. With
+# (400, 403, 404, 405, 409, 429, 503) pass through it unchanged. The servers take the client's
+# address from nginx's X-Real-IP (--trust-proxy): a stranger's wrong passwords close an account to
+# the stranger's address only, a cookie-less flood of games stops at its address's limit, a forged
+# X-Real-IP changes nothing (nginx replaces it; a server ignores it from any peer but nginx), and
+# from nginx's address a request without one is 400. With
 # --sitebench, the short form of `make site-bench SITE_PG=1 SITE_SERVERS=2` at the
 # end: 20 games, each player on its own server (tests/load/sitebench.c), 4 s of moves: no error,
 # every stream its first state.
@@ -86,10 +90,13 @@ kill "$MUTE" 2>/dev/null
 wait "$MUTE" 2>/dev/null
 
 # start NAME PORT: server NAME (a, b) on PORT (0: any) and the shared database; sets its PID
-# variable (A, B) and P_NAME (its port)
+# variable (A, B) and P_NAME (its port). As docs/deploy.md's unit, with nginx's address trusted:
+# here 127.0.0.2 (nginx's proxy_bind below), so that this test's own requests to a server, from
+# 127.0.0.1, are a client's
+PROXY=127.0.0.2
 start() {
     : >"$TMP/$1.out"
-    "$BIN" serve --port "$2" --data "$TMP/$1.games" --db "$DB" --web "$TMP" --per-ip 0 \
+    "$BIN" serve --port "$2" --data "$TMP/$1.games" --db "$DB" --web "$TMP" --per-ip 0 --trust-proxy "$PROXY" \
         >"$TMP/$1.out" 2>>"$TMP/$1.err" &
     eval "$(echo "$1" | tr ab AB)=$!"
     serve_wait "server $1" "$TMP/$1.out" "$TMP/$1.err"
@@ -116,7 +123,8 @@ mkdir -p "$TMP/nginx/logs"
 [ "$(id -u)" -eq 0 ] && chmod 711 "$TMP"
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
     -keyout "$TMP/nginx/key.pem" -out "$TMP/nginx/cert.pem" >/dev/null 2>&1
-# docs/deploy/nginx.conf with this test's names, ports and certificate
+# docs/deploy/nginx.conf with this test's names, ports and certificate, and its connections to the
+# servers made from $PROXY
 sed -e "s|https://draughts.example.org|https://localhost:$P_tls|" \
     -e "s|draughts.example.org|localhost|g" \
     -e "s|127.0.0.1:8081|127.0.0.1:$P_a|" -e "s|127.0.0.1:8082|127.0.0.1:$P_b|" \
@@ -124,9 +132,12 @@ sed -e "s|https://draughts.example.org|https://localhost:$P_tls|" \
     -e "s|/etc/letsencrypt/live/localhost/fullchain.pem|$TMP/nginx/cert.pem|" \
     -e "s|/etc/letsencrypt/live/localhost/privkey.pem|$TMP/nginx/key.pem|" \
     -e "s|^        proxy_pass http://condraughts_board;|&\\n        location /pg-test/mute { proxy_read_timeout 1s; proxy_pass http://127.0.0.1:$P_mute; }|" \
+    -e "s|^    proxy_http_version 1.1;|&\\n    proxy_bind $PROXY;|" \
     "$CONF" >"$TMP/nginx/condraughts.conf"
 check_that "the example's every site-specific line was replaced" sh -c \
     "! grep -v '^ *#' '$TMP/nginx/condraughts.conf' | grep -qE 'example|letsencrypt|8081|8082|listen (80|443)'"
+check_eq "... and nginx connects to the servers from $PROXY, passing the client's address" "1 1" \
+    "$(grep -c "^    proxy_bind $PROXY;" "$TMP/nginx/condraughts.conf") $(grep -c '^    proxy_set_header X-Real-IP $remote_addr;$' "$TMP/nginx/condraughts.conf")"
 cat >"$TMP/nginx/nginx.conf" <<EOF
 daemon off;
 worker_processes 1;
@@ -197,6 +208,8 @@ nginx_raw "a malformed header (Host twice): 400" 400 "malformed request" \
     'GET /api/play/lobby HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n'
 nginx_raw "... and from another origin: its 403" 403 "a request from another origin is refused" \
     'GET /api/play/lobby HTTP/1.1\r\nHost: localhost\r\nOrigin: https://evil.example\r\nHost: localhost\r\n\r\n'
+nginx_raw "a Content-Length that is no number: 400" 400 "malformed request" \
+    'POST /api/play HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'
 nginx_raw "HTTP/3.0 in a request line: 505" 505 "HTTP version not supported" 'GET / HTTP/3.0\r\nHost: localhost\r\n\r\n'
 nginx_raw "a Transfer-Encoding nginx does not know: 501" 501 "transfer encoding not implemented" \
     'POST /api/play HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n'
@@ -282,6 +295,129 @@ for i in 1 2 3 4; do
     [ "$CODE" = 200 ] && n200=$((n200 + 1))
 done
 check_eq "... is found by the next 4 requests" 4 "$n200"
+
+# ------------------------------------------------------------ the client's address behind nginx
+# the servers take the client's address from nginx's X-Real-IP (--trust-proxy), so their limits by
+# address hold behind it (issue 49): each client here has an address of its own in 127.0.0.0/8
+# (curl --interface), nginx's $remote_addr. Each server counts in its own memory and nginx
+# alternates between them, so a limit through nginx is up to twice a server's (docs/deploy.md).
+# via IP WHO METHOD PATH BODY [CURL OPTION...]: jar_req through nginx from IP
+via() {
+    v_ip=$1
+    shift
+    v_who=$1 v_m=$2 v_p=$3 v_body=$4
+    shift 4
+    jar_req "$v_who" "$v_m" "$N$v_p" "$v_body" --interface "$v_ip" "$@"
+}
+GUESS='{"name":"Dora","password":"a stranger guesses"}'
+RIGHT='{"name":"Dora","password":"correct horse battery"}'
+via 127.0.0.5 dora POST /api/account/register "$RIGHT"
+check_eq "Dora registers through nginx (from 127.0.0.5)" "201 Dora" "$CODE $(j d.name)"
+n=0
+while [ $n -lt 12 ]; do
+    via 127.0.0.6 - POST /api/account/login "$GUESS" -D "$TMP/headers"
+    n=$((n + 1))
+    [ "$CODE" = 403 ] || break
+done
+check_that "a stranger's wrong passwords for Dora from 127.0.0.6: 403, then 429 after 5 on each server ($CODE at the ${n}th)" \
+    test "$CODE" = 429 -a "$n" -ge 6 -a "$n" -le 11
+check_eq "... saying why, with Retry-After" "too many failed logins for 'Dora': try again in N s 1" \
+    "$(j d.error | sed 's/in [0-9]* s$/in N s/') $(grep -ci '^retry-after: [0-9]' "$TMP/headers")"
+CODES=
+for i in 1 2; do
+    via 127.0.0.6 - POST /api/account/login "$GUESS" -H "X-Real-IP: 127.0.0.5"
+    CODES="$CODES $CODE"
+done
+check_eq "... the stranger naming Dora's address in X-Real-IP through nginx: still 429 (nginx sets it)" \
+    " 429 429" "$CODES"
+CODES=
+for i in 1 2; do
+    via 127.0.0.5 dora POST /api/account/login "$RIGHT"
+    CODES="$CODES $CODE"
+done
+check_eq "Dora logs in from her own address through nginx, on both servers: 200" " 200 200" "$CODES"
+via 127.0.0.5 dora POST /api/account/login "$RIGHT" -H "X-Real-IP: 127.0.0.6"
+check_eq "... also naming the stranger's address in X-Real-IP (nginx replaces it)" 200 "$CODE"
+# one password hash at a time from an address: 4 logins at once from 4 addresses, two on each
+# server (2 hashes at once each), are all taken (all from nginx's one address: 429 for some)
+set --
+for i in 11 12 13 14; do
+    curl -sk -o /dev/null -w '%{http_code}\n' --interface "127.0.0.$i" --data-binary "$RIGHT" \
+        "$N/api/account/login" >"$TMP/login.$i" &
+    set -- "$@" $!
+done
+wait "$@"
+check_eq "Dora logs in from 4 addresses at once through nginx: 4 times 200" "200 200 200 200" \
+    "$(cat "$TMP/login.11" "$TMP/login.12" "$TMP/login.13" "$TMP/login.14" | tr '\n' ' ' | sed 's/ $//')"
+
+# a flood of POST /api/play without a cookie (a new player token each time) from one address
+# through nginx: stopped by the limit of an address (20 waiting games on each server), while
+# another address still creates games; the flood's games are recorded (id, cookie jar, where) to
+# be deleted after
+: >"$TMP/flood.games"
+n=0
+while [ $n -lt 50 ]; do
+    n=$((n + 1))
+    via 127.0.0.7 "fl$n" POST /api/play '{"variant":"russian"}' -D "$TMP/headers"
+    [ "$CODE" = 201 ] || break
+    echo "$(printf '%s' "$BODY" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p') fl$n $N" >>"$TMP/flood.games"
+done
+made=$(wc -l <"$TMP/flood.games")
+check_that "a cookie-less flood from 127.0.0.7 through nginx: 20 to 40 games (20 on each server), then 429 ($made made, then $CODE)" \
+    test "$CODE" = 429 -a "$made" -ge 20 -a "$made" -le 40
+check_eq "... saying why, with Retry-After" \
+    "20 games of yours wait for an opponent: wait for one, or delete one (they expire 10 minutes after your page left them) 1" \
+    "$(j d.error) $(grep -ci '^retry-after: [0-9]' "$TMP/headers")"
+CODES=
+for i in 1 2; do
+    via 127.0.0.7 - POST /api/play '{"variant":"russian"}' -H "X-Real-IP: 10.9.9.$i"
+    CODES="$CODES $CODE"
+done
+check_eq "... another X-Real-IP sent through nginx changes nothing: 429 on both servers" " 429 429" "$CODES"
+via 127.0.0.9 fl-other POST /api/play '{"variant":"russian"}'
+check_eq "... while another address (127.0.0.9) creates a game" 201 "$CODE"
+echo "$(j d.id) fl-other $N" >>"$TMP/flood.games"
+# straight to server a from 127.0.0.8, not the proxy: its X-Real-IP, another each time, is
+# ignored, and the address is the peer's (20 waiting games on a, then 429)
+n=0
+while [ $n -lt 25 ]; do
+    n=$((n + 1))
+    jar_req "fd$n" POST "$SA/api/play" '{"variant":"russian"}' --interface 127.0.0.8 -H "X-Real-IP: 10.8.8.$n"
+    [ "$CODE" = 201 ] || break
+    echo "$(printf '%s' "$BODY" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p') fd$n $SA" >>"$TMP/flood.games"
+done
+check_eq "X-Real-IP from a peer that is not the proxy is ignored: 20 games from 127.0.0.8 on a, then 429" \
+    "21 429" "$n $CODE"
+jar_req - GET "$SA/api/play/lobby" "" -H "X-Real-IP: not an address"
+check_eq "... even when it is no address (200)" 200 "$CODE"
+# from the proxy's address (--trust-proxy) X-Real-IP is required, one IPv4 or IPv6 address: else
+# 400, nothing done; given, it is the client's address
+jar_req - GET "$SA/api/play/lobby"
+OPEN=$(j d.open_total)
+jar_req - POST "$SA/api/play" '{"variant":"russian","open":true}' --interface "$PROXY"
+check_eq "a request from the proxy without X-Real-IP: 400, saying so" \
+    "400 no X-Real-IP header from the proxy $PROXY (--trust-proxy): it must name the client's address" \
+    "$CODE $(j d.error)"
+jar_req - GET "$SA/api/play/lobby"
+check_eq "... no game created" "$OPEN" "$(j d.open_total)"
+jar_req - POST "$SA/api/play" '{"variant":"russian","open":true}' --interface "$PROXY" -H "X-Real-IP: 10.1.2"
+check_eq "... with one that is not an address: 400" \
+    "400 X-Real-IP '10.1.2' from the proxy $PROXY is not an IPv4 or IPv6 address" "$CODE $(j d.error)"
+jar_req - GET "$SA/api/play/lobby" "" --interface "$PROXY" -H "X-Real-IP: 10.1.2.3" -H "X-Real-IP: 10.1.2.4"
+check_eq "... with two: 400" "400 X-Real-IP 2 times from the proxy $PROXY: one address only" "$CODE $(j d.error)"
+jar_req - GET "$SA/api/play/lobby"
+check_eq "... no game created" "$OPEN" "$(j d.open_total)"
+jar_req - POST "$SA/api/play" '{"variant":"russian"}' --interface "$PROXY" -H "X-Real-IP: 127.0.0.8"
+check_eq "the proxy naming 127.0.0.8: its limit (429)" 429 "$CODE"
+jar_req fd-proxy POST "$SA/api/play" '{"variant":"russian"}' --interface "$PROXY" -H "X-Real-IP: ::ffff:10.7.7.7"
+check_eq "... naming another address (IPv6, IPv4-mapped): 201" 201 "$CODE"
+echo "$(j d.id) fd-proxy $SA" >>"$TMP/flood.games"
+deleted=0
+while read -r id jar base; do # each by its creator's cookie, sent where it was set
+    jar_req "$jar" DELETE "$base/api/play/$id"
+    [ "$CODE" = 200 ] && deleted=$((deleted + 1))
+done <"$TMP/flood.games"
+check_eq "the games of these floods deleted" "$(wc -l <"$TMP/flood.games")" "$deleted"
 
 # ------------------------------------------------------------ a move reaches the other server
 # moves posted to server a, the spectator's stream on server b; then the other way round; then

@@ -739,6 +739,36 @@ req - GET /api/play/$EXP_NOCLOCK
 check_eq "a game without a clock not begun, its players away 10 minutes: aborted" "over aborted" \
     "$(j d.state) $(j d.end)"
 
+# behind a proxy (docs/deploy.md's unit: --per-ip 0 --trust-proxy, here 127.0.0.10; tests/pg.sh
+# runs it behind nginx): a request from the proxy is counted by the address its X-Real-IP names,
+# and the limits by address hold with --per-ip 0; without the header it is 400; any other peer's
+# X-Real-IP is ignored. proxied FROM N HEADER...: N cookie-less creations from FROM; the statuses
+proxied() {
+    p_from=$1 p_n=$2
+    shift 2
+    i=0
+    while [ $i -lt "$p_n" ]; do
+        i=$((i + 1))
+        curl -s -o /dev/null -w '%{http_code}\n' --interface "$p_from" -X POST "$URL/api/play" \
+            -d '{"open":true}' "$@" | sed "s/^/$i /"
+    done
+}
+restart --per-ip 0 --trust-proxy 127.0.0.10
+req - POST /api/play '{"open":true}' --interface 127.0.0.10
+check_eq "--trust-proxy 127.0.0.10: a request from it without X-Real-IP: 400, saying so" \
+    "400 no X-Real-IP header from the proxy 127.0.0.10 (--trust-proxy): it must name the client's address" \
+    "$CODE $(j d.error)"
+FLOOD=$(proxied 127.0.0.10 21 -H "X-Real-IP: 10.0.0.1")
+check_eq "... with X-Real-IP 10.0.0.1 (--per-ip 0): that address's 20 waiting games, then 429" "20 429" \
+    "$(echo "$FLOOD" | grep -c ' 201$') $(echo "$FLOOD" | sed -n 's/^21 //p')"
+req - POST /api/play '{"open":true}' --interface 127.0.0.10 -H "X-Real-IP: 10.0.0.2"
+check_eq "... naming another address: 201" 201 "$CODE"
+FLOOD=$(for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21; do
+    proxied 127.0.0.11 1 -H "X-Real-IP: 10.0.1.$k"
+done)
+check_eq "another peer's X-Real-IP, new each time, is ignored: 20 waiting games, then 429" "20 429" \
+    "$(echo "$FLOOD" | grep -c ' 201$') $(echo "$FLOOD" | sed -n '21s/^1 //p')"
+
 # the cap counts live games: finished games leave it, a restart does not bring them back
 new_db cap
 restart --max-games 3

@@ -66,7 +66,19 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-enum { S_PORT, S_HOST, S_DATA, S_DB, S_WEB, S_EGTB, S_BOOK, S_PER_IP, S_MAX_GAMES, S_MAX_CONN };
+enum {
+    S_PORT,
+    S_HOST,
+    S_DATA,
+    S_DB,
+    S_WEB,
+    S_EGTB,
+    S_BOOK,
+    S_PER_IP,
+    S_TRUST_PROXY,
+    S_MAX_GAMES,
+    S_MAX_CONN
+};
 
 static const cli_opt serve_opts[] = {
     {CLI_INT_OPT(S_PORT, "port", "8080", 0, 65535, "the TCP port (0: any free port)")},
@@ -81,7 +93,11 @@ static const cli_opt serve_opts[] = {
                   "opening book of the engine's moves, for the variant the file names; default "
                   "the shipped books/VARIANT.cdb of each variant, none: no book")},
     {CLI_INT_OPT(S_PER_IP, "per-ip", "64", 0, 1024,
-                 "connections at once from one address (0: no limit by address)")},
+                 "connections at once from one address (0: no limit; without --trust-proxy, "
+                 "no limit by address at all)")},
+    {CLI_TEXT_OPT(S_TRUST_PROXY, "trust-proxy", "ADDR",
+                  "the IPv4 address of a proxy in front (up to 4 times): its X-Real-IP header "
+                  "names the client, for the limits by address")},
     {CLI_INT_OPT(S_MAX_GAMES, "max-games", "5000", 1, 1000000,
                  "live games between people at once (waiting or in progress)")},
     {CLI_INT_OPT(S_MAX_CONN, "max-connections", "0", 0, 1000000,
@@ -110,6 +126,11 @@ static void serve_option(void *user, const cli_opt *opt, const cli_value *v)
         break;
     case S_BOOK: sc->book = v->text; break;
     case S_PER_IP: c->per_ip = (long)v->n; break;
+    case S_TRUST_PROXY:
+        if (c->nproxies == CD_SERVE_PROXIES)
+            cli_fail(&serve_cmd, "--trust-proxy: at most %d proxies", CD_SERVE_PROXIES);
+        c->proxies[c->nproxies++] = v->text;
+        break;
     case S_MAX_GAMES: c->max_games = (long)v->n; break;
     case S_MAX_CONN: c->max_conn = (long)v->n; break;
     }

@@ -16,11 +16,13 @@
 
 #include "web.h"
 #include "lazy_lock.h"
+#include "server.h"
 #include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <stdatomic.h>
 #include <arpa/inet.h>
 #include <errno.h>
@@ -589,19 +591,73 @@ static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const
     return MHD_YES;
 }
 
-/* The client's address as text ("" when unknown): the key of the limits by address. */
-static void client_address(struct MHD_Connection *conn, char *out, size_t len)
+/* The proxies in front (http_start's): their requests name the client in X-Real-IP. Set before
+ * the daemon starts, read only after. */
+static struct {
+    struct in_addr addr[CD_SERVE_PROXIES];
+    int n;
+} Proxies;
+
+/* MHD_get_connection_values' iterator: the X-Real-IP headers of the request, counted into *cls. */
+static enum MHD_Result count_real_ip(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    (void)kind;
+    (void)value;
+    *(unsigned *)cls += !strcasecmp(key, "X-Real-IP");
+    return MHD_YES;
+}
+
+/* The client's address as text ("" when unknown): the key of the limits by address. It is the
+ * TCP peer's, or, when the peer is a proxy of --trust-proxy, the address its X-Real-IP header
+ * names (written as inet_ntop writes it, an IPv4-mapped IPv6 address as IPv4, so each client has
+ * one key). 0, or 400 with err set: the proxy's X-Real-IP is missing, repeated, or not an IPv4 or
+ * IPv6 address. Another peer's X-Real-IP is ignored: anyone could send one. */
+static unsigned client_address(struct MHD_Connection *conn, char *out, size_t len, char *err,
+                               size_t errlen)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    int proxy = 0;
     out[0] = 0;
-    if (sa && sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)len);
-    else if (sa && sa->sa_family == AF_INET6)
+    if (sa && sa->sa_family == AF_INET) {
+        const struct in_addr *peer = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+        inet_ntop(AF_INET, peer, out, (socklen_t)len);
+        for (int i = 0; i < Proxies.n; i++)
+            proxy |= Proxies.addr[i].s_addr == peer->s_addr;
+    } else if (sa && sa->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
                   (socklen_t)len);
+    }
+    if (!proxy)
+        return 0;
+    const char *real = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Real-IP");
+    unsigned headers = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_real_ip, &headers);
+    struct in6_addr a6;
+    struct in_addr a4;
+    const char *peer = out[0] ? out : "?";
+    if (!real) {
+        snprintf(err, errlen, "no X-Real-IP header from the proxy %s (--trust-proxy): it must "
+                 "name the client's address", peer);
+    } else if (headers > 1) {
+        snprintf(err, errlen, "X-Real-IP %u times from the proxy %s: one address only", headers,
+                 peer);
+    } else if (inet_pton(AF_INET, real, &a4) == 1) {
+        inet_ntop(AF_INET, &a4, out, (socklen_t)len);
+        return 0;
+    } else if (inet_pton(AF_INET6, real, &a6) == 1) {
+        if (IN6_IS_ADDR_V4MAPPED(&a6))
+            inet_ntop(AF_INET, &a6.s6_addr[12], out, (socklen_t)len);
+        else
+            inet_ntop(AF_INET6, &a6, out, (socklen_t)len);
+        return 0;
+    } else {
+        snprintf(err, errlen, "X-Real-IP '%.64s' from the proxy %s is not an IPv4 or IPv6 address",
+                 real, peer);
+    }
+    return MHD_HTTP_BAD_REQUEST;
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
@@ -628,8 +684,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         guard_token(MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, "cd_player"), rq->token);
-        client_address(conn, rq->addr, sizeof rq->addr);
         char err[512] = "";
+        unsigned bad_addr = client_address(conn, rq->addr, sizeof rq->addr, err, sizeof err);
         int write = strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
         const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
         const char *cl =
@@ -647,6 +703,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         } else if (header > MAX_HEADER) {
             status = MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE;
             snprintf(err, sizeof err, "request headers too large (limit %d bytes)", MAX_HEADER);
+        } else if (bad_addr) { /* err says why */
+            status = bad_addr;
         } else if (!host && !strcmp(version, MHD_HTTP_VERSION_1_1)) {
             status = MHD_HTTP_BAD_REQUEST;
             snprintf(err, sizeof err, "an HTTP/1.1 request needs a Host header");
@@ -745,8 +803,11 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 unsigned http_spare(unsigned max_conn) { return max_conn / 16 > 16 ? max_conn / 16 : 16; }
 
 struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip,
-                              unsigned max_conn)
+                              unsigned max_conn, const struct in_addr *proxies, int nproxies)
 {
+    Proxies.n = nproxies < CD_SERVE_PROXIES ? nproxies : CD_SERVE_PROXIES;
+    if (Proxies.n > 0)
+        memcpy(Proxies.addr, proxies, (size_t)Proxies.n * sizeof *proxies);
     W.limit = max_conn;
     atomic_store(&W.open, 0);
     s_lock();

@@ -9,6 +9,7 @@
 #include "web.h"
 #include "server.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -87,6 +88,14 @@ int cd_serve_run(const cd_serve_config *c)
     long port = c->port;
     const char *host = c->host ? c->host : "127.0.0.1", *data = c->data ? c->data : "games";
     const char *web = c->web ? c->web : "web", *egtb = c->egtb, *db = c->db;
+    struct in_addr proxies[CD_SERVE_PROXIES];
+    int nproxies = c->nproxies < CD_SERVE_PROXIES ? c->nproxies : CD_SERVE_PROXIES;
+    for (int i = 0; i < nproxies; i++)
+        if (inet_pton(AF_INET, c->proxies[i], &proxies[i]) != 1) {
+            fprintf(stderr, "condraughts serve: --trust-proxy: '%s' is not an IPv4 address\n",
+                    c->proxies[i]);
+            return 2;
+        }
     snprintf(srv.data, sizeof srv.data, "%s", data);
     snprintf(srv.web, sizeof srv.web, "%s", web);
     srv.eval = c->eval;
@@ -163,12 +172,15 @@ int cd_serve_run(const cd_serve_config *c)
     signal(SIGPIPE, SIG_IGN);
 
     char err[1024];
-    if (play_open(db, (int)c->max_games, c->per_ip != 0, err, sizeof err) != 0) {
+    /* behind a proxy every connection comes from it: --per-ip 0 lifts libmicrohttpd's limit of
+     * connections a peer, and the limits by address take the client's address it names */
+    if (play_open(db, (int)c->max_games, c->per_ip != 0 || nproxies > 0, err, sizeof err) != 0) {
         fprintf(stderr, "condraughts serve: %s\n", err);
         return 1;
     }
     guard_set(host, (unsigned)port);
-    struct MHD_Daemon *d = http_start(&sa, (uint16_t)port, (unsigned)c->per_ip, max_conn);
+    struct MHD_Daemon *d =
+        http_start(&sa, (uint16_t)port, (unsigned)c->per_ip, max_conn, proxies, nproxies);
     int rc = 0;
     if (!d) {
         fprintf(stderr, "condraughts serve: cannot listen on %s:%ld\n", host, port);

@@ -12,14 +12,21 @@
 
 #include "condraughts.h"
 
+#define CD_SERVE_PROXIES 4 /* --trust-proxy: at most this many */
+
 /* What `condraughts serve` was asked for (src/cli reads the command line and picks the tables
  * folder, cli_egtb_default): NULL fields take their defaults (host 127.0.0.1, data "games", web
  * "web", egtb none, db DATA.sqlite beside the games folder). */
 typedef struct cd_serve_config {
     long port; /* 0: any free port */
     const char *host, *data, *web, *egtb, *db;
-    long per_ip;    /* connections at once from one address (0: no limit, and no other limit by
-                     * address; the CLI: CD_SERVE_PER_IP) */
+    long per_ip;    /* connections at once from one TCP peer (0: no limit, and, without
+                     * proxies, no other limit by address; the CLI: CD_SERVE_PER_IP) */
+    /* the IPv4 addresses of the proxies in front (--trust-proxy, text; at most
+     * CD_SERVE_PROXIES): a request from one of them names its client in X-Real-IP, the address
+     * the limits by address count (then on whatever per_ip is) */
+    const char *proxies[CD_SERVE_PROXIES];
+    int nproxies;
     long max_games; /* live games between people at most (0: PLAY_MAX) */
     long max_conn;  /* connections answered at once (0: as many as the file descriptors allow,
                      * cd_serve_run raising its soft limit to the hard one, at most 32768) */
