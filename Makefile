@@ -467,7 +467,9 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # start.cdw; about 10 minutes on one core and 8 GB of memory), English g4 (the 21 chunks of g1,
 # the 20 of g2, the 23 of g3 and the 33 of g4, from g4's start.cdw: five minutes), Italian g0 (its 10
 # chunks, from material: two minutes), Spanish g1 (the 10 chunks of g0 and the 53 of g1, from
-# g1's start.cdw: a minute) and Czech g0 (its 10 chunks, from material: a minute).
+# g1's start.cdw: a minute), Czech g0 (its 10 chunks, from material: a minute), Constitutional
+# g6 (its 15 chunks, from International g11's weights, g13's start.cdw: a minute) and Modern
+# (International g11's weights under Modern's name: a fit with a step of 1e-6 on 20 games).
 # Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
 cd_comma := ,
@@ -489,12 +491,21 @@ rebuild-weights: $(BIN)
 	  --out $(REBUILD_DIR)/spanish.cdw
 	$(BIN) train fit --variant czech --data corpus/czech/g0 --lambda 0.8 --seed 1 \
 	  --out $(REBUILD_DIR)/czech.cdw
+	$(BIN) train fit --variant constitutional --data corpus/constitutional/g6 \
+	  --init corpus/international/g13/start.cdw --strips --epochs 3 --lr 0.3 --seed 62 --k 155.4 --lambda 0.8 \
+	  --out $(REBUILD_DIR)/constitutional.cdw
+	$(BIN) train gen --variant modern --games 20 --nodes 300 --classic --seed 1 --out $(REBUILD_DIR)/modern-start.dat
+	$(BIN) train fit --variant modern --data $(REBUILD_DIR)/modern-start.dat \
+	  --init corpus/international/g13/start.cdw --strips --epochs 1 --lr 1e-6 --k 155.4 --lambda 0.8 \
+	  --out $(REBUILD_DIR)/modern.cdw
 	cmp $(REBUILD_DIR)/international.cdw weights/international.cdw
 	cmp $(REBUILD_DIR)/english.cdw weights/english.cdw
 	cmp $(REBUILD_DIR)/italian.cdw weights/italian.cdw
 	cmp $(REBUILD_DIR)/spanish.cdw weights/spanish.cdw
 	cmp $(REBUILD_DIR)/czech.cdw weights/czech.cdw
-	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw, spanish.cdw and czech.cdw made again, byte for byte'
+	cmp $(REBUILD_DIR)/constitutional.cdw weights/constitutional.cdw
+	cmp $(REBUILD_DIR)/modern.cdw weights/modern.cdw
+	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw, spanish.cdw, czech.cdw, constitutional.cdw and modern.cdw made again, byte for byte'
 
 weights: $(BIN)
 	@mkdir -p $(TRAIN_DIR) weights

@@ -63,11 +63,12 @@ cmp -s "$tmp/r4.cdw" "$tmp/r3.cdw" && bad "fit --k 5000 wrote the weights of the
 expect_error "international.cdw holds international weights, not russian" \
     train fit --variant russian --data "$tmp/r.dat" --init "$tmp/international.cdw" --out "$tmp/x.cdw"
 # another family on the same board starts a new family: Killer from the Constitutional file
-# with a step of 1e-6 is that file with Killer's name in the header (bytes 9-24) and its own
-# checksum (the last 4 bytes); a Killer search then reads it as Killer's weights
+# (which holds the flank strips: --strips) with a step of 1e-6 is that file with Killer's name in
+# the header (bytes 9-24) and its own checksum (the last 4 bytes); a Killer search then reads it
+# as Killer's weights
 "$bin" train gen --variant killer --games 4 --nodes 300 --seed 7 --classic --out "$tmp/k.dat" \
     > /dev/null 2>&1
-"$bin" train fit --variant killer --data "$tmp/k.dat" --init "$tmp/constitutional.cdw" \
+"$bin" train fit --variant killer --data "$tmp/k.dat" --init "$tmp/constitutional.cdw" --strips \
     --epochs 1 --lr 1e-6 --out "$tmp/k.cdw" > /dev/null 2> "$tmp/k.err"
 grep -q "starting the killer weights from constitutional's" "$tmp/k.err" && ok ||
     bad "fit --init of another family: $(cat "$tmp/k.err")"
