@@ -598,13 +598,20 @@ static struct {
     int n;
 } Proxies;
 
-/* MHD_get_connection_values' iterator: the X-Real-IP headers of the request, counted into *cls. */
-static enum MHD_Result count_real_ip(void *cls, enum MHD_ValueKind kind, const char *key,
-                                     const char *value)
+/* MHD_get_connection_values' iterator over the request's headers: its X-Real-IP headers, counted,
+ * and the value of the first. */
+struct real_ip {
+    const char *value;
+    unsigned n;
+};
+
+static enum MHD_Result find_real_ip(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
 {
     (void)kind;
-    (void)value;
-    *(unsigned *)cls += !strcasecmp(key, "X-Real-IP");
+    struct real_ip *r = cls;
+    if (strcasecmp(key, "X-Real-IP") == 0 && r->n++ == 0)
+        r->value = value;
     return MHD_YES;
 }
 
@@ -632,17 +639,17 @@ static unsigned client_address(struct MHD_Connection *conn, char *out, size_t le
     }
     if (!proxy)
         return 0;
-    const char *real = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Real-IP");
-    unsigned headers = 0;
-    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_real_ip, &headers);
+    struct real_ip hdr = {NULL, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, find_real_ip, &hdr);
+    const char *real = hdr.value;
     struct in6_addr a6;
     struct in_addr a4;
     const char *peer = out[0] ? out : "?";
     if (!real) {
         snprintf(err, errlen, "no X-Real-IP header from the proxy %s (--trust-proxy): it must "
                  "name the client's address", peer);
-    } else if (headers > 1) {
-        snprintf(err, errlen, "X-Real-IP %u times from the proxy %s: one address only", headers,
+    } else if (hdr.n > 1) {
+        snprintf(err, errlen, "X-Real-IP %u times from the proxy %s: one address only", hdr.n,
                  peer);
     } else if (inet_pton(AF_INET, real, &a4) == 1) {
         inet_ntop(AF_INET, &a4, out, (socklen_t)len);
@@ -805,7 +812,7 @@ unsigned http_spare(unsigned max_conn) { return max_conn / 16 > 16 ? max_conn / 
 struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip,
                               unsigned max_conn, const struct in_addr *proxies, int nproxies)
 {
-    Proxies.n = nproxies < CD_SERVE_PROXIES ? nproxies : CD_SERVE_PROXIES;
+    Proxies.n = nproxies;
     if (Proxies.n > 0)
         memcpy(Proxies.addr, proxies, (size_t)Proxies.n * sizeof *proxies);
     W.limit = max_conn;

@@ -318,8 +318,9 @@ int route_slow(const char *url, const char *method);
  * limit) and max_conn answered connections in all (beyond them, up to http_spare(max_conn) more
  * are accepted and answered 503 at once, then closed; past those, new connections wait in the
  * listen backlog); NULL when it cannot listen. A request from one of the nproxies addresses of
- * proxies (--trust-proxy) names its client in X-Real-IP: the request's addr (400 when it names
- * none); the header of any other peer is ignored. */
+ * proxies (--trust-proxy; 0 <= nproxies <= CD_SERVE_PROXIES, cd_serve_run's clamp) names its
+ * client in X-Real-IP: the request's addr (400 when it names none); the header of any other peer
+ * is ignored. */
 struct MHD_Daemon *http_start(const void *sockaddr_in, uint16_t port, unsigned per_ip,
                               unsigned max_conn, const struct in_addr *proxies, int nproxies);
 /* The connections accepted beyond max_conn only to be told 503 (a sixteenth, at least 16). */
