@@ -68,7 +68,7 @@ int main(void)
         }
         corpus_write(&b, path);
         size_t n;
-        record *got = corpus_read(path, r, &n);
+        record *got = corpus_read(path, r, &n, NULL);
         size_t at = 0, total = 0;
         for (int j = 0; j < 6; j++)
             total += (size_t)nwant[j];

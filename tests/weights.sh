@@ -431,15 +431,66 @@ expect_error "corpus names a file ending in .cdg.xz" \
     train gen --variant russian --games 2 --corpus "$tmp/x.dat"
 expect_error "needs --variant, --games and --out or --corpus" train gen --variant russian --games 2
 
+# deep labels kept beside the corpus (docs/formats.md, "Deep labels"): a corpus file's labels
+# (train label --out X.cdl.xz) applied by unpack --labels give the very file train label --out
+# X.dat writes, for any --threads, and fit --labels fits on them as on that file; a labels file
+# of another chunk, a damaged one, labels in two folders, labels of nothing and labels of a
+# folder are refused with a message; tools/label.sh writes the folder's labels and stops
+"$bin" train label --variant russian --data "$tmp/corpus/a.cdg.xz" --share 0.3 --depth 3 \
+    --seed 4 --out "$tmp/la.dat" > /dev/null 2>&1
+mkdir "$tmp/lab" "$tmp/lab2" "$tmp/lab3"
+"$bin" train label --variant russian --data "$tmp/corpus/a.cdg.xz" --share 0.3 --depth 3 \
+    --seed 4 --threads 2 --out "$tmp/lab/a.cdl.xz" > /dev/null 2>&1
+"$bin" train unpack --variant russian --data "$tmp/corpus/a.cdg.xz" --labels "$tmp/lab" \
+    --out "$tmp/lb.dat" > /dev/null
+cmp -s "$tmp/la.dat" "$tmp/lb.dat" && ok ||
+    bad "train unpack --labels: not the records train label writes"
+"$bin" train unpack --variant russian --data "$tmp/corpus/a.cdg.xz" --out "$tmp/a0.dat" \
+    > /dev/null
+cmp -s "$tmp/la.dat" "$tmp/a0.dat" && bad "train label drew nothing to label" || ok
+"$bin" train fit --variant russian --data "$tmp/corpus/a.cdg.xz" --labels "$tmp/lab" \
+    --epochs 1 --k 353 --deep-lambda 1 --out "$tmp/lf1.cdw" > /dev/null 2>&1
+"$bin" train fit --variant russian --data "$tmp/la.dat" --epochs 1 --k 353 --deep-lambda 1 \
+    --out "$tmp/lf2.cdw" > /dev/null 2>&1
+cmp -s "$tmp/lf1.cdw" "$tmp/lf2.cdw" && ok || bad "train fit --labels fits other weights"
+cp "$tmp/lab/a.cdl.xz" "$tmp/lab2/b.cdl.xz"
+expect_error "b.cdl.xz labels games 0-9 of seed 6 (.* positions), not .*b.cdg.xz's" \
+    train unpack --variant russian --data "$tmp/corpus/b.cdg.xz" --labels "$tmp/lab2" \
+    --out "$tmp/x.dat"
+cp "$tmp/lab/a.cdl.xz" "$tmp/lab2/a.cdl.xz"
+expect_error "the labels of .*a.cdg.xz are in .*lab/a.cdl.xz and in .*lab2/a.cdl.xz" \
+    train unpack --variant russian --data "$tmp/corpus" --labels "$tmp/lab,$tmp/lab2" \
+    --out "$tmp/x.dat"
+head -c 130 "$tmp/lab/a.cdl.xz" > "$tmp/lab3/a.cdl.xz"
+expect_error "lab3/a.cdl.xz: .*truncated\|lab3/a.cdl.xz: not a valid xz" \
+    train unpack --variant russian --data "$tmp/corpus/a.cdg.xz" --labels "$tmp/lab3" \
+    --out "$tmp/x.dat"
+expect_error "no labels of these games there" \
+    train fit --variant russian --data "$tmp/corpus/b.cdg.xz" --labels "$tmp/lab" \
+    --out "$tmp/x.cdw"
+expect_error "labels are of one corpus file (FILE.cdg.xz)" \
+    train label --variant russian --data "$tmp/corpus" --out "$tmp/x.cdl.xz"
+root_dir=$(cd "$(dirname "$0")/.." && pwd)
+bin_abs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+mkdir -p "$tmp/root/corpus/russian/gx"
+cp "$tmp/corpus/a.cdg.xz" "$tmp/corpus/b.cdg.xz" "$tmp/root/corpus/russian/gx/"
+(cd "$tmp/root" && sh "$root_dir/tools/label.sh" --variant russian --gen gx --nodes 200 \
+    --share 0.3 --seed 4 --threads 1 --bin "$bin_abs" > /dev/null)
+"$bin" train label --variant russian --data "$tmp/corpus/b.cdg.xz" --share 0.3 --nodes 200 \
+    --seed 4 --out "$tmp/lab3/b.cdl.xz" > /dev/null 2>&1
+ls "$tmp/root/corpus/russian/gx/labels-n200" | tr '\n' ' ' | grep -qx 'a.cdl.xz b.cdl.xz ' &&
+    cmp -s "$tmp/root/corpus/russian/gx/labels-n200/b.cdl.xz" "$tmp/lab3/b.cdl.xz" && ok ||
+    bad "tools/label.sh: not the labels of every corpus file, or other labels"
+
 # a fit on the corpus is reproducible: the command in each generation's slice.sha256 (one epoch
 # on the first chunk: corpus/international/g8, g9, g10 and g13 (g10 and g13 with the flank strips),
-# corpus/constitutional/g6 from International g11 with the strips, and
+# corpus/constitutional/g6 from International g11 and g7 from its start, with the strips, and
 # corpus/english/g1 and g2 gently from the generation's start, corpus/english/g0,
 # corpus/italian/g0, corpus/spanish/g0 and corpus/czech/g0 from material) writes the file whose
 # sha256 it records, whatever the compiler (the trainer has no contracted multiply-add)
 root=$(cd "$(dirname "$0")/.." && pwd)
 for gen in international/g8 international/g9 international/g10 international/g13 constitutional/g6 \
-    english/g0 english/g1 english/g2 italian/g0 spanish/g0 czech/g0; do
+    constitutional/g7 english/g0 english/g1 english/g2 italian/g0 spanish/g0 czech/g0; do
     if [ -f "$root/corpus/$gen/slice.sha256" ]; then
         read -r want cmd < "$root/corpus/$gen/slice.sha256"
         # shellcheck disable=SC2086

@@ -77,6 +77,7 @@ enum {
     O_MIN_PIECES,
     O_CORPUS,
     O_FIRST,
+    O_LABELS,
 };
 
 #define SEED_MAX 2147483647
@@ -119,6 +120,9 @@ static const cli_opt unpack_opts[] = {
                   "corpus files or folders (or data files), read in order"),
      .required = 1},
     {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file"), .required = 1},
+    {CLI_TEXT_OPT(O_LABELS, "labels", "DIR[,DIR...]",
+                  "the deep labels of the corpus files (train label --out FILE.cdl.xz) kept in "
+                  "these folders, by the corpus file's name (default: none)")},
     {0}};
 static const cli_opt fit_opts[] = {
     {CLI_TEXT_OPT(O_VARIANT, "variant", "V", FAMILY_HELP), .required = 1},
@@ -152,6 +156,9 @@ static const cli_opt fit_opts[] = {
                   "blend the middle-game and endgame weights by the men's total distance to "
                   "promotion (300 at the start on 10x10, 144 on 8x8) instead of the pieces "
                   "(--init may be of either phase)")},
+    {CLI_TEXT_OPT(O_LABELS, "labels", "DIR[,DIR...]",
+                  "the deep labels of the corpus files (train label --out FILE.cdl.xz) kept in "
+                  "these folders, by the corpus file's name (default: none)")},
     {CLI_TEXT_OPT(O_SIBLINGS, "siblings", "FILE[,FILE...]",
                   "also fit the order of the moves in these files of train siblings: the "
                   "teacher's move's leaf valued above its siblings' (default: none)")},
@@ -194,7 +201,10 @@ static const cli_opt label_opts[] = {
     {CLI_INT_OPT(O_SEED, "seed", "S", 0, SEED_MAX, "draws the sample (default 1)")},
     {CLI_INT_OPT(O_THREADS, "threads", "T", 1, 256,
                  "positions searched at once; the file is the same for any T (default 1)")},
-    {CLI_TEXT_OPT(O_OUT, "out", "FILE", "the data file with the new scores"), .required = 1},
+    {CLI_TEXT_OPT(O_OUT, "out", "FILE",
+                  "the data file with the new scores, or FILE.cdl.xz: only the new scores, the "
+                  "labels of the corpus file --data (docs/formats.md)"),
+     .required = 1},
     {0}};
 
 static const cli_opt net_opts[] = {
@@ -341,6 +351,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_VALID: o->valid = v->x; break;
     case O_SEED: o->seed = (uint64_t)v->n; break;
     case O_SIBLINGS: o->siblings = v->text; break;
+    case O_LABELS: o->labels = v->text; break;
     case O_RANK: o->rank = v->x; break;
     case O_RANK_TEMP: o->rank_temp = v->x; break;
     }
@@ -444,7 +455,7 @@ static int cmd_gen(int argc, char **argv)
 
 typedef struct unpack_cmdline {
     const cd_rules *rules;
-    const char *data, *out;
+    const char *data, *out, *labels;
 } unpack_cmdline;
 
 static void unpack_option(void *user, const cli_opt *opt, const cli_value *v)
@@ -454,6 +465,7 @@ static void unpack_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_VARIANT: o->rules = family_rules(&unpack_cmd, v->text); break;
     case O_DATA: o->data = v->text; break;
     case O_OUT: o->out = v->text; break;
+    case O_LABELS: o->labels = v->text; break;
     }
 }
 
@@ -464,7 +476,7 @@ static int cmd_unpack(int argc, char **argv)
     if (!o.rules || !o.data || !o.out)
         cli_fail(&unpack_cmd,
                  "needs --variant, --data and --out (try: condraughts train unpack --help)");
-    return train_unpack(o.rules, o.data, o.out);
+    return train_unpack(o.rules, o.data, o.labels, o.out);
 }
 
 static int cmd_fit(int argc, char **argv)

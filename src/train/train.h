@@ -32,13 +32,16 @@ int train_gen(const gen_options *o);
 /* 1 if path names a corpus file (it ends in ".cdg.xz"). */
 int corpus_is(const char *path);
 /* Write the records of data (a comma-separated list of corpus files or folders, or data files)
- * as one data file out. */
-int train_unpack(const cd_rules *r, const char *data, const char *out);
+ * as one data file out, with the deep labels found in the folders of the list labels (NULL:
+ * none). */
+int train_unpack(const cd_rules *r, const char *data, const char *labels, const char *out);
 
 /* train fit's command line. */
 typedef struct fit_options {
     const cd_rules *rules;
     const char *data, *out, *init; /* init: a weights file to start from, or NULL */
+    const char *labels; /* folders of the corpus files' deep labels (a comma-separated list), or
+                           NULL */
     long epochs, batch;
     int wide;   /* the wide layout (pattern.h) */
     int strips; /* the flank strips (pattern.h; 10x10) */
@@ -52,7 +55,8 @@ typedef struct fit_options {
     uint64_t seed;
 } fit_options;
 
-/* train label's command line. */
+/* train label's command line. out: a data file, or a labels file (FILE.cdl.xz) of the corpus
+ * file data. */
 typedef struct label_options {
     const cd_rules *rules;
     const char *data, *out;
@@ -109,8 +113,8 @@ typedef struct net_options {
 int train_net(const net_options *o);
 
 /* Score a sample of a data file's positions again by a deeper search and write the file again
- * with those scores, flagged deep (train_label.c); 0, or the program stops with a message on bad
- * input. */
+ * with those scores, flagged deep, or (out FILE.cdl.xz) only the new scores as the corpus file's
+ * labels (train_label.c); 0, or the program stops with a message on bad input. */
 int train_label(const label_options *o);
 
 /* Fit the weights to the data files and write the weights file; 0, or the program stops with a

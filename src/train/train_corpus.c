@@ -17,6 +17,8 @@
 
 #define CORPUS_VERSION 1
 #define CORPUS_HDR 96
+#define LABELS_VERSION 1
+#define LABELS_HDR 112
 
 /* ---------------------------------------------------------------- the payload, in memory */
 
@@ -122,6 +124,8 @@ void corpus_put_game(corpus_buf *b, const cd_game *g, uint32_t game, int opening
         }
 }
 
+/* b's payload xz-compressed into path, through path.part renamed (a killed run leaves no half
+ * file under the name); b freed. */
 void corpus_write(corpus_buf *b, const char *path)
 {
     size_t out = 0;
@@ -227,7 +231,7 @@ static void replay_game(reader *rd, const cd_rules *r, record **rec, size_t *n, 
     }
 }
 
-record *corpus_read(const char *path, const cd_rules *r, size_t *n)
+record *corpus_read(const char *path, const cd_rules *r, size_t *n, corpus_id *id)
 {
     size_t xzlen, len;
     unsigned char *xz = (unsigned char *)cd_slurp(path, (size_t)1 << 30, &xzlen);
@@ -257,6 +261,9 @@ record *corpus_read(const char *path, const cd_rules *r, size_t *n)
         replay_game(&rd, r, &rec, n, &cap);
     if (rd.p != rd.end)
         fail("%s: %zu bytes after the last game (damaged)", path, (size_t)(rd.end - rd.p));
+    if (id)
+        *id = (corpus_id){cd_get_le(data + 72, 8), (uint32_t)cd_get_le(data + 80, 4),
+                          (uint32_t)games, (uint32_t)*n};
     free(data);
     if (!rec && !(rec = malloc(1)))
         fail("out of memory");
@@ -293,4 +300,128 @@ char **corpus_list_dir(const char *dir, size_t *n)
         qsort(names, k, sizeof *names, by_name);
     *n = k;
     return names;
+}
+
+/* ---------------------------------------------------------------- deep labels */
+
+int labels_is(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 7 && !strcmp(path + n - 7, ".cdl.xz");
+}
+
+void labels_write(const char *path, const cd_rules *r, const corpus_id *id, long nodes, long depth,
+                  uint64_t seed, double share, const record *rec, const int16_t *before,
+                  const size_t *drawn, size_t ndrawn)
+{
+    corpus_buf b = {0};
+    size_t count = 0;
+    for (size_t k = 0; k < ndrawn; k++)
+        count += rec[drawn[k]].deep;
+    unsigned char h[LABELS_HDR] = {'C', 'D', 'G', 'L'};
+    cd_put_le(h + 4, LABELS_VERSION, 4);
+    strncpy((char *)h + 8, train_file_name(r), 15);
+    strncpy((char *)h + 24, r->name, 31);
+    cd_put_le(h + 56, id->seed, 8);
+    cd_put_le(h + 64, id->first, 4);
+    cd_put_le(h + 68, id->games, 4);
+    cd_put_le(h + 72, id->records, 4);
+    cd_put_le(h + 76, depth ? 0 : (uint64_t)nodes, 4);
+    cd_put_le(h + 80, (uint64_t)depth, 4);
+    cd_put_le(h + 84, count, 4);
+    cd_put_le(h + 88, seed, 8);
+    uint64_t bits;
+    memcpy(&bits, &share, sizeof bits);
+    cd_put_le(h + 96, bits, 8);
+    put_bytes(&b, h, sizeof h);
+    size_t last = 0;
+    for (size_t k = 0, any = 0; k < ndrawn; k++) {
+        const record *x = &rec[drawn[k]];
+        if (!x->deep)
+            continue;
+        /* the first record's index, then each one's distance from the one before less 1 */
+        put_varint(&b, any ? drawn[k] - last - 1 : drawn[k]);
+        put_varint(&b, zigzag((int64_t)x->score - before[k]));
+        last = drawn[k];
+        any = 1;
+    }
+    corpus_write(&b, path);
+}
+
+/* The labels file of chunk in folder dir (its name with ".cdl.xz" for ".cdg.xz"), written into
+ * out; 0 if the name does not fit. */
+static int labels_name(const char *chunk, const char *dir, char *out, size_t len)
+{
+    const char *base = strrchr(chunk, '/');
+    base = base ? base + 1 : chunk;
+    size_t n = strlen(base) - 7; /* corpus_is: it ends in ".cdg.xz" */
+    return snprintf(out, len, "%s/%.*s.cdl.xz", dir, (int)n, base) < (int)len;
+}
+
+size_t labels_apply(const char *chunk, const char *dirs, const cd_rules *r, const corpus_id *id,
+                    record *rec, size_t n)
+{
+    char *copy = strdup(dirs), *save = NULL, path[4096], found[4096] = "";
+    if (!copy)
+        fail("out of memory");
+    for (char *dir = strtok_r(copy, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
+        if (!labels_name(chunk, dir, path, sizeof path))
+            fail("%s: the name is too long", dir);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fclose(f);
+        if (found[0])
+            fail("the labels of %s are in %s and in %s: name one folder", chunk, found, path);
+        snprintf(found, sizeof found, "%s", path);
+    }
+    free(copy);
+    if (!found[0])
+        return 0;
+    size_t xzlen, len;
+    unsigned char *xz = (unsigned char *)cd_slurp(found, (size_t)1 << 30, &xzlen);
+    if (!xz)
+        fail("cannot read %s", found);
+    const char *why;
+    unsigned char *data = cd_xz_decode(xz, xzlen, &len, &why);
+    free(xz);
+    if (!data)
+        fail("%s: %s", found, why);
+    if (len < LABELS_HDR || memcmp(data, "CDGL", 4))
+        fail("%s: not a condraughts labels file", found);
+    if (cd_get_le(data + 4, 4) != LABELS_VERSION)
+        fail("%s: labels version %u, this program reads %d", found,
+             (unsigned)cd_get_le(data + 4, 4), LABELS_VERSION);
+    char family[16] = {0}, variant[32] = {0};
+    memcpy(family, data + 8, 15);
+    memcpy(variant, data + 24, 31);
+    if (strcmp(family, train_file_name(r)) || strcmp(variant, r->name))
+        fail("%s holds labels of %s games, not %s", found, variant, r->name);
+    if (cd_get_le(data + 56, 8) != id->seed || cd_get_le(data + 64, 4) != id->first ||
+        cd_get_le(data + 68, 4) != id->games || cd_get_le(data + 72, 4) != id->records ||
+        id->records != n)
+        fail("%s labels games %u-%u of seed %llu (%u positions), not %s's", found,
+             (unsigned)cd_get_le(data + 64, 4),
+             (unsigned)(cd_get_le(data + 64, 4) + cd_get_le(data + 68, 4) - 1),
+             (unsigned long long)cd_get_le(data + 56, 8), (unsigned)cd_get_le(data + 72, 4),
+             chunk);
+    uint64_t count = cd_get_le(data + 84, 4);
+    reader rd = {data + LABELS_HDR, data + len, found};
+    uint64_t at = 0;
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t step = get_varint(&rd);
+        at = step >= n ? n : k ? at + step + 1 : step;
+        if (at >= n)
+            fail("%s: label %llu names position %llu of %zu (damaged)", found,
+                 (unsigned long long)k, (unsigned long long)at, n);
+        int64_t score = rec[at].score + unzigzag(get_varint(&rd));
+        if (score < -30000 || score > 30000)
+            fail("%s: label %llu: a score out of range (damaged)", found, (unsigned long long)k);
+        rec[at].score = (int16_t)score;
+        rec[at].deep = 1;
+    }
+    if (rd.p != rd.end)
+        fail("%s: %zu bytes after the last label (damaged)", found, (size_t)(rd.end - rd.p));
+    free(data);
+    return (size_t)count;
 }

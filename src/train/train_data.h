@@ -63,6 +63,10 @@ record *train_read(const char *path, const cd_rules *r, size_t *n);
 /* The records of a comma-separated list of files, in order, each file's games numbered after
  * the files' before it; *games: the games in all. */
 record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games);
+/* The same, with the deep labels of the corpus files found in the folders of the comma-separated
+ * list labels (labels_apply; NULL: none). */
+record *train_read_labelled(const char *list, const char *labels, const cd_rules *r, size_t *n,
+                            uint32_t *games);
 FILE *train_create(const char *path, const cd_rules *r);
 void train_put(FILE *f, const record *x);
 void train_set_count(FILE *f, uint64_t records);
@@ -103,8 +107,29 @@ void corpus_put_game(corpus_buf *b, const cd_game *g, uint32_t game, int opening
 /* Move game's bytes to the end of b (game is left empty). */
 void corpus_append(corpus_buf *b, corpus_buf *game);
 void corpus_write(corpus_buf *b, const char *path);
-/* The records of a corpus file of variant r, in order (the program stops on a fault). */
-record *corpus_read(const char *path, const cd_rules *r, size_t *n);
+/* A corpus file's identity, from its header and its replay: what a labels file names. */
+typedef struct corpus_id {
+    uint64_t seed;
+    uint32_t first, games, records;
+} corpus_id;
+/* The records of a corpus file of variant r, in order, and its identity into *id (unless NULL)
+ * (the program stops on a fault). */
+record *corpus_read(const char *path, const cd_rules *r, size_t *n, corpus_id *id);
+/* 1 if path names a labels file (it ends in ".cdl.xz"). */
+int labels_is(const char *path);
+/* Write the labels file (docs/formats.md, "Deep labels") of the corpus file id: the records
+ * rec[drawn[0..ndrawn-1]] whose deep flag train label set, with their new scores, each stored as
+ * its difference from before[k], the score the game gave rec[drawn[k]]. */
+void labels_write(const char *path, const cd_rules *r, const corpus_id *id, long nodes, long depth,
+                  uint64_t seed, double share, const record *rec, const int16_t *before,
+                  const size_t *drawn, size_t ndrawn);
+/* The labels of corpus file `chunk` (its records rec[0..n-1], identity id) from the folders of
+ * the comma-separated list dirs: the file of the chunk's name with ".cdl.xz" for ".cdg.xz" in
+ * one of them sets the scores and deep flags it holds; none: nothing changes. The program stops
+ * on a damaged file, a file of another chunk, or the chunk's labels in two folders. Returns the
+ * records it labelled. */
+size_t labels_apply(const char *chunk, const char *dirs, const cd_rules *r, const corpus_id *id,
+                    record *rec, size_t n);
 /* The corpus files in folder dir, sorted by name (malloc'ed paths, *n of them); NULL if dir is
  * not a folder. */
 char **corpus_list_dir(const char *dir, size_t *n);

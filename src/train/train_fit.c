@@ -396,7 +396,7 @@ int train_fit(const fit_options *o)
     /* the records of every file; games numbered apart per file */
     size_t nrec, ndeep = 0;
     uint32_t game_base;
-    record *rec = train_read_list(data, r, &nrec, &game_base);
+    record *rec = train_read_labelled(data, o->labels, r, &nrec, &game_base);
     for (size_t i = 0; i < nrec; i++)
         ndeep += rec[i].deep;
     if (nrec < 100)

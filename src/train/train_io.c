@@ -1,7 +1,7 @@
 /*
  * train_io.c -- the training data file (docs/formats.md): reading a whole file, a corpus file
- * (train_corpus.c) or a corpus folder, and writing one record by record with the count in the
- * header kept true.
+ * (train_corpus.c, with its deep labels if asked) or a corpus folder, and writing one record by
+ * record with the count in the header kept true.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -13,11 +13,18 @@
 #include "pattern.h"
 #include "train_data.h"
 
-/* A data file (CDTD) or a corpus file, by its name. */
-static record *read_file(const char *path, const cd_rules *r, size_t *n)
+/* A data file (CDTD) or a corpus file, by its name; a corpus file with its labels from the
+ * folders of the list labels (NULL: none), counted into *labelled. */
+static record *read_file(const char *path, const char *labels, const cd_rules *r, size_t *n,
+                         size_t *labelled)
 {
-    if (corpus_is(path))
-        return corpus_read(path, r, n);
+    if (corpus_is(path)) {
+        corpus_id id;
+        record *rec = corpus_read(path, r, n, &id);
+        if (labels)
+            *labelled += labels_apply(path, labels, r, &id, rec, *n);
+        return rec;
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         fail("cannot open %s", path);
@@ -107,11 +114,11 @@ void train_position(const cd_rules *r, const record *x, cd_position *p)
 /* Append the records of one file to *rec, its games numbered in order of appearance from
  * *game_base on (a game's records are consecutive): a folder of corpus chunks reads as the one
  * run that played them, and a data file of train gen keeps its numbers. */
-static void read_into(const char *path, const cd_rules *r, record **rec, size_t *nrec,
-                      uint32_t *game_base)
+static void read_into(const char *path, const char *labels, const cd_rules *r, record **rec,
+                      size_t *nrec, uint32_t *game_base, size_t *labelled)
 {
     size_t k;
-    record *part = read_file(path, r, &k);
+    record *part = read_file(path, labels, r, &k, labelled);
     record *all = realloc(*rec, (*nrec + k) * sizeof **rec + 1);
     if (!all)
         fail("out of memory");
@@ -136,8 +143,14 @@ record *train_read(const char *path, const cd_rules *r, size_t *n)
 
 record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t *games)
 {
+    return train_read_labelled(list, NULL, r, n, games);
+}
+
+record *train_read_labelled(const char *list, const char *labels, const cd_rules *r, size_t *n,
+                            uint32_t *games)
+{
     record *rec = NULL;
-    size_t nrec = 0;
+    size_t nrec = 0, labelled = 0;
     uint32_t game_base = 0;
     char *copy = strdup(list), *save = NULL;
     if (!copy)
@@ -146,18 +159,20 @@ record *train_read_list(const char *list, const cd_rules *r, size_t *n, uint32_t
         size_t files;
         char **names = corpus_list_dir(tok, &files);
         if (!names) {
-            read_into(tok, r, &rec, &nrec, &game_base);
+            read_into(tok, labels, r, &rec, &nrec, &game_base, &labelled);
             continue;
         }
         if (!files)
             fail("%s: a folder without corpus files (*.cdg.xz)", tok);
         for (size_t i = 0; i < files; i++) {
-            read_into(names[i], r, &rec, &nrec, &game_base);
+            read_into(names[i], labels, r, &rec, &nrec, &game_base, &labelled);
             free(names[i]);
         }
         free(names);
     }
     free(copy);
+    if (labels && !labelled)
+        fail("--labels %s: no labels of these games there", labels);
     *n = nrec;
     *games = game_base;
     return rec;
@@ -189,11 +204,11 @@ size_t *train_draw(size_t total, double share, uint64_t seed, size_t *n)
     return drawn;
 }
 
-int train_unpack(const cd_rules *r, const char *data, const char *out)
+int train_unpack(const cd_rules *r, const char *data, const char *labels, const char *out)
 {
     size_t n;
     uint32_t games;
-    record *rec = train_read_list(data, r, &n, &games);
+    record *rec = train_read_labelled(data, labels, r, &n, &games);
     FILE *f = train_create(out, r);
     for (size_t i = 0; i < n; i++)
         train_put(f, &rec[i]);

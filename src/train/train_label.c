@@ -8,7 +8,11 @@
  * is the same for any --threads. The output holds every record of the input in order, those
  * scored again with the new score (White's view, clamped to +-30000 as train gen does) and the
  * deep flag, the others as they were. The header's count is rewritten as records are written,
- * so a run stopped early leaves a valid file of the input's first records.
+ * so a run stopped early leaves a valid file of the input's first records. With --out FILE.cdl.xz
+ * the input is one corpus file and the output only its new scores, the corpus file's labels
+ * (docs/formats.md, "Deep labels"), written whole at the end: `train fit --labels` and `train
+ * unpack --labels` apply them to the same records, and unpack then writes the very file that
+ * --out FILE.dat would have.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -80,12 +84,14 @@ typedef struct label_run {
 } label_run;
 
 /* Once a second: the progress line, and the records written in order up to the first drawn one
- * not scored yet; 1 once every record is written. */
+ * not scored yet (no file: every record drawn scored); 1 once every record is written. */
 static int label_tick(void *arg)
 {
     label_run *run = arg;
     size_t n = run->s->n;
     train_progress("label", atomic_load(&run->s->done), n, "positions", "", run->t0);
+    if (!run->f)
+        return atomic_load(&run->s->done) == n;
     size_t before = run->written;
     while (run->written < run->total) {
         if (run->k < n && run->drawn[run->k] == run->written) {
@@ -103,16 +109,39 @@ static int label_tick(void *arg)
 int train_label(const label_options *o)
 {
     size_t total, n, *drawn;
-    record *rec =
-        train_read_sample(o->data, o->rules, o->limit, o->share, o->seed, &total, &drawn, &n);
+    record *rec;
+    int labels = labels_is(o->out);
+    corpus_id id;
+    int16_t *before = NULL; /* labels: the drawn records' scores from the game */
+    if (labels) {
+        if (!corpus_is(o->data))
+            fail("--out %s: labels are of one corpus file (FILE.cdg.xz), not %s", o->out,
+                 o->data);
+        if (o->limit)
+            fail("--out %s: labels are of the whole corpus file (no --limit)", o->out);
+        rec = corpus_read(o->data, o->rules, &total, &id);
+        drawn = train_draw(total, o->share, o->seed, &n);
+        if (!(before = malloc(n * sizeof *before + 1)))
+            fail("out of memory");
+        for (size_t k = 0; k < n; k++)
+            before[k] = rec[drawn[k]].score;
+    } else {
+        rec = train_read_sample(o->data, o->rules, o->limit, o->share, o->seed, &total, &drawn,
+                                &n);
+    }
     label_shared s = {o, rec, drawn, calloc(n + 1, sizeof(atomic_int)), n, 0, 0};
     if (!s.finished)
         fail("out of memory");
-    label_run run = {&s, train_create(o->out, o->rules), rec, drawn, total, 0, 0, train_now()};
+    label_run run = {&s,    labels ? NULL : train_create(o->out, o->rules), rec, drawn, total, 0,
+                     0,     train_now()};
     cd_pool_run((int)o->threads, label_worker, &s, 0, label_tick, &run);
     fputc('\n', stderr);
-    if (fclose(run.f) != 0)
+    if (labels)
+        labels_write(o->out, o->rules, &id, o->nodes, o->depth, o->seed, o->share, rec, before,
+                     drawn, n);
+    else if (fclose(run.f) != 0)
         fail("cannot write %s", o->out);
+    free(before);
     printf("wrote %s: %zu positions, %zu of them scored again at %ld %s, %.0f s\n", o->out, total,
            n, o->depth ? o->depth : o->nodes, o->depth ? "plies" : "nodes", train_now() - run.t0);
     free(rec);
