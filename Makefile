@@ -491,8 +491,8 @@ rebuild-weights: $(BIN)
 	  --out $(REBUILD_DIR)/spanish.cdw
 	$(BIN) train fit --variant czech --data corpus/czech/g0 --lambda 0.8 --seed 1 \
 	  --out $(REBUILD_DIR)/czech.cdw
-	$(BIN) train fit --variant constitutional --data corpus/constitutional/g6 \
-	  --init corpus/international/g13/start.cdw --strips --epochs 3 --lr 0.3 --seed 62 --k 155.4 --lambda 0.8 \
+	$(BIN) train fit --variant constitutional --data $(call corpus_list,corpus/constitutional/g6/s6-*.cdg.xz corpus/constitutional/g7/s7-0000[0-2]*.cdg.xz corpus/constitutional/g7/s7-00003[01]*.cdg.xz corpus/constitutional/g7/s7-000032000.cdg.xz) \
+	  --init corpus/constitutional/g7/start.cdw --strips --epochs 3 --lr 0.3 --seed 71 --k 155.4 --lambda 0.8 \
 	  --out $(REBUILD_DIR)/constitutional.cdw
 	$(BIN) train gen --variant modern --games 20 --nodes 300 --classic --seed 1 --out $(REBUILD_DIR)/modern-start.dat
 	$(BIN) train fit --variant modern --data $(REBUILD_DIR)/modern-start.dat \
