@@ -494,6 +494,9 @@ rebuild-weights: $(BIN)
 	$(BIN) train fit --variant constitutional --data $(call corpus_list,corpus/constitutional/g6/s6-*.cdg.xz corpus/constitutional/g7/s7-0000[0-2]*.cdg.xz corpus/constitutional/g7/s7-00003[01]*.cdg.xz corpus/constitutional/g7/s7-000032000.cdg.xz) \
 	  --init corpus/constitutional/g7/start.cdw --strips --epochs 3 --lr 0.3 --seed 71 --k 155.4 --lambda 0.8 \
 	  --out $(REBUILD_DIR)/constitutional.cdw
+	$(BIN) train fit --variant killer --data $(call corpus_list,corpus/killer/g2/s2-00000[0-6]*.cdg.xz) \
+	  --init corpus/killer/g2/start.cdw --strips --epochs 2 --lr 0.1 --seed 22 --k 155.4 --lambda 0.8 \
+	  --out $(REBUILD_DIR)/killer.cdw
 	$(BIN) train gen --variant modern --games 20 --nodes 300 --classic --seed 1 --out $(REBUILD_DIR)/modern-start.dat
 	$(BIN) train fit --variant modern --data $(REBUILD_DIR)/modern-start.dat \
 	  --init corpus/international/g13/start.cdw --strips --epochs 1 --lr 1e-6 --k 155.4 --lambda 0.8 \
@@ -504,8 +507,9 @@ rebuild-weights: $(BIN)
 	cmp $(REBUILD_DIR)/spanish.cdw weights/spanish.cdw
 	cmp $(REBUILD_DIR)/czech.cdw weights/czech.cdw
 	cmp $(REBUILD_DIR)/constitutional.cdw weights/constitutional.cdw
+	cmp $(REBUILD_DIR)/killer.cdw weights/killer.cdw
 	cmp $(REBUILD_DIR)/modern.cdw weights/modern.cdw
-	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw, spanish.cdw, czech.cdw, constitutional.cdw and modern.cdw made again, byte for byte'
+	@echo 'rebuild-weights: international.cdw, english.cdw, italian.cdw, spanish.cdw, czech.cdw, constitutional.cdw, killer.cdw and modern.cdw made again, byte for byte'
 
 weights: $(BIN)
 	@mkdir -p $(TRAIN_DIR) weights

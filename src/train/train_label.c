@@ -132,8 +132,8 @@ int train_label(const label_options *o)
     label_shared s = {o, rec, drawn, calloc(n + 1, sizeof(atomic_int)), n, 0, 0};
     if (!s.finished)
         fail("out of memory");
-    label_run run = {&s,    labels ? NULL : train_create(o->out, o->rules), rec, drawn, total, 0,
-                     0,     train_now()};
+    FILE *f = labels ? NULL : train_create(o->out, o->rules);
+    label_run run = {&s, f, rec, drawn, total, 0, 0, train_now()};
     cd_pool_run((int)o->threads, label_worker, &s, 0, label_tick, &run);
     fputc('\n', stderr);
     if (labels)
