@@ -470,11 +470,11 @@ expect_error "no labels of these games there" \
     --out "$tmp/x.cdw"
 expect_error "labels are of one corpus file (FILE.cdg.xz)" \
     train label --variant russian --data "$tmp/corpus" --out "$tmp/x.cdl.xz"
-root_dir=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
 bin_abs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 mkdir -p "$tmp/root/corpus/russian/gx"
 cp "$tmp/corpus/a.cdg.xz" "$tmp/corpus/b.cdg.xz" "$tmp/root/corpus/russian/gx/"
-(cd "$tmp/root" && sh "$root_dir/tools/label.sh" --variant russian --gen gx --nodes 200 \
+(cd "$tmp/root" && sh "$root/tools/label.sh" --variant russian --gen gx --nodes 200 \
     --share 0.3 --seed 4 --threads 1 --bin "$bin_abs" > /dev/null)
 "$bin" train label --variant russian --data "$tmp/corpus/b.cdg.xz" --share 0.3 --nodes 200 \
     --seed 4 --out "$tmp/lab3/b.cdl.xz" > /dev/null 2>&1
@@ -489,7 +489,6 @@ ls "$tmp/root/corpus/russian/gx/labels-n200" | tr '\n' ' ' | grep -qx 'a.cdl.xz 
 # corpus/english/g1 and g2 gently from the generation's start, corpus/english/g0,
 # corpus/italian/g0, corpus/spanish/g0 and corpus/czech/g0 from material) writes the file whose
 # sha256 it records, whatever the compiler (the trainer has no contracted multiply-add)
-root=$(cd "$(dirname "$0")/.." && pwd)
 for gen in international/g8 international/g9 international/g10 international/g13 constitutional/g6 \
     constitutional/g7 killer/g2 english/g0 english/g1 english/g2 italian/g0 spanish/g0 czech/g0; do
     if [ -f "$root/corpus/$gen/slice.sha256" ]; then

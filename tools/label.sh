@@ -13,14 +13,10 @@
 # file, N, F, S and the weights alone (CD_WEIGHTS, as for self-play: the folder's README names
 # them), not on T. Stops after K files in the folder (default: when every corpus file has its
 # labels). Runs under `nice -n 19` with T threads (default: the machine's cores), in a session of
-# its own whose scheduling group is niced too (tools/selfplay.sh says why).
+# its own whose scheduling group is niced too (tools/background.sh says why).
 set -eu
-if [ -z "${CD_SELFPLAY_SESSION:-}" ] && command -v setsid > /dev/null; then
-    CD_SELFPLAY_SESSION=1 exec setsid -w sh "$0" "$@"
-fi
-if [ -w /proc/self/autogroup ]; then
-    echo 19 > /proc/self/autogroup 2> /dev/null || true
-fi
+# shellcheck source=tools/background.sh
+. "$(dirname "$0")/background.sh"
 bin=./build/condraughts
 variant="" gen="" nodes="" share=0.1 seed=1 threads=$(nproc) chunks=0
 while [ $# -gt 0 ]; do
@@ -41,11 +37,7 @@ if [ -z "$variant" ] || [ -z "$gen" ] || [ -z "$nodes" ]; then
     echo "label.sh: needs --variant, --gen and --nodes" >&2
     exit 2
 fi
-case $variant in
-russian-constitutional) family=russian-const ;;
-brazilian-constitutional) family=brazilian-const ;;
-*) family=$variant ;;
-esac
+family=$(corpus_family "$variant")
 dir=corpus/$family/$gen
 out=$dir/labels-n$nodes
 if [ ! -d "$dir" ]; then

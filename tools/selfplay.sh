@@ -12,17 +12,11 @@
 # next run plays it again, the same games (game J depends on the seed and J alone). Stops after
 # K chunks in the folder (default: never). Runs under `nice -n 19` with T threads (default: the
 # machine's cores), so it takes only the time nothing else wants: in a session of its own (setsid)
-# whose scheduling group is niced too where the kernel groups tasks by session (autogroup: there a
-# process's nice only ranks it within its session, and a niced self-play started from a shell of
-# its own would take as much of the machine as all the other work together). `--classic 1` plays with the
+# whose scheduling group is niced too (tools/background.sh says why). `--classic 1` plays with the
 # hand-set evaluation (a first generation, `train gen --classic`).
 set -eu
-if [ -z "${CD_SELFPLAY_SESSION:-}" ] && command -v setsid > /dev/null; then
-    CD_SELFPLAY_SESSION=1 exec setsid -w sh "$0" "$@"
-fi
-if [ -w /proc/self/autogroup ]; then
-    echo 19 > /proc/self/autogroup 2> /dev/null || true
-fi
+# shellcheck source=tools/background.sh
+. "$(dirname "$0")/background.sh"
 bin=./build/condraughts
 variant="" gen="" seed="" nodes=5000 chunk=2000 chunks=0 pieces=4 threads=$(nproc) classic=0
 while [ $# -gt 0 ]; do
@@ -45,11 +39,7 @@ if [ -z "$variant" ] || [ -z "$gen" ] || [ -z "$seed" ]; then
     echo "selfplay.sh: needs --variant, --gen and --seed" >&2
     exit 2
 fi
-case $variant in
-russian-constitutional) family=russian-const ;;
-brazilian-constitutional) family=brazilian-const ;;
-*) family=$variant ;;
-esac
+family=$(corpus_family "$variant")
 dir=corpus/$family/$gen
 mkdir -p "$dir"
 tables=""

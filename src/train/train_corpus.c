@@ -15,10 +15,21 @@
 #include "train_data.h"
 #include "xz.h"
 
-#define CORPUS_VERSION 1
 #define CORPUS_HDR 96
-#define LABELS_VERSION 1
 #define LABELS_HDR 112
+
+/* The two xz files of this module share the start of their header: magic, version, the family's
+ * and the variant's names (docs/formats.md); what differs is named here for the messages. */
+typedef struct file_kind {
+    const char *magic;
+    const char *name;  /* "not a condraughts NAME file" */
+    const char *noun;  /* "NOUN version V" */
+    const char *holds; /* "PATH holds HOLDSVARIANT games" */
+    unsigned version;
+    size_t hdr;
+} file_kind;
+static const file_kind CORPUS = {"CDGC", "game corpus", "corpus", "", 1, CORPUS_HDR};
+static const file_kind LABELS = {"CDGL", "labels", "labels", "labels of ", 1, LABELS_HDR};
 
 /* ---------------------------------------------------------------- the payload, in memory */
 
@@ -65,13 +76,20 @@ void corpus_append(corpus_buf *b, corpus_buf *game)
 static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static int64_t unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
 
+/* The shared start of a header of kind k for games of variant r into h (zeroed, k->hdr bytes). */
+static void put_prefix(unsigned char *h, const file_kind *k, const cd_rules *r)
+{
+    memcpy(h, k->magic, 4);
+    cd_put_le(h + 4, k->version, 4);
+    strncpy((char *)h + 8, train_file_name(r), 15);
+    strncpy((char *)h + 24, r->name, 31);
+}
+
 void corpus_begin(corpus_buf *b, const gen_options *c)
 {
     memset(b, 0, sizeof *b);
-    unsigned char h[CORPUS_HDR] = {'C', 'D', 'G', 'C'};
-    cd_put_le(h + 4, CORPUS_VERSION, 4);
-    strncpy((char *)h + 8, train_file_name(c->rules), 15);
-    strncpy((char *)h + 24, c->rules->name, 31);
+    unsigned char h[CORPUS_HDR] = {0};
+    put_prefix(h, &CORPUS, c->rules);
     cd_put_le(h + 56, (uint64_t)c->nodes, 4);
     cd_put_le(h + 60, (uint64_t)c->max_plies, 4);
     cd_put_le(h + 64, (uint64_t)c->lo, 2);
@@ -231,27 +249,37 @@ static void replay_game(reader *rd, const cd_rules *r, record **rec, size_t *n, 
     }
 }
 
-record *corpus_read(const char *path, const cd_rules *r, size_t *n, corpus_id *id)
+/* The payload of the xz file path of kind k, its length in *len, its header checked: the magic,
+ * the version, and games of variant r (the program stops with a message otherwise). */
+static unsigned char *read_payload(const char *path, const file_kind *k, const cd_rules *r,
+                                   size_t *len)
 {
-    size_t xzlen, len;
+    size_t xzlen;
     unsigned char *xz = (unsigned char *)cd_slurp(path, (size_t)1 << 30, &xzlen);
     if (!xz)
         fail("cannot read %s", path);
     const char *why;
-    unsigned char *data = cd_xz_decode(xz, xzlen, &len, &why);
+    unsigned char *data = cd_xz_decode(xz, xzlen, len, &why);
     free(xz);
     if (!data)
         fail("%s: %s", path, why);
-    if (len < CORPUS_HDR || memcmp(data, "CDGC", 4))
-        fail("%s: not a condraughts game corpus file", path);
-    if (cd_get_le(data + 4, 4) != CORPUS_VERSION)
-        fail("%s: corpus version %u, this program reads %d", path,
-             (unsigned)cd_get_le(data + 4, 4), CORPUS_VERSION);
+    if (*len < k->hdr || memcmp(data, k->magic, 4))
+        fail("%s: not a condraughts %s file", path, k->name);
+    if (cd_get_le(data + 4, 4) != k->version)
+        fail("%s: %s version %u, this program reads %u", path, k->noun,
+             (unsigned)cd_get_le(data + 4, 4), k->version);
     char family[16] = {0}, variant[32] = {0};
     memcpy(family, data + 8, 15);
     memcpy(variant, data + 24, 31);
     if (strcmp(family, train_file_name(r)) || strcmp(variant, r->name))
-        fail("%s holds %s games, not %s", path, variant, r->name);
+        fail("%s holds %s%s games, not %s", path, k->holds, variant, r->name);
+    return data;
+}
+
+record *corpus_read(const char *path, const cd_rules *r, size_t *n, corpus_id *id)
+{
+    size_t len;
+    unsigned char *data = read_payload(path, &CORPUS, r, &len);
     uint64_t games = cd_get_le(data + 84, 4);
     reader rd = {data + CORPUS_HDR, data + len, path};
     record *rec = NULL;
@@ -318,10 +346,8 @@ void labels_write(const char *path, const cd_rules *r, const corpus_id *id, long
     size_t count = 0;
     for (size_t k = 0; k < ndrawn; k++)
         count += rec[drawn[k]].deep;
-    unsigned char h[LABELS_HDR] = {'C', 'D', 'G', 'L'};
-    cd_put_le(h + 4, LABELS_VERSION, 4);
-    strncpy((char *)h + 8, train_file_name(r), 15);
-    strncpy((char *)h + 24, r->name, 31);
+    unsigned char h[LABELS_HDR] = {0};
+    put_prefix(h, &LABELS, r);
     cd_put_le(h + 56, id->seed, 8);
     cd_put_le(h + 64, id->first, 4);
     cd_put_le(h + 68, id->games, 4);
@@ -378,25 +404,8 @@ size_t labels_apply(const char *chunk, const char *dirs, const cd_rules *r, cons
     free(copy);
     if (!found[0])
         return 0;
-    size_t xzlen, len;
-    unsigned char *xz = (unsigned char *)cd_slurp(found, (size_t)1 << 30, &xzlen);
-    if (!xz)
-        fail("cannot read %s", found);
-    const char *why;
-    unsigned char *data = cd_xz_decode(xz, xzlen, &len, &why);
-    free(xz);
-    if (!data)
-        fail("%s: %s", found, why);
-    if (len < LABELS_HDR || memcmp(data, "CDGL", 4))
-        fail("%s: not a condraughts labels file", found);
-    if (cd_get_le(data + 4, 4) != LABELS_VERSION)
-        fail("%s: labels version %u, this program reads %d", found,
-             (unsigned)cd_get_le(data + 4, 4), LABELS_VERSION);
-    char family[16] = {0}, variant[32] = {0};
-    memcpy(family, data + 8, 15);
-    memcpy(variant, data + 24, 31);
-    if (strcmp(family, train_file_name(r)) || strcmp(variant, r->name))
-        fail("%s holds labels of %s games, not %s", found, variant, r->name);
+    size_t len;
+    unsigned char *data = read_payload(found, &LABELS, r, &len);
     if (cd_get_le(data + 56, 8) != id->seed || cd_get_le(data + 64, 4) != id->first ||
         cd_get_le(data + 68, 4) != id->games || cd_get_le(data + 72, 4) != id->records ||
         id->records != n)
