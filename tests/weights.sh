@@ -300,8 +300,33 @@ expect_error "cut.dat: truncated at record 24 of $npos" \
 # train fit reads the flag and gives those positions their own lambda
 out=$("$bin" train fit --variant international --data "$tmp/l1.dat" --epochs 1 --deep-lambda 1 \
     --out "$tmp/x.cdw" 2> /dev/null | grep "scored again")
-[ "$out" = "$ndeep positions scored again by train label, lambda 1.00" ] && ok ||
+[ "$out" = "$ndeep positions scored again by train label, lambda 1.00, weight 1" ] && ok ||
     bad "train fit on labelled data: '$out'"
+# --deep-weight W: the fit on the data in which each of those records is written W times in a row
+# (the file built here from its bytes), nothing held out; and not the fit of weight 1
+{
+    head -c 24 "$tmp/l1.dat"
+    n=$((npos + 2 * ndeep)) i=0
+    while [ $i -lt 8 ]; do
+        printf "\\$(printf '%03o' $(((n >> (8 * i)) & 255)))"
+        i=$((i + 1))
+    done
+    od -An -v -to1 -w40 -j 32 "$tmp/l1.dat" |
+        awk '{ s = ""; for (i = 1; i <= NF; i++) s = s "\\" $i
+               for (j = 0; j < ($35 == "001" ? 3 : 1); j++) print s }' |
+        while read -r line; do printf "$line"; done
+} > "$tmp/l3.dat"
+dw_fit() { # DATA OUT [OPTION...]: one epoch, the deep records' target their score alone
+    d=$1 o=$2
+    shift 2
+    "$bin" train fit --variant international --data "$tmp/$d" --epochs 1 --k 150 --deep-lambda 1 \
+        --valid 0 "$@" --out "$tmp/$o" > /dev/null 2>&1
+}
+dw_fit l1.dat dw3.cdw --deep-weight 3
+dw_fit l3.dat dw3x.cdw
+dw_fit l1.dat dw1.cdw
+cmp -s "$tmp/dw3.cdw" "$tmp/dw3x.cdw" && ! cmp -s "$tmp/dw3.cdw" "$tmp/dw1.cdw" && ok ||
+    bad "train fit --deep-weight 3: not the fit of those records written thrice"
 
 # train siblings: positions with every move's leaf and the teacher's move; the same file for any
 # --threads; train fit --siblings reads it, and its ordering loss on the training positions falls

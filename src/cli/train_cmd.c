@@ -66,6 +66,7 @@ enum {
     O_LIMIT,
     O_DEPTH,
     O_DEEP_LAMBDA,
+    O_DEEP_WEIGHT,
     O_K,
     O_EGTB,
     O_HIDDEN,
@@ -136,6 +137,8 @@ static const cli_opt fit_opts[] = {
                   "share of the search score in the target (default 0.4)")},
     {CLI_REAL_OPT(O_DEEP_LAMBDA, "deep-lambda", "L", 0, 1,
                   "the same for the positions train label scored (default: --lambda)")},
+    {CLI_INT_OPT(O_DEEP_WEIGHT, "deep-weight", "W", 1, 1000,
+                 "each training position train label scored counts W times (default 1)")},
     {CLI_REAL_OPT(O_K, "k", "K", 1, 100000,
                   "the score scale: a score s predicts sigmoid(s / K) (default: the K that fits "
                   "the hand-set evaluation to the results); with --init, the K that made those "
@@ -346,6 +349,7 @@ static void fit_option(void *user, const cli_opt *opt, const cli_value *v)
     case O_LR: o->lr = v->x; break;
     case O_LAMBDA: o->lambda = v->x; break;
     case O_DEEP_LAMBDA: o->deep_lambda = v->x; break;
+    case O_DEEP_WEIGHT: o->deep_weight = (long)v->n; break;
     case O_K: o->k = v->x; break;
     case O_L2: o->l2 = v->x; break;
     case O_VALID: o->valid = v->x; break;
@@ -486,6 +490,7 @@ static int cmd_fit(int argc, char **argv)
                      .lr = 1.0,
                      .lambda = 0.4,
                      .deep_lambda = -1,
+                     .deep_weight = 1,
                      .valid = 0.05,
                      .rank = 0.1,
                      .rank_temp = 100,

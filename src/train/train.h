@@ -48,6 +48,7 @@ typedef struct fit_options {
     int pip;    /* the pip phase (pattern.h) */
     double lr, lambda, l2, valid;
     double deep_lambda; /* lambda of the records train label scored (deep), <0: lambda */
+    long deep_weight;   /* copies of each deep record's training samples (>= 1) */
     double k;           /* the score scale K, or 0: fitted to the hand-set evaluation */
     const char
         *siblings; /* siblings files (a comma-separated list) for the ordering target, or NULL */

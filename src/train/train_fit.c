@@ -403,44 +403,44 @@ int train_fit(const fit_options *o)
         fail("too little data: %zu positions", nrec);
     double t0 = train_now();
 
-    /* split by game: the last share of game numbers is held out */
+    /* split by game: the last share of game numbers is held out; a deep record's training
+     * samples are there deep_weight times over, as if the record were in the data that many
+     * times in a row (held out once; K is fitted on one copy) */
     uint32_t cut = (uint32_t)((double)game_base * (1 - valid));
-    size_t ntrain = 0, nvalid = 0;
+    size_t ntrain = 0, nvalid = 0, dw = (size_t)o->deep_weight;
     for (size_t i = 0; i < nrec; i++)
-        *(rec[i].game < cut ? &ntrain : &nvalid) += 2;
+        *(rec[i].game < cut ? &ntrain : &nvalid) += rec[i].deep && rec[i].game < cut ? 2 * dw : 2;
     sample *tr = malloc(ntrain * sizeof *tr + 1), *va = malloc(nvalid * sizeof *va + 1);
     if (!tr || !va)
         fail("out of memory for %zu samples", ntrain + nvalid);
     /* K first (given, or fitted to the results alone), then the samples with their targets */
-    size_t a = 0, b = 0;
-    for (size_t i = 0; i < nrec; i++)
-        for (int flip = 0; flip < 2; flip++) {
-            int train = rec[i].game < cut;
-            sample *s = train ? &tr[a] : &va[b];
-            if (make_sample(r, &layout, &rec[i], flip, 100, 0, s))
-                *(train ? &a : &b) += 1;
-        }
-    ntrain = a;
-    nvalid = b;
-    double k = o->k > 0 ? o->k : fit_k(tr, ntrain);
+    double k = o->k > 0 ? o->k : 100;
     double deep_lambda = o->deep_lambda < 0 ? lambda : o->deep_lambda;
-    if (lambda > 0 || deep_lambda > 0) {
-        a = b = 0;
-        for (size_t i = 0; i < nrec; i++)
-            for (int flip = 0; flip < 2; flip++) {
-                int train = rec[i].game < cut;
-                sample *s = train ? &tr[a] : &va[b];
-                if (make_sample(r, &layout, &rec[i], flip, k, rec[i].deep ? deep_lambda : lambda,
-                                s))
-                    *(train ? &a : &b) += 1;
-            }
+    for (int pass = o->k > 0; pass < 2; pass++) {
+        size_t a = 0, b = 0;
+        for (size_t i = 0; i < nrec; i++) {
+            int train = rec[i].game < cut;
+            double lam = pass == 0 ? 0 : rec[i].deep ? deep_lambda : lambda;
+            size_t copies = pass && train && rec[i].deep ? dw : 1;
+            for (size_t c = 0; c < copies; c++)
+                for (int flip = 0; flip < 2; flip++) {
+                    sample *s = train ? &tr[a] : &va[b];
+                    if (make_sample(r, &layout, &rec[i], flip, k, lam, s))
+                        *(train ? &a : &b) += 1;
+                }
+        }
+        ntrain = a;
+        nvalid = b;
+        if (pass == 0)
+            k = fit_k(tr, ntrain);
     }
     free(rec);
     printf("fit %s: %zu training and %zu held-out samples (positions and their colour-reversed "
            "twins), %u games; K = %.1f%s\n",
            r->name, ntrain, nvalid, game_base, k, o->k > 0 ? " (--k)" : "");
     if (ndeep)
-        printf("%zu positions scored again by train label, lambda %.2f\n", ndeep, deep_lambda);
+        printf("%zu positions scored again by train label, lambda %.2f, weight %ld\n", ndeep,
+               deep_lambda, o->deep_weight);
     printf("hand-set evaluation: loss %.5f training, %.5f held out\n", classic_loss(tr, ntrain, k),
            nvalid ? classic_loss(va, nvalid, k) : 0.0);
 
