@@ -468,7 +468,8 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # the 20 of g2, the 23 of g3 and the 33 of g4, from g4's start.cdw: five minutes), Italian g0 (its 10
 # chunks, from material: two minutes), Spanish g1 (the 10 chunks of g0 and the 53 of g1, from
 # g1's start.cdw: a minute), Czech g0 (its 10 chunks, from material: a minute), Constitutional
-# g6 (its 15 chunks, from International g11's weights, g13's start.cdw: a minute) and Modern
+# g8 (the 15 chunks of g6, the 72 of g7 and the 60 of g8, with the strips, from g8's start.cdw:
+# two minutes), Killer g2 (the first 14 chunks of g2, from its start.cdw: a minute) and Modern
 # (International g11's weights under Modern's name: a fit with a step of 1e-6 on 20 games).
 # Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
@@ -491,8 +492,8 @@ rebuild-weights: $(BIN)
 	  --out $(REBUILD_DIR)/spanish.cdw
 	$(BIN) train fit --variant czech --data corpus/czech/g0 --lambda 0.8 --seed 1 \
 	  --out $(REBUILD_DIR)/czech.cdw
-	$(BIN) train fit --variant constitutional --data $(call corpus_list,corpus/constitutional/g6/s6-*.cdg.xz corpus/constitutional/g7/s7-0000[0-2]*.cdg.xz corpus/constitutional/g7/s7-00003[01]*.cdg.xz corpus/constitutional/g7/s7-000032000.cdg.xz) \
-	  --init corpus/constitutional/g7/start.cdw --strips --epochs 3 --lr 0.3 --seed 71 --k 155.4 --lambda 0.8 \
+	$(BIN) train fit --variant constitutional --data $(call corpus_list,corpus/constitutional/g6/s6-*.cdg.xz corpus/constitutional/g7/s7-*.cdg.xz corpus/constitutional/g8/s8-*.cdg.xz) \
+	  --init corpus/constitutional/g8/start.cdw --strips --epochs 3 --lr 0.3 --seed 81 --k 155.4 --lambda 0.8 \
 	  --out $(REBUILD_DIR)/constitutional.cdw
 	$(BIN) train fit --variant killer --data $(call corpus_list,corpus/killer/g2/s2-00000[0-6]*.cdg.xz) \
 	  --init corpus/killer/g2/start.cdw --strips --epochs 2 --lr 0.1 --seed 22 --k 155.4 --lambda 0.8 \

@@ -509,13 +509,14 @@ ls "$tmp/root/corpus/russian/gx/labels-n200" | tr '\n' ' ' | grep -qx 'a.cdl.xz 
 
 # a fit on the corpus is reproducible: the command in each generation's slice.sha256 (one epoch
 # on the first chunk: corpus/international/g8, g9, g10 and g13 (g10 and g13 with the flank strips),
-# corpus/constitutional/g6 from International g11 and g7 and corpus/killer/g2 from their starts,
-# with the strips, and
+# corpus/constitutional/g6 from International g11, g7 and g8 and corpus/killer/g2 from their
+# starts, with the strips, and
 # corpus/english/g1 and g2 gently from the generation's start, corpus/english/g0,
 # corpus/italian/g0, corpus/spanish/g0 and corpus/czech/g0 from material) writes the file whose
 # sha256 it records, whatever the compiler (the trainer has no contracted multiply-add)
 for gen in international/g8 international/g9 international/g10 international/g13 constitutional/g6 \
-    constitutional/g7 killer/g2 english/g0 english/g1 english/g2 italian/g0 spanish/g0 czech/g0; do
+    constitutional/g7 constitutional/g8 killer/g2 english/g0 english/g1 english/g2 italian/g0 \
+    spanish/g0 czech/g0; do
     if [ -f "$root/corpus/$gen/slice.sha256" ]; then
         read -r want cmd < "$root/corpus/$gen/slice.sha256"
         # shellcheck disable=SC2086
