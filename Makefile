@@ -469,8 +469,9 @@ train_from = $(BIN) train gen --variant $(1) --games 20 --nodes 300 --classic --
 # chunks, from material: two minutes), Spanish g1 (the 10 chunks of g0 and the 53 of g1, from
 # g1's start.cdw: a minute), Czech g0 (its 10 chunks, from material: a minute), Constitutional
 # g8 (the 15 chunks of g6, the 72 of g7 and the 60 of g8, with the strips, from g8's start.cdw:
-# two minutes), Killer g2 (the first 14 chunks of g2, from its start.cdw: a minute) and Modern
-# (International g11's weights under Modern's name: a fit with a step of 1e-6 on 20 games).
+# two minutes), Killer g2 (the first 14 chunks of g2, with the strips, from its start.cdw) and
+# Modern (International g11's weights under Modern's name: a fit with a step of 1e-6 on 20
+# games).
 # Not in make test, which checks a slice of each corpus (tests/weights.sh).
 .PHONY: rebuild-weights
 cd_comma := ,
